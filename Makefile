@@ -1,0 +1,44 @@
+# mcpgauge: every target calls a zx stage script in scripts/; the scripts call the library.
+# Dependencies install themselves when node_modules is missing or stale.
+SHELL := /bin/bash
+NODE ?= node
+
+.PHONY: all deps bench-discovery test freeze fetch bench-perf fixture-image typecheck clean
+
+all: bench-discovery
+
+deps: node_modules/.mcpgauge-installed
+
+node_modules/.mcpgauge-installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+## The main job: offline profile + live stage against the embedded default; writes results/
+bench-discovery: deps
+	$(NODE) scripts/bench-discovery.mjs $(ARGS)
+
+## The test suite (node:test via tsx)
+test: deps
+	$(NODE) scripts/test.mjs $(ARGS)
+
+## Boot the reference MCP servers over stdio and freeze a new versioned corpus into datasets/
+freeze: deps
+	$(NODE) scripts/freeze.mjs $(ARGS)
+
+## Fetch LiveMCPTool / ToolRet into .cache/ (FROM=dir uses an offline mirror)
+fetch: deps
+	$(NODE) scripts/fetch.mjs $(ARGS)
+
+## Speed and memory benchmarks, printed as ratios against a peer in the same run
+bench-perf: deps
+	$(NODE) scripts/bench-perf.mjs $(ARGS)
+
+## Build the fixture container image (needs a Docker engine)
+fixture-image:
+	docker build -t mcpfixture:local .
+
+typecheck: deps
+	npx tsc --noEmit -p .
+
+clean:
+	rm -rf results .cache .tmp

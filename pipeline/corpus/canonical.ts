@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { JsonValue } from '../types.ts';
+
+/**
+ * Canonical JSON: the single serialization used for hashing and for the baseline arm.
+ *
+ * Rules (documented in README "Canonical JSON"):
+ * - object keys sorted by Unicode code point (equal to UTF-8 byte order, and to Go's and
+ *   Python's sort_keys), arrays keep their order;
+ * - compact: no whitespace;
+ * - numbers use the ECMAScript shortest round-trip form (1.0 -> 1, 1e3 -> 1000), so two
+ *   sources that differ only in number spelling hash alike;
+ * - strings use JSON.stringify escaping (no HTML escaping; U+2028/2029 kept literal);
+ * - non-finite numbers and undefined values are errors, never silently dropped.
+ */
+export function canonicalJson(value: unknown): string {
+  return enc(value, '$');
+}
+
+function cmpCodePoint(a: string, b: string): number {
+  // Compare by code point, not UTF-16 unit (they differ for astral vs U+E000..U+FFFF).
+  const ia = a[Symbol.iterator]();
+  const ib = b[Symbol.iterator]();
+  for (;;) {
+    const x = ia.next();
+    const y = ib.next();
+    if (x.done) return y.done ? 0 : -1;
+    if (y.done) return 1;
+    const cx = x.value.codePointAt(0)!;
+    const cy = y.value.codePointAt(0)!;
+    if (cx !== cy) return cx - cy;
+  }
+}
+
+function enc(v: unknown, path: string): string {
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(v)) throw new Error(`canonical JSON: non-finite number at ${path}`);
+      return Object.is(v, -0) ? '0' : String(v);
+    case 'string':
+      return JSON.stringify(v);
+    case 'object': {
+      if (Array.isArray(v)) return '[' + v.map((x, i) => enc(x, `${path}[${i}]`)).join(',') + ']';
+      const keys = Object.keys(v as object).sort(cmpCodePoint);
+      const parts: string[] = [];
+      for (const k of keys) {
+        const x = (v as Record<string, unknown>)[k];
+        if (x === undefined) throw new Error(`canonical JSON: undefined value at ${path}.${k}`);
+        parts.push(JSON.stringify(k) + ':' + enc(x, `${path}.${k}`));
+      }
+      return '{' + parts.join(',') + '}';
+    }
+    default:
+      throw new Error(`canonical JSON: unsupported ${typeof v} at ${path}`);
+  }
+}
+
+/** Parse JSON text strictly (JSON.parse already rejects trailing data such as `{}}`). */
+export function parseJsonStrict(text: string, where: string): JsonValue {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch (e) {
+    throw new Error(`${where}: malformed JSON: ${(e as Error).message}`);
+  }
+}
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}

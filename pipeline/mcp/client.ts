@@ -1,0 +1,157 @@
+/**
+ * The one MCP client wrapper every stage uses (corpus freeze, fixture tests, proxy upstreams,
+ * live stage, later the gate and the prober). Built on the official SDK v2 client.
+ */
+import { Client, StreamableHTTPClientTransport, SSEClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import type { Readable } from 'node:stream';
+
+export type McpTarget =
+  | { kind: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
+  | { kind: 'http'; url: string; headers?: Record<string, string> }
+  | { kind: 'sse'; url: string; headers?: Record<string, string> };
+
+/** 'legacy' = 2025-11-25 initialize handshake; '2026-07-28' = modern era pinned; 'auto' = probe. */
+export type ProtocolChoice = 'legacy' | 'auto' | '2026-07-28';
+
+export interface ConnectOptions {
+  protocol?: ProtocolChoice;
+  /** request timeout (ms) for connect and for each request unless overridden */
+  timeoutMs?: number;
+  clientName?: string;
+  /** stdio only: what to do with the child's stderr (default 'pipe', collected in `stderrText()`) */
+  stderr?: 'pipe' | 'ignore' | 'inherit';
+}
+
+/** A tool as it came over the wire (tools/list), untouched. */
+export interface WireTool {
+  name: string;
+  description?: string;
+  inputSchema?: unknown;
+  annotations?: Record<string, unknown>;
+  [k: string]: unknown;
+}
+
+export interface CallResult {
+  content?: Array<{ type: string; text?: string; [k: string]: unknown }>;
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+  [k: string]: unknown;
+}
+
+export interface McpConnection {
+  client: Client;
+  target: McpTarget;
+  protocolVersion: string | undefined;
+  /** stdio child pid (undefined for HTTP) */
+  pid: number | undefined;
+  /** pages through tools/list until no nextCursor; returns every tool in server order */
+  listAllTools(opts?: { timeoutMs?: number }): Promise<WireTool[]>;
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    opts?: { timeoutMs?: number; signal?: AbortSignal; meta?: Record<string, unknown> },
+  ): Promise<CallResult>;
+  /** collected stderr of a stdio child (when stderr = 'pipe') */
+  stderrText(): string;
+  close(): Promise<void>;
+}
+
+export function describeTarget(t: McpTarget): string {
+  return t.kind === 'stdio' ? `stdio:${[t.command, ...(t.args ?? [])].join(' ')}` : `${t.kind}:${t.url}`;
+}
+
+export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): Promise<McpConnection> {
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const protocol = opts.protocol ?? 'legacy';
+  const versionNegotiation =
+    protocol === 'legacy'
+      ? { mode: 'legacy' as const }
+      : protocol === 'auto'
+        ? { mode: 'auto' as const, probe: { timeoutMs: Math.min(timeoutMs, 5000) } }
+        : { mode: { pin: protocol } };
+  const client = new Client(
+    { name: opts.clientName ?? 'mcpgauge', version: '0.1.0' },
+    { capabilities: {}, versionNegotiation },
+  );
+  let stderrBuf = '';
+  let transport: StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport;
+  if (target.kind === 'stdio') {
+    const st = new StdioClientTransport({
+      command: target.command,
+      args: target.args ?? [],
+      env: { ...getDefaultEnvironment(), ...(target.env ?? {}) },
+      cwd: target.cwd,
+      stderr: opts.stderr ?? 'pipe',
+    });
+    const s = st.stderr as Readable | null;
+    if (s) {
+      s.on('data', (d: Buffer) => {
+        stderrBuf += d.toString('utf8');
+        if (stderrBuf.length > 1_000_000) stderrBuf = stderrBuf.slice(-500_000);
+      });
+    }
+    transport = st;
+  } else {
+    let url: URL;
+    try {
+      url = new URL(target.url);
+    } catch {
+      throw new Error(`invalid MCP URL: ${JSON.stringify(target.url)}`);
+    }
+    const requestInit = target.headers ? { headers: target.headers } : undefined;
+    transport =
+      target.kind === 'http'
+        ? new StreamableHTTPClientTransport(url, { requestInit })
+        : new SSEClientTransport(url, { requestInit, eventSourceInit: target.headers ? ({ headers: target.headers } as never) : undefined });
+  }
+  try {
+    await client.connect(transport as never, { timeout: timeoutMs });
+  } catch (e) {
+    await client.close().catch(() => {});
+    const extra = stderrBuf.trim() ? ` (stderr: ${stderrBuf.trim().split('\n').slice(-3).join(' | ')})` : '';
+    throw new Error(`cannot connect to ${describeTarget(target)}: ${(e as Error).message}${extra}`);
+  }
+  const conn: McpConnection = {
+    client,
+    target,
+    protocolVersion: client.getNegotiatedProtocolVersion(),
+    pid: transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined,
+    async listAllTools(o) {
+      const out: WireTool[] = [];
+      let cursor: string | undefined;
+      const seen = new Set<string>();
+      for (let page = 0; page < 10_000; page++) {
+        const res = await client.listTools(cursor ? { cursor } : undefined, { timeout: o?.timeoutMs ?? timeoutMs } as never);
+        out.push(...(res.tools as WireTool[]));
+        cursor = res.nextCursor;
+        if (!cursor) return out;
+        if (seen.has(cursor)) throw new Error(`tools/list pagination loops (cursor ${JSON.stringify(cursor)} repeated)`);
+        seen.add(cursor);
+      }
+      throw new Error('tools/list returned more than 10000 pages');
+    },
+    async callTool(name, args, o) {
+      const params: Record<string, unknown> = { name, arguments: args };
+      if (o?.meta) params._meta = o.meta;
+      return (await client.callTool(params as never, {
+        timeout: o?.timeoutMs ?? timeoutMs,
+        signal: o?.signal,
+      })) as CallResult;
+    },
+    stderrText: () => stderrBuf,
+    async close() {
+      await client.close().catch(() => {});
+    },
+  };
+  return conn;
+}
+
+/** Concatenated text of all text content blocks of a tool result. */
+export function resultText(r: CallResult): string {
+  return (r.content ?? [])
+    .filter((c) => c.type === 'text' && typeof c.text === 'string')
+    .map((c) => c.text as string)
+    .join('');
+}
