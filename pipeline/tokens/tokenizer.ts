@@ -1,0 +1,157 @@
+/**
+ * Token counting with tiktoken (WASM). Every count names its tokenizer.
+ *
+ * - `count(text)`: number of tokens; special-token text such as `<|endoftext|>` is encoded as
+ *   ordinary text (never an error, never a single special token). No per-token decoding here.
+ * - `countSpans(text, spans)`: tokenize once, attribute each token to the labelled UTF-8 byte
+ *   span that owns the token's first byte, so the parts add up exactly to the total.
+ */
+import { get_encoding, type Tiktoken } from 'tiktoken';
+import { UserError } from '../types.ts';
+
+export type TokenizerName = 'cl100k_base' | 'o200k_base';
+export const TOKENIZER_NAMES: readonly TokenizerName[] = Object.freeze(['cl100k_base', 'o200k_base'] as const);
+
+/** A labelled range of UTF-8 byte offsets [start, end) of one text. */
+export interface Span {
+  label: string;
+  start: number;
+  end: number;
+}
+
+export interface SpanCount {
+  total: number;
+  /** tokens per label; labels that own no token are present with 0; the values sum to `total` */
+  byLabel: Record<string, number>;
+}
+
+export interface Tokenizer {
+  readonly name: TokenizerName;
+  count(text: string): number;
+  countSpans(text: string, spans: readonly Span[]): SpanCount;
+}
+
+export const TOKENIZER_CAVEAT =
+  'Token counts are estimates from OpenAI tiktoken encodings (cl100k_base, o200k_base), chosen because they are ' +
+  'public, offline and reproducible. Other vendors tokenize differently (Claude, Gemini and Llama counts for the ' +
+  'same text can differ substantially), so treat absolute numbers as approximate; the relative comparisons between ' +
+  'arms and modes are what to trust, and the report shows whether the arm ranking holds under both encodings.';
+
+/** Invalid spans passed to countSpans (a caller bug, not user input). */
+export class SpanError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SpanError';
+  }
+}
+
+export function isTokenizerName(name: string): name is TokenizerName {
+  return (TOKENIZER_NAMES as readonly string[]).includes(name);
+}
+
+const cache = new Map<TokenizerName, Tokenizer>();
+
+/** The process-wide tokenizer for `name` (created on first use). Unknown name -> UserError. */
+export function getTokenizer(name: string): Tokenizer {
+  if (!isTokenizerName(name)) {
+    throw new UserError(`unknown tokenizer "${name}" (valid: ${TOKENIZER_NAMES.join(', ')})`);
+  }
+  let t = cache.get(name);
+  if (!t) {
+    t = new TiktokenTokenizer(name, get_encoding(name));
+    cache.set(name, t);
+  }
+  return t;
+}
+
+/** Resolve a tokenizer list (e.g. from a CLI flag); 'all' or ['all'] = every tokenizer. */
+export function resolveTokenizers(list: readonly string[] | 'all'): Tokenizer[] {
+  const names = list === 'all' || (list.length === 1 && list[0] === 'all') ? TOKENIZER_NAMES : list;
+  if (names.length === 0) throw new UserError(`no tokenizer given (valid: ${TOKENIZER_NAMES.join(', ')})`);
+  const seen = new Set<string>();
+  const out: Tokenizer[] = [];
+  for (const n of names) {
+    if (seen.has(n)) continue;
+    seen.add(n);
+    out.push(getTokenizer(n));
+  }
+  return out;
+}
+
+class TiktokenTokenizer implements Tokenizer {
+  /** token id -> its bytes; filled lazily by countSpans only (count() never decodes). */
+  private readonly pieces = new Map<number, Uint8Array>();
+
+  constructor(readonly name: TokenizerName, private readonly enc: Tiktoken) {}
+
+  count(text: string): number {
+    if (text.length === 0) return 0;
+    return this.enc.encode_ordinary(text).length;
+  }
+
+  countSpans(text: string, spans: readonly Span[]): SpanCount {
+    const bytes = Buffer.from(text, 'utf8');
+    validateSpans(spans, bytes.length);
+    const byLabel: Record<string, number> = Object.create(null);
+    for (const s of spans) byLabel[s.label] = 0;
+    if (bytes.length === 0) return { total: 0, byLabel: { ...byLabel } };
+
+    const tokens = this.enc.encode_ordinary(text);
+    let pos = 0;
+    let si = 0;
+    for (let i = 0; i < tokens.length; i++) {
+      const piece = this.piece(tokens[i]);
+      if (piece.length === 0 || pos + piece.length > bytes.length || !sameBytes(bytes, pos, piece)) {
+        throw new Error(`${this.name}: token ${i} (id ${tokens[i]}) does not match the input bytes at offset ${pos}`);
+      }
+      // The owner of byte `pos` is the first span with end > pos (spans are contiguous, so start <= pos).
+      while (spans[si].end <= pos) si++;
+      byLabel[spans[si].label]++;
+      pos += piece.length;
+    }
+    if (pos !== bytes.length) {
+      throw new Error(`${this.name}: decoded tokens cover ${pos} of ${bytes.length} bytes`);
+    }
+    return { total: tokens.length, byLabel: { ...byLabel } };
+  }
+
+  private piece(id: number): Uint8Array {
+    let p = this.pieces.get(id);
+    if (!p) {
+      p = this.enc.decode_single_token_bytes(id);
+      this.pieces.set(id, p);
+    }
+    return p;
+  }
+}
+
+function sameBytes(hay: Uint8Array, at: number, needle: Uint8Array): boolean {
+  for (let j = 0; j < needle.length; j++) if (hay[at + j] !== needle[j]) return false;
+  return true;
+}
+
+/** Spans must be sorted, contiguous, start at 0 and end at the byte length. Empty spans are allowed. */
+function validateSpans(spans: readonly Span[], byteLength: number): void {
+  if (!Array.isArray(spans)) throw new SpanError('countSpans: spans must be an array');
+  if (spans.length === 0) {
+    if (byteLength === 0) return;
+    throw new SpanError(`countSpans: no spans given for a text of ${byteLength} bytes`);
+  }
+  let expect = 0;
+  spans.forEach((s, i) => {
+    if (typeof s.label !== 'string') throw new SpanError(`countSpans: span ${i} has no string label`);
+    if (!Number.isInteger(s.start) || !Number.isInteger(s.end)) {
+      throw new SpanError(`countSpans: span ${i} ("${s.label}") has non-integer offsets ${s.start}..${s.end}`);
+    }
+    if (s.start !== expect) {
+      throw new SpanError(
+        `countSpans: span ${i} ("${s.label}") starts at byte ${s.start}, expected ${expect} (spans must be sorted and contiguous)`,
+      );
+    }
+    if (s.end < s.start) throw new SpanError(`countSpans: span ${i} ("${s.label}") ends before it starts (${s.start}..${s.end})`);
+    expect = s.end;
+  });
+  if (expect !== byteLength) {
+    throw new SpanError(`countSpans: spans end at byte ${expect} but the text has ${byteLength} bytes`);
+  }
+}
