@@ -1,0 +1,423 @@
+/**
+ * The report document (report.json), report_version 1.
+ *
+ * This file and `datasets/schemas/report.schema.json` describe the same shape; a change to one
+ * needs the same change to the other (test/report/schema.test.ts checks they stay in step).
+ *
+ * Conventions:
+ * - Every headline number is a `Figure` ({value, unit, provenance, tokenizer?, n?, ci95?}).
+ * - Token counts always name their tokenizer (a `by_tokenizer` key or a `tokenizer` field).
+ * - Numbers are finite (no NaN/Infinity); "no value" is `null` where the type allows it.
+ * - `meta.generated_at` is the only non-deterministic field.
+ * - Optional fields are omitted, never set to `undefined`.
+ */
+import type { Figure, JsonValue, Provenance } from '../types.ts';
+
+export type { Figure, Provenance, JsonValue };
+
+export const REPORT_VERSION = 1 as const;
+
+/** Tokenizer name, e.g. "cl100k_base" | "o200k_base" (pattern ^[a-z0-9_]+$). */
+export type TokenizerKey = string;
+
+// ---------------------------------------------------------------------------------------------
+// meta
+
+export interface ReportMeta {
+  tool: { name: 'mcpgauge'; version: string };
+  /** RFC 3339 UTC date-time; the only non-deterministic field. */
+  generated_at: string;
+  /** argv after `node`, e.g. ["mcpgauge", "bench", "--out", "results/discovery"] */
+  command_line: string[];
+  /** process.version, e.g. "v20.19.0" */
+  node_version: string;
+  /** 40-hex commit of the working tree, or null when unknown */
+  git_commit: string | null;
+  /** resolved run options (flags after defaults), free-form JSON */
+  options: { [k: string]: JsonValue };
+  /** every tokenizer used in this report, with its caveat */
+  tokenizers: { name: TokenizerKey; caveat: string }[];
+  /** the caveat banner shown at the top of the dashboard (min 10 chars) */
+  caveat: string;
+  /** free-form methodology notes */
+  notes?: string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// corpora + hygiene
+
+export interface DegenerateExample {
+  tool_id: string;
+  description: string;
+  /** which rule fired, one of `rules` */
+  rule?: string;
+}
+
+export interface CorpusHygiene {
+  degenerate: {
+    /** tools counted once even when several rules match */
+    count: number;
+    /** the rule texts applied, e.g. "description shorter than 20 characters" */
+    rules: string[];
+    /** up to ~10 examples */
+    examples: DegenerateExample[];
+  };
+  /** size of each tool's canonical-JSON inputSchema, in UTF-8 bytes */
+  schema_size: {
+    unit: 'bytes';
+    tools_with_schema: number;
+    tools_without_schema: number;
+    /** null when no tool has a schema */
+    min: number | null;
+    mean: number | null;
+    p50: number | null;
+    p95: number | null;
+    max: number | null;
+  };
+  duplicate_schemas: {
+    /** distinct canonical schemas */
+    distinct: number;
+    /** tools whose schema is shared with at least one other tool */
+    tools_sharing: number;
+    /** groups of tools sharing one schema, largest first (may be truncated) */
+    groups: { schema_sha256: string; bytes: number; tool_count: number; tool_ids: string[] }[];
+  };
+}
+
+export interface CorpusReport {
+  /** short id used in every row, e.g. "corpus-npm4-v1" */
+  id: string;
+  name: string;
+  version: string;
+  tool_count: number;
+  license: string;
+  attribution?: string;
+  committed: boolean;
+  /** loader: "mcpgauge" | "mcpproxy-v1" | "mcpproxy-v2" | "livemcptool" | "toolret" | "synthetic" | "live" */
+  format: string;
+  source: string;
+  /**
+   * tool ids in corpus order; `arms[].by_tokenizer[*].per_tool_tokens` is aligned to this list.
+   * Length must equal tool_count (checked by validateReport).
+   */
+  tool_ids: string[];
+  hygiene: CorpusHygiene;
+}
+
+// ---------------------------------------------------------------------------------------------
+// arms
+
+export interface ToolTokens {
+  tool_id: string;
+  tokens: number;
+}
+
+export interface ArmTokenStats {
+  /** whole listing tokens (measured) */
+  total_tokens: Figure;
+  /** per-tool distribution (rendered single tools) */
+  mean: number;
+  p50: number;
+  p95: number;
+  max: number;
+  /** 100 * (baseline - this) / baseline for the same corpus + tokenizer; computed; 0 for baseline */
+  savings_vs_baseline_pct: Figure;
+  /** top 10 heaviest tools, tokens desc, tool_id asc */
+  heaviest: ToolTokens[];
+  /**
+   * tokens of each tool rendered alone, aligned to corpus.tool_ids; null = the arm skipped
+   * (could not encode) that tool. Feeds the Arrow/Parquet per-tool table.
+   */
+  per_tool_tokens: (number | null)[];
+}
+
+export interface SkipExample {
+  tool_id: string;
+  error: string;
+}
+
+export interface ArmReport {
+  /** arm id, ^[a-z0-9_]+$ */
+  arm: string;
+  corpus_id: string;
+  description?: string;
+  skipped: boolean;
+  /** required when skipped, e.g. "skipped: @tscg/core not installed" */
+  skip_reason?: string;
+  /** the arm changes what the search index sees (re-indexed and scored on its own text) */
+  index_altering: boolean;
+  /** the numbers are a lower bound (e.g. descriptions elided) */
+  lower_bound: boolean;
+  /** assumed retry rate for session estimates (0..1) */
+  retry_rate: number;
+  /** tools the arm could not encode (counted, never silently dropped) */
+  skipped_tools: number;
+  skip_examples: SkipExample[];
+  /** keyed by tokenizer name; empty object when the arm is skipped */
+  by_tokenizer: { [tokenizer: TokenizerKey]: ArmTokenStats };
+}
+
+/** Per corpus: arm ids ordered by total listing tokens (ascending, ties by arm id) per tokenizer. */
+export interface RankingAgreement {
+  corpus_id: string;
+  by_tokenizer: { [tokenizer: TokenizerKey]: string[] };
+  /** true iff every tokenizer gives the same order */
+  same: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// retrieval
+
+/** Aggregated retrieval metrics; each a Figure (usually with n and ci95). Extra `^[a-z0-9_]+$` keys allowed. */
+export interface RetrievalMetrics {
+  recall_at_1: Figure;
+  recall_at_3: Figure;
+  recall_at_5: Figure;
+  recall_at_10: Figure;
+  mrr: Figure;
+  ndcg_at_10: Figure;
+  map: Figure;
+  comprehensiveness_at_5: Figure;
+  [metric: string]: Figure;
+}
+
+export interface QueryRow {
+  query_id: string;
+  query: string;
+  /** 1-based rank of the first relevant (relevance >= 1) tool, null when none retrieved */
+  first_relevant_rank: number | null;
+  recall_at_1?: number;
+  recall_at_3?: number;
+  recall_at_5: number;
+  recall_at_10?: number;
+  /** reciprocal rank */
+  rr: number;
+  ndcg_at_10: number;
+  /** average precision */
+  ap: number;
+  /** 1 when all gold tools are in the top 5, else 0 */
+  comprehensive_at_5?: number;
+  /** retrieved tool ids, rank order (usually top 10) */
+  top: string[];
+  /** gold tool ids (relevance >= 1) */
+  gold?: string[];
+  /** set when the query failed; metrics are then 0 */
+  error?: string;
+}
+
+export interface RetrieverInfo {
+  id: string;
+  analyzer: string;
+  params: { [k: string]: JsonValue };
+}
+
+export interface RetrievalScored {
+  corpus_id: string;
+  arm: string;
+  retriever: RetrieverInfo;
+  golden_version: string;
+  query_count: number;
+  errors: number;
+  metrics: RetrievalMetrics;
+  per_query: QueryRow[];
+}
+
+export interface RetrievalNotScorable {
+  corpus_id: string;
+  arm: string;
+  /** why, e.g. "no golden set for livemcptool@ddea2d24" */
+  not_scorable: string;
+}
+
+export type RetrievalReport = RetrievalScored | RetrievalNotScorable;
+
+export function isScored(r: RetrievalReport): r is RetrievalScored {
+  return !('not_scorable' in r);
+}
+
+// ---------------------------------------------------------------------------------------------
+// economics
+
+export interface BreakEvenRow {
+  corpus_id: string;
+  /** arm id offline; live uses the detail label, e.g. "proxy_full" */
+  arm: string;
+  tokenizer: TokenizerKey;
+  /** inputs, echoed */
+  full_menu_tokens: number;
+  discovery_menu_tokens: number;
+  mean_response_tokens: number;
+  /** (full - discovery) / mean_response; null when there is no break-even */
+  break_even_calls: number | null;
+  no_break_even: boolean;
+  /** why there is no break-even (required when no_break_even) */
+  reason?: string;
+  provenance: 'computed';
+}
+
+export interface SessionEstimateRow {
+  corpus_id: string;
+  arm: string;
+  tokenizer: TokenizerKey;
+  calls_per_session: number;
+  retry_rate: number;
+  /** inputs, echoed */
+  menu_tokens: number;
+  mean_response_tokens: number;
+  /** round_half_up(menu + calls * mean_response * (1 + retry_rate)) */
+  estimated_tokens: number;
+  provenance: 'estimated';
+}
+
+/** One point of the break-even chart: cumulative context tokens after `calls` discovery calls. */
+export interface BreakEvenCurvePoint {
+  corpus_id: string;
+  arm: string;
+  tokenizer: TokenizerKey;
+  calls: number;
+  /** full menu in context (flat in calls) */
+  full_menu_tokens: number;
+  /** discovery menu + calls * mean response */
+  discovery_tokens: number;
+}
+
+export interface Economics {
+  break_even: BreakEvenRow[];
+  session_estimates: SessionEstimateRow[];
+  curves: BreakEvenCurvePoint[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// live
+
+export type Detail = 'full' | 'compact';
+
+export interface ResponseComponents {
+  input_schemas: number;
+  descriptions: number;
+  usage_instructions: number;
+  metadata: number;
+  other: number;
+}
+
+export interface LiveResponseRow {
+  query_id: string;
+  detail: Detail;
+  tokenizer: TokenizerKey;
+  ok: boolean;
+  /** required when !ok */
+  error?: string;
+  /** required when ok; components sum exactly to total_tokens */
+  total_tokens?: number;
+  result_count?: number;
+  components?: ResponseComponents;
+  /** client-measured wall time of the call */
+  latency_ms: number;
+}
+
+export interface LiveResponseSummary {
+  detail: Detail;
+  tokenizer: TokenizerKey;
+  n: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
+
+export interface LiveMenu {
+  tokenizer: TokenizerKey;
+  /** the proxy's own tools/list, over the wire */
+  proxy_menu_tokens: Figure;
+  /** union of the upstreams' tools/list, over the wire */
+  full_menu_tokens: Figure;
+  proxy_tool_count: number;
+  upstream_tool_count: number;
+}
+
+export interface LiveRetrieval {
+  detail: Detail;
+  golden_version?: string;
+  query_count: number;
+  errors: number;
+  summary: RetrievalMetrics;
+  per_query: QueryRow[];
+}
+
+export interface LiveLatency {
+  detail: Detail;
+  n: number;
+  warmup: number;
+  runs: number;
+  p50_ms: number;
+  p95_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  mean_ms?: number;
+}
+
+export interface LapResult {
+  executed: boolean;
+  /** required when !executed, e.g. "skipped: lap not installed" */
+  skip_reason?: string;
+  version?: string;
+  grade?: string;
+  menu_tokens?: number;
+  in_house_menu_tokens?: number;
+  /** 100 * (lap - in_house) / in_house */
+  divergence_pct?: number;
+  /** set when |divergence_pct| > 15 */
+  warning?: string;
+  artifact_path?: string;
+}
+
+export interface LiveError {
+  /** stage or query, e.g. "query:q07/full", "menu", "lap" */
+  where: string;
+  message: string;
+}
+
+export interface LiveReport {
+  target: {
+    kind: 'embedded' | 'url' | 'command';
+    description: string;
+    discovery_tool: string;
+    arg_names: { query: string; limit: string | null; detail: string | null };
+  };
+  proxy: { server_name?: string; server_version?: string; protocol_version?: string };
+  /** corpus the golden queries refer to (an id in corpora[] when offline ran) */
+  corpus_id?: string;
+  menus: LiveMenu[];
+  /** false when any schema is missing on either side: no headline savings then */
+  authoritative_headline: boolean;
+  headline_reason?: string;
+  responses: LiveResponseRow[];
+  response_summary: LiveResponseSummary[];
+  retrieval: LiveRetrieval[];
+  latency: LiveLatency[];
+  economics: { break_even: BreakEvenRow[]; session_estimates: SessionEstimateRow[]; curves?: BreakEvenCurvePoint[] };
+  lap: LapResult;
+  errors: LiveError[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// the document
+
+export interface Report {
+  report_version: typeof REPORT_VERSION;
+  meta: ReportMeta;
+  /**
+   * section -> how its numbers were obtained, e.g. {corpora: 'measured', arms: 'measured',
+   * savings_vs_baseline_pct: 'computed', retrieval: 'measured', 'economics.break_even': 'computed',
+   * 'economics.session_estimates': 'estimated', 'live.menus': 'measured', ...}
+   * Keys match ^[a-z0-9_.]+$.
+   */
+  provenance: { [section: string]: Provenance };
+  corpora: CorpusReport[];
+  arms: ArmReport[];
+  ranking_agreement: RankingAgreement[];
+  retrieval: RetrievalReport[];
+  economics: Economics;
+  live?: LiveReport;
+}

@@ -1,0 +1,139 @@
+/**
+ * Report validation: JSON Schema (draft 2020-12, ajv) plus cross-reference checks the schema
+ * cannot express (ids resolve, aligned arrays have the right length, components sum to totals).
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { UserError } from '../types.ts';
+import type { Report } from './types.ts';
+import { isScored } from './types.ts';
+
+export const REPORT_SCHEMA_PATH = fileURLToPath(new URL('../../datasets/schemas/report.schema.json', import.meta.url));
+
+/** How many failures the one-line message lists. */
+const MAX_LISTED = 5;
+
+/** An invalid report. One-line message; `problems` holds every failure found. */
+export class ReportValidationError extends UserError {
+  constructor(readonly problems: string[]) {
+    const listed = problems.slice(0, MAX_LISTED).join('; ');
+    const more = problems.length > MAX_LISTED ? `; ... and ${problems.length - MAX_LISTED} more` : '';
+    super(`invalid report (${problems.length} problem${problems.length === 1 ? '' : 's'}): ${listed}${more}`);
+    this.name = 'ReportValidationError';
+  }
+}
+
+let compiled: ValidateFunction | undefined;
+
+/** The compiled schema validator (compiled once). */
+export function reportSchemaValidator(): ValidateFunction {
+  if (compiled) return compiled;
+  // ajv and ajv-formats are CommonJS; under NodeNext the default import is module.exports.
+  const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as unknown as typeof Ajv2020Module.default;
+  const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as typeof addFormatsModule.default;
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+  addFormats(ajv);
+  const schema = JSON.parse(readFileSync(REPORT_SCHEMA_PATH, 'utf8'));
+  compiled = ajv.compile(schema);
+  return compiled;
+}
+
+function describeAjvError(e: ErrorObject): string {
+  const where = e.instancePath === '' ? '/' : e.instancePath;
+  let msg = e.message ?? 'invalid';
+  if (e.keyword === 'additionalProperties') msg += ` (${JSON.stringify((e.params as { additionalProperty: string }).additionalProperty)})`;
+  else if (e.keyword === 'enum') msg += ` (${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join('|')})`;
+  else if (e.keyword === 'const') msg += ` (${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)})`;
+  return `${where} ${msg}`;
+}
+
+/** Walk the object for non-finite numbers (NaN/Infinity), which JSON cannot carry. */
+function nonFinite(value: unknown, path: string, out: string[]): void {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) out.push(`${path || '/'} must be a finite number (got ${value})`);
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => nonFinite(v, `${path}/${i}`, out));
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) nonFinite(v, `${path}/${k}`, out);
+  }
+}
+
+/** Checks the schema cannot express. Assumes the schema passed. */
+function crossChecks(r: Report): string[] {
+  const out: string[] = [];
+  const corpora = new Map<string, number>();
+  r.corpora.forEach((c, i) => {
+    if (corpora.has(c.id)) out.push(`/corpora/${i}/id duplicate corpus id ${JSON.stringify(c.id)}`);
+    corpora.set(c.id, c.tool_count);
+    if (c.tool_ids.length !== c.tool_count) {
+      out.push(`/corpora/${i}/tool_ids has ${c.tool_ids.length} ids but tool_count is ${c.tool_count}`);
+    }
+  });
+  const corpusRef = (path: string, id: string) => {
+    if (!corpora.has(id)) out.push(`${path}/corpus_id unknown corpus ${JSON.stringify(id)}`);
+  };
+  const armKeys = new Set<string>();
+  r.arms.forEach((a, i) => {
+    corpusRef(`/arms/${i}`, a.corpus_id);
+    const key = `${a.corpus_id}\u0000${a.arm}`;
+    if (armKeys.has(key)) out.push(`/arms/${i} duplicate arm ${JSON.stringify(a.arm)} for corpus ${JSON.stringify(a.corpus_id)}`);
+    armKeys.add(key);
+    const n = corpora.get(a.corpus_id);
+    for (const [tok, s] of Object.entries(a.by_tokenizer)) {
+      if (n !== undefined && s.per_tool_tokens.length !== n) {
+        out.push(`/arms/${i}/by_tokenizer/${tok}/per_tool_tokens has ${s.per_tool_tokens.length} entries but the corpus has ${n} tools`);
+      }
+    }
+  });
+  r.ranking_agreement.forEach((x, i) => corpusRef(`/ranking_agreement/${i}`, x.corpus_id));
+  r.retrieval.forEach((x, i) => {
+    corpusRef(`/retrieval/${i}`, x.corpus_id);
+    if (isScored(x) && x.per_query.length !== x.query_count) {
+      out.push(`/retrieval/${i}/per_query has ${x.per_query.length} rows but query_count is ${x.query_count}`);
+    }
+  });
+  const econ = (path: string, e: { break_even: { corpus_id: string }[]; session_estimates: { corpus_id: string }[] }) => {
+    e.break_even.forEach((x, i) => corpusRef(`${path}/break_even/${i}`, x.corpus_id));
+    e.session_estimates.forEach((x, i) => corpusRef(`${path}/session_estimates/${i}`, x.corpus_id));
+  };
+  econ('/economics', r.economics);
+  if (r.live) {
+    r.live.responses.forEach((x, i) => {
+      if (x.ok && x.components && x.total_tokens !== undefined) {
+        const c = x.components;
+        const sum = c.input_schemas + c.descriptions + c.usage_instructions + c.metadata + c.other;
+        if (sum !== x.total_tokens) out.push(`/live/responses/${i}/components sum to ${sum} but total_tokens is ${x.total_tokens}`);
+      }
+    });
+    if (!r.live.authoritative_headline && !r.live.headline_reason) {
+      out.push('/live/headline_reason required when authoritative_headline is false');
+    }
+    if (r.live.corpus_id !== undefined) corpusRef('/live', r.live.corpus_id);
+    // live economics rows may refer to a corpus that only exists live (e.g. "live-proxy")
+  }
+  return out;
+}
+
+/**
+ * Validate a report object. Returns it typed as Report; throws ReportValidationError (a
+ * one-line UserError listing the first few failures: instancePath + message) when invalid.
+ */
+export function validateReport(obj: unknown): Report {
+  const problems: string[] = [];
+  nonFinite(obj, '', problems);
+  const validate = reportSchemaValidator();
+  if (!validate(obj)) {
+    for (const e of validate.errors ?? []) {
+      // if/then/else wrappers only repeat what the nested errors already say
+      if (e.keyword === 'if') continue;
+      const line = describeAjvError(e);
+      if (!problems.includes(line)) problems.push(line);
+    }
+  }
+  if (problems.length === 0) problems.push(...crossChecks(obj as Report));
+  if (problems.length > 0) throw new ReportValidationError(problems);
+  return obj as Report;
+}
