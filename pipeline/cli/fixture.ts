@@ -1,6 +1,36 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 
-/** Registers `mcpgauge fixture` (being built; see the issue tracker). */
+/** Registers `mcpgauge fixture` (= `mcpfixture`): the deterministic, fault-injecting MCP server. */
 export function register(program: Command): void {
-  void program;
+  program
+    .command('fixture')
+    .description(
+      'Run the deterministic, fault-injecting MCP test server (tools echo, ping, slow, large, fail, stats). ' +
+        'Env (wins over flags): MCP_TRANSPORT, PORT, STATELESS, BACKEND_MODE=echo|barrier|hang|crash, BARRIER_N, ' +
+        'HANG_AFTER_N, CRASH_AFTER_N, BARRIER_TIMEOUT_SECONDS, FAULT_METHODS, MAX_BODY_BYTES.',
+    )
+    .addOption(new Option('--transport <t>', 'stdio | streamable-http | http | sse').default('stdio'))
+    .option('--port <n>', 'HTTP port (0 = any free port, printed on stderr)', '8080')
+    .option('--host <addr>', 'bind address', '127.0.0.1')
+    .addOption(new Option('--addr <addr>', 'alias of --host (mcpproxy mcpfixture)').hideHelp())
+    .option('--stateless', 'streamable HTTP without sessions', false)
+    .addOption(new Option('--compat <name>', 'echo contract: yardstick ({input} -> {output}) or mcpfixture ({echo: args})').default('yardstick'))
+    .option('--catalog <n>', 'add N deterministic synthetic tools', '0')
+    .option('--max-body-bytes <n>', 'HTTP request body limit (413 above)', String(4 * 1024 * 1024))
+    .option('--allow-origin <host...>', 'extra allowed Origin hostnames (localhost, 127.0.0.1, [::1] always allowed)')
+    .action(async (opts: Record<string, unknown>) => {
+      const { parseConfig } = await import('../fixture/config.ts');
+      const { runFixture } = await import('../fixture/main.ts');
+      const cfg = parseConfig({
+        transport: opts.transport as string,
+        port: opts.port as string,
+        host: (opts.addr as string | undefined) ?? (opts.host as string),
+        stateless: opts.stateless as boolean,
+        compat: opts.compat as string,
+        catalog: opts.catalog as string,
+        maxBodyBytes: opts.maxBodyBytes as string,
+        allowOrigin: opts.allowOrigin as string[] | undefined,
+      });
+      await runFixture(cfg);
+    });
 }
