@@ -1,6 +1,52 @@
 import type { Command } from 'commander';
+import { UserError } from '../types.ts';
+import { loadProxyConfig, startProxy, type ProxyHandle } from '../proxy/index.ts';
 
-/** Registers `mcpgauge proxy` (being built; see the issue tracker). */
+/** Registers `mcpgauge proxy`: the reference discovery proxy (see pipeline/proxy/README.md). */
 export function register(program: Command): void {
-  void program;
+  program
+    .command('proxy')
+    .description('Run the reference discovery proxy: BM25 retrieve_tools/call_tool over the upstream MCP servers in a config file')
+    .requiredOption('--config <file>', 'proxy config JSON (servers, listen, api_key, call_timeout_ms, ...)')
+    .option('--transport <t>', 'serve MCP over "http" (streamable HTTP at /mcp) or "stdio"', 'http')
+    .option('--host <addr>', 'HTTP bind address (default: config listen.host, 127.0.0.1)')
+    .option('--port <n>', 'HTTP port, 0 = a free port (default: config listen.port, 8092)')
+    .option('--api-key <key>', 'API key HTTP clients must send (X-API-Key or Authorization: Bearer); also MCPGAUGE_PROXY_API_KEY')
+    .action(async (o: { config: string; transport: string; host?: string; port?: string; apiKey?: string }) => {
+      if (o.transport !== 'http' && o.transport !== 'stdio') {
+        throw new UserError(`--transport must be "http" or "stdio", got ${JSON.stringify(o.transport)}`);
+      }
+      let port: number | undefined;
+      if (o.port !== undefined) {
+        port = Number(o.port);
+        if (!/^\d+$/.test(o.port) || port > 65535) throw new UserError(`--port must be an integer in 0..65535, got ${JSON.stringify(o.port)}`);
+      }
+      const config = loadProxyConfig(o.config);
+      const log = (msg: string) => process.stderr.write(`mcpgauge proxy: ${msg}\n`);
+      // The proxy must outlive any failure in its own asynchronous paths: log, never crash.
+      process.on('unhandledRejection', (e) => log(`unhandled rejection: ${(e as Error)?.stack ?? String(e)}`));
+      process.on('uncaughtException', (e) => log(`uncaught exception: ${e?.stack ?? String(e)}`));
+      let handle: ProxyHandle | undefined;
+      let stopping = false;
+      const stop = async (code: number) => {
+        if (stopping) return;
+        stopping = true;
+        await handle?.close().catch(() => {});
+        process.exit(code);
+      };
+      handle = await startProxy(config, {
+        transport: o.transport,
+        port,
+        host: o.host,
+        apiKey: o.apiKey,
+        log,
+        onStdinEnd: () => void stop(0),
+      });
+      if (handle.transport === 'http') process.stderr.write(`listening on ${handle.url}\n`);
+      else log('serving MCP on stdio');
+      process.once('SIGINT', () => void stop(130));
+      process.once('SIGTERM', () => void stop(143));
+      // Keep running until a signal (HTTP) or the end of stdin (stdio).
+      await new Promise<never>(() => {});
+    });
 }

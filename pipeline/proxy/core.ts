@@ -1,0 +1,150 @@
+/**
+ * ProxyCore: the upstreams, the catalog and the four tool operations, independent of how the
+ * proxy is served (stdio or HTTP). Every operation returns a CallToolResult; failures are tool
+ * errors (isError) with a one-line message, never exceptions.
+ */
+import type { CallResult } from '../mcp/client.ts';
+import type { ProxyConfig } from './config.ts';
+import { ToolCatalog } from './catalog.ts';
+import { describeResponse, retrieveResponse, type Detail } from './render.ts';
+import { Upstream, isCallFailure, type UpstreamStatus } from './upstream.ts';
+
+export type ToolResult = CallResult & { content: Array<{ type: string; text?: string; [k: string]: unknown }> };
+
+export function textResult(value: unknown, isError = false): ToolResult {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const r: ToolResult = { content: [{ type: 'text', text }] };
+  if (isError) r.isError = true;
+  return r;
+}
+
+export class ProxyCore {
+  readonly config: ProxyConfig;
+  readonly upstreams: Upstream[];
+  readonly catalog: ToolCatalog;
+  private readonly log: (msg: string) => void;
+  private closed = false;
+
+  constructor(config: ProxyConfig, log: (msg: string) => void) {
+    this.config = config;
+    this.log = log;
+    this.upstreams = config.servers.map(
+      (s) =>
+        new Upstream(s, {
+          protocol: config.upstream_protocol,
+          connectTimeoutMs: config.connect_timeout_ms,
+          healthIntervalMs: config.health_interval_ms,
+          healthTimeoutMs: config.health_timeout_ms,
+          restart: config.restart,
+          log,
+          onToolsChanged: () => this.reindex(),
+        }),
+    );
+    this.catalog = new ToolCatalog(this.upstreams);
+  }
+
+  /** Connect every upstream concurrently; resolves once each has connected or failed its first attempt. */
+  async start(): Promise<void> {
+    await Promise.all(this.upstreams.map((u) => u.start().catch((e) => this.log(`upstream '${u.name}': ${(e as Error).message}`))));
+  }
+
+  private reindex(): void {
+    if (this.closed) return;
+    try {
+      this.catalog.rebuild();
+    } catch (e) {
+      this.log(`re-indexing failed: ${(e as Error).message}`);
+    }
+  }
+
+  toolCount(): number {
+    return this.catalog.size;
+  }
+
+  upstreamStatus(): UpstreamStatus[] {
+    return this.upstreams.map((u) => u.status());
+  }
+
+  retrieveTools(args: { query?: unknown; limit?: unknown; detail?: unknown }): ToolResult {
+    const query = typeof args.query === 'string' ? args.query.trim() : '';
+    if (!query) return textResult("retrieve_tools: 'query' must be a non-empty string describing the task", true);
+    let limit = this.config.tools_limit;
+    if (args.limit !== undefined) {
+      if (typeof args.limit !== 'number' || !Number.isFinite(args.limit) || args.limit < 1) {
+        return textResult(`retrieve_tools: 'limit' must be a number >= 1, got ${JSON.stringify(args.limit)}`, true);
+      }
+      limit = Math.min(Math.floor(args.limit), this.config.max_tools_limit);
+    }
+    const detail = (args.detail ?? 'full') as Detail;
+    if (detail !== 'full' && detail !== 'compact') {
+      return textResult(`retrieve_tools: 'detail' must be "full" or "compact", got ${JSON.stringify(args.detail)}`, true);
+    }
+    return textResult(retrieveResponse(query, this.catalog.search(query, limit), detail));
+  }
+
+  describeTool(args: { name?: unknown }): ToolResult {
+    const name = typeof args.name === 'string' ? args.name.trim() : '';
+    const entry = this.catalog.get(name);
+    if (!entry) return textResult(this.unknownToolMessage('describe_tool', name), true);
+    return textResult(describeResponse(entry));
+  }
+
+  async callTool(args: { name?: unknown; arguments?: unknown }): Promise<CallResult> {
+    const name = typeof args.name === 'string' ? args.name.trim() : '';
+    const i = name.indexOf(':');
+    if (i <= 0 || i === name.length - 1) {
+      return textResult(`call_tool: invalid tool name ${JSON.stringify(name)} (expected "server:tool" as returned by retrieve_tools)`, true);
+    }
+    const server = name.slice(0, i);
+    const tool = name.slice(i + 1);
+    const upstream = this.upstreams.find((u) => u.name === server);
+    if (!upstream) return textResult(this.unknownToolMessage('call_tool', name), true);
+    const a = args.arguments ?? {};
+    if (typeof a !== 'object' || a === null || Array.isArray(a)) {
+      return textResult(`call_tool: 'arguments' must be a JSON object, got ${JSON.stringify(a)}`, true);
+    }
+    try {
+      const res = await upstream.callTool(tool, a as Record<string, unknown>, this.config.call_timeout_ms);
+      return forwardResult(res);
+    } catch (e) {
+      const msg = isCallFailure(e) ? (e as Error).message : `upstream '${server}' failed: ${(e as Error).message}`;
+      return textResult(`call_tool ${name}: ${msg}`, true);
+    }
+  }
+
+  async upstreamServers(args: { action?: unknown; name?: unknown }): Promise<ToolResult> {
+    const action = args.action ?? 'list';
+    if (action === 'list') return textResult({ servers: this.upstreamStatus(), total_tools: this.toolCount() });
+    if (action !== 'restart') return textResult(`upstream_servers: 'action' must be "list" or "restart", got ${JSON.stringify(action)}`, true);
+    const name = typeof args.name === 'string' ? args.name : '';
+    const u = this.upstreams.find((x) => x.name === name);
+    if (!u) {
+      return textResult(
+        `upstream_servers: no upstream named ${JSON.stringify(name)} (upstreams: ${this.upstreams.map((x) => x.name).join(', ')})`,
+        true,
+      );
+    }
+    const status = await u.restart('restart requested through upstream_servers');
+    return textResult({ restarted: name, server: status }, !status.connected);
+  }
+
+  private unknownToolMessage(op: string, name: string): string {
+    const server = name.includes(':') ? name.slice(0, name.indexOf(':')) : '';
+    const known = this.upstreams.map((u) => u.name);
+    const hint = server && !known.includes(server) ? ` (no upstream named '${server}'; upstreams: ${known.join(', ')})` : '';
+    return `${op}: unknown tool ${JSON.stringify(name)}${hint}; use retrieve_tools to find tool names (format server:tool)`;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.upstreams.map((u) => u.close().catch(() => {})));
+  }
+}
+
+/** Pass an upstream result through: content, structuredContent and isError kept, nothing else. */
+function forwardResult(res: CallResult): CallResult {
+  const out: CallResult = { content: Array.isArray(res.content) ? res.content : [] };
+  if (res.structuredContent !== undefined) out.structuredContent = res.structuredContent;
+  if (res.isError) out.isError = true;
+  return out;
+}

@@ -1,0 +1,205 @@
+/**
+ * The proxy's MCP face: one McpServer factory (4 tools) served over stdio (serveStdio) or
+ * streamable HTTP (createMcpHandler behind node:http, /mcp, API key, Origin/Host guards,
+ * /healthz). Both protocol eras (2025-11-25 and 2026-07-28) are served by the SDK entries.
+ */
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { McpServer, createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
+import type { ProxyCore } from './core.ts';
+
+export const PROXY_SERVER_INFO = { name: 'mcpgauge-proxy', version: '0.1.0' };
+
+export const PROXY_TOOL_DESCRIPTIONS = {
+  retrieve_tools:
+    'Search the tools of every upstream MCP server behind this proxy. Describe the task in a few words; returns the best ' +
+    'matching tools ranked by BM25, each with its name (server:tool) and input schema (detail "full", default) or a ' +
+    'one-line signature (detail "compact"). Call this first, then call_tool with a returned name.',
+  call_tool:
+    'Run an upstream tool by the name retrieve_tools returned ("server:tool") with its arguments as a JSON object. ' +
+    "Returns the upstream tool's result unchanged; errors come back as tool errors.",
+  describe_tool: 'Full description and input schema of one upstream tool, by name ("server:tool").',
+  upstream_servers:
+    'Status of the upstream MCP servers (state, tool count, restarts, last error) with action "list" (default), or ' +
+    'restart one with action "restart" and its name.',
+};
+
+/** A fresh McpServer exposing the proxy's four tools over `core`. */
+export function proxyServerFactory(core: ProxyCore): McpServerFactory {
+  const maxLimit = core.config.max_tools_limit;
+  return () => {
+    const server = new McpServer(PROXY_SERVER_INFO, { capabilities: { tools: {} } });
+    server.registerTool(
+      'retrieve_tools',
+      {
+        description: PROXY_TOOL_DESCRIPTIONS.retrieve_tools,
+        inputSchema: z.object({
+          query: z.string().describe('What you want to do, in a few words'),
+          limit: z.number().int().min(1).max(maxLimit).optional().describe(`How many tools to return (default ${core.config.tools_limit})`),
+          detail: z.enum(['full', 'compact']).optional().describe('"full" (schemas) or "compact" (signatures)'),
+        }),
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+      async (args) => core.retrieveTools(args) as never,
+    );
+    server.registerTool(
+      'call_tool',
+      {
+        description: PROXY_TOOL_DESCRIPTIONS.call_tool,
+        inputSchema: z.object({
+          name: z.string().describe('Tool name as server:tool'),
+          arguments: z.record(z.string(), z.unknown()).optional().describe("The tool's arguments"),
+        }),
+        annotations: { openWorldHint: true },
+      },
+      async (args) => (await core.callTool(args)) as never,
+    );
+    server.registerTool(
+      'describe_tool',
+      {
+        description: PROXY_TOOL_DESCRIPTIONS.describe_tool,
+        inputSchema: z.object({ name: z.string().describe('Tool name as server:tool') }),
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+      async (args) => core.describeTool(args) as never,
+    );
+    server.registerTool(
+      'upstream_servers',
+      {
+        description: PROXY_TOOL_DESCRIPTIONS.upstream_servers,
+        inputSchema: z.object({
+          action: z.enum(['list', 'restart']).optional(),
+          name: z.string().optional().describe('Upstream name (for restart)'),
+        }),
+        annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+      },
+      async (args) => (await core.upstreamServers(args)) as never,
+    );
+    return server;
+  };
+}
+
+function digest(s: string): Buffer {
+  return createHash('sha256').update(s, 'utf8').digest();
+}
+
+/** The API key a request presents: `X-API-Key`, else `Authorization: Bearer <key>`. */
+export function presentedKey(req: IncomingMessage): string | undefined {
+  const x = req.headers['x-api-key'];
+  if (typeof x === 'string' && x !== '') return x;
+  const auth = req.headers.authorization;
+  if (typeof auth === 'string') {
+    const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
+    if (m) return m[1].trim();
+  }
+  return undefined;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+export interface HttpServing {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Serve the proxy on http://host:port/mcp; port 0 picks a free port. */
+export async function serveHttp(
+  core: ProxyCore,
+  opts: { host: string; port: number; apiKey: string; log: (msg: string) => void },
+): Promise<HttpServing> {
+  const handler = createMcpHandler(proxyServerFactory(core), {
+    legacy: 'stateless',
+    onerror: (e) => opts.log(`mcp handler: ${e.message}`),
+  });
+  const node = toNodeHandler(handler, { onerror: (e) => opts.log(`http adapter: ${e.message}`) });
+  const originGuard = localhostOriginValidation();
+  // DNS-rebinding guard on the Host header when bound to loopback; a non-loopback bind
+  // (e.g. 0.0.0.0 in a container) is reached under other host names.
+  const hostGuard = isLoopbackHost(opts.host) ? localhostHostValidation() : null;
+  const wanted = digest(opts.apiKey);
+
+  const server: HttpServer = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/healthz') {
+      const st = core.upstreamStatus();
+      const connected = st.filter((s) => s.connected).length;
+      sendJson(res, 200, {
+        status: connected === st.length ? 'ok' : 'degraded',
+        tools: core.toolCount(),
+        upstreams: { total: st.length, connected },
+      });
+      return;
+    }
+    if (path !== '/mcp' && path !== '/mcp/') {
+      sendJson(res, 404, { error: `not found: ${path} (the MCP endpoint is /mcp)` });
+      return;
+    }
+    if (hostGuard && !hostGuard(req, res)) return;
+    if (!originGuard(req, res)) return;
+    const key = presentedKey(req);
+    if (key === undefined || !timingSafeEqual(digest(key), wanted)) {
+      sendJson(
+        res,
+        401,
+        { error: key === undefined ? 'missing API key: send X-API-Key or Authorization: Bearer <key>' : 'wrong API key' },
+        { 'WWW-Authenticate': 'Bearer realm="mcpgauge-proxy"' },
+      );
+      return;
+    }
+    node(req, res).catch((e: Error) => {
+      opts.log(`request failed: ${e.message}`);
+      sendJson(res, 500, { error: 'internal error' });
+    });
+  });
+  server.on('clientError', (_e, socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (e) => opts.log(`http server: ${e.message}`));
+  const port = (server.address() as AddressInfo).port;
+  const hostForUrl = opts.host.includes(':') ? `[${opts.host}]` : opts.host === '0.0.0.0' ? '127.0.0.1' : opts.host;
+  return {
+    url: `http://${hostForUrl}:${port}/mcp`,
+    port,
+    async close() {
+      await handler.close().catch(() => {});
+      server.closeAllConnections?.();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Serve the proxy on this process's stdin/stdout. `onEnd` runs when the client closes stdin. */
+export function serveProxyStdio(core: ProxyCore, opts: { log: (msg: string) => void; onEnd: () => void }): { close(): Promise<void> } {
+  const handle = serveStdio(proxyServerFactory(core), { legacy: 'serve', onerror: (e) => opts.log(`stdio: ${e.message}`) });
+  const onEnd = () => opts.onEnd();
+  process.stdin.once('end', onEnd);
+  process.stdin.once('close', onEnd);
+  return {
+    async close() {
+      process.stdin.off('end', onEnd);
+      process.stdin.off('close', onEnd);
+      await handle.close().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,419 @@
+/**
+ * One upstream MCP server behind the proxy: connection lifecycle, tool list, calls with a
+ * deadline, crash detection and restart with exponential backoff.
+ *
+ * States: connecting -> connected -> (connection lost) backoff -> connecting -> ...
+ * `failed` only when restart.max_attempts is set and exhausted; `closed` after close().
+ */
+import { connectMcp, describeTarget, type CallResult, type McpConnection, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
+import { canonicalJson } from '../corpus/canonical.ts';
+import { targetOf, type RestartPolicy, type UpstreamConfig } from './config.ts';
+
+export type UpstreamState = 'connecting' | 'connected' | 'backoff' | 'failed' | 'closed';
+
+/** What `upstream_servers` and `upstreamStatus()` report for one upstream (key names are stable). */
+export interface UpstreamStatus {
+  name: string;
+  transport: 'stdio' | 'streamable-http' | 'sse';
+  state: UpstreamState;
+  connected: boolean;
+  tool_count: number;
+  /** times the upstream was started again after the first start (automatic or requested) */
+  restarts: number;
+  /** stdio child pid while connected */
+  pid: number | null;
+  protocol_version: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  connected_since: string | null;
+  /** ms until the next reconnect attempt while in backoff */
+  next_retry_in_ms: number | null;
+}
+
+export interface UpstreamOptions {
+  protocol: ProtocolChoice;
+  connectTimeoutMs: number;
+  healthIntervalMs: number;
+  healthTimeoutMs: number;
+  restart: RestartPolicy;
+  log: (msg: string) => void;
+  /** called whenever the usable tool list of this upstream changes (connected, lost, re-listed) */
+  onToolsChanged: () => void;
+}
+
+class CallFailure extends Error {}
+
+export class Upstream {
+  readonly name: string;
+  readonly cfg: UpstreamConfig;
+  private readonly opts: UpstreamOptions;
+  private conn: McpConnection | undefined;
+  /** bumped whenever the current connection is abandoned; stale callbacks compare against it */
+  private gen = 0;
+  private _state: UpstreamState = 'connecting';
+  private _tools: WireTool[] = [];
+  private _restarts = 0;
+  private attempts = 0;
+  private lastError: string | null = null;
+  private lastErrorAt: number | null = null;
+  private connectedAt: number | null = null;
+  private nextRetryAt: number | null = null;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private healthTimer: NodeJS.Timeout | undefined;
+  private healthRunning = false;
+  private closed = false;
+  private waiters = new Set<() => void>();
+  /** rejecters of calls in flight on the current connection */
+  private inflight = new Set<(e: Error) => void>();
+  private connecting: Promise<boolean> | null = null;
+
+  constructor(cfg: UpstreamConfig, opts: UpstreamOptions) {
+    this.name = cfg.name;
+    this.cfg = cfg;
+    this.opts = opts;
+  }
+
+  get state(): UpstreamState {
+    return this._state;
+  }
+  /** tools of the live connection ([] while not connected) */
+  get tools(): WireTool[] {
+    return this._state === 'connected' ? this._tools : [];
+  }
+  get pid(): number | undefined {
+    return this._state === 'connected' ? this.conn?.pid : undefined;
+  }
+
+  /** First connection attempt; resolves when connected or when the first attempt failed (a retry is then scheduled). */
+  async start(): Promise<void> {
+    await this.connectNow();
+  }
+
+  status(): UpstreamStatus {
+    const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+    return {
+      name: this.name,
+      transport: 'command' in this.cfg ? 'stdio' : this.cfg.transport,
+      state: this._state,
+      connected: this._state === 'connected',
+      tool_count: this.tools.length,
+      restarts: this._restarts,
+      pid: this.pid ?? null,
+      protocol_version: this._state === 'connected' ? (this.conn?.protocolVersion ?? null) : null,
+      last_error: this.lastError,
+      last_error_at: iso(this.lastErrorAt),
+      connected_since: this._state === 'connected' ? iso(this.connectedAt) : null,
+      next_retry_in_ms: this._state === 'backoff' && this.nextRetryAt !== null ? Math.max(0, this.nextRetryAt - Date.now()) : null,
+    };
+  }
+
+  /** Drop the current connection (killing a stdio child) and connect again now. */
+  async restart(reason = 'restart requested'): Promise<UpstreamStatus> {
+    if (this.closed) throw new Error(`upstream '${this.name}' is closed`);
+    this.opts.log(`upstream '${this.name}': ${reason}`);
+    this.abandon(reason);
+    this._restarts++;
+    this.attempts = 0;
+    this.opts.onToolsChanged();
+    // An attempt already under way belongs to the abandoned generation: let it wind down first.
+    if (this.connecting) await this.connecting.catch(() => false);
+    await this.connectNow();
+    return this.status();
+  }
+
+  /**
+   * Call a tool with a deadline covering everything: waiting for a reconnecting upstream,
+   * the call itself, a connection lost mid-call. Throws CallFailure-style Errors with a
+   * one-line message; upstream tool errors (isError results) are returned as they are.
+   */
+  async callTool(tool: string, args: Record<string, unknown>, timeoutMs: number): Promise<CallResult> {
+    const started = Date.now();
+    const deadline = started + timeoutMs;
+    if (this._state !== 'connected') {
+      await this.waitUntilSettled(deadline);
+      const now = this.state;
+      if (now !== 'connected') {
+        const why = this.lastError ? `; last error: ${this.lastError}` : '';
+        throw new CallFailure(
+          `upstream '${this.name}' is not connected (state: ${now}${why}); waited ${Date.now() - started} ms of the ${timeoutMs} ms call timeout`,
+        );
+      }
+    }
+    if (!this._tools.some((t) => t.name === tool)) {
+      throw new CallFailure(`unknown tool '${this.name}:${tool}': upstream '${this.name}' has no tool named '${tool}'`);
+    }
+    const conn = this.conn!;
+    const remaining = Math.max(1, deadline - Date.now());
+    const ac = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    let rejectDead: ((e: Error) => void) | undefined;
+    const guards = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new CallFailure(`upstream '${this.name}' did not answer tools/call '${tool}' within the ${timeoutMs} ms call timeout`));
+      }, remaining);
+      rejectDead = (e) => reject(e);
+      this.inflight.add(rejectDead);
+    });
+    // The SDK's own request timeout is a backstop a little after ours, so our message wins.
+    const call = conn.callTool(tool, args, { timeoutMs: remaining + 1000, signal: ac.signal });
+    try {
+      return await Promise.race([call, guards]);
+    } catch (e) {
+      ac.abort();
+      if (e instanceof CallFailure) throw e;
+      const err = e as Error & { code?: unknown };
+      if (typeof err.code === 'number') {
+        // A JSON-RPC error answered by the upstream (unknown tool, invalid params, internal error).
+        throw new CallFailure(`upstream '${this.name}' rejected tools/call '${tool}': ${oneLine(err.message)} (code ${err.code})`);
+      }
+      // Transport-level failure (connection refused, closed, send failed): check the upstream now.
+      if (this.conn === conn) void this.healthCheck();
+      throw new CallFailure(`upstream '${this.name}' failed during tools/call '${tool}': ${oneLine(err.message)}`);
+    } finally {
+      clearTimeout(timer);
+      if (rejectDead) this.inflight.delete(rejectDead);
+      call.catch(() => {});
+      guards.catch(() => {});
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.abandon('proxy shutting down');
+    this._state = 'closed';
+    this.wake();
+  }
+
+  // ---------------------------------------------------------------------------------------
+
+  private connectNow(): Promise<boolean> {
+    if (this.connecting) return this.connecting;
+    const p = this.connectOnce().finally(() => {
+      if (this.connecting === p) this.connecting = null;
+    });
+    this.connecting = p;
+    return p;
+  }
+
+  private async connectOnce(): Promise<boolean> {
+    if (this.closed) return false;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.nextRetryAt = null;
+    const gen = ++this.gen;
+    this._state = 'connecting';
+    let conn: McpConnection | undefined;
+    const target = targetOf(this.cfg);
+    try {
+      conn = await connectMcp(target, {
+        protocol: this.cfg.protocol ?? this.opts.protocol,
+        timeoutMs: this.opts.connectTimeoutMs,
+        clientName: 'mcpgauge-proxy',
+      });
+      if (gen !== this.gen || this.closed) {
+        await conn.close();
+        return false;
+      }
+      const c = conn;
+      c.client.onclose = () => {
+        const tail = c.stderrText().trim().split('\n').slice(-2).join(' | ');
+        this.lost(gen, `connection closed${c.pid ? ` (pid ${c.pid} exited)` : ''}${tail ? ` (stderr: ${oneLine(tail).slice(0, 300)})` : ''}`);
+      };
+      c.client.onerror = () => {
+        /* transport noise; a real loss arrives through onclose or a failed health check */
+      };
+      try {
+        c.client.setNotificationHandler('notifications/tools/list_changed', () => {
+          void this.refreshTools(gen);
+        });
+      } catch {
+        /* era without list_changed: the periodic health check re-lists instead */
+      }
+      const tools = await c.listAllTools({ timeoutMs: this.opts.connectTimeoutMs });
+      if (gen !== this.gen || this.closed) {
+        await c.close();
+        return false;
+      }
+      this.conn = c;
+      this._tools = this.dedupe(tools);
+      this._state = 'connected';
+      this.connectedAt = Date.now();
+      this.opts.log(
+        `upstream '${this.name}' connected (${describeTarget(target)}${c.pid ? `, pid ${c.pid}` : ''}, protocol ${c.protocolVersion ?? '?'}, ${this._tools.length} tools)`,
+      );
+      this.scheduleHealth(gen);
+      this.opts.onToolsChanged();
+      this.wake();
+      return true;
+    } catch (e) {
+      if (conn) await conn.close();
+      if (gen !== this.gen || this.closed) return false;
+      this.setError(oneLine((e as Error).message));
+      this.opts.log(`upstream '${this.name}' failed to connect: ${this.lastError}`);
+      this.scheduleRetry();
+      return false;
+    }
+  }
+
+  /** The current connection is gone (child exit, transport close, failed health check). */
+  private lost(gen: number, reason: string): void {
+    if (gen !== this.gen || this.closed) return;
+    this.setError(reason);
+    this.opts.log(`upstream '${this.name}' lost: ${reason}`);
+    const stable = this.connectedAt !== null && Date.now() - this.connectedAt >= this.opts.restart.stable_ms;
+    if (stable) this.attempts = 0;
+    this.abandon(reason);
+    this._restarts++;
+    this.opts.onToolsChanged();
+    this.scheduleRetry();
+  }
+
+  /** Invalidate the current connection: fail calls in flight, close it (kills a stdio child). */
+  private abandon(reason: string): void {
+    this.gen++;
+    clearTimeout(this.healthTimer);
+    clearTimeout(this.retryTimer);
+    this.healthTimer = undefined;
+    this.retryTimer = undefined;
+    const conn = this.conn;
+    this.conn = undefined;
+    this._tools = [];
+    this.connectedAt = null;
+    if (this._state === 'connected') this._state = 'backoff';
+    const err = new CallFailure(`upstream '${this.name}' connection lost during the call: ${reason}`);
+    for (const rej of [...this.inflight]) rej(err);
+    this.inflight.clear();
+    if (conn) void conn.close().catch(() => {});
+  }
+
+  private scheduleRetry(): void {
+    if (this.closed) return;
+    this.attempts++;
+    const r = this.opts.restart;
+    if (r.max_attempts > 0 && this.attempts > r.max_attempts) {
+      this._state = 'failed';
+      this.opts.log(`upstream '${this.name}' failed: giving up after ${r.max_attempts} attempts`);
+      this.wake();
+      return;
+    }
+    const delay = Math.round(Math.min(r.max_ms, r.initial_ms * Math.pow(r.factor, this.attempts - 1)));
+    this._state = 'backoff';
+    this.nextRetryAt = Date.now() + delay;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.connectNow();
+    }, delay);
+    this.retryTimer.unref();
+    this.wake();
+  }
+
+  private scheduleHealth(gen: number): void {
+    if (this.opts.healthIntervalMs <= 0) return;
+    clearTimeout(this.healthTimer);
+    this.healthTimer = setTimeout(() => {
+      void this.healthCheck().finally(() => {
+        if (gen === this.gen && this._state === 'connected') this.scheduleHealth(gen);
+      });
+    }, this.opts.healthIntervalMs);
+    this.healthTimer.unref();
+  }
+
+  /** tools/list with a deadline: refreshes the tool list, or declares the connection lost. */
+  private async healthCheck(): Promise<void> {
+    if (this.healthRunning || this._state !== 'connected' || !this.conn) return;
+    this.healthRunning = true;
+    const gen = this.gen;
+    const conn = this.conn;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const tools = await Promise.race([
+        conn.listAllTools({ timeoutMs: this.opts.healthTimeoutMs + 1000 }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer to tools/list within ${this.opts.healthTimeoutMs} ms`)), this.opts.healthTimeoutMs);
+        }),
+      ]);
+      this.applyTools(gen, tools);
+    } catch (e) {
+      this.lost(gen, `health check failed: ${oneLine((e as Error).message)}`);
+    } finally {
+      clearTimeout(timer);
+      this.healthRunning = false;
+    }
+  }
+
+  private async refreshTools(gen: number): Promise<void> {
+    const conn = this.conn;
+    if (gen !== this.gen || !conn) return;
+    try {
+      this.applyTools(gen, await conn.listAllTools({ timeoutMs: this.opts.healthTimeoutMs }));
+    } catch (e) {
+      this.opts.log(`upstream '${this.name}': re-listing tools after list_changed failed: ${oneLine((e as Error).message)}`);
+    }
+  }
+
+  private applyTools(gen: number, tools: WireTool[]): void {
+    if (gen !== this.gen || this._state !== 'connected') return;
+    const next = this.dedupe(tools);
+    if (canonicalJson(next) === canonicalJson(this._tools)) return;
+    this._tools = next;
+    this.opts.log(`upstream '${this.name}': tool list changed (${next.length} tools)`);
+    this.opts.onToolsChanged();
+  }
+
+  private dedupe(tools: WireTool[]): WireTool[] {
+    const seen = new Set<string>();
+    const out: WireTool[] = [];
+    for (const t of tools) {
+      if (typeof t?.name !== 'string' || t.name === '') continue;
+      if (seen.has(t.name)) {
+        this.opts.log(`upstream '${this.name}': duplicate tool name '${t.name}' ignored`);
+        continue;
+      }
+      seen.add(t.name);
+      out.push(stripUndefined(t));
+    }
+    return out;
+  }
+
+  private setError(msg: string): void {
+    this.lastError = msg;
+    this.lastErrorAt = Date.now();
+  }
+
+  private wake(): void {
+    for (const w of [...this.waiters]) w();
+  }
+
+  /** Wait until connected, failed or closed, or until the deadline. */
+  private waitUntilSettled(deadline: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        if (this._state === 'connected' || this._state === 'failed' || this._state === 'closed' || Date.now() >= deadline) {
+          clearTimeout(t);
+          this.waiters.delete(done);
+          resolve();
+        }
+      };
+      const t = setTimeout(() => {
+        this.waiters.delete(done);
+        resolve();
+      }, Math.max(0, deadline - Date.now()));
+      this.waiters.add(done);
+      done();
+    });
+  }
+}
+
+export function isCallFailure(e: unknown): e is Error {
+  return e instanceof CallFailure;
+}
+
+function oneLine(s: string): string {
+  return String(s ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/** JSON round trip: drops undefined values so canonicalJson never sees them. */
+function stripUndefined(t: WireTool): WireTool {
+  return JSON.parse(JSON.stringify(t)) as WireTool;
+}
