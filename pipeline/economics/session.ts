@@ -1,0 +1,54 @@
+/**
+ * Session token estimates (always provenance `estimated`: a model, not a measurement):
+ *
+ *   estimated_tokens = round_half_up(menu + calls x mean_response x (1 + retry_rate))
+ *   round_half_up(x) = floor(x + 0.5)
+ *
+ * for calls in {1, 3, 5, 10} by default. Rows follow the order of `calls`.
+ */
+import type { Provenance } from '../types.ts';
+import { UserError } from '../types.ts';
+import { finiteInput } from './breakeven.ts';
+
+export const DEFAULT_SESSION_CALLS: readonly number[] = Object.freeze([1, 3, 5, 10]);
+
+export interface SessionInput {
+  menuTokens: number;
+  meanResponseTokens: number;
+  retryRate: number;
+  calls?: readonly number[];
+}
+
+export interface SessionRow {
+  calls_per_session: number;
+  retry_rate: number;
+  menu_tokens: number;
+  mean_response_tokens: number;
+  estimated_tokens: number;
+  provenance: Provenance;
+}
+
+/** floor(x + 0.5), after trimming binary noise (7000 * 1.05 = 7350.000000000001) at 9 decimals. */
+export function roundHalfUp(x: number): number {
+  return Math.floor(Number(x.toFixed(9)) + 0.5);
+}
+
+export function sessionEstimates(input: SessionInput): SessionRow[] {
+  if (!input || typeof input !== 'object') throw new UserError('sessionEstimates: input must be an object');
+  const menu = finiteInput('sessionEstimates', 'menuTokens', input.menuTokens);
+  const meanResp = finiteInput('sessionEstimates', 'meanResponseTokens', input.meanResponseTokens);
+  const retry = finiteInput('sessionEstimates', 'retryRate', input.retryRate);
+  const calls = input.calls ?? DEFAULT_SESSION_CALLS;
+  if (!Array.isArray(calls) || calls.length === 0) throw new UserError('sessionEstimates: calls must be a non-empty array of integers >= 0');
+  return calls.map((c) => {
+    if (typeof c !== 'number' || !Number.isInteger(c) || c < 0) throw new UserError(`sessionEstimates: calls must hold integers >= 0, got ${String(c)}`);
+    return {
+      calls_per_session: c,
+      retry_rate: retry,
+      menu_tokens: menu,
+      mean_response_tokens: meanResp,
+      estimated_tokens: roundHalfUp(menu + c * meanResp * (1 + retry)),
+      provenance: 'estimated' as const,
+    };
+  });
+}
