@@ -1,7 +1,7 @@
 /** Test corpora for the arm tests (committed under test/data/). */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Corpus, ToolRecord } from '../../pipeline/types.ts';
+import type { Corpus, JsonValue, ToolRecord } from '../../pipeline/types.ts';
 
 export const SAMPLE_PATH = fileURLToPath(new URL('../data/arms-sample.tools.json', import.meta.url));
 export const PREDECESSOR_PATH = fileURLToPath(new URL('../data/arms-predecessor-goldens.json', import.meta.url));
@@ -27,7 +27,7 @@ export function predecessorGoldens(): PredecessorGoldens {
 }
 
 /** Two schemas whose tron_dedup class names collide (found by search: both are Cd14e8501). */
-export const COLLIDING_SCHEMAS = [
+export const COLLIDING_SCHEMAS: JsonValue[] = [
   { type: 'object', properties: { n77959: { type: 'string' } } },
   { type: 'object', properties: { n98107: { type: 'string' } } },
 ];
