@@ -9,7 +9,6 @@
  * positive numerator with a mean <= 0 is an input error. Every input is echoed in the row;
  * provenance is `computed`.
  */
-import type { Provenance } from '../types.ts';
 import { UserError } from '../types.ts';
 
 export interface BreakEvenInput {
@@ -22,14 +21,12 @@ export interface BreakEvenRow {
   full_menu_tokens: number;
   discovery_menu_tokens: number;
   mean_response_tokens: number;
-  /** full - discovery */
-  saved_menu_tokens: number;
   /** null when no_break_even */
   break_even_calls: number | null;
   no_break_even: boolean;
   /** why there is no break-even (only when no_break_even) */
   reason?: string;
-  provenance: Provenance;
+  provenance: 'computed';
 }
 
 /** Throws UserError unless `v` is a finite number (>= 0 when `nonNegative`). */
@@ -49,7 +46,6 @@ export function breakEven(input: BreakEvenInput): BreakEvenRow {
     full_menu_tokens: full,
     discovery_menu_tokens: disc,
     mean_response_tokens: meanResp,
-    saved_menu_tokens: saved,
     break_even_calls: null,
     no_break_even: true,
     provenance: 'computed',
@@ -85,7 +81,7 @@ export interface BreakEvenCurvePoint {
 export interface BreakEvenCurve {
   break_even: BreakEvenRow;
   points: BreakEvenCurvePoint[];
-  provenance: Provenance;
+  provenance: 'computed';
 }
 
 /**

@@ -6,7 +6,6 @@
  *
  * for calls in {1, 3, 5, 10} by default. Rows follow the order of `calls`.
  */
-import type { Provenance } from '../types.ts';
 import { UserError } from '../types.ts';
 import { finiteInput } from './breakeven.ts';
 
@@ -25,7 +24,7 @@ export interface SessionRow {
   menu_tokens: number;
   mean_response_tokens: number;
   estimated_tokens: number;
-  provenance: Provenance;
+  provenance: 'estimated';
 }
 
 /** floor(x + 0.5), after trimming binary noise (7000 * 1.05 = 7350.000000000001) at 9 decimals. */
@@ -38,6 +37,7 @@ export function sessionEstimates(input: SessionInput): SessionRow[] {
   const menu = finiteInput('sessionEstimates', 'menuTokens', input.menuTokens);
   const meanResp = finiteInput('sessionEstimates', 'meanResponseTokens', input.meanResponseTokens);
   const retry = finiteInput('sessionEstimates', 'retryRate', input.retryRate);
+  if (retry > 1) throw new UserError(`sessionEstimates: retryRate must be in [0, 1], got ${retry}`);
   const calls = input.calls ?? DEFAULT_SESSION_CALLS;
   if (!Array.isArray(calls) || calls.length === 0) throw new UserError('sessionEstimates: calls must be a non-empty array of integers >= 0');
   return calls.map((c) => {

@@ -57,10 +57,12 @@ export interface QueryScore extends QueryMetrics {
 export interface QueryResult extends QueryScore {
   query_id: string;
   query: string;
-  /** the top of the ranking as scored (at most `k` tool ids) */
-  ranking: string[];
-  /** the search failed for this query: message kept, every metric 0 */
-  error: string | null;
+  /** the top of the ranking as scored (at most `k` tool ids, best first) */
+  top: string[];
+  /** gold tool ids (relevance >= 1), by relevance desc then tool_id asc */
+  gold: string[];
+  /** set only when the search failed for this query: message kept, every metric 0 */
+  error?: string;
 }
 
 /** Aggregate metric names (per-query rr -> mrr, ap -> map, comprehensive -> comprehensiveness). */
@@ -262,6 +264,10 @@ export async function scoreGolden(
 
   const perQuery: QueryResult[] = [];
   for (const { q, rel } of prepared) {
+    const gold = [...rel.entries()]
+      .filter(([, r]) => r >= 1)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .map(([id]) => id);
     let ranking: string[];
     try {
       const res = await search(q.query);
@@ -273,7 +279,8 @@ export async function scoreGolden(
       perQuery.push({
         query_id: q.id,
         query: q.query,
-        ranking: [],
+        top: [],
+        gold,
         error: message || 'search failed',
         ...zeroMetrics(),
         relevant_count: R,
@@ -284,7 +291,7 @@ export async function scoreGolden(
       });
       continue;
     }
-    perQuery.push({ query_id: q.id, query: q.query, ranking, error: null, ...scoreWith(ranking, rel) });
+    perQuery.push({ query_id: q.id, query: q.query, top: ranking, gold, ...scoreWith(ranking, rel) });
   }
 
   const columns = SUMMARY_METRICS.map((name) => perQuery.map((r) => r[SOURCE[name]]));
@@ -297,7 +304,7 @@ export async function scoreGolden(
     perQuery,
     summary: {
       query_count: perQuery.length,
-      errors: perQuery.filter((r) => r.error !== null).length,
+      errors: perQuery.filter((r) => r.error !== undefined).length,
       no_relevant_label_queries: perQuery.filter((r) => r.no_relevant_labels).length,
       hard_negative_above_first_relevant: perQuery.filter((r) => r.hard_negative_above_first_relevant).length,
       k,

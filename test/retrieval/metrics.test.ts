@@ -144,7 +144,9 @@ test('scoreGolden: means, bootstrap CI contains the mean, deterministic with the
   assert.notDeepEqual(c.summary.metrics.mrr.ci95, a.summary.metrics.mrr.ci95);
   assert.equal(c.summary.metrics.mrr.value, a.summary.metrics.mrr.value);
   assert.equal(a.perQuery[2].first_relevant_rank, 3);
-  assert.deepEqual(a.perQuery[2].ranking, ['x', 'y', 't2', 'z']);
+  assert.deepEqual(a.perQuery[2].top, ['x', 'y', 't2', 'z']);
+  assert.deepEqual(a.perQuery[2].gold, ['t2', 'u2']);
+  assert.equal('error' in a.perQuery[2], false);
 });
 
 test('scoreGolden: a throwing search yields an error row, counted, scored 0', async () => {
@@ -156,15 +158,15 @@ test('scoreGolden: a throwing search yields an error row, counted, scored 0', as
   assert.equal(res.summary.errors, 1);
   assert.equal(res.perQuery[1].error, 'upstream timed out');
   assert.equal(res.perQuery[1].rr, 0);
-  assert.deepEqual(res.perQuery[1].ranking, []);
-  assert.equal(res.perQuery[0].error, null);
+  assert.deepEqual(res.perQuery[1].top, []);
+  assert.equal(res.perQuery[0].error, undefined);
   close(res.summary.metrics.mrr.value, 3 / 4, 12);
 });
 
 test('scoreGolden: k truncates the ranking; a non-array result is an error row', async () => {
   const golden = goldenOf(2);
   const res = await scoreGolden((q) => (q === 'query 0' ? ['a', 'b', 't0'] : (42 as unknown as string[])), golden, { k: 2, bootstrap: { iterations: 50, seed: 3 } });
-  assert.deepEqual(res.perQuery[0].ranking, ['a', 'b']);
+  assert.deepEqual(res.perQuery[0].top, ['a', 'b']);
   assert.equal(res.perQuery[0].rr, 0);
   assert.match(res.perQuery[1].error ?? '', /array of tool ids/);
   assert.equal(res.summary.k, 2);
