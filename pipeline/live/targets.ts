@@ -1,0 +1,333 @@
+/**
+ * Live-stage targets: which discovery proxy to measure and where its upstreams are.
+ *
+ * - embedded (default): boots the project's fixture and the npm reference servers
+ *   (filesystem, memory, sequential-thinking, everything) as local stdio processes through a
+ *   generated proxy config in a temp folder, lists each upstream directly (the naive full menu and
+ *   the expected tool total), boots the reference proxy on loopback HTTP and waits until its tool
+ *   count reaches that total. `close()` tears everything down (proxy, its upstream children, temp
+ *   folder); SIGINT/SIGTERM during the run do the same before the process exits.
+ * - url: any proxy by `--proxy-url URL [--api-key K]` (sent as X-API-Key and Authorization: Bearer).
+ * - command: any proxy by `--proxy-cmd "..."` spoken to over stdio (split like a shell would,
+ *   for simple quoting; leading NAME=value words become environment variables).
+ * For url/command the full menu comes from `--upstreams FILE` (a proxy config listing the
+ * upstream servers, each listed directly over MCP) or, failing that, a corpus file (labelled).
+ */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { connectMcp, describeTarget, type McpTarget, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
+import { loadProxyConfig, targetOf, type UpstreamConfig } from '../proxy/config.ts';
+import { UserError } from '../types.ts';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const NPM_SERVERS = ['filesystem', 'memory', 'sequential-thinking', 'everything'] as const;
+export const EMBEDDED_SERVERS = ['fixture', ...NPM_SERVERS] as const;
+export type EmbeddedServer = (typeof EMBEDDED_SERVERS)[number];
+
+export interface TargetOptions {
+  proxyUrl?: string;
+  apiKey?: string;
+  proxyCmd?: string;
+  /** proxy-config-format file listing the upstreams of an external proxy (full menu over the wire) */
+  upstreamsFile?: string;
+  /** embedded only: which upstreams to boot (default all five) */
+  embeddedServers?: readonly string[];
+  /** connect/list/readiness timeouts (ms) */
+  timeoutMs?: number;
+  readyTimeoutMs?: number;
+  protocol?: ProtocolChoice;
+  log?: (line: string) => void;
+}
+
+/** One upstream tool as listed over the wire, with the server it came from. */
+export interface UpstreamTool {
+  server: string;
+  tool: WireTool;
+}
+
+export interface UpstreamMenu {
+  tools: UpstreamTool[];
+  /** human label of where the tools came from */
+  source: string;
+  /** true when listed over MCP from the running upstreams */
+  live: boolean;
+}
+
+export interface OpenedTarget {
+  kind: 'embedded' | 'url' | 'command';
+  description: string;
+  /** how to reach the proxy */
+  proxy: McpTarget;
+  /** upstream entries to list for the full menu (empty when the menu is already known or unknown) */
+  upstreams: UpstreamConfig[];
+  /** filled for the embedded target (listed before the proxy booted) */
+  upstreamMenu?: UpstreamMenu;
+  /** the proxy's own tool count once ready (embedded) */
+  proxyToolCount?: number;
+  /** for `lap`: an HTTP URL of the proxy */
+  httpUrl?: string;
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Split a command line like a POSIX shell would for simple quoting ('…', "…", backslash). */
+export function splitCommandLine(line: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let inWord = false;
+  let i = 0;
+  const n = line.length;
+  while (i < n) {
+    const c = line[i];
+    if (c === ' ' || c === '\t' || c === '\n') {
+      if (inWord) out.push(cur);
+      cur = '';
+      inWord = false;
+      i++;
+      continue;
+    }
+    inWord = true;
+    if (c === "'") {
+      const j = line.indexOf("'", i + 1);
+      if (j < 0) throw new UserError(`--proxy-cmd: unterminated single quote in ${JSON.stringify(line)}`);
+      cur += line.slice(i + 1, j);
+      i = j + 1;
+    } else if (c === '"') {
+      i++;
+      for (;;) {
+        if (i >= n) throw new UserError(`--proxy-cmd: unterminated double quote in ${JSON.stringify(line)}`);
+        const d = line[i];
+        if (d === '"') {
+          i++;
+          break;
+        }
+        if (d === '\\' && i + 1 < n && '"\\$`\n'.includes(line[i + 1])) {
+          if (line[i + 1] !== '\n') cur += line[i + 1];
+          i += 2;
+          continue;
+        }
+        cur += d;
+        i++;
+      }
+    } else if (c === '\\') {
+      if (i + 1 < n) {
+        if (line[i + 1] !== '\n') cur += line[i + 1];
+        i += 2;
+      } else i++;
+    } else {
+      cur += c;
+      i++;
+    }
+  }
+  if (inWord) out.push(cur);
+  return out;
+}
+
+/** `--proxy-cmd` text -> stdio target (leading NAME=value words are environment variables). */
+export function commandTarget(line: string): McpTarget & { kind: 'stdio' } {
+  const words = splitCommandLine(line);
+  const env: Record<string, string> = {};
+  while (words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0])) {
+    const w = words.shift()!;
+    const eq = w.indexOf('=');
+    env[w.slice(0, eq)] = w.slice(eq + 1);
+  }
+  if (words.length === 0) throw new UserError(`--proxy-cmd: no command in ${JSON.stringify(line)}`);
+  const [command, ...args] = words;
+  return { kind: 'stdio', command: command === 'node' ? process.execPath : command, args, env };
+}
+
+/** `--proxy-url` (+ key) -> streamable-HTTP target; a bare origin gets `/mcp`. */
+export function urlTarget(url: string, apiKey?: string): McpTarget & { kind: 'http' } {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new UserError(`--proxy-url: not a valid URL: ${JSON.stringify(url)}`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UserError(`--proxy-url: must be http:// or https://, got ${JSON.stringify(url)}`);
+  if (u.pathname === '' || u.pathname === '/') u.pathname = '/mcp';
+  const headers: Record<string, string> = {};
+  if (apiKey !== undefined) {
+    if (apiKey === '') throw new UserError('--api-key: empty value');
+    headers['X-API-Key'] = apiKey;
+    headers.Authorization = `Bearer ${apiKey}`;
+  }
+  return { kind: 'http', url: u.toString(), headers };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** List every upstream directly over MCP (in parallel); a failing upstream is an error naming it. */
+export async function listUpstreams(
+  entries: readonly UpstreamConfig[],
+  opts: { timeoutMs?: number; protocol?: ProtocolChoice } = {},
+): Promise<UpstreamTool[]> {
+  const lists = await Promise.all(
+    entries.map(async (e) => {
+      const target = targetOf(e);
+      const conn = await connectMcp(target, { timeoutMs: opts.timeoutMs, protocol: e.protocol ?? opts.protocol ?? 'legacy' }).catch((err: Error) => {
+        throw new Error(`upstream ${JSON.stringify(e.name)}: ${err.message}`);
+      });
+      try {
+        const tools = await conn.listAllTools();
+        return tools.map((tool) => ({ server: e.name, tool }));
+      } catch (err) {
+        throw new Error(`upstream ${JSON.stringify(e.name)} (${describeTarget(target)}): tools/list failed: ${(err as Error).message}`);
+      } finally {
+        await conn.close();
+      }
+    }),
+  );
+  return lists.flat();
+}
+
+/** The generated upstream entries of the embedded default, rooted in `dir`. */
+export async function embeddedUpstreams(dir: string, which: readonly string[] = EMBEDDED_SERVERS): Promise<UpstreamConfig[]> {
+  for (const w of which) {
+    if (!(EMBEDDED_SERVERS as readonly string[]).includes(w)) {
+      throw new UserError(`embedded upstream ${JSON.stringify(w)} is unknown (valid: ${EMBEDDED_SERVERS.join(', ')})`);
+    }
+  }
+  const nm = join(REPO_ROOT, 'node_modules', '@modelcontextprotocol');
+  const node = process.execPath;
+  const out: UpstreamConfig[] = [];
+  for (const name of which as EmbeddedServer[]) {
+    if (name === 'fixture') {
+      const { fixtureStdioTarget } = await import('../fixture/launch.ts');
+      const t = fixtureStdioTarget();
+      if (t.kind !== 'stdio') throw new Error('fixtureStdioTarget() did not return a stdio target');
+      const e: UpstreamConfig = { name, command: t.command, args: t.args ?? [], env: t.env ?? {} };
+      if (t.cwd) e.cwd = t.cwd;
+      out.push(e);
+    } else if (name === 'filesystem') {
+      const root = join(dir, 'files');
+      mkdirSync(root, { recursive: true });
+      writeFileSync(join(root, 'README.txt'), 'mcpgauge live stage scratch folder\n');
+      out.push({ name, command: node, args: [join(nm, 'server-filesystem', 'dist', 'index.js'), root], env: {} });
+    } else if (name === 'memory') {
+      out.push({ name, command: node, args: [join(nm, 'server-memory', 'dist', 'index.js')], env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } });
+    } else if (name === 'sequential-thinking') {
+      out.push({ name, command: node, args: [join(nm, 'server-sequential-thinking', 'dist', 'index.js')], env: { DISABLE_THOUGHT_LOGGING: 'true' } });
+    } else {
+      out.push({ name, command: node, args: [join(nm, 'server-everything', 'dist', 'index.js'), 'stdio'], env: {} });
+    }
+  }
+  return out;
+}
+
+/** Poll `count()` until it reaches `expected` (or stays stable at a lower value past the timeout -> error). */
+export async function waitForToolCount(count: () => number, expected: number, timeoutMs: number, what: string): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  let last = count();
+  while (last < expected) {
+    if (Date.now() > deadline) {
+      throw new Error(`${what}: not ready after ${timeoutMs} ms (serves ${last} of ${expected} upstream tools)`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    last = count();
+  }
+  return last;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+type Cleanup = () => Promise<void>;
+
+/**
+ * Runs `cleanups` (last first) exactly once, on close() or on SIGINT/SIGTERM/SIGHUP (then the
+ * signal is re-raised so the process still exits the usual way).
+ */
+function teardownGuard(cleanups: Cleanup[]): { close(): Promise<void> } {
+  let done: Promise<void> | null = null;
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  const run = (): Promise<void> => {
+    if (!done) {
+      for (const s of signals) process.off(s, onSignal);
+      done = (async () => {
+        for (const c of [...cleanups].reverse()) await c().catch(() => {});
+      })();
+    }
+    return done;
+  };
+  function onSignal(sig: NodeJS.Signals): void {
+    void run().finally(() => process.kill(process.pid, sig));
+  }
+  for (const s of signals) process.once(s, onSignal);
+  return { close: run };
+}
+
+/** Opens the target described by the options (embedded when neither proxyUrl nor proxyCmd is set). */
+export async function openTarget(opts: TargetOptions): Promise<OpenedTarget> {
+  if (opts.proxyUrl !== undefined && opts.proxyCmd !== undefined) throw new UserError('--proxy-url and --proxy-cmd cannot be combined');
+  if (opts.apiKey !== undefined && opts.proxyUrl === undefined) throw new UserError('--api-key needs --proxy-url');
+  const upstreams = opts.upstreamsFile !== undefined ? loadProxyConfig(opts.upstreamsFile).servers : [];
+  const noop = async (): Promise<void> => {};
+  if (opts.proxyUrl !== undefined) {
+    const proxy = urlTarget(opts.proxyUrl, opts.apiKey);
+    return { kind: 'url', description: `proxy at ${proxy.url}${opts.apiKey ? ' (API key)' : ''}`, proxy, upstreams, httpUrl: proxy.url, close: noop };
+  }
+  if (opts.proxyCmd !== undefined) {
+    const proxy = commandTarget(opts.proxyCmd);
+    return { kind: 'command', description: `proxy command: ${opts.proxyCmd}`, proxy, upstreams, close: noop };
+  }
+  if (opts.upstreamsFile !== undefined) throw new UserError('--upstreams needs --proxy-url or --proxy-cmd (the embedded default knows its upstreams)');
+  return openEmbedded(opts);
+}
+
+async function openEmbedded(opts: TargetOptions): Promise<OpenedTarget> {
+  const log = opts.log ?? (() => {});
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-live-'));
+  const cleanups: Cleanup[] = [async () => rmSync(dir, { recursive: true, force: true })];
+  const guard = teardownGuard(cleanups);
+  try {
+    const servers = await embeddedUpstreams(dir, opts.embeddedServers ?? EMBEDDED_SERVERS);
+    const apiKey = randomBytes(16).toString('hex');
+    const configPath = join(dir, 'proxy.config.json');
+    writeFileSync(
+      configPath,
+      JSON.stringify(
+        {
+          description: 'generated by mcpgauge bench --live (embedded default)',
+          servers,
+          listen: { host: '127.0.0.1', port: 0 },
+          api_key: apiKey,
+          connect_timeout_ms: timeoutMs,
+        },
+        null,
+        2,
+      ),
+    );
+    log(`live: listing ${servers.length} upstreams directly (${servers.map((s) => s.name).join(', ')})`);
+    const tools = await listUpstreams(servers, { timeoutMs, protocol: opts.protocol });
+    const upstreamMenu: UpstreamMenu = { tools, source: `tools/list of ${servers.length} upstreams (${servers.map((s) => s.name).join(', ')})`, live: true };
+
+    const { loadProxyConfig: load } = await import('../proxy/config.ts');
+    const { startProxy } = await import('../proxy/index.ts');
+    const config = load(configPath);
+    log('live: booting the reference proxy on loopback HTTP');
+    const proxy = await startProxy(config, { transport: 'http', port: 0, log: (m) => log(`proxy: ${m}`) });
+    cleanups.push(() => proxy.close());
+    const count = await waitForToolCount(() => proxy.toolCount(), tools.length, opts.readyTimeoutMs ?? 60_000, 'reference proxy');
+    log(`live: proxy ready at ${proxy.url} (${count} tools indexed)`);
+    const target = urlTarget(proxy.url, proxy.apiKey ?? apiKey);
+    return {
+      kind: 'embedded',
+      description: `embedded reference proxy (loopback HTTP) over ${servers.map((s) => s.name).join(', ')}`,
+      proxy: target,
+      upstreams: [],
+      upstreamMenu,
+      proxyToolCount: count,
+      httpUrl: target.url,
+      close: guard.close,
+    };
+  } catch (e) {
+    await guard.close();
+    throw e;
+  }
+}
