@@ -1,0 +1,188 @@
+/**
+ * Upstream failures with real processes: the fixture's crash and hang fault modes, a killed
+ * child, an upstream that never starts, an HTTP upstream that goes away and comes back.
+ * The proxy must detect, restart/reconnect, re-index, fail calls within the call timeout and
+ * keep serving.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resultText, type McpConnection } from '../../pipeline/mcp/client.ts';
+import { startFixtureProcess } from '../../pipeline/fixture/launch.ts';
+import { startProxy, validateProxyConfig, type ProxyHandle } from '../../pipeline/proxy/index.ts';
+import { connectProxy, fixtureServer, memoryServer, quiet, waitFor } from './helpers.ts';
+
+const FAST_RESTART = { initial_ms: 100, max_ms: 400, factor: 2, stable_ms: 5000, max_attempts: 0 };
+
+async function withProxy(raw: Record<string, unknown>, fn: (p: ProxyHandle, c: McpConnection, logs: string[]) => Promise<void>): Promise<void> {
+  const logs: string[] = [];
+  const config = validateProxyConfig({ listen: { host: '127.0.0.1', port: 0 }, api_key: 'k', restart: FAST_RESTART, ...raw }, 'test', {});
+  const p = await startProxy(config, { transport: 'http', log: quiet(logs) });
+  let c: McpConnection | undefined;
+  try {
+    c = await connectProxy(p);
+    await fn(p, c, logs);
+  } finally {
+    await c?.close();
+    await p.close();
+  }
+}
+
+function pingInstance(text: string): string {
+  const m = /"instance(?:_id)?"\s*:\s*"([^"]+)"/.exec(text) ?? /instance[ _]id[^A-Za-z0-9]*([A-Za-z0-9-]+)/i.exec(text);
+  assert.ok(m, `no instance id in ping answer ${text}`);
+  return m[1];
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test('crashed stdio upstream (fixture BACKEND_MODE=crash): in-flight call fails fast, upstream restarted and re-indexed unprompted', async () => {
+  await withProxy(
+    {
+      servers: [fixtureServer('fx', { BACKEND_MODE: 'crash', CRASH_AFTER_N: '2', FAULT_METHODS: 'tools/call' }), memoryServer('mem')],
+      call_timeout_ms: 10_000,
+    },
+    async (p, c) => {
+      const before = p.upstreamStatus()[0];
+      assert.equal(before.state, 'connected');
+      const nTools = p.toolCount();
+      const first = await c.callTool('call_tool', { name: 'fx:ping', arguments: {} });
+      assert.equal(first.isError, undefined, resultText(first));
+      const id1 = pingInstance(resultText(first));
+
+      const t0 = Date.now();
+      const crashed = await c.callTool('call_tool', { name: 'fx:ping', arguments: {} });
+      const took = Date.now() - t0;
+      assert.equal(crashed.isError, true);
+      assert.match(resultText(crashed), /^call_tool fx:ping: upstream 'fx' connection lost during the call: connection closed/);
+      assert.ok(took < 5000, `the crash was reported after ${took} ms (call timeout 10000)`);
+
+      const st = await waitFor('fx restarted', () => p.upstreamStatus()[0], (s) => s.connected && s.restarts === 1);
+      assert.notEqual(st.pid, before.pid);
+      assert.ok(!alive(before.pid!), 'the crashed child is gone');
+      assert.match(st.last_error ?? '', /connection closed/);
+      assert.equal(p.toolCount(), nTools, 're-indexed after the restart');
+      const again = await c.callTool('call_tool', { name: 'fx:ping', arguments: {} });
+      assert.equal(again.isError, undefined, resultText(again));
+      assert.notEqual(pingInstance(resultText(again)), id1, 'a new fixture process answers');
+      // the retrieval index holds the restarted upstream's tools again
+      const rt = JSON.parse(resultText(await c.callTool('retrieve_tools', { query: 'returns pong call counter', limit: 1 })));
+      assert.equal(rt.tools[0].name, 'fx:ping');
+      // the other upstream was never touched
+      assert.equal(p.upstreamStatus()[1].restarts, 0);
+    },
+  );
+});
+
+test('killed upstream child (SIGKILL on its pid): detected, restarted with backoff, tools back; manual restart via upstream_servers', async () => {
+  await withProxy({ servers: [memoryServer('mem')], call_timeout_ms: 10_000 }, async (p, c) => {
+    const pid = p.upstreamStatus()[0].pid!;
+    const n = p.toolCount();
+    assert.ok(n > 0);
+    process.kill(pid, 'SIGKILL');
+    // while it is down the tools leave the index, then come back by themselves
+    const st = await waitFor('mem back', () => p.upstreamStatus()[0], (s) => s.connected && s.restarts === 1 && s.pid !== pid);
+    assert.equal(p.toolCount(), n);
+    assert.match(st.last_error ?? '', /connection closed \(pid \d+ exited\)/);
+    const r = await c.callTool('call_tool', { name: 'mem:read_graph', arguments: {} });
+    assert.equal(r.isError, undefined, resultText(r));
+
+    const res = JSON.parse(resultText(await c.callTool('upstream_servers', { action: 'restart', name: 'mem' })));
+    assert.equal(res.restarted, 'mem');
+    assert.equal(res.server.connected, true);
+    assert.equal(res.server.restarts, 2);
+    assert.notEqual(res.server.pid, st.pid);
+    assert.ok(!alive(st.pid!), 'the replaced child was stopped');
+    assert.equal(p.toolCount(), n);
+  });
+});
+
+test('hung upstream (fixture BACKEND_MODE=hang): call_tool answers a clear error within call_timeout_ms; proxy keeps serving', async () => {
+  await withProxy(
+    {
+      servers: [fixtureServer('fx', { BACKEND_MODE: 'hang', HANG_AFTER_N: '1', FAULT_METHODS: 'tools/call' }), memoryServer('mem')],
+      call_timeout_ms: 1500,
+    },
+    async (p, c) => {
+      const t0 = Date.now();
+      const hung = await c.callTool('call_tool', { name: 'fx:echo', arguments: { input: 'abc' } });
+      const took = Date.now() - t0;
+      assert.equal(hung.isError, true);
+      assert.equal(resultText(hung), "call_tool fx:echo: upstream 'fx' did not answer tools/call 'echo' within the 1500 ms call timeout");
+      assert.ok(took >= 1400 && took < 3500, `took ${took} ms`);
+      // the proxy and the other upstream still answer; the fixture answers later calls (only the 1st hangs)
+      const mem = await c.callTool('call_tool', { name: 'mem:read_graph', arguments: {} });
+      assert.equal(mem.isError, undefined);
+      const next = await c.callTool('call_tool', { name: 'fx:echo', arguments: { input: 'abc' } });
+      assert.equal(next.isError, undefined, resultText(next));
+      assert.deepEqual(next.structuredContent, { output: 'abc' });
+      assert.equal(p.upstreamStatus()[0].connected, true);
+    },
+  );
+});
+
+test('an upstream that never starts: other upstreams serve; its calls fail within the call timeout naming the last error', async () => {
+  await withProxy(
+    {
+      servers: [{ name: 'dead', command: process.execPath, args: ['-e', 'console.error("no such backend"); process.exit(3)'] }, memoryServer('mem')],
+      call_timeout_ms: 800,
+      restart: { ...FAST_RESTART, max_ms: 300 },
+    },
+    async (p, c, logs) => {
+      const st = p.upstreamStatus();
+      assert.equal(st[0].connected, false);
+      assert.match(st[0].last_error ?? '', /no such backend/);
+      assert.equal(st[1].connected, true);
+      assert.ok(p.toolCount() > 0);
+      const t0 = Date.now();
+      const r = await c.callTool('call_tool', { name: 'dead:anything', arguments: {} });
+      const took = Date.now() - t0;
+      assert.equal(r.isError, true);
+      assert.match(resultText(r), /^call_tool dead:anything: upstream 'dead' is not connected \(state: (backoff|connecting); last error: .*no such backend.*\); waited \d+ ms of the 800 ms call timeout$/);
+      assert.ok(took < 2500, `took ${took} ms`);
+      // it keeps retrying in the background (backoff 100, 200, 300, 300 ... ms)
+      await waitFor('retries', () => logs.filter((l) => l.startsWith("upstream 'dead' failed to connect")).length, (n) => n >= 3, 10_000);
+      const ok = await c.callTool('call_tool', { name: 'mem:read_graph', arguments: {} });
+      assert.equal(ok.isError, undefined);
+    },
+  );
+});
+
+test('HTTP upstream that goes away and comes back on the same port is reconnected and re-indexed', async () => {
+  let fx = await startFixtureProcess({ transport: 'streamable-http' });
+  const port = fx.port;
+  try {
+    await withProxy(
+      {
+        servers: [{ name: 'web', url: fx.url, transport: 'streamable-http' }],
+        call_timeout_ms: 3000,
+        health_interval_ms: 200,
+        health_timeout_ms: 1000,
+      },
+      async (p, c) => {
+        const n = p.toolCount();
+        assert.equal(n, 6);
+        assert.equal(p.upstreamStatus()[0].transport, 'streamable-http');
+        const ok1 = await c.callTool('call_tool', { name: 'web:ping', arguments: {} });
+        assert.equal(ok1.isError, undefined, resultText(ok1));
+        await fx.stop();
+        await waitFor('web lost', () => p.upstreamStatus()[0], (s) => !s.connected && s.restarts >= 1);
+        assert.equal(p.toolCount(), 0, 'tools of a lost upstream leave the index');
+        fx = await startFixtureProcess({ transport: 'streamable-http', port });
+        await waitFor('web back', () => p.upstreamStatus()[0], (s) => s.connected);
+        assert.equal(p.toolCount(), n);
+        const ok2 = await c.callTool('call_tool', { name: 'web:ping', arguments: {} });
+        assert.equal(ok2.isError, undefined, resultText(ok2));
+        assert.notEqual(pingInstance(resultText(ok2)), pingInstance(resultText(ok1)));
+      },
+    );
+  } finally {
+    await fx.stop();
+  }
+});
