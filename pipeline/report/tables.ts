@@ -1,0 +1,189 @@
+/**
+ * Flat tables derived from a report, for notebooks: written as Arrow IPC (file format) and
+ * Parquet. Column types are fixed per table (not inferred), so a reader sees the same schema
+ * whatever the data.
+ */
+import { Table, Vector, vectorFromArray, tableToIPC, Utf8, Int32, Float64, Bool, type DataType } from 'apache-arrow';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import type { Report } from './types.ts';
+import { isScored } from './types.ts';
+
+export type ColumnKind = 'string' | 'int' | 'double' | 'bool';
+
+export interface ColumnSpec {
+  name: string;
+  kind: ColumnKind;
+}
+
+export interface FlatTable {
+  /** file stem under tables/, e.g. "per_tool" */
+  name: string;
+  columns: ColumnSpec[];
+  /** column name -> values (null allowed) */
+  data: Record<string, (string | number | boolean | null)[]>;
+  rows: number;
+}
+
+type Cell = string | number | boolean | null;
+const cell = (v: unknown): Cell => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : null);
+
+/** A table builder; push() takes only the declared columns from a row, missing or non-scalar -> null. */
+function makeTable(name: string, columns: ColumnSpec[]): FlatTable & { push(row: object): void } {
+  const data: FlatTable['data'] = {};
+  for (const c of columns) data[c.name] = [];
+  const t = {
+    name,
+    columns,
+    data,
+    rows: 0,
+    push(row: object) {
+      for (const c of columns) data[c.name].push(cell((row as Record<string, unknown>)[c.name]));
+      t.rows++;
+    },
+  };
+  return t;
+}
+
+export const PER_TOOL_COLUMNS: ColumnSpec[] = [
+  { name: 'tool_id', kind: 'string' },
+  { name: 'corpus', kind: 'string' },
+  { name: 'arm', kind: 'string' },
+  { name: 'tokenizer', kind: 'string' },
+  { name: 'tokens', kind: 'int' },
+];
+
+const QUERY_COLUMNS: ColumnSpec[] = [
+  { name: 'source', kind: 'string' },
+  { name: 'corpus', kind: 'string' },
+  { name: 'arm', kind: 'string' },
+  { name: 'query_id', kind: 'string' },
+  { name: 'query', kind: 'string' },
+  { name: 'first_relevant_rank', kind: 'int' },
+  { name: 'recall_at_1', kind: 'double' },
+  { name: 'recall_at_3', kind: 'double' },
+  { name: 'recall_at_5', kind: 'double' },
+  { name: 'recall_at_10', kind: 'double' },
+  { name: 'rr', kind: 'double' },
+  { name: 'ndcg_at_10', kind: 'double' },
+  { name: 'ap', kind: 'double' },
+  { name: 'top', kind: 'string' },
+  { name: 'error', kind: 'string' },
+];
+
+const ARM_COLUMNS: ColumnSpec[] = [
+  { name: 'corpus', kind: 'string' },
+  { name: 'arm', kind: 'string' },
+  { name: 'tokenizer', kind: 'string' },
+  { name: 'skipped', kind: 'bool' },
+  { name: 'skip_reason', kind: 'string' },
+  { name: 'index_altering', kind: 'bool' },
+  { name: 'lower_bound', kind: 'bool' },
+  { name: 'retry_rate', kind: 'double' },
+  { name: 'skipped_tools', kind: 'int' },
+  { name: 'total_tokens', kind: 'int' },
+  { name: 'mean', kind: 'double' },
+  { name: 'p50', kind: 'double' },
+  { name: 'p95', kind: 'double' },
+  { name: 'max', kind: 'double' },
+  { name: 'savings_vs_baseline_pct', kind: 'double' },
+];
+
+const LIVE_RESPONSE_COLUMNS: ColumnSpec[] = [
+  { name: 'query_id', kind: 'string' },
+  { name: 'detail', kind: 'string' },
+  { name: 'tokenizer', kind: 'string' },
+  { name: 'ok', kind: 'bool' },
+  { name: 'error', kind: 'string' },
+  { name: 'total_tokens', kind: 'int' },
+  { name: 'result_count', kind: 'int' },
+  { name: 'latency_ms', kind: 'double' },
+  { name: 'input_schemas', kind: 'int' },
+  { name: 'descriptions', kind: 'int' },
+  { name: 'usage_instructions', kind: 'int' },
+  { name: 'metadata', kind: 'int' },
+  { name: 'other', kind: 'int' },
+];
+
+/**
+ * The tables of a (valid) report: per_tool (one row per corpus x arm x tokenizer x tool, tokens
+ * null where the arm could not encode the tool), per_query (offline and live rows), arms (one
+ * row per corpus x arm x tokenizer; one row with tokenizer null for a skipped arm) and, when
+ * the report has a live section, live_responses.
+ */
+export function reportTables(report: Report): FlatTable[] {
+  const perTool = makeTable('per_tool', PER_TOOL_COLUMNS);
+  const corpusIds = new Map(report.corpora.map((c) => [c.id, c.tool_ids]));
+  for (const a of report.arms) {
+    const ids = corpusIds.get(a.corpus_id) ?? [];
+    for (const [tok, s] of Object.entries(a.by_tokenizer)) {
+      s.per_tool_tokens.forEach((tokens, i) => perTool.push({ tool_id: ids[i], corpus: a.corpus_id, arm: a.arm, tokenizer: tok, tokens }));
+    }
+  }
+
+  const perQuery = makeTable('per_query', QUERY_COLUMNS);
+  for (const r of report.retrieval) {
+    if (!isScored(r)) continue;
+    for (const q of r.per_query) {
+      perQuery.push({ source: 'offline', corpus: r.corpus_id, arm: r.arm, ...q, top: JSON.stringify(q.top) });
+    }
+  }
+  if (report.live) {
+    const corpus = report.live.corpus_id ?? null;
+    for (const r of report.live.retrieval) {
+      for (const q of r.per_query) {
+        perQuery.push({ source: `live_${r.detail}`, corpus, arm: `proxy_${r.detail}`, ...q, top: JSON.stringify(q.top) });
+      }
+    }
+  }
+
+  const arms = makeTable('arms', ARM_COLUMNS);
+  for (const a of report.arms) {
+    const common = {
+      corpus: a.corpus_id, arm: a.arm, skipped: a.skipped, skip_reason: a.skip_reason ?? null, index_altering: a.index_altering,
+      lower_bound: a.lower_bound, retry_rate: a.retry_rate, skipped_tools: a.skipped_tools,
+    };
+    const toks = Object.entries(a.by_tokenizer);
+    if (toks.length === 0) arms.push({ ...common, tokenizer: null });
+    for (const [tok, s] of toks) {
+      arms.push({
+        ...common, tokenizer: tok, total_tokens: s.total_tokens.value, mean: s.mean, p50: s.p50, p95: s.p95, max: s.max,
+        savings_vs_baseline_pct: s.savings_vs_baseline_pct.value,
+      });
+    }
+  }
+
+  const tables: FlatTable[] = [perTool, perQuery, arms];
+  if (report.live) {
+    const live = makeTable('live_responses', LIVE_RESPONSE_COLUMNS);
+    for (const r of report.live.responses) live.push({ ...r, ...(r.components ?? {}), error: r.error ?? null });
+    tables.push(live);
+  }
+  return tables;
+}
+
+function arrowType(kind: ColumnKind): DataType {
+  switch (kind) {
+    case 'string': return new Utf8();
+    case 'int': return new Int32();
+    case 'double': return new Float64();
+    case 'bool': return new Bool();
+  }
+}
+
+/** Arrow IPC file format bytes. */
+export function toArrowIpc(t: FlatTable): Uint8Array {
+  const vectors: Record<string, Vector> = {};
+  for (const c of t.columns) vectors[c.name] = vectorFromArray(t.data[c.name], arrowType(c.kind));
+  return tableToIPC(new Table(vectors), 'file');
+}
+
+const PARQUET_TYPE = { string: 'STRING', int: 'INT32', double: 'DOUBLE', bool: 'BOOLEAN' } as const;
+
+/** Parquet bytes (snappy). */
+export function toParquet(t: FlatTable): Uint8Array {
+  const buf = parquetWriteBuffer({
+    columnData: t.columns.map((c) => ({ name: c.name, data: t.data[c.name], type: PARQUET_TYPE[c.kind], nullable: true })),
+    createdBy: 'mcpgauge',
+  });
+  return new Uint8Array(buf);
+}

@@ -1,0 +1,158 @@
+/**
+ * Opens the dashboard of a realistic sample report in headless Debian Chromium
+ * (playwright-core) with every non-file request blocked and recorded: there must be none, no
+ * console or page errors, every chart must hold a rendered SVG with marks, tables must sort,
+ * hostile text must stay text. Saves results/test-artifacts/dashboard.png.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { writeReport } from '../../pipeline/report/write.ts';
+import { CHART_IDS, LIVE_CHART_IDS } from '../../pipeline/report/dashboard.ts';
+import { buildSampleReport, HOSTILE_TEXT } from './sample.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SKIP = existsSync(CHROMIUM) ? false : `chromium not installed at ${CHROMIUM} (CI installs it via .ci/run; Debian package "chromium")`;
+const ARTIFACTS = resolve(import.meta.dirname, '../../results/test-artifacts');
+
+let work = '';
+let context: BrowserContext | undefined;
+
+before(async () => {
+  if (SKIP) return;
+  work = mkdtempSync(join(tmpdir(), 'mcpgauge-dash-'));
+  const profile = join(work, 'profile');
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync',
+    ],
+    viewport: { width: 1320, height: 900 },
+  });
+});
+
+after(async () => {
+  await context?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+interface Loaded {
+  page: Page;
+  foreign: string[];
+  consoleErrors: string[];
+  pageErrors: string[];
+}
+
+async function open(file: string): Promise<Loaded> {
+  const url = pathToFileURL(file).href;
+  const page = await context!.newPage();
+  const foreign: string[] = [];
+  const consoleErrors: string[] = [];
+  const pageErrors: string[] = [];
+  page.on('request', (r) => { if (r.url() !== url) foreign.push(r.url()); });
+  await page.route('**/*', (route) => (route.request().url() === url ? route.continue() : route.abort()));
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') consoleErrors.push(`${m.type()}: ${m.text()}`); });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, foreign, consoleErrors, pageErrors };
+}
+
+/** chart id -> number of data-mark elements inside its SVG (-1 = no svg, 'nodata' = note) */
+async function chartMarks(page: Page): Promise<Record<string, number | 'nodata'>> {
+  return page.$$eval('figure.chart', (figs) => {
+    const out: Record<string, number | 'nodata'> = {};
+    for (const f of figs) {
+      const id = f.getAttribute('data-chart') ?? '?';
+      if (f.classList.contains('nodata')) { out[id] = f.querySelector('.nodata-note') ? 'nodata' : -1; continue; }
+      const svg = f.querySelector('svg');
+      if (!svg) { out[id] = -1; continue; }
+      const box = svg.getBoundingClientRect();
+      const marks = svg.querySelectorAll('g.role-mark > path, g.role-mark > line, g.role-mark > rect, g.role-mark > text, g.role-mark > g');
+      out[id] = box.width > 100 && box.height > 50 ? marks.length : -1;
+    }
+    return out;
+  });
+}
+
+test('dashboard renders in headless Chromium with no network loads, no errors, every chart drawn', { skip: SKIP }, async () => {
+  const dir = join(work, 'full');
+  const written = await writeReport(buildSampleReport(), dir);
+  const { page, foreign, consoleErrors, pageErrors } = await open(written.dashboard);
+
+  const marks = await chartMarks(page);
+  assert.deepEqual(Object.keys(marks).sort(), [...CHART_IDS, ...LIVE_CHART_IDS].sort());
+  for (const [id, n] of Object.entries(marks)) {
+    assert.ok(typeof n === 'number' && n > 0, `chart ${id} has no rendered marks (${n})`);
+  }
+  // stacked components: 11 ok full + 11 ok compact responses (q07 compact failed) x 5 components
+  assert.equal(marks.live_components, 12 * 5 + 11 * 5);
+
+  // hostile tool/query text is shown as text, never run or parsed as markup
+  assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+  assert.equal(await page.locator('main img').count(), 0);
+  const bodyText = await page.locator('body').innerText();
+  assert.ok(bodyText.includes('<img src=x onerror="window.__pwned=1">'), 'hostile text should appear literally');
+  assert.ok(bodyText.includes(HOSTILE_TEXT.slice(0, 20)));
+
+  // caveat banner and provenance badges
+  assert.match(await page.locator('#tokenizer-caveat').innerText(), /Tokenizer caveat\..*cl100k_base/s);
+  for (const p of ['measured', 'computed', 'estimated']) assert.ok((await page.locator(`#headlines .badge.${p}, section .badge.${p}`).count()) > 0, `no ${p} badge`);
+
+  // sorting: click "Total (cl100k_base)" in the arms table -> ascending, click again -> descending
+  const col = await page.$$eval('#arms-table thead th', (ths) => ths.findIndex((t) => t.textContent === 'Total (cl100k_base)'));
+  assert.ok(col > 0);
+  const values = () =>
+    page.$$eval('#arms-table tbody tr', (rows, c) => rows.map((r) => (r as HTMLTableRowElement).cells[c].getAttribute('data-v') ?? ''), col);
+  const th = page.locator('#arms-table thead th').nth(col);
+  await th.click();
+  const asc = (await values()).filter((v) => v !== '').map(Number);
+  assert.equal(asc.length, 10);
+  assert.deepEqual(asc, [...asc].sort((a, b) => a - b));
+  assert.equal(await th.getAttribute('aria-sort'), 'ascending');
+  await th.click();
+  const desc = (await values()).filter((v) => v !== '').map(Number);
+  assert.deepEqual(desc, [...asc].sort((a, b) => b - a));
+  // the two skipped arms (no totals) stay at the bottom in both directions
+  assert.deepEqual((await values()).slice(-2), ['', '']);
+
+  // filter box narrows the per-query table
+  await page.fill('input[data-filter="per-query-table"]', 'q04');
+  const visible = await page.$$eval('#per-query-table tbody tr', (rows) => rows.filter((r) => (r as HTMLElement).style.display !== 'none').length);
+  assert.equal(visible, 5); // one row per scored arm
+  await page.fill('input[data-filter="per-query-table"]', '');
+
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png'), fullPage: true });
+
+  assert.deepEqual(foreign, [], 'the dashboard made network requests');
+  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(consoleErrors, []);
+  await page.close();
+});
+
+test('a chart without data shows a "no data" note; live panels only with a live section', { skip: SKIP }, async () => {
+  const r = buildSampleReport({ live: false });
+  r.retrieval = r.retrieval.map((x) => ({ corpus_id: x.corpus_id, arm: x.arm, not_scorable: 'no golden set for this corpus' }));
+  r.economics = { break_even: [], session_estimates: [], curves: [] };
+  const written = await writeReport(r, join(work, 'sparse'));
+  const { page, foreign, consoleErrors, pageErrors } = await open(written.dashboard);
+  const marks = await chartMarks(page);
+  assert.deepEqual(Object.keys(marks).sort(), [...CHART_IDS].sort());
+  assert.equal(marks.savings_vs_recall, 'nodata');
+  assert.equal(marks.recall_curves, 'nodata');
+  assert.equal(marks.break_even, 'nodata');
+  assert.ok(typeof marks.tokens_per_arm === 'number' && marks.tokens_per_arm > 0);
+  assert.ok(typeof marks.per_tool_distribution === 'number' && marks.per_tool_distribution > 0);
+  assert.match(await page.locator('figure[data-chart="recall_curves"]').innerText(), /No data: no corpus with a golden set was scored/);
+  assert.equal(await page.locator('#live').count(), 0);
+  assert.deepEqual(foreign, []);
+  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(consoleErrors, []);
+  await page.close();
+});
