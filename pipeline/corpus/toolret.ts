@@ -225,7 +225,8 @@ export async function loadToolRet(dirIn: string): Promise<ToolRetLoad> {
 
   const toolsRev = manifestRevision(dir, TOOLRET_TOOLS_REPO) ?? 'unknown-revision';
   const queriesRev = manifestRevision(dir, TOOLRET_QUERIES_REPO) ?? 'unknown-revision';
-  const version = `toolret@${toolsRev.slice(0, 8)}`;
+  const short = (r: string) => (/^[0-9a-f]{40}$/.test(r) ? r.slice(0, 8) : r);
+  const version = `toolret@${short(toolsRev)}`;
   const corpus: Corpus = {
     id: 'toolret',
     name: 'ToolRet tools (mangopy/ToolRet-Tools)',
@@ -237,7 +238,7 @@ export async function loadToolRet(dirIn: string): Promise<ToolRetLoad> {
     source: dir,
     tools,
   };
-  const golden: GoldenSet = { corpus_version: version, version: `toolret-queries@${queriesRev.slice(0, 8)}`, queries };
+  const golden: GoldenSet = { corpus_version: version, version: `toolret-queries@${short(queriesRev)}`, queries };
   return {
     corpus,
     golden,
