@@ -32,11 +32,12 @@ export const FIELD_NAMES = ['name', 'name_parts', 'server', 'description', 'para
 export type FieldName = (typeof FIELD_NAMES)[number];
 export type FieldWeights = Record<FieldName, number>;
 
-export interface Bm25Params {
+/** A type alias (not an interface) so it is assignable to JSON-object types in the report. */
+export type Bm25Params = {
   k1: number;
   b: number;
   weights: FieldWeights;
-}
+};
 
 /** Options for `createBm25Retriever`: any subset; `weights` may be partial too. */
 export type Bm25Options = Partial<Omit<Bm25Params, 'weights'>> & { weights?: Partial<FieldWeights> };
