@@ -72,6 +72,10 @@ export interface Retriever<P = Bm25Params> {
   build(docs: IndexDoc[]): void;
   /** Top k hits, score desc then tool_id asc; never returns zero-score docs. */
   search(query: string, k: number): SearchHit[];
+}
+
+/** The BM25F retriever also reports index statistics. */
+export interface Bm25Retriever extends Retriever<Bm25Params> {
   stats(): IndexStats;
 }
 
@@ -109,7 +113,7 @@ function resolveParams(opts: Bm25Options = {}): Bm25Params {
   return p;
 }
 
-export function createBm25Retriever(opts?: Bm25Options): Retriever {
+export function createBm25Retriever(opts?: Bm25Options): Bm25Retriever {
   const params = resolveParams(opts);
   const weights = FIELD_NAMES.map((f) => params.weights[f]);
   const nf = FIELD_NAMES.length;
