@@ -1,6 +1,128 @@
-import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { Command, Option } from 'commander';
+import type { JsonValue } from '../types.ts';
+import { UserError } from '../types.ts';
+import { runOffline, type CorpusInput } from '../bench/offline.ts';
+import { assembleReport } from '../bench/report.ts';
+import { writeReport } from '../report/write.ts';
+import { LIVE_FLAGS, liveOptionsFromFlags } from '../live/flags.ts';
+import { runLive } from '../live/run.ts';
+import { TOKENIZER_NAMES } from '../tokens/tokenizer.ts';
 
-/** Registers `mcpgauge bench` (being built; see the issue tracker). */
+const ROOT = resolve(import.meta.dirname, '..', '..');
+export const DEFAULT_CORPUS = resolve(ROOT, 'datasets', 'corpus-npm4-v1.tools.json');
+export const DEFAULT_GOLDEN = resolve(ROOT, 'datasets', 'golden-npm4-v1.json');
+export const DEFAULT_DISCOVERY_MENU = resolve(ROOT, 'datasets', 'proxy-menu-v1.tools.json');
+
+function intOpt(name: string, min: number) {
+  return (v: string): number => {
+    if (!/^\d+$/.test(v.trim()) || Number(v) < min) throw new UserError(`${name} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+    return Number(v);
+  };
+}
+function numOpt(name: string) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isFinite(n)) throw new UserError(`${name} must be a number, got ${JSON.stringify(v)}`);
+    return n;
+  };
+}
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+
+/** Registers `mcpgauge bench`: offline profile (+ `--live`), one report.json + tables + dashboard. */
 export function register(program: Command): void {
-  void program;
+  const cmd = program
+    .command('bench')
+    .description('Profile tool discovery: encode corpora through arms, count tokens, score BM25 retrieval on golden queries, compute break-even; with --live also measure a running proxy. Writes report.json, tables/ and dashboard.html.')
+    .option('--corpus <file>', 'corpus to profile (mcpgauge, mcpproxy, LiveMCPTool file or ToolRet folder)', DEFAULT_CORPUS)
+    .option('--golden <file>', 'golden query set for --corpus (default: the one for the default corpus; "none" = no scoring)')
+    .option('--extra-corpus <file>', 'another corpus to profile without a golden set (repeatable; ToolRet folders bring their own queries)', collect, [])
+    .option('--arms <list>', 'arms to run, comma list or "all"', 'all')
+    .option('--tokenizers <list>', `tokenizers, comma list or "all" (${TOKENIZER_NAMES.join(', ')})`, 'all')
+    .option('--out <dir>', 'output folder', resolve(ROOT, 'results', 'discovery'))
+    .option('--bootstrap <n>', 'bootstrap iterations for the 95% intervals', intOpt('--bootstrap', 1), 2000)
+    .option('--seed <n>', 'bootstrap seed', intOpt('--seed', 0), 42)
+    .option('--k1 <x>', 'BM25 k1', numOpt('--k1'))
+    .option('--b <x>', 'BM25 b', numOpt('--b'))
+    .option('--top-k <n>', 'tools per simulated discovery response (offline economics)', intOpt('--top-k', 1), 15)
+    .option('--discovery-menu <file>', "the reference proxy's own tools (offline break-even)", DEFAULT_DISCOVERY_MENU)
+    .option('--live', 'also run the live stage (the embedded default unless --proxy-url/--proxy-cmd)')
+    .option('--no-offline', 'skip the offline stage (live only)');
+  for (const f of LIVE_FLAGS) {
+    const o = new Option(f.flags, f.description);
+    if (f.default !== undefined) o.default(f.default);
+    cmd.addOption(o);
+  }
+  cmd.action(async (flags: Record<string, unknown>) => {
+    const argv = process.argv.slice(2);
+    const log = (m: string) => process.stderr.write(`${m}\n`);
+    const corpusPath = resolve(String(flags.corpus));
+    const goldenFlag = flags.golden as string | undefined;
+    const golden =
+      goldenFlag === 'none' ? undefined : goldenFlag ? resolve(goldenFlag) : corpusPath === DEFAULT_CORPUS ? DEFAULT_GOLDEN : undefined;
+    const tokenizers = String(flags.tokenizers) === 'all' ? [...TOKENIZER_NAMES] : list(String(flags.tokenizers));
+    if (!flags.offline && !flags.live) throw new UserError('--no-offline needs --live (nothing to do)');
+    const corpora: CorpusInput[] = [{ path: corpusPath, golden }, ...(flags.extraCorpus as string[]).map((p) => ({ path: resolve(p) }))];
+    const bm25: { k1?: number; b?: number } = {};
+    if (flags.k1 !== undefined) bm25.k1 = flags.k1 as number;
+    if (flags.b !== undefined) bm25.b = flags.b as number;
+    const bootstrap = { iterations: flags.bootstrap as number, seed: flags.seed as number };
+    // validate live flags before spending time offline
+    const liveOpts = flags.live
+      ? liveOptionsFromFlags({ ...(flags as Record<string, never>), golden: golden ?? DEFAULT_GOLDEN, corpus: corpusPath, tokenizers: tokenizers.join(',') } as never)
+      : undefined;
+    const t0 = performance.now();
+    const offline = flags.offline
+      ? await runOffline({
+          corpora,
+          discoveryMenu: resolve(String(flags.discoveryMenu)),
+          arms: String(flags.arms) === 'all' ? 'all' : list(String(flags.arms)),
+          tokenizers,
+          bootstrap,
+          bm25,
+          responseTopK: flags.topK as number,
+          log,
+        })
+      : undefined;
+    if (offline) log(`offline stage: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    let live;
+    if (liveOpts) {
+      const t1 = performance.now();
+      log('live stage: starting');
+      live = await runLive({ ...liveOpts, bootstrap });
+      log(`live stage: ${((performance.now() - t1) / 1000).toFixed(1)} s, ${live.errors.length} error row(s)`);
+    }
+    const options: { [k: string]: JsonValue } = JSON.parse(
+      JSON.stringify({ corpora, arms: flags.arms, tokenizers, bootstrap, bm25, top_k: flags.topK, live: Boolean(flags.live), offline: Boolean(flags.offline) }),
+    );
+    const report = assembleReport({ offline, live, tokenizers, options, argv });
+    const written = await writeReport(report, resolve(String(flags.out)));
+    printSummary(report, log);
+    process.stdout.write(`report: ${written.report}\ndashboard: ${written.dashboard}\n`);
+  });
+}
+
+function printSummary(report: ReturnType<typeof assembleReport>, log: (m: string) => void): void {
+  for (const c of report.corpora) {
+    log(`\n${c.id} (${c.tool_count} tools)`);
+    for (const a of report.arms.filter((x) => x.corpus_id === c.id)) {
+      if (a.skipped) {
+        log(`  ${a.arm.padEnd(14)} ${a.skip_reason}`);
+        continue;
+      }
+      const cols = Object.entries(a.by_tokenizer).map(
+        ([tk, s]) => `${tk} ${String(s.total_tokens.value).padStart(7)} (${s.savings_vs_baseline_pct.value >= 0 ? '-' : '+'}${Math.abs(s.savings_vs_baseline_pct.value).toFixed(1)}%)`,
+      );
+      const q = report.retrieval.find((r) => r.corpus_id === c.id && r.arm === a.arm);
+      const qs = q && 'metrics' in q ? `  recall@5 ${q.metrics.recall_at_5.value.toFixed(3)} MRR ${q.metrics.mrr.value.toFixed(3)}` : '';
+      log(`  ${a.arm.padEnd(14)} ${cols.join('  ')}${a.skipped_tools ? `  skipped tools ${a.skipped_tools}` : ''}${qs}`);
+    }
+  }
+  const lv = report.live;
+  if (lv) {
+    for (const m of lv.menus) log(`\nlive menu (${m.tokenizer}): proxy ${m.proxy_menu_tokens.value} vs full ${m.full_menu_tokens.value} tokens`);
+    for (const s of lv.response_summary) log(`live responses ${s.detail} (${s.tokenizer}): p50 ${s.p50} p95 ${s.p95} max ${s.max} tokens, n=${s.n}`);
+    for (const l of lv.latency) log(`live latency ${l.detail}: p50 ${l.p50_ms} ms p95 ${l.p95_ms} ms p99 ${l.p99_ms} ms (n=${l.n})`);
+  }
 }

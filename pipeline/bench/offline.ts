@@ -1,0 +1,336 @@
+/**
+ * The offline stage: corpus -> arms -> tokens -> BM25 index/score -> economics, producing the
+ * offline sections of the report. Gathering (loading corpora) happens once; every arm, index
+ * and formula then works on the same in-memory records.
+ */
+import type { Corpus, GoldenSet, ToolRecord } from '../types.ts';
+import { UserError } from '../types.ts';
+import { loadCorpus } from '../corpus/load.ts';
+import { loadGolden } from '../corpus/golden.ts';
+import { loadToolRet } from '../corpus/toolret.ts';
+import { corpusHygiene, type CorpusHygiene as CorpusHygieneSrc } from '../corpus/hygiene.ts';
+import { resolveArms } from '../arms/registry.ts';
+import { BASELINE_ARM_ID, type Arm } from '../arms/types.ts';
+import { runArm, rankingAgreement, type ArmRunResult } from '../arms/run.ts';
+import { resolveTokenizers, type Tokenizer } from '../tokens/tokenizer.ts';
+import { createBm25Retriever, type Bm25Options } from '../retrieval/bm25.ts';
+import { scoreGolden, type QueryResult, type RetrievalSummary } from '../retrieval/metrics.ts';
+import { breakEvenCurve } from '../economics/breakeven.ts';
+import { sessionEstimates } from '../economics/session.ts';
+import { mean } from '../util/stats.ts';
+import type {
+  ArmReport,
+  CorpusReport,
+  CorpusHygiene,
+  Economics,
+  QueryRow,
+  RankingAgreement,
+  RetrievalMetrics,
+  RetrievalReport,
+} from '../report/types.ts';
+import { statSync } from 'node:fs';
+
+export interface CorpusInput {
+  path: string;
+  golden?: string;
+}
+
+export interface OfflineOptions {
+  corpora: CorpusInput[];
+  /** the discovery menu (the reference proxy's own tools) used for offline break-even */
+  discoveryMenu: string;
+  arms: readonly string[] | 'all';
+  tokenizers: readonly string[] | 'all';
+  bootstrap: { iterations: number; seed: number };
+  bm25?: Bm25Options;
+  /** tools per simulated discovery response (the proxy's default limit) */
+  responseTopK: number;
+  log?: (msg: string) => void;
+}
+
+export interface StageTiming {
+  stage: string;
+  corpus_id?: string;
+  ms: number;
+  rss_mb: number;
+}
+
+export interface OfflineResult {
+  corpora: CorpusReport[];
+  arms: ArmReport[];
+  ranking_agreement: RankingAgreement[];
+  retrieval: RetrievalReport[];
+  economics: Economics;
+  notes: string[];
+  timings: StageTiming[];
+  /** loaded corpora and golden sets, for the live stage */
+  loaded: { corpus: Corpus; golden?: GoldenSet }[];
+}
+
+export const SESSION_CALLS = [1, 3, 5, 10];
+
+async function loadInput(input: CorpusInput): Promise<{ corpus: Corpus; golden?: GoldenSet }> {
+  let isDir = false;
+  try {
+    isDir = statSync(input.path).isDirectory();
+  } catch {
+    /* loadCorpus reports it */
+  }
+  if (isDir) {
+    const tr = await loadToolRet(input.path);
+    return { corpus: tr.corpus, golden: input.golden ? await loadGolden(input.golden, tr.corpus) : tr.golden };
+  }
+  const corpus = await loadCorpus(input.path);
+  return { corpus, golden: input.golden ? await loadGolden(input.golden, corpus) : undefined };
+}
+
+export function toReportHygiene(h: CorpusHygieneSrc): CorpusHygiene {
+  return {
+    degenerate: {
+      count: h.degenerate_descriptions.count,
+      rules: h.degenerate_descriptions.rules,
+      examples: h.degenerate_descriptions.examples.map((e) => ({ tool_id: e.tool_id, description: e.description, rule: e.rules[0] })),
+    },
+    schema_size: {
+      unit: 'bytes',
+      tools_with_schema: h.schema_bytes.n,
+      tools_without_schema: h.tools_without_schema,
+      min: null,
+      mean: h.schema_bytes.mean,
+      p50: h.schema_bytes.p50,
+      p95: h.schema_bytes.p95,
+      max: h.schema_bytes.max,
+    },
+    duplicate_schemas: {
+      distinct: h.duplicate_schemas.distinct,
+      tools_sharing: h.duplicate_schemas.tools_sharing,
+      groups: h.duplicate_schemas.largest.map((g) => ({ schema_sha256: g.schema_sha256, bytes: g.bytes, tool_count: g.tool_count, tool_ids: g.tool_ids })),
+    },
+  };
+}
+
+function toArmReport(r: ArmRunResult, corpus: Corpus): ArmReport {
+  const row: ArmReport = {
+    arm: r.arm,
+    corpus_id: corpus.id,
+    description: r.description,
+    skipped: r.skipped,
+    index_altering: r.altersIndex,
+    lower_bound: r.lowerBound,
+    retry_rate: r.retryRate,
+    skipped_tools: r.skipped_tools,
+    skip_examples: r.skipped_examples.map((s) => ({ tool_id: s.tool_id, error: s.error })),
+    by_tokenizer: {},
+  };
+  if (r.skipped) {
+    row.skip_reason = r.skip_reason ?? 'skipped';
+    return row;
+  }
+  const pos = new Map(r.tool_ids.map((id, i) => [id, i]));
+  for (const t of r.tokens) {
+    row.by_tokenizer[t.tokenizer] = {
+      total_tokens: { value: t.total_tokens, unit: 'tokens', provenance: 'measured', tokenizer: t.tokenizer, n: r.tool_ids.length },
+      mean: t.mean_tokens,
+      p50: t.p50_tokens,
+      p95: t.p95_tokens,
+      max: t.max_tokens,
+      savings_vs_baseline_pct: { value: t.savings_vs_baseline_pct ?? 0, unit: '%', provenance: 'computed', tokenizer: t.tokenizer },
+      heaviest: t.heaviest_tools,
+      per_tool_tokens: corpus.tools.map((tool) => {
+        const i = pos.get(tool.tool_id);
+        return i === undefined ? null : t.per_tool[i];
+      }),
+    };
+  }
+  return row;
+}
+
+export function toMetrics(s: RetrievalSummary): RetrievalMetrics {
+  return { ...s.metrics } as unknown as RetrievalMetrics;
+}
+
+export function toQueryRow(q: QueryResult): QueryRow {
+  const row: QueryRow = {
+    query_id: q.query_id,
+    query: q.query,
+    first_relevant_rank: q.first_relevant_rank,
+    recall_at_1: q.recall_at_1,
+    recall_at_3: q.recall_at_3,
+    recall_at_5: q.recall_at_5,
+    recall_at_10: q.recall_at_10,
+    rr: q.rr,
+    ndcg_at_10: q.ndcg_at_10,
+    ap: q.ap,
+    comprehensive_at_5: q.comprehensive_at_5,
+    top: q.top,
+    gold: q.gold,
+  };
+  if (q.error !== undefined) row.error = q.error;
+  return row;
+}
+
+function timed<T>(timings: StageTiming[], stage: string, corpusId: string | undefined, fn: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  return fn().then((v) => {
+    timings.push({ stage, corpus_id: corpusId, ms: performance.now() - t0, rss_mb: process.memoryUsage().rss / 1048576 });
+    return v;
+  });
+}
+
+export async function runOffline(opts: OfflineOptions): Promise<OfflineResult> {
+  const log = opts.log ?? (() => {});
+  const timings: StageTiming[] = [];
+  if (opts.corpora.length === 0) throw new UserError('no corpus given (--corpus FILE)');
+  const tokenizers: Tokenizer[] = resolveTokenizers(opts.tokenizers);
+  const arms: Arm[] = resolveArms(opts.arms);
+  if (!arms.some((a) => a.meta.id === BASELINE_ARM_ID)) {
+    throw new UserError(`--arms must include ${BASELINE_ARM_ID} (it is the savings baseline)`);
+  }
+  // baseline first: it is the denominator of every saving
+  arms.sort((a, b) => (a.meta.id === BASELINE_ARM_ID ? -1 : b.meta.id === BASELINE_ARM_ID ? 1 : a.meta.id < b.meta.id ? -1 : 1));
+
+  const menu = await timed(timings, 'load-discovery-menu', undefined, () => loadCorpus(opts.discoveryMenu));
+  const out: OfflineResult = {
+    corpora: [],
+    arms: [],
+    ranking_agreement: [],
+    retrieval: [],
+    economics: { break_even: [], session_estimates: [], curves: [] },
+    notes: [],
+    timings,
+    loaded: [],
+  };
+  const seen = new Set<string>();
+  for (const input of opts.corpora) {
+    const { corpus, golden } = await timed(timings, 'load', undefined, () => loadInput(input));
+    if (seen.has(corpus.id)) throw new UserError(`${input.path}: corpus id ${corpus.id} given twice`);
+    seen.add(corpus.id);
+    out.loaded.push({ corpus, golden });
+    log(`corpus ${corpus.id}: ${corpus.tools.length} tools${golden ? `, ${golden.queries.length} golden queries` : ', no golden set'}`);
+    const hygiene = await timed(timings, 'hygiene', corpus.id, async () => corpusHygiene(corpus));
+    out.corpora.push({
+      id: corpus.id,
+      name: corpus.name,
+      version: corpus.version,
+      tool_count: corpus.tools.length,
+      license: corpus.license,
+      ...(corpus.attribution ? { attribution: corpus.attribution } : {}),
+      committed: corpus.committed,
+      format: corpus.format,
+      source: corpus.source,
+      tool_ids: corpus.tools.map((t) => t.tool_id),
+      hygiene: toReportHygiene(hygiene),
+    });
+
+    // arms x tokenizers
+    const results: ArmRunResult[] = [];
+    let baseline: ArmRunResult | undefined;
+    for (const arm of arms) {
+      const r = await timed(timings, `arm:${arm.meta.id}`, corpus.id, () => runArm(arm, corpus, tokenizers, baseline));
+      if (arm.meta.id === BASELINE_ARM_ID) {
+        if (r.skipped) throw new Error(`baseline arm skipped on ${corpus.id}: ${r.skip_reason}`);
+        baseline = r;
+      }
+      results.push(r);
+      out.arms.push(toArmReport(r, corpus));
+      log(`  arm ${arm.meta.id}: ${r.skipped ? r.skip_reason : r.tokens.map((t) => `${t.total_tokens} ${t.tokenizer}`).join(', ')}`);
+    }
+    const agreement = rankingAgreement(results);
+    out.ranking_agreement.push({
+      corpus_id: corpus.id,
+      by_tokenizer: Object.fromEntries(agreement.orders.map((o) => [o.tokenizer, o.arms])),
+      same: agreement.same,
+    });
+
+    // retrieval: baseline and every index-altering arm, each indexed on its own text
+    const rankingsByArm = new Map<string, Map<string, string[]>>();
+    for (const r of results) {
+      if (r.skipped) continue;
+      if (!(r.arm === BASELINE_ARM_ID || r.altersIndex)) continue;
+      if (!golden) {
+        out.retrieval.push({ corpus_id: corpus.id, arm: r.arm, not_scorable: `no golden query set for ${corpus.version}` });
+        continue;
+      }
+      const retr = createBm25Retriever(opts.bm25);
+      const scored = await timed(timings, `retrieval:${r.arm}`, corpus.id, async () => {
+        retr.build(r.index_docs);
+        const rankings = new Map<string, string[]>();
+        const res = await scoreGolden(
+          (q) => {
+            const ids = retr.search(q, Math.max(10, opts.responseTopK)).map((h) => h.tool_id);
+            rankings.set(q, ids);
+            return ids.slice(0, 10);
+          },
+          golden,
+          { bootstrap: opts.bootstrap },
+        );
+        return { res, rankings };
+      });
+      rankingsByArm.set(r.arm, scored.rankings);
+      out.retrieval.push({
+        corpus_id: corpus.id,
+        arm: r.arm,
+        retriever: { id: retr.meta.id, analyzer: retr.meta.analyzer, params: JSON.parse(JSON.stringify(retr.meta.params)) },
+        golden_version: golden.version ?? golden.corpus_version,
+        query_count: scored.res.summary.query_count,
+        errors: scored.res.summary.errors,
+        metrics: toMetrics(scored.res.summary),
+        per_query: scored.res.perQuery.map(toQueryRow),
+      });
+      log(`  retrieval ${r.arm}: recall@5 ${scored.res.summary.metrics.recall_at_5.value.toFixed(3)}, MRR ${scored.res.summary.metrics.mrr.value.toFixed(3)}`);
+    }
+
+    // economics: per arm and tokenizer. Full menu = the arm's whole listing; discovery menu =
+    // the reference proxy's own tools rendered by the same arm; mean response = the arm's
+    // rendering of the top-k tools its index returns for each golden query (simulated
+    // retrieve_tools response, labelled as such in the notes).
+    if (!golden) continue;
+    const byId = new Map<string, ToolRecord>(corpus.tools.map((t) => [t.tool_id, t]));
+    for (const r of results) {
+      if (r.skipped) continue;
+      const arm = arms.find((a) => a.meta.id === r.arm)!;
+      const rankings = rankingsByArm.get(r.altersIndex ? r.arm : BASELINE_ARM_ID);
+      if (!rankings) continue;
+      let menuText: string;
+      try {
+        menuText = arm.renderListing(menu.tools);
+      } catch (e) {
+        out.notes.push(`economics: arm ${r.arm} cannot render the discovery menu (${(e as Error).message}); no break-even row`);
+        continue;
+      }
+      const responses = golden.queries.map((q) => {
+        const tools = (rankings.get(q.query) ?? []).slice(0, opts.responseTopK).map((id) => byId.get(id)!).filter(Boolean);
+        return tools.length ? arm.renderListing(tools) : '';
+      });
+      for (const tok of tokenizers) {
+        const stats = r.tokens.find((t) => t.tokenizer === tok.name)!;
+        const meanResp = mean(responses.map((t) => tok.count(t)));
+        const discovery = tok.count(menuText);
+        const curve = breakEvenCurve({ fullMenuTokens: stats.total_tokens, discoveryMenuTokens: discovery, meanResponseTokens: meanResp });
+        const be = curve.break_even;
+        out.economics.break_even.push({
+          corpus_id: corpus.id,
+          arm: r.arm,
+          tokenizer: tok.name,
+          full_menu_tokens: be.full_menu_tokens,
+          discovery_menu_tokens: be.discovery_menu_tokens,
+          mean_response_tokens: be.mean_response_tokens,
+          break_even_calls: be.break_even_calls,
+          no_break_even: be.no_break_even,
+          ...(be.reason ? { reason: be.reason } : {}),
+          provenance: 'computed',
+        });
+        for (const p of curve.points) {
+          out.economics.curves.push({ corpus_id: corpus.id, arm: r.arm, tokenizer: tok.name, calls: p.calls, full_menu_tokens: p.full_menu_tokens, discovery_tokens: p.discovery_tokens });
+        }
+        for (const s of sessionEstimates({ menuTokens: discovery, meanResponseTokens: meanResp, retryRate: r.retryRate, calls: SESSION_CALLS })) {
+          out.economics.session_estimates.push({ corpus_id: corpus.id, arm: r.arm, tokenizer: tok.name, ...s });
+        }
+      }
+    }
+  }
+  out.notes.push(
+    `Offline economics: full menu = the arm's whole listing of the corpus; discovery menu = the reference proxy's own ${menu.tools.length} tools (${menu.version}) rendered by the same arm; mean response = the arm's rendering of the top ${opts.responseTopK} tools its BM25 index returns per golden query (a simulated retrieve_tools response, not a wire measurement; see the live section for measured responses).`,
+  );
+  return out;
+}

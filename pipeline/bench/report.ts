@@ -1,0 +1,75 @@
+/** Assembles the report document from the stage outputs (offline and live) plus run metadata. */
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import type { JsonValue } from '../types.ts';
+import { REPORT_VERSION, type LiveReport, type Report } from '../report/types.ts';
+import { TOKENIZER_CAVEAT } from '../tokens/tokenizer.ts';
+import type { OfflineResult } from './offline.ts';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+export function gitCommit(): string | null {
+  try {
+    const out = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return /^[0-9a-f]{40}$/.test(out) ? out : null;
+  } catch {
+    return null;
+  }
+}
+
+export function assembleReport(args: {
+  offline?: OfflineResult;
+  live?: LiveReport;
+  tokenizers: string[];
+  options: { [k: string]: JsonValue };
+  argv: string[];
+  generatedAt?: Date;
+}): Report {
+  const { offline, live } = args;
+  const provenance: Report['provenance'] = {};
+  if (offline) {
+    Object.assign(provenance, {
+      corpora: 'measured',
+      arms: 'measured',
+      savings_vs_baseline_pct: 'computed',
+      retrieval: 'measured',
+      'economics.break_even': 'computed',
+      'economics.session_estimates': 'estimated',
+    });
+  }
+  if (live) {
+    Object.assign(provenance, {
+      'live.menus': 'measured',
+      'live.responses': 'measured',
+      'live.retrieval': 'measured',
+      'live.latency': 'measured',
+      'live.economics.break_even': 'computed',
+      'live.economics.session_estimates': 'estimated',
+    });
+    if (live.lap.executed) provenance['live.lap'] = 'measured';
+  }
+  const notes = [...(offline?.notes ?? [])];
+  notes.push('Retrieval: recall/MRR/MAP/comprehensiveness use binary relevance (label >= 1); nDCG@10 uses linear graded gain relevance/log2(rank+1); 95% intervals are percentile bootstraps over queries with a fixed seed.');
+  const report: Report = {
+    report_version: REPORT_VERSION,
+    meta: {
+      tool: { name: 'mcpgauge', version: '0.1.0' },
+      generated_at: (args.generatedAt ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      command_line: ['mcpgauge', ...args.argv],
+      node_version: process.version,
+      git_commit: gitCommit(),
+      options: args.options,
+      tokenizers: args.tokenizers.map((name) => ({ name, caveat: TOKENIZER_CAVEAT })),
+      caveat: TOKENIZER_CAVEAT,
+      notes,
+    },
+    provenance,
+    corpora: offline?.corpora ?? [],
+    arms: offline?.arms ?? [],
+    ranking_agreement: offline?.ranking_agreement ?? [],
+    retrieval: offline?.retrieval ?? [],
+    economics: offline?.economics ?? { break_even: [], session_estimates: [], curves: [] },
+  };
+  if (live) report.live = live;
+  return report;
+}
