@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { UserError } from '../../pipeline/types.ts';
 import { loadProxyConfig, validateProxyConfig, CONFIG_DEFAULTS } from '../../pipeline/proxy/index.ts';
 import { MCPGAUGE_BIN, REPO, tempDir } from './helpers.ts';
@@ -122,4 +123,24 @@ test('CLI: a bad config exits non-zero with one line naming entry and field', ()
   } finally {
     t.cleanup();
   }
+});
+
+test('example configs in datasets/proxy/ validate and name files that exist', () => {
+  const dir = `${REPO}/datasets/proxy`;
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  assert.deepEqual(files, ['docker.json', 'fixture-http.json', 'reference-servers.json']);
+  for (const f of files) {
+    const c = loadProxyConfig(`${dir}/${f}`, {});
+    assert.ok(c.servers.length >= 1, f);
+    if (f === 'docker.json') continue; // paths inside the image, checked by compose.test.ts
+    for (const s of c.servers) {
+      if (!('command' in s)) continue;
+      const script = s.args[0];
+      assert.ok(existsSync(script), `${f}: ${s.name}: ${script} exists`);
+    }
+  }
+  const ref = loadProxyConfig(`${dir}/reference-servers.json`, { MCPGAUGE_PROXY_API_KEY: 'k9' });
+  assert.deepEqual(ref.servers.map((s) => s.name), ['filesystem', 'memory', 'sequential-thinking', 'everything', 'fixture']);
+  assert.equal(ref.api_key, 'k9');
+  assert.equal(loadProxyConfig(`${dir}/reference-servers.json`, {}).api_key, 'change-me');
 });

@@ -15,11 +15,11 @@ export function memoryServer(name = 'memory', file?: string) {
     name,
     command: process.execPath,
     args: [join(NM, 'server-memory', 'dist', 'index.js')],
-    env: file ? { MEMORY_FILE_PATH: file } : {},
+    env: (file ? { MEMORY_FILE_PATH: file } : {}) as Record<string, string>,
   };
 }
 export function everythingServer(name = 'everything') {
-  return { name, command: process.execPath, args: [join(NM, 'server-everything', 'dist', 'index.js')] };
+  return { name, command: process.execPath, args: [join(NM, 'server-everything', 'dist', 'index.js')], env: {} as Record<string, string> };
 }
 /** The project's fixture over stdio as a proxy config entry (env = fault modes). */
 export function fixtureServer(name = 'fixture', env: Record<string, string> = {}, args: string[] = []) {

@@ -216,7 +216,7 @@ test('HTTP: API key required (401), X-API-Key or Bearer accepted, foreign Origin
   const wrongBearer = await rawInitialize(proxy.url, { Authorization: `Bearer ${KEY}x` });
   assert.equal(wrongBearer.status, 401);
   await wrongBearer.arrayBuffer();
-  for (const h of [{ 'X-API-Key': KEY }, { Authorization: `Bearer ${KEY}` }]) {
+  for (const h of [{ 'X-API-Key': KEY }, { Authorization: `Bearer ${KEY}` }] as Record<string, string>[]) {
     const r = await rawInitialize(proxy.url, h);
     assert.equal(r.status, 200, JSON.stringify(h));
     assert.match(await r.text(), /"serverInfo":\{"name":"mcpgauge-proxy"/);
