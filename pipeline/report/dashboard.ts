@@ -63,11 +63,15 @@ const PROVENANCE_HELP: Record<Provenance, string> = {
 /** A table cell: display html plus an optional sort key (numbers sort numerically). */
 interface Cell {
   html: string;
+  /** keep on one line (ids) */
+  nw?: boolean;
   sort?: number | string | null;
   num?: boolean;
   colspan?: number;
 }
 const txt = (s: unknown): Cell => ({ html: esc(s ?? ''), sort: s === undefined || s === null ? '' : String(s) });
+/** an identifier cell (corpus, arm, query id, tokenizer): never wrapped */
+const ident = (s: string): Cell => ({ ...txt(s), nw: true });
 const int = (x: number | null | undefined): Cell =>
   x === null || x === undefined ? { html: '<span class="muted">—</span>', sort: null, num: true } : { html: fmtInt(x), sort: x, num: true };
 const num = (x: number | null | undefined, d = 1, cls = ''): Cell =>
@@ -102,7 +106,8 @@ function table(headers: string[], rows: Cell[][], opts: TableOpts = {}): string 
         .map((c) => {
           const sortAttr = c.sort === undefined ? '' : ` data-v="${esc(c.sort === null ? '' : c.sort)}"`;
           const span = c.colspan ? ` colspan="${c.colspan}"` : '';
-          return `<td${c.num ? ' class="num"' : ''}${sortAttr}${span}>${c.html}</td>`;
+          const cls = [c.num ? 'num' : '', c.nw ? 'nw' : ''].filter(Boolean).join(' ');
+          return `<td${cls ? ` class="${cls}"` : ''}${sortAttr}${span}>${c.html}</td>`;
         })
         .join('');
       return `<tr${cls ? ` class="${cls}"` : ''}>${tds}</tr>`;
@@ -192,9 +197,11 @@ function chartData(id: string, r: Report): ChartData {
         const rec = s.metrics.recall_at_5;
         rows.push({
           series: series(s.corpus_id, s.arm), arm: s.arm, corpus: s.corpus_id, tokenizer: tok, savings_pct: sav.value,
-          recall_at_5: rec.value, lo: rec.ci95?.[0] ?? rec.value, hi: rec.ci95?.[1] ?? rec.value,
+          recall_at_5: rec.value, lo: rec.ci95?.[0] ?? rec.value, hi: rec.ci95?.[1] ?? rec.value, label_below: 0,
         });
       }
+      // alternate label placement along x so neighbouring labels do not overlap
+      [...rows].sort((a, b) => (a.savings_pct as number) - (b.savings_pct as number)).forEach((row, i) => { row.label_below = i % 2; });
       return { rows, note: `savings under ${tok}`, empty: 'no arm has both token savings and retrieval scores (no golden set?)' };
     }
     case 'recall_curves':
@@ -253,7 +260,8 @@ function chartData(id: string, r: Report): ChartData {
     case 'live_latency': {
       const stats = ['p50_ms', 'p95_ms', 'p99_ms', 'max_ms'] as const;
       return {
-        rows: (r.live?.latency ?? []).filter((l) => l.n > 0).flatMap((l) => stats.map((st, i) => ({ detail: l.detail, stat: st.replace('_ms', ''), order: i, ms: l[st] }))),
+        // log scale: clamp to 1 µs so a 0 ms reading still draws
+        rows: (r.live?.latency ?? []).filter((l) => l.n > 0).flatMap((l) => stats.map((st, i) => ({ detail: l.detail, stat: st.replace('_ms', ''), order: i, ms: Math.max(0.001, l[st]) }))),
         empty: 'no latency samples',
       };
     }
@@ -300,19 +308,25 @@ export async function renderChartSvg(id: string, rows: Row[], note?: string): Pr
   spec.config = CHART_CONFIG;
   const warnings: string[] = [];
   const logger = {
-    level(): number { return 0; },
-    warn(...args: unknown[]) { warnings.push(args.map(String).join(' ')); return logger; },
+    level(): number { return vega.Warn; },
+    warn(...args: unknown[]) {
+      warnings.push(args.map(String).join(' '));
+      return logger;
+    },
     info() { return logger; },
     debug() { return logger; },
     error(...args: unknown[]) { throw new Error(`chart ${id}: ${args.map(String).join(' ')}`); },
   };
   const vg = compile(spec, { logger: logger as never }).spec;
-  chartWarnings.set(id, warnings.filter((w) => !BENIGN_WARNINGS.some((b) => w.includes(b))));
-  const view = new vega.View(vega.parse(vg), { renderer: 'none', logLevel: vega.Warn });
+  chartWarnings.set(id, warnings);
+  const view = new vega.View(vega.parse(vg), { renderer: 'none', logger: logger as never, logLevel: vega.Warn });
   try {
     return await view.toSVG();
   } finally {
     view.finalize();
+    const kept = warnings.filter((w) => !BENIGN_WARNINGS.some((b) => w.includes(b)));
+    warnings.length = 0;
+    warnings.push(...kept);
   }
 }
 
@@ -401,7 +415,7 @@ function corporaHtml(r: Report): string {
     return [
       { html: `<b>${esc(c.id)}</b>${c.attribution ? `<div class="meta">${esc(c.attribution)}</div>` : ''}`, sort: c.id },
       txt(c.name),
-      txt(c.version),
+      ident(c.version),
       int(c.tool_count),
       txt(c.license),
       { html: c.committed ? 'yes' : 'no (runtime fetch)', sort: c.committed ? 1 : 0 },
@@ -427,7 +441,7 @@ function corporaHtml(r: Report): string {
       const rules = c.hygiene.degenerate.rules.map((x) => `<li>${esc(x)}</li>`).join('');
       return `<details><summary>${esc(c.id)}: ${c.hygiene.degenerate.count} degenerate descriptions, ${groups.length} duplicate-schema groups · source <code>${esc(c.source)}</code></summary>
 <p class="meta">Rules:</p><ul>${rules}</ul>
-${ex.length ? table(['Tool', 'Description', 'Rule'], ex.map((e) => [txt(e.tool_id), { html: `<code>${esc(JSON.stringify(e.description))}</code>`, sort: e.description }, txt(e.rule ?? '')])) : '<p class="muted">no examples</p>'}
+${ex.length ? table(['Tool', 'Description', 'Rule'], ex.map((e) => [ident(e.tool_id), { html: `<code>${esc(JSON.stringify(e.description))}</code>`, sort: e.description }, txt(e.rule ?? '')])) : '<p class="muted">no examples</p>'}
 ${groups.length ? table(['Schema sha256', 'Bytes', 'Tools', 'Tool ids'], groups.map((g) => [{ html: `<code>${esc(g.schema_sha256.slice(0, 12))}</code>`, sort: g.schema_sha256 }, int(g.bytes), int(g.tool_count), txt(g.tool_ids.join(', '))])) : ''}
 </details>`;
     })
@@ -442,10 +456,10 @@ function armsHtml(r: Report): string {
   headers.push('Skipped tools', 'Retry rate');
   const rows = r.arms.map((a) => {
     const flags: string[] = [];
-    if (a.skipped) flags.push(`<span class="bad">SKIPPED: ${esc(a.skip_reason ?? '')}</span>`);
+    if (a.skipped) flags.push(`<span class="bad">SKIPPED: ${esc((a.skip_reason ?? '').replace(/^skipped:\s*/i, ''))}</span>`);
     if (a.index_altering) flags.push('index-altering');
     if (a.lower_bound) flags.push('lower-bound estimate');
-    const cells: Cell[] = [txt(a.corpus_id), { html: `<b>${esc(a.arm)}</b>`, sort: a.arm }, { html: flags.join('<br>') || '<span class="muted">rendering only</span>', sort: flags.join(' ') }];
+    const cells: Cell[] = [ident(a.corpus_id), { html: `<b>${esc(a.arm)}</b>`, sort: a.arm }, { html: flags.join('<br>') || '<span class="muted">rendering only</span>', sort: flags.join(' ') }];
     for (const t of toks) {
       const s = a.by_tokenizer[t];
       cells.push(figCell(s?.total_tokens, { withBadge: false }), num(s?.mean, 1), num(s?.p95, 0), num(s?.max, 0), figCell(s?.savings_vs_baseline_pct, { digits: 1, pct: true }));
@@ -464,8 +478,8 @@ function armsHtml(r: Report): string {
     .filter((a) => !a.skipped)
     .map((a) => {
       const s = a.by_tokenizer[tok];
-      const hv = s ? table(['Tool', `Tokens (${tok})`], s.heaviest.map((h) => [txt(h.tool_id), int(h.tokens)])) : '';
-      const sk = a.skip_examples.length ? table(['Skipped tool', 'Error'], a.skip_examples.map((e) => [txt(e.tool_id), txt(e.error)])) : '';
+      const hv = s ? table(['Tool', `Tokens (${tok})`], s.heaviest.map((h) => [ident(h.tool_id), int(h.tokens)])) : '';
+      const sk = a.skip_examples.length ? table(['Skipped tool', 'Error'], a.skip_examples.map((e) => [ident(e.tool_id), txt(e.error)])) : '';
       return `<details><summary>${esc(a.corpus_id)} · ${esc(a.arm)}: heaviest tools${a.skip_examples.length ? ` and ${a.skipped_tools} skipped tools` : ''}</summary>${hv}${sk}</details>`;
     })
     .join('\n');
@@ -502,9 +516,9 @@ function isWeak(q: QueryRow): boolean {
 function perQueryTable(rows: { corpus: string; arm: string; q: QueryRow }[], id: string): string {
   const headers = ['Corpus', 'Arm', 'Query id', 'Query', 'First rank', 'R@5', 'RR', 'nDCG@10', 'AP', 'Top 3', 'Error'];
   const cells = rows.map(({ corpus, arm, q }) => [
-    txt(corpus),
-    txt(arm),
-    txt(q.query_id),
+    ident(corpus),
+    ident(arm),
+    ident(q.query_id),
     txt(q.query),
     int(q.first_relevant_rank),
     num(q.recall_at_5, 2),
@@ -522,13 +536,13 @@ function retrievalHtml(r: Report): string {
   const headers = ['Corpus', 'Arm', 'Retriever', 'Golden', 'Queries', 'Errors', ...METRIC_COLS.map(([, l]) => l)];
   const rows = r.retrieval.map((x): Cell[] => {
     if (!isScored(x)) {
-      return [txt(x.corpus_id), txt(x.arm), { html: `<span class="muted">not scorable: ${esc(x.not_scorable)}</span>`, sort: '', colspan: headers.length - 2 }];
+      return [ident(x.corpus_id), ident(x.arm), { html: `<span class="muted">not scorable: ${esc(x.not_scorable)}</span>`, sort: '', colspan: headers.length - 2 }];
     }
     return [
-      txt(x.corpus_id),
+      ident(x.corpus_id),
       { html: `<b>${esc(x.arm)}</b>`, sort: x.arm },
       { html: `${esc(x.retriever.id)}<div class="meta" title="${esc(JSON.stringify(x.retriever.params))}">${esc(x.retriever.analyzer)}</div>`, sort: x.retriever.id },
-      txt(x.golden_version),
+      ident(x.golden_version),
       int(x.query_count),
       { html: x.errors ? `<span class="bad">${x.errors}</span>` : '0', sort: x.errors, num: true },
       ...metricCells(x.metrics),
@@ -551,9 +565,9 @@ function economicsHtml(r: Report, e: Pick<Report['economics'], 'break_even' | 's
   const be = table(
     ['Corpus', 'Arm', 'Tokenizer', 'Full menu', 'Discovery menu', 'Mean response', 'Break-even calls'],
     e.break_even.map((b) => [
-      txt(b.corpus_id),
-      txt(b.arm),
-      txt(b.tokenizer),
+      ident(b.corpus_id),
+      ident(b.arm),
+      ident(b.tokenizer),
       num(b.full_menu_tokens, 0),
       num(b.discovery_menu_tokens, 0),
       num(b.mean_response_tokens, 1),
@@ -566,9 +580,9 @@ function economicsHtml(r: Report, e: Pick<Report['economics'], 'break_even' | 's
   const se = table(
     ['Corpus', 'Arm', 'Tokenizer', 'Calls/session', 'Retry rate', 'Menu', 'Mean response', 'Estimated tokens'],
     e.session_estimates.map((s) => [
-      txt(s.corpus_id),
-      txt(s.arm),
-      txt(s.tokenizer),
+      ident(s.corpus_id),
+      ident(s.arm),
+      ident(s.tokenizer),
       int(s.calls_per_session),
       num(s.retry_rate, 2),
       num(s.menu_tokens, 0),
@@ -598,31 +612,31 @@ function liveHtml(r: Report): string {
 </dl>`;
   const menus = table(
     ['Tokenizer', 'Proxy menu', 'Proxy tools', 'Full menu (upstreams)', 'Upstream tools'],
-    l.menus.map((m) => [txt(m.tokenizer), figCell(m.proxy_menu_tokens, { withBadge: true }), int(m.proxy_tool_count), figCell(m.full_menu_tokens, { withBadge: true }), int(m.upstream_tool_count)]),
+    l.menus.map((m) => [ident(m.tokenizer), figCell(m.proxy_menu_tokens, { withBadge: true }), int(m.proxy_tool_count), figCell(m.full_menu_tokens, { withBadge: true }), int(m.upstream_tool_count)]),
     { id: 'live-menus' },
   );
   const summary = table(
     ['Detail', 'Tokenizer', 'n', 'p50', 'p95', 'p99', 'Max', 'Mean'],
-    l.response_summary.map((s) => [txt(s.detail), txt(s.tokenizer), int(s.n), num(s.p50, 0), num(s.p95, 0), num(s.p99, 0), num(s.max, 0), num(s.mean, 1)]),
+    l.response_summary.map((s) => [ident(s.detail), ident(s.tokenizer), int(s.n), num(s.p50, 0), num(s.p95, 0), num(s.p99, 0), num(s.max, 0), num(s.mean, 1)]),
     { id: 'live-response-summary' },
   );
   const latency = table(
     ['Detail', 'n', 'Warm-up', 'Runs', 'p50 ms', 'p95 ms', 'p99 ms', 'Max ms', 'Mean ms'],
-    l.latency.map((x) => [txt(x.detail), int(x.n), int(x.warmup), int(x.runs), num(x.p50_ms, 2), num(x.p95_ms, 2), num(x.p99_ms, 2), num(x.max_ms, 2), num(x.mean_ms, 2)]),
+    l.latency.map((x) => [ident(x.detail), int(x.n), int(x.warmup), int(x.runs), num(x.p50_ms, 2), num(x.p95_ms, 2), num(x.p99_ms, 2), num(x.max_ms, 2), num(x.mean_ms, 2)]),
     { id: 'live-latency' },
   );
   const retr = table(
     ['Detail', 'Golden', 'Queries', 'Errors', ...METRIC_COLS.map(([, lb]) => lb)],
-    l.retrieval.map((x) => [txt(x.detail), txt(x.golden_version ?? ''), int(x.query_count), int(x.errors), ...metricCells(x.summary)]),
+    l.retrieval.map((x) => [ident(x.detail), txt(x.golden_version ?? ''), int(x.query_count), int(x.errors), ...metricCells(x.summary)]),
     { id: 'live-retrieval' },
   );
   const comps = ['input_schemas', 'descriptions', 'usage_instructions', 'metadata', 'other'] as const;
   const responses = table(
     ['Query id', 'Detail', 'Tokenizer', 'OK', 'Total', 'Results', 'Latency ms', ...comps],
     l.responses.map((x) => [
-      txt(x.query_id),
-      txt(x.detail),
-      txt(x.tokenizer),
+      ident(x.query_id),
+      ident(x.detail),
+      ident(x.tokenizer),
       x.ok ? { html: 'ok', sort: 1 } : { html: `<span class="bad">error</span><div class="meta">${esc(x.error ?? '')}</div>`, sort: 0 },
       int(x.total_tokens),
       int(x.result_count),

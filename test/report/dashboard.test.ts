@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { writeReport } from '../../pipeline/report/write.ts';
-import { CHART_IDS, LIVE_CHART_IDS } from '../../pipeline/report/dashboard.ts';
+import { CHART_IDS, LIVE_CHART_IDS, chartWarnings } from '../../pipeline/report/dashboard.ts';
 import { buildSampleReport, HOSTILE_TEXT } from './sample.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -63,7 +63,10 @@ async function open(file: string): Promise<Loaded> {
   return { page, foreign, consoleErrors, pageErrors };
 }
 
-/** chart id -> number of data-mark elements inside its SVG (-1 = no svg, 'nodata' = note) */
+/**
+ * chart id -> number of data marks inside its SVG that have a visible area (bars, points,
+ * line paths; text and zero-size shapes do not count). -1 = no SVG, 'nodata' = note shown.
+ */
 async function chartMarks(page: Page): Promise<Record<string, number | 'nodata'>> {
   return page.$$eval('figure.chart', (figs) => {
     const out: Record<string, number | 'nodata'> = {};
@@ -73,8 +76,14 @@ async function chartMarks(page: Page): Promise<Record<string, number | 'nodata'>
       const svg = f.querySelector('svg');
       if (!svg) { out[id] = -1; continue; }
       const box = svg.getBoundingClientRect();
-      const marks = svg.querySelectorAll('g.role-mark > path, g.role-mark > line, g.role-mark > rect, g.role-mark > text, g.role-mark > g');
-      out[id] = box.width > 100 && box.height > 50 ? marks.length : -1;
+      if (box.width < 100 || box.height < 50) { out[id] = -1; continue; }
+      const shapes = svg.querySelectorAll('g.role-mark > path, g.role-mark > rect, g.role-mark > line');
+      let drawn = 0;
+      for (const el of shapes) {
+        const b = (el as SVGGraphicsElement).getBBox();
+        if (b.width * b.height > 1) drawn++;
+      }
+      out[id] = drawn;
     }
     return out;
   });
@@ -90,8 +99,13 @@ test('dashboard renders in headless Chromium with no network loads, no errors, e
   for (const [id, n] of Object.entries(marks)) {
     assert.ok(typeof n === 'number' && n > 0, `chart ${id} has no rendered marks (${n})`);
   }
-  // stacked components: 11 ok full + 11 ok compact responses (q07 compact failed) x 5 components
-  assert.equal(marks.live_components, 12 * 5 + 11 * 5);
+  // stacked components (cl100k_base): 12 full responses x 5 components + 11 compact (q07 failed)
+  // x 4 (input_schemas is 0 in compact responses, so that segment has no area)
+  assert.equal(marks.live_components, 12 * 5 + 11 * 4);
+  // latency: 4 percentiles x 2 detail levels, all visible on the log scale
+  assert.equal(marks.live_latency, 8);
+  // no Vega-Lite / Vega warnings while rendering (e.g. a log scale that includes zero)
+  assert.deepEqual(Object.fromEntries([...chartWarnings].filter(([, w]) => w.length > 0)), {});
 
   // hostile tool/query text is shown as text, never run or parsed as markup
   assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);

@@ -1,0 +1,128 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { tableFromIPC } from 'apache-arrow';
+import { parquetReadObjects } from 'hyparquet';
+import { writeReport } from '../../pipeline/report/write.ts';
+import { ReportValidationError } from '../../pipeline/report/validate.ts';
+import { isScored } from '../../pipeline/report/types.ts';
+import { buildSampleReport } from './sample.ts';
+
+const work = mkdtempSync(join(tmpdir(), 'mcpgauge-write-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+function arrow(path: string) {
+  return tableFromIPC(readFileSync(path));
+}
+async function parquet(path: string): Promise<Record<string, unknown>[]> {
+  const b = readFileSync(path);
+  return parquetReadObjects({ file: b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer });
+}
+
+test('writeReport writes report.json, Arrow + Parquet tables and the dashboard; tables read back equal', async () => {
+  const report = buildSampleReport();
+  const dir = join(work, 'out');
+  const w = await writeReport(report, dir);
+
+  const json = readFileSync(w.report, 'utf8');
+  assert.equal(json, `${JSON.stringify(report, null, 2)}\n`);
+  assert.ok(json.endsWith('}\n') && json.startsWith('{\n  "report_version": 1,'));
+  assert.deepEqual(readdirSync(join(dir, 'tables')).sort(), [
+    'arms.arrow', 'arms.parquet', 'live_responses.arrow', 'live_responses.parquet', 'per_query.arrow', 'per_query.parquet', 'per_tool.arrow', 'per_tool.parquet',
+  ]);
+  assert.equal(w.paths.length, 10);
+  assert.equal(w.paths.at(-1), w.report);
+  // no temp files left behind
+  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
+  assert.match(readFileSync(w.dashboard, 'utf8'), /^<!doctype html>/);
+
+  // per_tool: 2 corpora (24 + 40 tools) x 5 non-skipped arms x 2 tokenizers
+  const expectedPerTool = (24 + 40) * 5 * 2;
+  assert.equal(w.tables.per_tool.rows, expectedPerTool);
+  const pt = arrow(w.tables.per_tool.arrow);
+  assert.equal(pt.numRows, expectedPerTool);
+  assert.deepEqual(pt.schema.fields.map((f) => `${f.name}:${f.type}`), ['tool_id:Utf8', 'corpus:Utf8', 'arm:Utf8', 'tokenizer:Utf8', 'tokens:Int32']);
+  const ptp = await parquet(w.tables.per_tool.parquet);
+  assert.equal(ptp.length, expectedPerTool);
+  // compare every row of both files with the report
+  const expected: { tool_id: string; corpus: string; arm: string; tokenizer: string; tokens: number | null }[] = [];
+  for (const a of report.arms) {
+    const ids = report.corpora.find((c) => c.id === a.corpus_id)!.tool_ids;
+    for (const [tok, s] of Object.entries(a.by_tokenizer)) s.per_tool_tokens.forEach((t, i) => expected.push({ tool_id: ids[i], corpus: a.corpus_id, arm: a.arm, tokenizer: tok, tokens: t }));
+  }
+  const fromArrow = pt.toArray().map((r) => ({ ...r.toJSON() }));
+  assert.deepEqual(fromArrow, expected);
+  assert.deepEqual(ptp.map((r) => ({ ...r })), expected);
+  // the tool toon_listing could not encode is a null, not a zero
+  const nulls = expected.filter((r) => r.tokens === null);
+  assert.equal(nulls.length, 4); // 2 corpora x 2 tokenizers, one skipped tool each
+  assert.ok(nulls.every((r) => r.arm === 'toon_listing'));
+
+  // per_query: offline scored rows + live rows
+  const offlineRows = report.retrieval.filter(isScored).reduce((n, r) => n + r.per_query.length, 0);
+  const liveRows = report.live!.retrieval.reduce((n, r) => n + r.per_query.length, 0);
+  assert.equal(offlineRows, 60);
+  assert.equal(liveRows, 24);
+  const pq = arrow(w.tables.per_query.arrow);
+  const pqp = await parquet(w.tables.per_query.parquet);
+  assert.equal(pq.numRows, offlineRows + liveRows);
+  assert.equal(pqp.length, offlineRows + liveRows);
+  const q4 = pqp.find((r) => r.arm === 'baseline_json' && r.query_id === 'q04')!;
+  const q4src = (report.retrieval.find((r) => isScored(r) && r.arm === 'baseline_json') as { per_query: { query_id: string }[] }).per_query.find((q) => q.query_id === 'q04') as Record<string, unknown>;
+  assert.equal(q4.query, q4src.query);
+  assert.equal(q4.first_relevant_rank, q4src.first_relevant_rank);
+  assert.equal(q4.rr, q4src.rr);
+  assert.deepEqual(JSON.parse(q4.top as string), q4src.top);
+  const errRow = pqp.find((r) => r.source === 'live_compact' && r.query_id === 'q07')!;
+  assert.equal(errRow.error, 'MCP error -32001: Request timed out');
+  assert.equal(errRow.first_relevant_rank, null);
+  assert.equal(pq.getChild('source')!.toArray().filter((s: string) => s === 'offline').length, 60);
+
+  // arms: one row per corpus x arm x tokenizer, a skipped arm is one row with null tokenizer
+  const ar = arrow(w.tables.arms.arrow);
+  const arp = await parquet(w.tables.arms.parquet);
+  assert.equal(ar.numRows, 2 * (5 * 2 + 1));
+  assert.equal(arp.length, ar.numRows);
+  const tscg = arp.filter((r) => r.arm === 'tscg');
+  assert.deepEqual(tscg.map((r) => [r.corpus, r.tokenizer, r.skipped, r.skip_reason, r.total_tokens]), [
+    ['corpus-npm4-v1', null, true, 'skipped: @tscg/core not installed', null],
+    ['livemcptool', null, true, 'skipped: @tscg/core not installed', null],
+  ]);
+  const base = report.arms.find((a) => a.arm === 'compact_sig' && a.corpus_id === 'livemcptool')!.by_tokenizer.o200k_base;
+  const row = arp.find((r) => r.arm === 'compact_sig' && r.corpus === 'livemcptool' && r.tokenizer === 'o200k_base')!;
+  assert.equal(row.total_tokens, base.total_tokens.value);
+  assert.equal(row.savings_vs_baseline_pct, base.savings_vs_baseline_pct.value);
+  assert.equal(row.mean, base.mean);
+  const arrowRow = ar.toArray().find((r) => r.arm === 'compact_sig' && r.corpus === 'livemcptool' && r.tokenizer === 'o200k_base')!;
+  assert.equal(arrowRow.p95, base.p95);
+
+  // live responses: every row, components included
+  const lr = arrow(w.tables.live_responses.arrow);
+  const lrp = await parquet(w.tables.live_responses.parquet);
+  assert.equal(lr.numRows, report.live!.responses.length);
+  assert.equal(lrp.length, 48);
+  const failed = lrp.filter((r) => r.ok === false);
+  assert.equal(failed.length, 2); // q07 compact under both tokenizers
+  assert.ok(failed.every((r) => r.total_tokens === null && r.input_schemas === null));
+  const ok = lrp.find((r) => r.ok === true)!;
+  assert.equal(
+    (ok.input_schemas as number) + (ok.descriptions as number) + (ok.usage_instructions as number) + (ok.metadata as number) + (ok.other as number),
+    ok.total_tokens,
+  );
+});
+
+test('no live section -> no live_responses table', async () => {
+  const w = await writeReport(buildSampleReport({ live: false }), join(work, 'offline'));
+  assert.deepEqual(Object.keys(w.tables).sort(), ['arms', 'per_query', 'per_tool']);
+  assert.equal(arrow(w.tables.per_query.arrow).numRows, 60);
+});
+
+test('an invalid report is an error and nothing is written', async () => {
+  const r = buildSampleReport();
+  (r.meta as { caveat?: string }).caveat = 'short';
+  const dir = join(work, 'invalid');
+  await assert.rejects(writeReport(r, dir), (e: unknown) => e instanceof ReportValidationError && /\/meta\/caveat must NOT have fewer than 10 characters/.test((e as Error).message));
+  assert.equal(existsSync(dir), false);
+});
