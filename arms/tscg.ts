@@ -28,7 +28,7 @@ let compress: CompressFn | null = null;
 async function available(): Promise<string | null> {
   if (compress) return null;
   try {
-    const mod = (await import(/* @vite-ignore */ TSCG_MODULE)) as { compressToolSchema?: CompressFn; default?: { compressToolSchema?: CompressFn } };
+    const mod = (await import(TSCG_MODULE)) as { compressToolSchema?: CompressFn; default?: { compressToolSchema?: CompressFn } };
     const fn = mod.compressToolSchema ?? mod.default?.compressToolSchema;
     if (typeof fn !== 'function') return 'skipped: @tscg/core has no compressToolSchema export';
     compress = fn;
