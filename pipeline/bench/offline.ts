@@ -285,6 +285,7 @@ export async function runOffline(opts: OfflineOptions): Promise<OfflineResult> {
     // rendering of the top-k tools its index returns for each golden query (simulated
     // retrieve_tools response, labelled as such in the notes).
     if (!golden) continue;
+    const tEcon = performance.now();
     const byId = new Map<string, ToolRecord>(corpus.tools.map((t) => [t.tool_id, t]));
     for (const r of results) {
       if (r.skipped) continue;
@@ -328,6 +329,7 @@ export async function runOffline(opts: OfflineOptions): Promise<OfflineResult> {
         }
       }
     }
+    timings.push({ stage: 'economics', corpus_id: corpus.id, ms: performance.now() - tEcon, rss_mb: process.memoryUsage().rss / 1048576 });
   }
   out.notes.push(
     `Offline economics: full menu = the arm's whole listing of the corpus; discovery menu = the reference proxy's own ${menu.tools.length} tools (${menu.version}) rendered by the same arm; mean response = the arm's rendering of the top ${opts.responseTopK} tools its BM25 index returns per golden query (a simulated retrieve_tools response, not a wire measurement; see the live section for measured responses).`,
