@@ -19,6 +19,7 @@ import * as vega from 'vega';
 import { compile, type TopLevelSpec, type Config } from 'vega-lite';
 import { percentile } from '../util/stats.ts';
 import type {
+  BreakEvenCurvePoint,
   Figure,
   Provenance,
   QueryRow,
@@ -211,7 +212,7 @@ function chartData(id: string, r: Report): ChartData {
       };
     case 'break_even':
       return {
-        rows: r.economics.curves
+        rows: [...r.economics.curves, ...liveCurves(r)]
           .filter((c) => c.tokenizer === tok)
           .flatMap((c) => [
             { corpus: c.corpus_id, arm: c.arm, series: 'full menu', calls: c.calls, tokens: c.full_menu_tokens },
@@ -267,6 +268,30 @@ function chartData(id: string, r: Report): ChartData {
     }
   }
   throw new Error(`unknown chart id ${id}`);
+}
+
+/**
+ * Break-even curves of the live section: its own `curves` when the live stage wrote them,
+ * else drawn from the live break-even rows (flat full menu vs menu + calls x mean response).
+ * Labelled "live · <corpus>" so they sit in their own chart row.
+ */
+function liveCurves(r: Report): BreakEvenCurvePoint[] {
+  const l = r.live;
+  if (!l) return [];
+  const label = (c: string) => `live · ${c}`;
+  if (l.economics.curves?.length) return l.economics.curves.map((c) => ({ ...c, corpus_id: label(c.corpus_id) }));
+  const out: BreakEvenCurvePoint[] = [];
+  for (const b of l.economics.break_even) {
+    const last = Math.max(20, Math.ceil(2 * (b.break_even_calls ?? 0)));
+    const step = Math.max(1, Math.ceil(last / 20));
+    for (let calls = 0; calls <= last; calls += step) {
+      out.push({
+        corpus_id: label(b.corpus_id), arm: b.arm, tokenizer: b.tokenizer, calls,
+        full_menu_tokens: b.full_menu_tokens, discovery_tokens: b.discovery_menu_tokens + calls * b.mean_response_tokens,
+      });
+    }
+  }
+  return out;
 }
 
 const specCache = new Map<string, TopLevelSpec>();
@@ -651,7 +676,7 @@ function liveHtml(r: Report): string {
 <dt>In-house menu tokens</dt><dd>${l.lap.in_house_menu_tokens !== undefined ? fmtInt(l.lap.in_house_menu_tokens) : '—'}</dd>
 <dt>Divergence</dt><dd>${l.lap.divergence_pct !== undefined ? `${fmtNum(l.lap.divergence_pct, 1)}%` : '—'}${l.lap.warning ? ` <span class="bad">${esc(l.lap.warning)}</span>` : ''}</dd>
 <dt>Artifact</dt><dd><code>${esc(l.lap.artifact_path ?? '—')}</code></dd></dl>`
-    : `<p class="muted">LAP not executed: ${esc(l.lap.skip_reason ?? '')}</p>`;
+    : `<p class="muted">LAP not executed: ${esc((l.lap.skip_reason ?? '').replace(/^skipped:\s*/i, ''))}</p>`;
   const errors = l.errors.length
     ? `<ul>${l.errors.map((e) => `<li><code>${esc(e.where)}</code>: ${esc(e.message)}</li>`).join('')}</ul>`
     : '<p class="muted">no errors</p>';
