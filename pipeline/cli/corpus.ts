@@ -7,7 +7,18 @@ function positiveInt(flag: string, v: string): number {
   return n;
 }
 
-const out = (line: string) => process.stdout.write(line + '\n');
+let pipeGuarded = false;
+/** `mcpgauge corpus info x | head` must not crash with EPIPE when the reader goes away. */
+function out(line: string): void {
+  if (!pipeGuarded) {
+    pipeGuarded = true;
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+  }
+  process.stdout.write(line + '\n');
+}
 const err = (line: string) => process.stderr.write(line + '\n');
 
 /** Registers `mcpgauge corpus` (freeze, fetch, validate, info). */
