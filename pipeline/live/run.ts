@@ -289,8 +289,10 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
       const deadline = Date.now() + (opts.readyTimeoutMs ?? 10_000);
       for (;;) {
         const r = await call(golden.queries[0].query, 'full');
-        const n = r.ok ? partitionResponse(r.text!).resultCount : 0;
-        if (n > 0 || !r.ok) break;
+        if (!r.ok) break;
+        const p = partitionResponse(r.text!);
+        // only an empty tools array means "not indexed yet"; anything else is the proxy's answer
+        if (p.resultCount > 0 || p.flag !== undefined) break;
         if (Date.now() > deadline) {
           errors.push({ where: 'ready', message: `the proxy still returned no results for ${JSON.stringify(golden.queries[0].query)} after ${opts.readyTimeoutMs ?? 10_000} ms` });
           break;
@@ -491,3 +493,4 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
     await target.close();
   }
 }
+export { liveOptionsFromFlags, LIVE_FLAGS, type LiveFlag } from './flags.ts';

@@ -285,6 +285,7 @@ async function openEmbedded(opts: TargetOptions): Promise<OpenedTarget> {
   const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-live-'));
   const cleanups: Cleanup[] = [async () => rmSync(dir, { recursive: true, force: true })];
   const guard = teardownGuard(cleanups);
+  log(`live: embedded default in ${dir}`);
   try {
     const servers = await embeddedUpstreams(dir, opts.embeddedServers ?? EMBEDDED_SERVERS);
     const apiKey = randomBytes(16).toString('hex');
@@ -303,22 +304,29 @@ async function openEmbedded(opts: TargetOptions): Promise<OpenedTarget> {
         2,
       ),
     );
-    log(`live: listing ${servers.length} upstreams directly (${servers.map((s) => s.name).join(', ')})`);
-    const tools = await listUpstreams(servers, { timeoutMs, protocol: opts.protocol });
-    const upstreamMenu: UpstreamMenu = { tools, source: `tools/list of ${servers.length} upstreams (${servers.map((s) => s.name).join(', ')})`, live: true };
-
-    const { loadProxyConfig: load } = await import('../proxy/config.ts');
+    const names = servers.map((s) => s.name).join(', ');
+    // The direct listing (naive full menu + expected total) and the proxy boot run side by side.
+    log(`live: listing ${servers.length} upstreams directly (${names}) while booting the reference proxy on loopback HTTP`);
     const { startProxy } = await import('../proxy/index.ts');
-    const config = load(configPath);
-    log('live: booting the reference proxy on loopback HTTP');
-    const proxy = await startProxy(config, { transport: 'http', port: 0, log: (m) => log(`proxy: ${m}`) });
-    cleanups.push(() => proxy.close());
+    const config = loadProxyConfig(configPath);
+    const booting = startProxy(config, { transport: 'http', port: 0, log: (m) => log(`proxy: ${m}`) });
+    // registered before anything can fail, so a failed listing still closes a proxy that did boot
+    cleanups.push(async () => {
+      const p = await booting.catch(() => null);
+      if (p) await p.close();
+    });
+    const [listed, booted] = await Promise.allSettled([listUpstreams(servers, { timeoutMs, protocol: opts.protocol }), booting]);
+    if (listed.status === 'rejected') throw listed.reason;
+    if (booted.status === 'rejected') throw booted.reason;
+    const tools = listed.value;
+    const proxy = booted.value;
+    const upstreamMenu: UpstreamMenu = { tools, source: `tools/list of ${servers.length} upstreams (${names})`, live: true };
     const count = await waitForToolCount(() => proxy.toolCount(), tools.length, opts.readyTimeoutMs ?? 60_000, 'reference proxy');
     log(`live: proxy ready at ${proxy.url} (${count} tools indexed)`);
     const target = urlTarget(proxy.url, proxy.apiKey ?? apiKey);
     return {
       kind: 'embedded',
-      description: `embedded reference proxy (loopback HTTP) over ${servers.map((s) => s.name).join(', ')}`,
+      description: `embedded reference proxy (loopback HTTP) over ${names}`,
       proxy: target,
       upstreams: [],
       upstreamMenu,
