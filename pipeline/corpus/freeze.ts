@@ -231,12 +231,31 @@ export async function freezeCorpus(opts: FreezeOptions): Promise<FreezeResult> {
   const out = corpusFilePath(outDir, opts.version);
   if (existsSync(out)) throw new UserError(`${out}: already exists; frozen versions are immutable, choose a new version (e.g. --version ${bumpVersion(opts.version)})`);
 
+  // resolve the fixture first, so a missing or broken launcher is reported before anything boots
+  let mod: { fixtureStdioTarget?: (args?: string[], env?: Record<string, string>) => McpTarget | Promise<McpTarget> } | undefined;
+  const skipped: string[] = [];
+  if (opts.withFixture) {
+    const launch = join(REPO_ROOT, 'pipeline', 'fixture', 'launch.ts');
+    if (!existsSync(launch)) skipped.push('fixture: pipeline/fixture/launch.ts does not exist yet');
+    else {
+      try {
+        mod = (await import(pathToFileURL(launch).href)) as typeof mod;
+      } catch (e) {
+        skipped.push(`fixture: cannot import pipeline/fixture/launch.ts (${(e as Error).message.split('\n')[0]})`);
+      }
+      if (mod && typeof mod.fixtureStdioTarget !== 'function') {
+        skipped.push('fixture: pipeline/fixture/launch.ts does not export fixtureStdioTarget()');
+        mod = undefined;
+      }
+    }
+    for (const s of skipped) log(`freeze: skipped ${s}`);
+  }
+
   const tmp = mkdtempSync(join(tmpdir(), 'mcpgauge-freeze-'));
   const ctx: FreezeContext = { tmp };
   mkdirSync(allowedDir(ctx), { recursive: true });
   const all: Array<{ rec: ToolRecord; path: string }> = [];
   const serversInfo: JsonValue[] = [];
-  const skipped: string[] = [];
   const licenses = new Set<string>();
   const perServer: Array<{ name: string; tool_count: number }> = [];
   try {
@@ -262,25 +281,12 @@ export async function freezeCorpus(opts: FreezeOptions): Promise<FreezeResult> {
       perServer.push({ name: s.name, tool_count: got.tools.length });
     }
     if (opts.withFixture) {
-      const launch = join(REPO_ROOT, 'pipeline', 'fixture', 'launch.ts');
-      let mod: { fixtureStdioTarget?: (args?: string[], env?: Record<string, string>) => McpTarget | Promise<McpTarget> } | undefined;
-      if (!existsSync(launch)) skipped.push('fixture: pipeline/fixture/launch.ts does not exist yet');
-      else {
-        try {
-          mod = (await import(pathToFileURL(launch).href)) as typeof mod;
-        } catch (e) {
-          skipped.push(`fixture: cannot import pipeline/fixture/launch.ts (${(e as Error).message.split('\n')[0]})`);
-        }
-        if (mod && typeof mod.fixtureStdioTarget !== 'function') {
-          skipped.push('fixture: pipeline/fixture/launch.ts does not export fixtureStdioTarget()');
-          mod = undefined;
-        }
-      }
       if (mod?.fixtureStdioTarget) {
         const target = await mod.fixtureStdioTarget();
         const shown = target.kind === 'stdio' ? ['node', ...(target.args ?? [])].map((a) => a.split(REPO_ROOT + '/').join('')).join(' ') : describeTarget(target);
         log('freeze: fixture');
         const pj = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string; license?: string };
+        licenses.add(`${pj.license ?? 'unstated'} (fixture: this project)`);
         const got = await collect('fixture', target, [[REPO_ROOT, '<REPO>'], [tmp, '<TMP>']], timeoutMs, {
           package: pj.name,
           package_version: pj.version,
@@ -293,7 +299,6 @@ export async function freezeCorpus(opts: FreezeOptions): Promise<FreezeResult> {
         serversInfo.push(got.info);
         perServer.push({ name: 'fixture', tool_count: got.tools.length });
       }
-      for (const s of skipped) log(`freeze: skipped ${s}`);
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
