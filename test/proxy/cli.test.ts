@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { connectMcp, resultText } from '../../pipeline/mcp/client.ts';
-import { MCPGAUGE_BIN, REPO, fixtureServer, memoryServer, rawInitialize, tempDir, waitFor } from './helpers.ts';
+import { MCPGAUGE_BIN, REPO, memoryServer, rawInitialize, tempDir, waitFor } from './helpers.ts';
 
 function alive(pid: number): boolean {
   try {
@@ -28,7 +28,7 @@ test('CLI over HTTP: prints the URL for --port 0, key from MCPGAUGE_PROXY_API_KE
   child.stdout.on('data', (d) => (stdout += d));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   try {
-    const url = await waitFor('listening line', () => /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(stderr)?.[1], (u) => !!u, 30_000);
+    const url = await waitFor('listening line', () => /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(stderr)?.[1], (u) => !!u, 90_000);
     assert.ok(url);
     assert.match(stderr, /upstream 'mem' connected/);
     assert.equal((await rawInitialize(url, { 'X-API-Key': 'from-config' })).status, 401, 'env key wins over config');
@@ -51,21 +51,22 @@ test('CLI over HTTP: prints the URL for --port 0, key from MCPGAUGE_PROXY_API_KE
 
 test('CLI over stdio: MCP on stdin/stdout (logs on stderr); closing stdin ends the proxy and its upstreams', async () => {
   const t = tempDir('proxycli-stdio');
-  const cfg = t.write('proxy.json', { servers: [fixtureServer('fx')] });
+  const cfg = t.write('proxy.json', { servers: [memoryServer('mem', `${t.dir}/memory.jsonl`)] });
   try {
     const c = await connectMcp(
       { kind: 'stdio', command: process.execPath, args: [MCPGAUGE_BIN, 'proxy', '--config', cfg, '--transport', 'stdio'], cwd: REPO },
-      { timeoutMs: 30_000 },
+      { timeoutMs: 90_000 },
     );
     const proxyPid = c.pid!;
     assert.deepEqual(
       (await c.listAllTools()).map((x) => x.name),
       ['retrieve_tools', 'call_tool', 'describe_tool', 'upstream_servers'],
     );
-    const rt = JSON.parse(resultText(await c.callTool('retrieve_tools', { query: 'text block of the given number of bytes', limit: 1, detail: 'compact' })));
-    assert.deepEqual(rt.tools.map((x: { name: string; sig: string }) => [x.name, x.sig]), [['fx:large', 'large(bytes:int)']]);
-    const echo = await c.callTool('call_tool', { name: 'fx:echo', arguments: { input: 'viaStdio' } });
-    assert.deepEqual(echo.structuredContent, { output: 'viaStdio' });
+    const rt = JSON.parse(resultText(await c.callTool('retrieve_tools', { query: 'open specific nodes by name', limit: 1, detail: 'compact' })));
+    assert.deepEqual(rt.tools.map((x: { name: string; sig: string }) => [x.name, x.sig]), [['mem:open_nodes', 'open_nodes(names:arr)']]);
+    const made = await c.callTool('call_tool', { name: 'mem:create_entities', arguments: { entities: [{ name: 'viaStdio', entityType: 't', observations: [] }] } });
+    assert.equal(made.isError, undefined, resultText(made));
+    assert.match(resultText(await c.callTool('call_tool', { name: 'mem:read_graph', arguments: {} })), /viaStdio/);
     const upstreamPid = JSON.parse(resultText(await c.callTool('upstream_servers', {}))).servers[0].pid as number;
     assert.match(c.stderrText(), /mcpgauge proxy: serving MCP on stdio/);
     await c.close();

@@ -15,7 +15,11 @@ const FAST_RESTART = { initial_ms: 100, max_ms: 400, factor: 2, stable_ms: 5000,
 
 async function withProxy(raw: Record<string, unknown>, fn: (p: ProxyHandle, c: McpConnection, logs: string[]) => Promise<void>): Promise<void> {
   const logs: string[] = [];
-  const config = validateProxyConfig({ listen: { host: '127.0.0.1', port: 0 }, api_key: 'k', restart: FAST_RESTART, ...raw }, 'test', {});
+  const config = validateProxyConfig(
+    { listen: { host: '127.0.0.1', port: 0 }, api_key: 'k', restart: FAST_RESTART, connect_timeout_ms: 90_000, ...raw },
+    'test',
+    {},
+  );
   const p = await startProxy(config, { transport: 'http', log: quiet(logs) });
   let c: McpConnection | undefined;
   try {
@@ -46,7 +50,7 @@ test('crashed stdio upstream (fixture BACKEND_MODE=crash): in-flight call fails 
   await withProxy(
     {
       servers: [fixtureServer('fx', { BACKEND_MODE: 'crash', CRASH_AFTER_N: '2', FAULT_METHODS: 'tools/call' }), memoryServer('mem')],
-      call_timeout_ms: 10_000,
+      call_timeout_ms: 30_000,
     },
     async (p, c) => {
       const before = p.upstreamStatus()[0];
@@ -61,7 +65,7 @@ test('crashed stdio upstream (fixture BACKEND_MODE=crash): in-flight call fails 
       const took = Date.now() - t0;
       assert.equal(crashed.isError, true);
       assert.match(resultText(crashed), /^call_tool fx:ping: upstream 'fx' connection lost during the call: connection closed/);
-      assert.ok(took < 5000, `the crash was reported after ${took} ms (call timeout 10000)`);
+      assert.ok(took < 30_000, `the crash was reported after ${took} ms, before the 30000 ms call timeout`);
 
       const st = await waitFor('fx restarted', () => p.upstreamStatus()[0], (s) => s.connected && s.restarts === 1);
       assert.notEqual(st.pid, before.pid);
@@ -115,7 +119,7 @@ test('hung upstream (fixture BACKEND_MODE=hang): call_tool answers a clear error
       const took = Date.now() - t0;
       assert.equal(hung.isError, true);
       assert.equal(resultText(hung), "call_tool fx:echo: upstream 'fx' did not answer tools/call 'echo' within the 1500 ms call timeout");
-      assert.ok(took >= 1400 && took < 3500, `took ${took} ms`);
+      assert.ok(took >= 1400 && took < 1500 + 5000, `took ${took} ms`); // slack for a loaded machine
       // the proxy and the other upstream still answer; the fixture answers later calls (only the 1st hangs)
       const mem = await c.callTool('call_tool', { name: 'mem:read_graph', arguments: {} });
       assert.equal(mem.isError, undefined);
@@ -145,7 +149,7 @@ test('an upstream that never starts: other upstreams serve; its calls fail withi
       const took = Date.now() - t0;
       assert.equal(r.isError, true);
       assert.match(resultText(r), /^call_tool dead:anything: upstream 'dead' is not connected \(state: (backoff|connecting); last error: .*no such backend.*\); waited \d+ ms of the 800 ms call timeout$/);
-      assert.ok(took < 2500, `took ${took} ms`);
+      assert.ok(took < 800 + 5000, `took ${took} ms`); // slack for a loaded machine
       // it keeps retrying in the background (backoff 100, 200, 300, 300 ... ms)
       await waitFor('retries', () => logs.filter((l) => l.startsWith("upstream 'dead' failed to connect")).length, (n) => n >= 3, 10_000);
       const ok = await c.callTool('call_tool', { name: 'mem:read_graph', arguments: {} });
@@ -155,7 +159,7 @@ test('an upstream that never starts: other upstreams serve; its calls fail withi
 });
 
 test('HTTP upstream that goes away and comes back on the same port is reconnected and re-indexed', async () => {
-  let fx = await startFixtureProcess({ transport: 'streamable-http' });
+  let fx = await startFixtureProcess({ transport: 'streamable-http', readyTimeoutMs: 90_000 });
   const port = fx.port;
   try {
     await withProxy(
@@ -174,7 +178,7 @@ test('HTTP upstream that goes away and comes back on the same port is reconnecte
         await fx.stop();
         await waitFor('web lost', () => p.upstreamStatus()[0], (s) => !s.connected && s.restarts >= 1);
         assert.equal(p.toolCount(), 0, 'tools of a lost upstream leave the index');
-        fx = await startFixtureProcess({ transport: 'streamable-http', port });
+        fx = await startFixtureProcess({ transport: 'streamable-http', port, readyTimeoutMs: 90_000 });
         await waitFor('web back', () => p.upstreamStatus()[0], (s) => s.connected);
         assert.equal(p.toolCount(), n);
         const ok2 = await c.callTool('call_tool', { name: 'web:ping', arguments: {} });

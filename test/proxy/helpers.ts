@@ -42,7 +42,7 @@ export function tempDir(prefix: string): { dir: string; write(name: string, data
 }
 
 export function connectProxy(p: ProxyHandle, protocol: ProtocolChoice = 'legacy'): Promise<McpConnection> {
-  return connectMcp({ kind: 'http', url: p.url, headers: { 'X-API-Key': p.apiKey } }, { protocol, timeoutMs: 20_000 });
+  return connectMcp({ kind: 'http', url: p.url, headers: { 'X-API-Key': p.apiKey } }, { protocol, timeoutMs: 60_000 });
 }
 
 /** Call a proxy tool and parse its single JSON text block. */
@@ -59,7 +59,7 @@ export async function callJson(c: McpConnection, tool: string, args: Record<stri
 }
 
 /** Poll until `pred()` holds (or throw after `ms`). */
-export async function waitFor<T>(what: string, fn: () => T | Promise<T>, pred: (v: T) => boolean, ms = 20_000): Promise<T> {
+export async function waitFor<T>(what: string, fn: () => T | Promise<T>, pred: (v: T) => boolean, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
   let last: T | undefined;
   for (;;) {

@@ -27,19 +27,27 @@ let client: McpConnection;
 const direct = new Map<string, WireTool>();
 
 before(async () => {
-  const config = validateProxyConfig({ servers, api_key: KEY, listen: { host: '127.0.0.1', port: 0 } }, 'test', {});
-  const [p] = await Promise.all([
+  const config = validateProxyConfig(
+    { servers, api_key: KEY, listen: { host: '127.0.0.1', port: 0 }, connect_timeout_ms: 90_000 },
+    'test',
+    {},
+  );
+  const [started, listed] = await Promise.allSettled([
     startProxy(config, { transport: 'http', log: quiet() }),
-    ...servers.map(async (s) => {
-      const c = await connectMcp({ kind: 'stdio', command: s.command, args: s.args, env: s.env }, { timeoutMs: 20_000 });
-      try {
-        for (const t of await c.listAllTools()) direct.set(`${s.name}:${t.name}`, t);
-      } finally {
-        await c.close();
-      }
-    }),
+    Promise.all(
+      servers.map(async (s) => {
+        const c = await connectMcp({ kind: 'stdio', command: s.command, args: s.args, env: s.env }, { timeoutMs: 90_000 });
+        try {
+          for (const t of await c.listAllTools()) direct.set(`${s.name}:${t.name}`, t);
+        } finally {
+          await c.close();
+        }
+      }),
+    ),
   ]);
-  proxy = p;
+  if (started.status === 'fulfilled') proxy = started.value;
+  if (started.status === 'rejected') throw started.reason;
+  if (listed.status === 'rejected') throw listed.reason;
   client = await connectProxy(proxy);
 });
 
