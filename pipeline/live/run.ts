@@ -284,17 +284,21 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
     const c = conn;
     const call = (query: string, detail: Detail) => callOnce(c, discoveryTool, argsFor(query, detail), callTimeoutMs);
 
-    // readiness of external proxies that index in the background: the first query must return results
+    // readiness of external proxies that index in the background: wait until one of the first
+    // golden queries returns results (an empty tools array for all of them = not indexed yet)
     if (target.kind !== 'embedded' && golden.queries.length > 0) {
-      const deadline = Date.now() + (opts.readyTimeoutMs ?? 10_000);
-      for (;;) {
-        const r = await call(golden.queries[0].query, 'full');
-        if (!r.ok) break;
-        const p = partitionResponse(r.text!);
-        // only an empty tools array means "not indexed yet"; anything else is the proxy's answer
-        if (p.resultCount > 0 || p.flag !== undefined) break;
+      const readyMs = opts.readyTimeoutMs ?? 10_000;
+      const deadline = Date.now() + readyMs;
+      const probes = golden.queries.slice(0, 5);
+      probing: for (;;) {
+        for (const q of probes) {
+          const r = await call(q.query, 'full');
+          if (!r.ok) break probing;
+          const p = partitionResponse(r.text!);
+          if (p.resultCount > 0 || p.flag !== undefined) break probing;
+        }
         if (Date.now() > deadline) {
-          errors.push({ where: 'ready', message: `the proxy still returned no results for ${JSON.stringify(golden.queries[0].query)} after ${opts.readyTimeoutMs ?? 10_000} ms` });
+          errors.push({ where: 'ready', message: `the proxy returned no results for the first ${probes.length} golden queries for ${readyMs} ms (not indexed yet?)` });
           break;
         }
         await new Promise((r2) => setTimeout(r2, 250));
