@@ -66,6 +66,8 @@ interface Cell {
   html: string;
   /** keep on one line (ids) */
   nw?: boolean;
+  /** free text that needs room (queries) */
+  wide?: boolean;
   sort?: number | string | null;
   num?: boolean;
   colspan?: number;
@@ -107,7 +109,7 @@ function table(headers: string[], rows: Cell[][], opts: TableOpts = {}): string 
         .map((c) => {
           const sortAttr = c.sort === undefined ? '' : ` data-v="${esc(c.sort === null ? '' : c.sort)}"`;
           const span = c.colspan ? ` colspan="${c.colspan}"` : '';
-          const cls = [c.num ? 'num' : '', c.nw ? 'nw' : ''].filter(Boolean).join(' ');
+          const cls = [c.num ? 'num' : '', c.nw ? 'nw' : '', c.wide ? 'wide' : ''].filter(Boolean).join(' ');
           return `<td${cls ? ` class="${cls}"` : ''}${sortAttr}${span}>${c.html}</td>`;
         })
         .join('');
@@ -380,7 +382,8 @@ function headerHtml(r: Report): string {
 }
 
 function bannerHtml(r: Report): string {
-  const items = r.meta.tokenizers.map((t) => `<li><b>${esc(t.name)}</b>: ${esc(t.caveat)}</li>`).join('');
+  // per-tokenizer caveats only when they add something to the banner text
+  const items = r.meta.tokenizers.map((t) => `<li><b>${esc(t.name)}</b>${t.caveat === r.meta.caveat ? '' : `: ${esc(t.caveat)}`}</li>`).join('');
   let out = `<div class="banner" role="note" id="tokenizer-caveat"><b>Tokenizer caveat.</b> ${esc(r.meta.caveat)}<ul>${items}</ul></div>`;
   if (r.live && !r.live.authoritative_headline) {
     out += `<div class="banner bad" role="alert"><b>No headline savings for the live proxy.</b> ${esc(r.live.headline_reason ?? '')}</div>`;
@@ -438,8 +441,8 @@ function corporaHtml(r: Report): string {
   const rows = r.corpora.map((c) => {
     const h = c.hygiene;
     return [
-      { html: `<b>${esc(c.id)}</b>${c.attribution ? `<div class="meta">${esc(c.attribution)}</div>` : ''}`, sort: c.id },
-      txt(c.name),
+      { html: `<b>${esc(c.id)}</b>`, sort: c.id, nw: true },
+      { html: `${esc(c.name)}${c.attribution ? `<div class="meta">${esc(c.attribution)}</div>` : ''}`, sort: c.name, wide: true },
       ident(c.version),
       int(c.tool_count),
       txt(c.license),
@@ -544,7 +547,7 @@ function perQueryTable(rows: { corpus: string; arm: string; q: QueryRow }[], id:
     ident(corpus),
     ident(arm),
     ident(q.query_id),
-    txt(q.query),
+    { ...txt(q.query), wide: true },
     int(q.first_relevant_rank),
     num(q.recall_at_5, 2),
     num(q.rr, 3),

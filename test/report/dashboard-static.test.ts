@@ -1,0 +1,73 @@
+/** Dashboard HTML checks that need no browser: escaping, self-containment, CSP, chart wiring. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import {
+  CHART_IDS, LIVE_CHART_IDS, chartIdsFor, esc, renderChartSvg, renderDashboard, templateChartIds,
+} from '../../pipeline/report/dashboard.ts';
+import { buildSampleReport, HOSTILE_TEXT } from './sample.ts';
+
+test('esc escapes every HTML-significant character', () => {
+  assert.equal(esc(`<a href="x" onclick='y'>&</a>`), '&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+  assert.equal(esc(42), '42');
+});
+
+test('every chart spec in reports-template/charts is rendered, and only those', () => {
+  assert.deepEqual(templateChartIds(), [...CHART_IDS, ...LIVE_CHART_IDS].sort());
+  assert.deepEqual(chartIdsFor(buildSampleReport({ live: false })), [...CHART_IDS]);
+  assert.deepEqual(chartIdsFor(buildSampleReport()), [...CHART_IDS, ...LIVE_CHART_IDS]);
+});
+
+test('the dashboard is one self-contained file: no external references, CSP with the script hash', async () => {
+  const html = await renderDashboard(buildSampleReport());
+  // no resource references of any kind: look at attribute names only (values blanked; escaped
+  // text never contains a raw '<' or '"')
+  const tags = html.replace(/"[^"]*"/g, '""');
+  assert.doesNotMatch(tags, /<[a-z][^>]*\s(src|href|xlink:href|srcset|action|poster|data)\s*=/i);
+  assert.doesNotMatch(html, /<link\b|<iframe\b|<object\b|<embed\b|@import|url\(/i);
+  // the only http(s) strings are SVG/XML namespace identifiers, which are never fetched
+  const urls = new Set(html.match(/https?:\/\/[^\s"'<>)]+/g) ?? []);
+  assert.deepEqual([...urls].sort(), ['http://www.w3.org/1999/xlink', 'http://www.w3.org/2000/svg']);
+  // exactly one inline script, allowed by its sha256 in the CSP; nothing else may run
+  const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+  assert.equal(scripts.length, 1);
+  const hash = createHash('sha256').update(scripts[0], 'utf8').digest('base64');
+  const csp = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)">/)![1];
+  assert.match(csp, /^default-src 'none'; /);
+  assert.ok(csp.includes(`script-src 'sha256-${hash}'`));
+  // every placeholder was filled
+  assert.doesNotMatch(html, /\{\{[a-z_]+\}\}/);
+});
+
+test('hostile report text is escaped in tables and in chart SVG', async () => {
+  const r = buildSampleReport();
+  r.corpora[0].name = HOSTILE_TEXT;
+  r.live!.target.description = HOSTILE_TEXT;
+  const html = await renderDashboard(r);
+  assert.ok(!html.includes(HOSTILE_TEXT));
+  assert.ok(!html.includes('<img'));
+  assert.ok(html.includes(esc(HOSTILE_TEXT)));
+  // the only <script> tag is the page's own
+  assert.equal(html.match(/<script/g)!.length, 1);
+  const svg = await renderChartSvg('recall_curves', [
+    { series: HOSTILE_TEXT, k: 1, recall: 0.5 },
+    { series: HOSTILE_TEXT, k: 3, recall: 0.75 },
+  ]);
+  assert.ok(!svg.includes('<script') && !svg.includes('<img'));
+  assert.ok(svg.includes('&lt;script&gt;'));
+});
+
+test('provenance badges, weak-query shading and the no-break-even row are in the HTML', async () => {
+  const r = buildSampleReport();
+  const be = r.economics.break_even[0];
+  Object.assign(be, { no_break_even: true, break_even_calls: null, reason: 'full menu (900) is not larger than the discovery menu (1200)' });
+  const html = await renderDashboard(r);
+  for (const p of ['measured', 'computed', 'estimated']) assert.ok(html.includes(`<span class="badge ${p}"`), p);
+  assert.match(html, /<span class="bad">no break-even<\/span><div class="meta">full menu \(900\) is not larger than the discovery menu \(1200\)<\/div>/);
+  // weak rows: sample has queries whose gold tool is missing from the top 5
+  const weak = (html.match(/<tr class="weak">/g) ?? []).length;
+  const expectedWeak = r.retrieval.flatMap((x) => ('per_query' in x ? x.per_query : [])).filter((q) => !q.error && (q.first_relevant_rank === null || q.first_relevant_rank > 5)).length
+    + r.live!.retrieval.flatMap((x) => x.per_query).filter((q) => !q.error && (q.first_relevant_rank === null || q.first_relevant_rank > 5)).length;
+  assert.ok(expectedWeak > 0);
+  assert.equal(weak, expectedWeak);
+});
