@@ -10,4 +10,4 @@ export { loadProxyConfig, validateProxyConfig, targetOf, CONFIG_DEFAULTS } from 
 export type { ProxyConfig, UpstreamConfig, StdioServerConfig, RemoteServerConfig, RestartPolicy } from './config.ts';
 export type { UpstreamStatus, UpstreamState } from './upstream.ts';
 export { USAGE_INSTRUCTIONS, firstSentence } from './render.ts';
-export { PROXY_TOOL_DESCRIPTIONS, PROXY_SERVER_INFO } from './serve.ts';
+export { PROXY_TOOL_DESCRIPTIONS, PROXY_SERVER_INFO, proxyToolSchemas } from './serve.ts';

@@ -6,8 +6,7 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { z } from 'zod';
-import { McpServer, createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
+import { McpServer, createMcpHandler, fromJsonSchema, type McpServerFactory } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import type { ProxyCore } from './core.ts';
@@ -28,53 +27,73 @@ export const PROXY_TOOL_DESCRIPTIONS = {
     'restart one with action "restart" and its name.',
 };
 
-/** A fresh McpServer exposing the proxy's four tools over `core`. */
+/** JSON Schemas of the proxy's tools, served exactly as written (no generator noise). */
+export function proxyToolSchemas(toolsLimit: number, maxLimit: number) {
+  return {
+    retrieve_tools: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'What you want to do, in a few words' },
+        limit: { type: 'integer', minimum: 1, maximum: maxLimit, description: `How many tools to return (default ${toolsLimit})` },
+        detail: { type: 'string', enum: ['full', 'compact'], description: 'full: input schemas; compact: one-line signatures' },
+      },
+      required: ['query'],
+    },
+    call_tool: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: 'Tool name as server:tool' },
+        arguments: { type: 'object', description: "The tool's arguments" },
+      },
+      required: ['name'],
+    },
+    describe_tool: {
+      type: 'object',
+      properties: { name: { type: 'string', description: 'Tool name as server:tool' } },
+      required: ['name'],
+    },
+    upstream_servers: {
+      type: 'object',
+      properties: {
+        action: { type: 'string', enum: ['list', 'restart'] },
+        name: { type: 'string', description: 'Upstream name (for restart)' },
+      },
+    },
+  } as const;
+}
+
+/** A McpServer factory exposing the proxy's four tools over `core` (schemas built once, shared by every instance). */
 export function proxyServerFactory(core: ProxyCore): McpServerFactory {
-  const maxLimit = core.config.max_tools_limit;
+  const raw = proxyToolSchemas(core.config.tools_limit, core.config.max_tools_limit);
+  const schema = {
+    retrieve_tools: fromJsonSchema<Record<string, unknown>>(raw.retrieve_tools as never),
+    call_tool: fromJsonSchema<Record<string, unknown>>(raw.call_tool as never),
+    describe_tool: fromJsonSchema<Record<string, unknown>>(raw.describe_tool as never),
+    upstream_servers: fromJsonSchema<Record<string, unknown>>(raw.upstream_servers as never),
+  };
+  const readOnly = { readOnlyHint: true, openWorldHint: false };
   return () => {
     const server = new McpServer(PROXY_SERVER_INFO, { capabilities: { tools: {} } });
     server.registerTool(
       'retrieve_tools',
-      {
-        description: PROXY_TOOL_DESCRIPTIONS.retrieve_tools,
-        inputSchema: z.object({
-          query: z.string().describe('What you want to do, in a few words'),
-          limit: z.number().int().min(1).max(maxLimit).optional().describe(`How many tools to return (default ${core.config.tools_limit})`),
-          detail: z.enum(['full', 'compact']).optional().describe('"full" (schemas) or "compact" (signatures)'),
-        }),
-        annotations: { readOnlyHint: true, openWorldHint: false },
-      },
+      { description: PROXY_TOOL_DESCRIPTIONS.retrieve_tools, inputSchema: schema.retrieve_tools, annotations: readOnly },
       async (args) => core.retrieveTools(args) as never,
     );
     server.registerTool(
       'call_tool',
-      {
-        description: PROXY_TOOL_DESCRIPTIONS.call_tool,
-        inputSchema: z.object({
-          name: z.string().describe('Tool name as server:tool'),
-          arguments: z.record(z.string(), z.unknown()).optional().describe("The tool's arguments"),
-        }),
-        annotations: { openWorldHint: true },
-      },
+      { description: PROXY_TOOL_DESCRIPTIONS.call_tool, inputSchema: schema.call_tool, annotations: { openWorldHint: true } },
       async (args) => (await core.callTool(args)) as never,
     );
     server.registerTool(
       'describe_tool',
-      {
-        description: PROXY_TOOL_DESCRIPTIONS.describe_tool,
-        inputSchema: z.object({ name: z.string().describe('Tool name as server:tool') }),
-        annotations: { readOnlyHint: true, openWorldHint: false },
-      },
+      { description: PROXY_TOOL_DESCRIPTIONS.describe_tool, inputSchema: schema.describe_tool, annotations: readOnly },
       async (args) => core.describeTool(args) as never,
     );
     server.registerTool(
       'upstream_servers',
       {
         description: PROXY_TOOL_DESCRIPTIONS.upstream_servers,
-        inputSchema: z.object({
-          action: z.enum(['list', 'restart']).optional(),
-          name: z.string().optional().describe('Upstream name (for restart)'),
-        }),
+        inputSchema: schema.upstream_servers,
         annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       },
       async (args) => (await core.upstreamServers(args)) as never,

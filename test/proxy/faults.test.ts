@@ -131,6 +131,26 @@ test('hung upstream (fixture BACKEND_MODE=hang): call_tool answers a clear error
   );
 });
 
+test('an upstream whose tools/list hangs is caught by the health check and restarted', async () => {
+  await withProxy(
+    {
+      // tools/list #1 (connect) answers, #2 (first health check) hangs
+      servers: [fixtureServer('fx', { BACKEND_MODE: 'hang', HANG_AFTER_N: '2', FAULT_METHODS: 'tools/list' })],
+      health_interval_ms: 300,
+      health_timeout_ms: 700,
+    },
+    async (p, c) => {
+      const pid = p.upstreamStatus()[0].pid;
+      const st = await waitFor('fx restarted after a failed health check', () => p.upstreamStatus()[0], (s) => s.connected && s.restarts === 1);
+      assert.equal(st.last_error, 'health check failed: no answer to tools/list within 700 ms');
+      assert.notEqual(st.pid, pid);
+      assert.ok(!alive(pid!), 'the hung child was stopped');
+      const r = await c.callTool('call_tool', { name: 'fx:echo', arguments: { input: 'ok' } });
+      assert.deepEqual(r.structuredContent, { output: 'ok' });
+    },
+  );
+});
+
 test('an upstream that never starts: other upstreams serve; its calls fail within the call timeout naming the last error', async () => {
   await withProxy(
     {

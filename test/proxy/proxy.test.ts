@@ -11,6 +11,7 @@ import { arm as baselineArm } from '../../arms/baseline_json.ts';
 import {
   PROXY_TOOL_DESCRIPTIONS,
   USAGE_INSTRUCTIONS,
+  proxyToolSchemas,
   startProxy,
   validateProxyConfig,
   type ProxyHandle,
@@ -63,10 +64,13 @@ test('tools/list: the four proxy tools; every upstream tool indexed as server:to
     tools.map((t) => t.name),
     ['retrieve_tools', 'call_tool', 'describe_tool', 'upstream_servers'],
   );
-  for (const t of tools) assert.equal(t.description, PROXY_TOOL_DESCRIPTIONS[t.name as keyof typeof PROXY_TOOL_DESCRIPTIONS]);
-  const rt = tools[0].inputSchema as { properties: Record<string, unknown>; required: string[] };
-  assert.deepEqual(Object.keys(rt.properties).sort(), ['detail', 'limit', 'query']);
-  assert.deepEqual(rt.required, ['query']);
+  const schemas = proxyToolSchemas(15, 100);
+  for (const t of tools) {
+    const name = t.name as keyof typeof PROXY_TOOL_DESCRIPTIONS;
+    assert.equal(t.description, PROXY_TOOL_DESCRIPTIONS[name]);
+    assert.deepEqual(t.inputSchema, schemas[name], `${name}: the schema is served exactly as written`);
+  }
+  assert.deepEqual((tools[0].inputSchema as { required: string[] }).required, ['query']);
   assert.ok(direct.size > 20, `direct listing found ${direct.size} tools`);
   assert.equal(proxy.toolCount(), direct.size);
   const st = proxy.upstreamStatus();
