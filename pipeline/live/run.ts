@@ -18,7 +18,7 @@
 import { resolve } from 'node:path';
 import { connectMcp, describeTarget, resultText, type McpConnection, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
 import { UserError, type Corpus, type GoldenSet, type JsonValue, type ToolRecord } from '../types.ts';
-import { getTokenizer, TOKENIZER_NAMES, type Tokenizer } from '../tokens/tokenizer.ts';
+import { getTokenizer, isTokenizerName, TOKENIZER_NAMES, type Tokenizer } from '../tokens/tokenizer.ts';
 import { loadCorpus } from '../corpus/load.ts';
 import { loadGolden } from '../corpus/golden.ts';
 import { scoreGolden, type QueryResult, type RetrievalSummary } from '../retrieval/metrics.ts';
@@ -210,8 +210,10 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
   const maxQueries = opts.maxQueries === undefined ? undefined : posInt(opts.maxQueries, '--live-queries', 1, 0);
   const wantDetails: Detail[] = opts.details ?? ['full', 'compact'];
   for (const d of wantDetails) if (d !== 'full' && d !== 'compact') throw new UserError(`detail must be "full" or "compact", got ${JSON.stringify(d)}`);
-  const tokenizers: Tokenizer[] = (opts.tokenizers ?? [...TOKENIZER_NAMES]).map((n) => getTokenizer(n));
-  const cl100k = getTokenizer('cl100k_base');
+  // names checked now; the encodings are loaded after the calls (a run killed early never pays for them)
+  const tokenizerNames = [...new Set(opts.tokenizers ?? [...TOKENIZER_NAMES])];
+  for (const n of tokenizerNames) if (!isTokenizerName(n)) throw new UserError(`unknown tokenizer "${n}" (valid: ${TOKENIZER_NAMES.join(', ')})`);
+  if (tokenizerNames.length === 0) throw new UserError(`no tokenizer given (valid: ${TOKENIZER_NAMES.join(', ')})`);
 
   // Corpus + golden (validated before any process starts).
   const corpusFile = opts.corpusFile ?? DEFAULT_CORPUS;
@@ -224,7 +226,11 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
   const target: OpenedTarget = await openTarget(opts);
   let conn: McpConnection | undefined;
   try {
-    conn = await connectMcp(target.proxy, { timeoutMs: opts.timeoutMs ?? 30_000, protocol: opts.protocol ?? 'legacy' });
+    try {
+      conn = await connectMcp(target.proxy, { timeoutMs: opts.timeoutMs ?? 30_000, protocol: opts.protocol ?? 'legacy' });
+    } catch (e) {
+      throw new UserError(`live: ${oneLine((e as Error).message, 500)}`);
+    }
     const sv = conn.client.getServerVersion();
     const proxyInfo: LiveReport['proxy'] = {};
     if (sv?.name) proxyInfo.server_name = sv.name;
@@ -254,7 +260,10 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
     if (target.upstreamMenu) upstream = target.upstreamMenu;
     else if (target.upstreams.length > 0) {
       log(`live: listing ${target.upstreams.length} upstreams from ${opts.upstreamsFile}`);
-      upstream = { tools: await listUpstreams(target.upstreams, { timeoutMs: opts.timeoutMs, protocol: opts.protocol }), source: `tools/list of the upstreams in ${opts.upstreamsFile}`, live: true };
+      const tools = await listUpstreams(target.upstreams, { timeoutMs: opts.timeoutMs, protocol: opts.protocol }).catch((e: Error) => {
+        throw new UserError(`${opts.upstreamsFile}: ${oneLine(e.message, 500)}`);
+      });
+      upstream = { tools, source: `tools/list of the upstreams in ${opts.upstreamsFile}`, live: true };
     } else {
       upstream = {
         tools: corpus.tools.map((t) => ({ server: t.server, tool: { name: t.tool, description: t.description, inputSchema: t.inputSchema } })),
@@ -265,13 +274,6 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
     const upstreamTools = upstream.tools.map((u) => recordOf(u.server, u.tool));
     const proxyListing = baselineArm.renderListing(proxyTools);
     const fullListing = baselineArm.renderListing(upstreamTools);
-    const menus: LiveMenu[] = tokenizers.map((tk) => ({
-      tokenizer: tk.name,
-      proxy_menu_tokens: { value: tk.count(proxyListing), unit: 'tokens', provenance: 'measured', tokenizer: tk.name, n: proxyTools.length },
-      full_menu_tokens: { value: tk.count(fullListing), unit: 'tokens', provenance: upstream.live ? 'measured' : 'estimated', tokenizer: tk.name, n: upstreamTools.length },
-      proxy_tool_count: proxyTools.length,
-      upstream_tool_count: upstreamTools.length,
-    }));
     const headlineReason = headlineProblem(proxyTools, upstreamTools);
 
     // --- discovery calls
@@ -339,6 +341,17 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
       }
       detailRuns.push(dr);
     }
+
+    // --- tokens: menus (both sides rendered like the baseline_json arm)
+    const tokenizers: Tokenizer[] = tokenizerNames.map((n) => getTokenizer(n));
+    const cl100k = getTokenizer('cl100k_base');
+    const menus: LiveMenu[] = tokenizers.map((tk) => ({
+      tokenizer: tk.name,
+      proxy_menu_tokens: { value: tk.count(proxyListing), unit: 'tokens', provenance: 'measured', tokenizer: tk.name, n: proxyTools.length },
+      full_menu_tokens: { value: tk.count(fullListing), unit: 'tokens', provenance: upstream.live ? 'measured' : 'estimated', tokenizer: tk.name, n: upstreamTools.length },
+      proxy_tool_count: proxyTools.length,
+      upstream_tool_count: upstreamTools.length,
+    }));
 
     // --- responses: exact text, spans, tokens
     const responses: LiveResponseRow[] = [];

@@ -144,3 +144,37 @@ test('embedded default: a failure after the proxy booted still tears everything 
   assert.deepEqual(await waitDead(pids), []);
   assert.deepEqual(processesMentioning(dir), []);
 });
+
+test('embedded default: SIGTERM during the run tears everything down, then the process dies of the signal', async () => {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./fixtures/run-embedded.ts', import.meta.url).pathname, 'memory', 'sequential-thinking'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => child.once('exit', (code, signal) => res({ code, signal })));
+  await new Promise<void>((res, rej) => {
+    const t = setTimeout(() => rej(new Error(`child not ready in 90 s: ${out} ${err}`)), 90_000);
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (/live: (full|compact): /.test(out)) {
+        clearTimeout(t);
+        res();
+      }
+    });
+    child.once('exit', () => rej(new Error(`child exited early: ${out} ${err}`)));
+  });
+  const lines = out.split('\n');
+  const dir = tempDirOf(lines);
+  const pids = pidsIn(lines);
+  assert.equal(pids.length, 2, out);
+  assert.equal(existsSync(dir), true);
+  child.kill('SIGTERM');
+  const { signal } = await exited;
+  assert.equal(signal, 'SIGTERM');
+  assert.doesNotMatch(out, /finished/);
+  assert.equal(existsSync(dir), false, 'temp folder removed by the signal handler');
+  assert.deepEqual(await waitDead(pids), []);
+  assert.deepEqual(processesMentioning(dir), []);
+});

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { runLive } from '../../pipeline/live/run.ts';
 import { FIXTURE_BIN } from '../../pipeline/fixture/launch.ts';
 import { REPO_ROOT } from '../../pipeline/live/targets.ts';
+import { UserError } from '../../pipeline/types.ts';
 import { assertComponentsSum, assertLiveSchema, processesMentioning } from './helpers.ts';
 
 const GOLDEN = JSON.parse(readFileSync(join(REPO_ROOT, 'datasets', 'golden-npm4-v1.json'), 'utf8')) as {
@@ -150,4 +151,40 @@ test('a failing discovery call is an error row, not an aborted run; corpus fallb
   assert.equal(live.lap.in_house_menu_tokens, inHouse);
   assert.equal(live.lap.divergence_pct, Math.round(((100 * (100000 - inHouse)) / inHouse) * 100) / 100);
   assert.match(live.lap.warning!, /more than ±15%/);
+});
+
+test('a proxy by --proxy-url with --api-key (both auth headers); a wrong key is a one-line user error', async () => {
+  const { startProxy, validateProxyConfig } = await import('../../pipeline/proxy/index.ts');
+  const config = validateProxyConfig(
+    {
+      servers: [
+        { name: 'memory', command: process.execPath, args: [join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')], env: { MEMORY_FILE_PATH: join(dir, 'mem2.jsonl') } },
+        { name: 'sequential-thinking', command: process.execPath, args: [join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-sequential-thinking/dist/index.js')] },
+      ],
+    },
+    'test config',
+  );
+  const proxy = await startProxy(config, { transport: 'http', port: 0, apiKey: 'right-key', log: () => {} });
+  try {
+    const origin = new URL(proxy.url).origin; // the live stage adds /mcp to a bare origin
+    const golden = writeGolden('url.json', GOLDEN.queries.filter((q) => q.id === 'q-mem-dump'));
+    const live = await runLive({ proxyUrl: origin, apiKey: 'right-key', goldenFile: golden, runs: 1, warmup: 0, details: ['full'], tokenizers: ['cl100k_base'], bootstrap: { iterations: 20, seed: 1 } });
+    assertLiveSchema(live);
+    assert.equal(live.target.kind, 'url');
+    assert.match(live.target.description, new RegExp(`^proxy at ${proxy.url.replace(/[./]/g, '\\$&')} \\(API key\\); full menu from corpus file `));
+    assert.deepEqual(live.menus.map((m) => [m.tokenizer, m.proxy_tool_count]), [['cl100k_base', 4]]);
+    assert.equal(live.responses.length, 1);
+    assert.equal(live.responses[0].ok, true);
+    assert.ok(live.responses[0].result_count! >= 1);
+    assert.ok(live.retrieval[0].per_query[0].top.every((id) => /^(memory|sequential-thinking):/.test(id)));
+
+    await assert.rejects(runLive({ proxyUrl: proxy.url, apiKey: 'wrong-key', goldenFile: golden, runs: 1, warmup: 0 }), (e: Error) => {
+      assert.ok(e instanceof UserError, String(e));
+      assert.match(e.message, /^live: cannot connect to http:http:\/\/127\.0\.0\.1:\d+\/mcp: .*wrong API key/);
+      assert.doesNotMatch(e.message, /\n/);
+      return true;
+    });
+  } finally {
+    await proxy.close();
+  }
 });
