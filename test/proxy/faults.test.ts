@@ -1,50 +1,13 @@
 /**
  * Upstream failures with real processes: the fixture's crash and hang fault modes, a killed
- * child, an upstream that never starts, an HTTP upstream that goes away and comes back.
+ * child, a hung tools/list, an upstream that never starts (HTTP upstreams: remote.test.ts).
  * The proxy must detect, restart/reconnect, re-index, fail calls within the call timeout and
  * keep serving.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resultText, type McpConnection } from '../../pipeline/mcp/client.ts';
-import { startFixtureProcess } from '../../pipeline/fixture/launch.ts';
-import { startProxy, validateProxyConfig, type ProxyHandle } from '../../pipeline/proxy/index.ts';
-import { connectProxy, fixtureServer, memoryServer, quiet, waitFor } from './helpers.ts';
-
-const FAST_RESTART = { initial_ms: 100, max_ms: 400, factor: 2, stable_ms: 5000, max_attempts: 0 };
-
-async function withProxy(raw: Record<string, unknown>, fn: (p: ProxyHandle, c: McpConnection, logs: string[]) => Promise<void>): Promise<void> {
-  const logs: string[] = [];
-  const config = validateProxyConfig(
-    { listen: { host: '127.0.0.1', port: 0 }, api_key: 'k', restart: FAST_RESTART, connect_timeout_ms: 90_000, ...raw },
-    'test',
-    {},
-  );
-  const p = await startProxy(config, { transport: 'http', log: quiet(logs) });
-  let c: McpConnection | undefined;
-  try {
-    c = await connectProxy(p);
-    await fn(p, c, logs);
-  } finally {
-    await c?.close();
-    await p.close();
-  }
-}
-
-function pingInstance(text: string): string {
-  const m = /"instance(?:_id)?"\s*:\s*"([^"]+)"/.exec(text) ?? /instance[ _]id[^A-Za-z0-9]*([A-Za-z0-9-]+)/i.exec(text);
-  assert.ok(m, `no instance id in ping answer ${text}`);
-  return m[1];
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { resultText } from '../../pipeline/mcp/client.ts';
+import { FAST_RESTART, alive, fixtureServer, memoryServer, pingInstance, waitFor, withProxy } from './helpers.ts';
 
 test('crashed stdio upstream (fixture BACKEND_MODE=crash): in-flight call fails fast, upstream restarted and re-indexed unprompted', async () => {
   await withProxy(
@@ -176,37 +139,4 @@ test('an upstream that never starts: other upstreams serve; its calls fail withi
       assert.equal(ok.isError, undefined);
     },
   );
-});
-
-test('HTTP upstream that goes away and comes back on the same port is reconnected and re-indexed', async () => {
-  let fx = await startFixtureProcess({ transport: 'streamable-http', readyTimeoutMs: 90_000 });
-  const port = fx.port;
-  try {
-    await withProxy(
-      {
-        servers: [{ name: 'web', url: fx.url, transport: 'streamable-http' }],
-        call_timeout_ms: 3000,
-        health_interval_ms: 200,
-        health_timeout_ms: 1000,
-      },
-      async (p, c) => {
-        const n = p.toolCount();
-        assert.equal(n, 6);
-        assert.equal(p.upstreamStatus()[0].transport, 'streamable-http');
-        const ok1 = await c.callTool('call_tool', { name: 'web:ping', arguments: {} });
-        assert.equal(ok1.isError, undefined, resultText(ok1));
-        await fx.stop();
-        await waitFor('web lost', () => p.upstreamStatus()[0], (s) => !s.connected && s.restarts >= 1);
-        assert.equal(p.toolCount(), 0, 'tools of a lost upstream leave the index');
-        fx = await startFixtureProcess({ transport: 'streamable-http', port, readyTimeoutMs: 90_000 });
-        await waitFor('web back', () => p.upstreamStatus()[0], (s) => s.connected);
-        assert.equal(p.toolCount(), n);
-        const ok2 = await c.callTool('call_tool', { name: 'web:ping', arguments: {} });
-        assert.equal(ok2.isError, undefined, resultText(ok2));
-        assert.notEqual(pingInstance(resultText(ok2)), pingInstance(resultText(ok1)));
-      },
-    );
-  } finally {
-    await fx.stop();
-  }
 });

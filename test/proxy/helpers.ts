@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connectMcp, resultText, type CallResult, type McpConnection, type ProtocolChoice } from '../../pipeline/mcp/client.ts';
 import { fixtureStdioTarget } from '../../pipeline/fixture/launch.ts';
-import type { ProxyHandle } from '../../pipeline/proxy/index.ts';
+import { startProxy, validateProxyConfig, type ProxyHandle } from '../../pipeline/proxy/index.ts';
+import assert from 'node:assert/strict';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 export const MCPGAUGE_BIN = join(REPO, 'bin', 'mcpgauge.mjs');
@@ -88,3 +89,40 @@ export const quiet = (sink?: string[]) => (msg: string) => {
   sink?.push(msg);
   if (process.env.PROXY_TEST_LOG) process.stderr.write(`[proxy] ${msg}\n`);
 };
+
+export const FAST_RESTART = { initial_ms: 100, max_ms: 400, factor: 2, stable_ms: 5000, max_attempts: 0 };
+
+/** Start a proxy on a free loopback port (key 'k', fast restarts), connect a client, run `fn`, tear down. */
+export async function withProxy(raw: Record<string, unknown>, fn: (p: ProxyHandle, c: McpConnection, logs: string[]) => Promise<void>): Promise<void> {
+  const logs: string[] = [];
+  const config = validateProxyConfig(
+    { listen: { host: '127.0.0.1', port: 0 }, api_key: 'k', restart: FAST_RESTART, connect_timeout_ms: 90_000, ...raw },
+    'test',
+    {},
+  );
+  const p = await startProxy(config, { transport: 'http', log: quiet(logs) });
+  let c: McpConnection | undefined;
+  try {
+    c = await connectProxy(p);
+    await fn(p, c, logs);
+  } finally {
+    await c?.close();
+    await p.close();
+  }
+}
+
+/** The fixture ping's per-process instance id. */
+export function pingInstance(text: string): string {
+  const m = /"instance(?:_id)?"\s*:\s*"([^"]+)"/.exec(text) ?? /instance[ _]id[^A-Za-z0-9]*([A-Za-z0-9-]+)/i.exec(text);
+  assert.ok(m, `no instance id in ping answer ${text}`);
+  return m[1];
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
