@@ -5,6 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { request as httpRequest } from 'node:http';
 import { connectMcp, resultText, type McpConnection, type WireTool } from '../../pipeline/mcp/client.ts';
 import { createBm25Retriever } from '../../pipeline/retrieval/bm25.ts';
 import { arm as baselineArm } from '../../arms/baseline_json.ts';
@@ -217,7 +218,7 @@ test('both protocol eras get identical answers', async () => {
   }
 });
 
-test('HTTP: API key required (401), X-API-Key or Bearer accepted, foreign Origin 403, /healthz, unknown path 404', async () => {
+test('HTTP: API key required (401), X-API-Key or Bearer accepted, foreign Origin/Host 403, /healthz, unknown path 404', async () => {
   const noKey = await rawInitialize(proxy.url, {});
   assert.equal(noKey.status, 401);
   assert.match(noKey.headers.get('www-authenticate') ?? '', /^Bearer/);
@@ -236,6 +237,20 @@ test('HTTP: API key required (401), X-API-Key or Bearer accepted, foreign Origin
   const evil = await rawInitialize(proxy.url, { 'X-API-Key': KEY, Origin: 'https://evil.example' });
   assert.equal(evil.status, 403);
   await evil.arrayBuffer();
+  // DNS rebinding: a foreign Host header on the loopback listener
+  const u = new URL(proxy.url);
+  const hostStatus = await new Promise<number>((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port: u.port, path: '/mcp', method: 'POST', headers: { Host: 'evil.example', 'X-API-Key': KEY, 'content-type': 'application/json' } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', reject);
+    req.end('{}');
+  });
+  assert.equal(hostStatus, 403);
   const base = proxy.url.replace(/\/mcp$/, '');
   const hz = await fetch(`${base}/healthz`);
   assert.equal(hz.status, 200);
