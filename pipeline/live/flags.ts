@@ -32,6 +32,7 @@ export const LIVE_FLAGS: readonly LiveFlag[] = [
   { flags: '--warmup <n>', description: 'warm-up discovery calls per detail level before measuring', default: '2' },
   { flags: '--live-queries <n>', description: 'use only the first N golden queries in the live stage' },
   { flags: '--call-timeout <ms>', description: 'deadline per discovery call', default: '30000' },
+  { flags: '--connect-timeout <ms>', description: 'deadline to connect to the proxy and list tools (also each upstream listed directly)', default: '60000' },
   { flags: '--ready-timeout <ms>', description: 'how long to wait for the proxy to serve every upstream tool (embedded) or return results (external)' },
   { flags: '--embedded-servers <list>', description: `upstreams of the embedded default (${EMBEDDED_SERVERS.join(',')})` },
   { flags: '--lap-json <file>', description: 'merge an external `lap lint --json` result (grade, menu tokens); warns when its menu count differs from ours by more than 15%' },
@@ -65,7 +66,7 @@ function listFlag(v: FlagValue): string[] | undefined {
 /**
  * commander options (camelCase) -> LiveOptions. Recognised keys: proxyUrl, apiKey, proxyCmd,
  * upstreams, discoveryTool, queryArg, limitArg, detailArg, limit, liveDetails, runs, warmup,
- * liveQueries, callTimeout, readyTimeout, embeddedServers, lapJson, lap (false = --no-lap),
+ * liveQueries, callTimeout, connectTimeout, readyTimeout, embeddedServers, lapJson, lap (false = --no-lap),
  * protocol, plus the bench-wide golden, corpus and tokenizers.
  */
 export function liveOptionsFromFlags(flags: Record<string, FlagValue>): LiveOptions {
@@ -103,6 +104,7 @@ export function liveOptionsFromFlags(flags: Record<string, FlagValue>): LiveOpti
   set('maxQueries', intFlag(flags.liveQueries, '--live-queries', 1));
   set('callTimeoutMs', intFlag(flags.callTimeout, '--call-timeout', 1));
   set('readyTimeoutMs', intFlag(flags.readyTimeout, '--ready-timeout', 1));
+  set('timeoutMs', intFlag(flags.connectTimeout, '--connect-timeout', 1));
   const servers = listFlag(flags.embeddedServers);
   if (servers !== undefined) {
     for (const s of servers) {

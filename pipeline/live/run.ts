@@ -42,7 +42,7 @@ import type {
   SessionEstimateRow,
 } from '../report/types.ts';
 import { partitionResponse, toComponents, type ResponsePartition } from './spans.ts';
-import { listUpstreams, openTarget, REPO_ROOT, type OpenedTarget, type TargetOptions, type UpstreamMenu } from './targets.ts';
+import { DEFAULT_CONNECT_TIMEOUT_MS, listUpstreams, openTarget, REPO_ROOT, type OpenedTarget, type TargetOptions, type UpstreamMenu } from './targets.ts';
 import { lapSection } from './lap.ts';
 
 export const DEFAULT_GOLDEN = resolve(REPO_ROOT, 'datasets', 'golden-npm4-v1.json');
@@ -227,7 +227,7 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
   let conn: McpConnection | undefined;
   try {
     try {
-      conn = await connectMcp(target.proxy, { timeoutMs: opts.timeoutMs ?? 30_000, protocol: opts.protocol ?? 'legacy' });
+      conn = await connectMcp(target.proxy, { timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, protocol: opts.protocol ?? 'legacy' });
     } catch (e) {
       throw new UserError(`live: ${oneLine((e as Error).message, 500)}`);
     }
@@ -260,7 +260,7 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
     if (target.upstreamMenu) upstream = target.upstreamMenu;
     else if (target.upstreams.length > 0) {
       log(`live: listing ${target.upstreams.length} upstreams from ${opts.upstreamsFile}`);
-      const tools = await listUpstreams(target.upstreams, { timeoutMs: opts.timeoutMs, protocol: opts.protocol }).catch((e: Error) => {
+      const tools = await listUpstreams(target.upstreams, { timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, protocol: opts.protocol }).catch((e: Error) => {
         throw new UserError(`${opts.upstreamsFile}: ${oneLine(e.message, 500)}`);
       });
       upstream = { tools, source: `tools/list of the upstreams in ${opts.upstreamsFile}`, live: true };

@@ -25,6 +25,8 @@ import { UserError } from '../types.ts';
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const NPM_SERVERS = ['filesystem', 'memory', 'sequential-thinking', 'everything'] as const;
 export const EMBEDDED_SERVERS = ['fixture', ...NPM_SERVERS] as const;
+/** connect + tools/list deadline for processes the live stage starts (slow, loaded machines need room) */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
 export type EmbeddedServer = (typeof EMBEDDED_SERVERS)[number];
 
 export interface TargetOptions {
@@ -35,7 +37,7 @@ export interface TargetOptions {
   upstreamsFile?: string;
   /** embedded only: which upstreams to boot (default all five) */
   embeddedServers?: readonly string[];
-  /** connect/list/readiness timeouts (ms) */
+  /** connect + tools/list deadline (ms, default DEFAULT_CONNECT_TIMEOUT_MS) */
   timeoutMs?: number;
   readyTimeoutMs?: number;
   protocol?: ProtocolChoice;
@@ -170,7 +172,7 @@ export async function listUpstreams(
   const lists = await Promise.all(
     entries.map(async (e) => {
       const target = targetOf(e);
-      const conn = await connectMcp(target, { timeoutMs: opts.timeoutMs, protocol: e.protocol ?? opts.protocol ?? 'legacy' }).catch((err: Error) => {
+      const conn = await connectMcp(target, { timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, protocol: e.protocol ?? opts.protocol ?? 'legacy' }).catch((err: Error) => {
         throw new Error(`upstream ${JSON.stringify(e.name)}: ${err.message}`);
       });
       try {
@@ -281,7 +283,7 @@ export async function openTarget(opts: TargetOptions): Promise<OpenedTarget> {
 
 async function openEmbedded(opts: TargetOptions): Promise<OpenedTarget> {
   const log = opts.log ?? (() => {});
-  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-live-'));
   const cleanups: Cleanup[] = [async () => rmSync(dir, { recursive: true, force: true })];
   const guard = teardownGuard(cleanups);

@@ -23,7 +23,7 @@ function tempDirOf(lines: string[]): string {
 
 test('embedded default: menus, responses, retrieval, latency and economics measured over the wire; everything torn down', async () => {
   const lines: string[] = [];
-  const live = await runLive({ maxQueries: 4, runs: 2, warmup: 1, log: (l) => lines.push(l), bootstrap: { iterations: 200, seed: 7 } });
+  const live = await runLive({ maxQueries: 4, runs: 2, warmup: 1, timeoutMs: 120_000, log: (l) => lines.push(l), bootstrap: { iterations: 200, seed: 7 } });
   assertLiveSchema(live);
   // the proxy's own account of its upstreams (its log), independent of the live stage's direct listing
   const fixtureTools = Number(/upstream 'fixture' connected \(.*, (\d+) tools\)/.exec(lines.join('\n'))?.[1]);
@@ -130,7 +130,7 @@ test('embedded default: menus, responses, retrieval, latency and economics measu
 test('embedded default: a failure after the proxy booted still tears everything down', async () => {
   const lines: string[] = [];
   await assert.rejects(
-    runLive({ embeddedServers: ['memory', 'sequential-thinking'], discoveryTool: 'find_tools', maxQueries: 1, runs: 1, warmup: 0, log: (l) => lines.push(l) }),
+    runLive({ embeddedServers: ['memory', 'sequential-thinking'], timeoutMs: 120_000, discoveryTool: 'find_tools', maxQueries: 1, runs: 1, warmup: 0, log: (l) => lines.push(l) }),
     (e: Error) => {
       assert.ok(e instanceof UserError);
       assert.match(e.message, /lists no tool named "find_tools" \(it lists: retrieve_tools, call_tool, describe_tool, upstream_servers\)/);

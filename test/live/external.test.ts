@@ -12,15 +12,19 @@ import { runLive } from '../../pipeline/live/run.ts';
 import { FIXTURE_BIN } from '../../pipeline/fixture/launch.ts';
 import { REPO_ROOT } from '../../pipeline/live/targets.ts';
 import { UserError } from '../../pipeline/types.ts';
+import { loadCorpus } from '../../pipeline/corpus/load.ts';
+import { getTokenizer } from '../../pipeline/tokens/tokenizer.ts';
+import { arm as baselineArm } from '../../arms/baseline_json.ts';
 import { assertComponentsSum, assertLiveSchema, processesMentioning } from './helpers.ts';
 
 const GOLDEN = JSON.parse(readFileSync(join(REPO_ROOT, 'datasets', 'golden-npm4-v1.json'), 'utf8')) as {
   corpus_version: string;
   queries: { id: string; query: string; labels: { tool_id: string; relevance: number }[] }[];
 };
+const CORPUS = JSON.parse(readFileSync(join(REPO_ROOT, 'datasets', 'corpus-npm4-v1.tools.json'), 'utf8')) as { tools: { server: string }[] };
+const toolsOf = (server: string) => CORPUS.tools.filter((t) => t.server === server).length;
 const FIXTURE_BUILTIN_TOOLS = 6; // echo, ping, slow, large, fail, stats
-const MEMORY_TOOLS = 9;
-const CATALOG = 12;
+const CONNECT_MS = 120_000; // process start on a loaded 2-core box
 
 let dir: string;
 before(() => {
@@ -34,16 +38,17 @@ function writeGolden(name: string, queries: (typeof GOLDEN)['queries']): string 
   return p;
 }
 
-test('a second proxy started by --proxy-cmd (stdio) over a different upstream config, full menu from --upstreams', async () => {
+test('a second proxy started by --proxy-cmd (stdio) over a different upstream config (memory + everything), full menu from --upstreams', async () => {
   const cfg = join(dir, 'second proxy.json'); // a space in the path exercises the command-line quoting
   writeFileSync(
     cfg,
     JSON.stringify({
       servers: [
-        { name: 'fixture', command: process.execPath, args: [FIXTURE_BIN, '--transport', 'stdio', '--catalog', String(CATALOG)] },
         { name: 'memory', command: process.execPath, args: [join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')], env: { MEMORY_FILE_PATH: join(dir, 'mem.jsonl') } },
+        { name: 'everything', command: process.execPath, args: [join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] },
       ],
       tools_limit: 5,
+      connect_timeout_ms: 120_000,
     }),
   );
   // memory queries whose words overlap the memory tools' text (others legitimately match nothing here)
@@ -52,7 +57,7 @@ test('a second proxy started by --proxy-cmd (stdio) over a different upstream co
   const golden = writeGolden('memory.json', memQueries);
   const cmd = `node ${join(REPO_ROOT, 'bin', 'mcpgauge.mjs')} proxy --config '${cfg}' --transport stdio`;
 
-  const live = await runLive({ proxyCmd: cmd, upstreamsFile: cfg, goldenFile: golden, runs: 2, warmup: 1, limit: 4, bootstrap: { iterations: 100, seed: 1 } });
+  const live = await runLive({ proxyCmd: cmd, upstreamsFile: cfg, goldenFile: golden, runs: 2, warmup: 1, limit: 4, timeoutMs: CONNECT_MS, bootstrap: { iterations: 100, seed: 1 } });
   assertLiveSchema(live);
   assert.deepEqual(processesMentioning(cfg), [], 'the proxy started by command must be gone');
 
@@ -61,7 +66,7 @@ test('a second proxy started by --proxy-cmd (stdio) over a different upstream co
   assert.equal(live.proxy.server_name, 'mcpgauge-proxy');
   for (const m of live.menus) {
     assert.equal(m.proxy_tool_count, 4);
-    assert.equal(m.upstream_tool_count, FIXTURE_BUILTIN_TOOLS + CATALOG + MEMORY_TOOLS);
+    assert.equal(m.upstream_tool_count, toolsOf('memory') + toolsOf('everything'));
     assert.equal(m.full_menu_tokens.provenance, 'measured');
     assert.ok(m.full_menu_tokens.value > m.proxy_menu_tokens.value && m.proxy_menu_tokens.value > 100);
   }
@@ -75,7 +80,7 @@ test('a second proxy started by --proxy-cmd (stdio) over a different upstream co
     assert.equal(r.query_count, 3);
     for (const q of r.per_query) {
       assert.ok(q.top.length >= 1 && q.top.length <= 4);
-      for (const id of q.top) assert.match(id, /^(fixture|memory):/);
+      for (const id of q.top) assert.match(id, /^(everything|memory):/);
     }
   }
   const full = live.retrieval.find((r) => r.detail === 'full')!;
@@ -99,6 +104,7 @@ test('a failing discovery call is an error row, not an aborted run; corpus fallb
   ]);
   const lapJson = join(dir, 'lap.json');
   writeFileSync(lapJson, JSON.stringify({ grade: { score: 60, letter: 'C' }, menu_tokens: 100000 }));
+  const corpus = await loadCorpus(join(REPO_ROOT, 'datasets', 'corpus-npm4-v1.tools.json'));
   const live = await runLive({
     proxyCmd: `node ${FIXTURE_BIN} --transport stdio --compat yardstick`,
     discoveryTool: 'echo',
@@ -107,6 +113,7 @@ test('a failing discovery call is an error row, not an aborted run; corpus fallb
     runs: 1,
     warmup: 0,
     lapJson,
+    timeoutMs: CONNECT_MS,
     bootstrap: { iterations: 50, seed: 1 },
   });
   assertLiveSchema(live);
@@ -143,6 +150,8 @@ test('a failing discovery call is an error row, not an aborted run; corpus fallb
     assert.equal(m.full_menu_tokens.provenance, 'estimated');
     assert.equal(m.upstream_tool_count, 37);
     assert.equal(m.proxy_tool_count, FIXTURE_BUILTIN_TOOLS);
+    // the fallback menu is exactly the corpus rendered like the baseline_json arm
+    assert.equal(m.full_menu_tokens.value, getTokenizer(m.tokenizer).count(baselineArm.renderListing(corpus.tools)));
   }
   const inHouse = live.menus.find((m) => m.tokenizer === 'cl100k_base')!.proxy_menu_tokens.value;
   assert.equal(live.lap.executed, true);
@@ -168,7 +177,7 @@ test('a proxy by --proxy-url with --api-key (both auth headers); a wrong key is 
   try {
     const origin = new URL(proxy.url).origin; // the live stage adds /mcp to a bare origin
     const golden = writeGolden('url.json', GOLDEN.queries.filter((q) => q.id === 'q-mem-dump'));
-    const live = await runLive({ proxyUrl: origin, apiKey: 'right-key', goldenFile: golden, runs: 1, warmup: 0, details: ['full'], tokenizers: ['cl100k_base'], bootstrap: { iterations: 20, seed: 1 } });
+    const live = await runLive({ proxyUrl: origin, apiKey: 'right-key', goldenFile: golden, timeoutMs: CONNECT_MS, runs: 1, warmup: 0, details: ['full'], tokenizers: ['cl100k_base'], bootstrap: { iterations: 20, seed: 1 } });
     assertLiveSchema(live);
     assert.equal(live.target.kind, 'url');
     assert.match(live.target.description, new RegExp(`^proxy at ${proxy.url.replace(/[./]/g, '\\$&')} \\(API key\\); full menu from corpus file `));
