@@ -7,7 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resultText } from '../../pipeline/mcp/client.ts';
-import { FAST_RESTART, alive, fixtureServer, memoryServer, pingInstance, waitFor, withProxy } from './helpers.ts';
+import { join } from 'node:path';
+import { FAST_RESTART, REPO, alive, fixtureServer, memoryServer, pingInstance, waitFor, withProxy } from './helpers.ts';
 
 test('crashed stdio upstream (fixture BACKEND_MODE=crash): in-flight call fails fast, upstream restarted and re-indexed unprompted', async () => {
   await withProxy(
@@ -139,4 +140,24 @@ test('an upstream that never starts: other upstreams serve; its calls fail withi
       assert.equal(ok.isError, undefined);
     },
   );
+});
+
+test('an upstream announcing a changed tool list (list_changed) is re-listed and re-indexed', async () => {
+  const script = join(REPO, 'test', 'proxy', 'servers', 'growing.mjs');
+  await withProxy({ servers: [{ name: 'dyn', command: process.execPath, args: [script] }], health_interval_ms: 0 }, async (p, c) => {
+    assert.equal(p.toolCount(), 1);
+    const none = JSON.parse(resultText(await c.callTool('retrieve_tools', { query: 'calibrate quantum flux capacitor' })));
+    assert.deepEqual(none.tools, []);
+    const r = await c.callTool('call_tool', {
+      name: 'dyn:grow',
+      arguments: { name: 'calibrate_flux', description: 'Calibrate the quantum flux capacitor.' },
+    });
+    assert.equal(resultText(r), 'added calibrate_flux');
+    await waitFor('re-indexed', () => p.toolCount(), (n) => n === 2, 20_000);
+    const hit = JSON.parse(resultText(await c.callTool('retrieve_tools', { query: 'calibrate quantum flux capacitor' })));
+    assert.deepEqual(hit.tools.map((t: { name: string }) => t.name), ['dyn:calibrate_flux']);
+    const ran = await c.callTool('call_tool', { name: 'dyn:calibrate_flux', arguments: {} });
+    assert.equal(resultText(ran), 'calibrate_flux ran');
+    assert.equal(p.upstreamStatus()[0].restarts, 0);
+  });
 });
