@@ -185,7 +185,7 @@ function chartData(id: string, r: Report): ChartData {
             if (v.length === 0) return [];
             return [{
               corpus: a.corpus_id, arm: a.arm, tokenizer: t, order: order.get(a.arm)!, n: v.length,
-              min: Math.min(...v), p25: percentile(v, 25), p50: percentile(v, 50), p75: percentile(v, 75), p95: percentile(v, 95), max: Math.max(...v),
+              min: percentile(v, 0), p25: percentile(v, 25), p50: percentile(v, 50), p75: percentile(v, 75), p95: percentile(v, 95), max: percentile(v, 100),
             }];
           }),
         ),
@@ -560,6 +560,18 @@ function perQueryTable(rows: { corpus: string; arm: string; q: QueryRow }[], id:
 ${table(headers, cells, { id, rowClass: (i) => (rows[i].q.error ? 'err' : isWeak(rows[i].q) ? 'weak' : '') })}`;
 }
 
+/** Most per-query rows the page shows (large external sets stay usable; tables/ has them all). */
+export const MAX_QUERY_ROWS = 2000;
+
+/** Keep every weak row first, then the rest, up to the cap; original order preserved. */
+function capRows<T extends { q: QueryRow }>(rows: T[]): T[] {
+  if (rows.length <= MAX_QUERY_ROWS) return rows;
+  const keep = new Set<number>();
+  rows.forEach((x, i) => { if (keep.size < MAX_QUERY_ROWS && isWeak(x.q)) keep.add(i); });
+  rows.forEach((_, i) => { if (keep.size < MAX_QUERY_ROWS) keep.add(i); });
+  return rows.filter((_, i) => keep.has(i));
+}
+
 function retrievalHtml(r: Report): string {
   const headers = ['Corpus', 'Arm', 'Retriever', 'Golden', 'Queries', 'Errors', ...METRIC_COLS.map(([, l]) => l)];
   const rows = r.retrieval.map((x): Cell[] => {
@@ -576,15 +588,19 @@ function retrievalHtml(r: Report): string {
       ...metricCells(x.metrics),
     ];
   });
-  const pq = r.retrieval.filter(isScored).flatMap((x) => x.per_query.map((q) => ({ corpus: x.corpus_id, arm: x.arm, q })));
-  const weak = pq.filter((x) => isWeak(x.q)).length;
+  const all = r.retrieval.filter(isScored).flatMap((x) => x.per_query.map((q) => ({ corpus: x.corpus_id, arm: x.arm, q })));
+  const weak = all.filter((x) => isWeak(x.q)).length;
+  const pq = capRows(all);
+  const shown = pq.length < all.length
+    ? ` — showing ${pq.length} of ${all.length} rows (every weak row kept); all rows are in tables/per_query.parquet`
+    : '';
   return section(
     'retrieval',
     'Retrieval quality',
     r.provenance.retrieval,
     `<p class="meta">Means over golden queries with 95% bootstrap confidence intervals in brackets. Index-altering arms are re-indexed and scored on their own text; rendering-only arms score the same as baseline.</p>
 ${table(headers, rows, { id: 'retrieval-table' })}
-<h3>Per-query results (${pq.length} rows, ${weak} weak)</h3>
+<h3>Per-query results (${all.length} rows, ${weak} weak)</h3>${shown ? `<p class="meta">${esc(shown.slice(3))}</p>` : ''}
 ${perQueryTable(pq, 'per-query-table')}`,
   );
 }
@@ -659,9 +675,13 @@ function liveHtml(r: Report): string {
     { id: 'live-retrieval' },
   );
   const comps = ['input_schemas', 'descriptions', 'usage_instructions', 'metadata', 'other'] as const;
+  // failed calls first when the table must be capped; all rows are in tables/live_responses.parquet
+  const respRows = l.responses.length <= MAX_QUERY_ROWS
+    ? l.responses
+    : [...l.responses.filter((x) => !x.ok), ...l.responses.filter((x) => x.ok)].slice(0, MAX_QUERY_ROWS);
   const responses = table(
     ['Query id', 'Detail', 'Tokenizer', 'OK', 'Total', 'Results', 'Latency ms', ...comps],
-    l.responses.map((x) => [
+    respRows.map((x) => [
       ident(x.query_id),
       ident(x.detail),
       ident(x.tokenizer),
@@ -671,7 +691,7 @@ function liveHtml(r: Report): string {
       num(x.latency_ms, 2),
       ...comps.map((c) => int(x.components?.[c])),
     ]),
-    { id: 'live-responses', rowClass: (i) => (l.responses[i].ok ? '' : 'err') },
+    { id: 'live-responses', rowClass: (i) => (respRows[i].ok ? '' : 'err') },
   );
   const lap = l.lap.executed
     ? `<dl class="kv"><dt>Version</dt><dd>${esc(l.lap.version ?? 'unknown')}</dd><dt>Grade</dt><dd>${esc(l.lap.grade ?? '—')}</dd>
@@ -683,7 +703,8 @@ function liveHtml(r: Report): string {
   const errors = l.errors.length
     ? `<ul>${l.errors.map((e) => `<li><code>${esc(e.where)}</code>: ${esc(e.message)}</li>`).join('')}</ul>`
     : '<p class="muted">no errors</p>';
-  const perQuery = l.retrieval.flatMap((x) => x.per_query.map((q) => ({ corpus: l.corpus_id ?? 'live', arm: `proxy (${x.detail})`, q })));
+  const perQueryAll = l.retrieval.flatMap((x) => x.per_query.map((q) => ({ corpus: l.corpus_id ?? 'live', arm: `proxy (${x.detail})`, q })));
+  const perQuery = capRows(perQueryAll);
   return section(
     'live',
     'Live proxy',
@@ -693,8 +714,8 @@ function liveHtml(r: Report): string {
 <h3>Discovery response tokens${badge(p['live.responses'])}</h3>${summary}
 <h3>Latency${badge(p['live.latency'])}</h3><p class="meta">client-measured per call, after warm-up; nearest-rank percentiles.</p>${latency}
 <h3>Proxy retrieval quality${badge(p['live.retrieval'])}</h3>${retr}
-<details><summary>Per-query proxy rankings (${perQuery.length} rows)</summary>${perQueryTable(perQuery, 'live-per-query')}</details>
-<details><summary>Every discovery response (${l.responses.length} rows)</summary><p class="meta">components add up exactly to the total (span attribution).</p>${responses}</details>
+<details><summary>Per-query proxy rankings (${perQueryAll.length} rows${perQuery.length < perQueryAll.length ? `, ${perQuery.length} shown, every weak row kept; all in tables/per_query.parquet` : ''})</summary>${perQueryTable(perQuery, 'live-per-query')}</details>
+<details><summary>Every discovery response (${l.responses.length} rows${respRows.length < l.responses.length ? `, ${respRows.length} shown, failures first; all in tables/live_responses.parquet` : ''})</summary><p class="meta">components add up exactly to the total (span attribution).</p>${responses}</details>
 ${economicsHtml(r, l.economics, 'live-economics', 'Live economics', p['live.economics.break_even'], p['live.economics.session_estimates'])}
 <h3>LAP${badge(p['live.lap'])}</h3>${lap}
 <h3>Errors</h3>${errors}`,

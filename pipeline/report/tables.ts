@@ -3,7 +3,7 @@
  * Parquet. Column types are fixed per table (not inferred), so a reader sees the same schema
  * whatever the data.
  */
-import { Table, Vector, vectorFromArray, tableToIPC, Utf8, Int32, Float64, Bool, type DataType } from 'apache-arrow';
+import { Table, Vector, makeData, makeVector, tableToIPC, Utf8, Int32, Float64, Bool } from 'apache-arrow';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import type { Report } from './types.ts';
 import { isScored } from './types.ts';
@@ -161,19 +161,52 @@ export function reportTables(report: Report): FlatTable[] {
   return tables;
 }
 
-function arrowType(kind: ColumnKind): DataType {
+/** Validity bitmap (bit set = value present), or undefined when nothing is null. */
+function validity(values: readonly unknown[]): { bitmap?: Uint8Array; nulls: number } {
+  let nulls = 0;
+  for (const v of values) if (v === null) nulls++;
+  if (nulls === 0) return { nulls };
+  const bitmap = new Uint8Array((values.length + 7) >> 3);
+  values.forEach((v, i) => { if (v !== null) bitmap[i >> 3] |= 1 << (i & 7); });
+  return { bitmap, nulls };
+}
+
+/**
+ * One Arrow vector built directly from buffers (vectorFromArray's builders are ~30x slower on
+ * 500k-row string columns).
+ */
+function arrowVector(kind: ColumnKind, values: readonly (string | number | boolean | null)[]): Vector {
+  const length = values.length;
+  const { bitmap, nulls } = validity(values);
+  const common = { offset: 0, length, nullCount: nulls, nullBitmap: bitmap };
   switch (kind) {
-    case 'string': return new Utf8();
-    case 'int': return new Int32();
-    case 'double': return new Float64();
-    case 'bool': return new Bool();
+    case 'string': {
+      const offsets = new Int32Array(length + 1);
+      let bytes = 0;
+      values.forEach((v, i) => {
+        if (v !== null) bytes += Buffer.byteLength(String(v), 'utf8');
+        offsets[i + 1] = bytes;
+      });
+      const data = Buffer.alloc(bytes);
+      values.forEach((v, i) => { if (v !== null) data.write(String(v), offsets[i], 'utf8'); });
+      return makeVector(makeData({ type: new Utf8(), ...common, valueOffsets: offsets, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) }));
+    }
+    case 'int':
+      return makeVector(makeData({ type: new Int32(), ...common, data: Int32Array.from(values, (v) => (v === null ? 0 : Number(v))) }));
+    case 'double':
+      return makeVector(makeData({ type: new Float64(), ...common, data: Float64Array.from(values, (v) => (v === null ? 0 : Number(v))) }));
+    case 'bool': {
+      const data = new Uint8Array((length + 7) >> 3);
+      values.forEach((v, i) => { if (v === true) data[i >> 3] |= 1 << (i & 7); });
+      return makeVector(makeData({ type: new Bool(), ...common, data }));
+    }
   }
 }
 
 /** Arrow IPC file format bytes. */
 export function toArrowIpc(t: FlatTable): Uint8Array {
   const vectors: Record<string, Vector> = {};
-  for (const c of t.columns) vectors[c.name] = vectorFromArray(t.data[c.name], arrowType(c.kind));
+  for (const c of t.columns) vectors[c.name] = arrowVector(c.kind, t.data[c.name]);
   return tableToIPC(new Table(vectors), 'file');
 }
 

@@ -97,6 +97,16 @@ test('writeReport writes report.json, Arrow + Parquet tables and the dashboard; 
   assert.equal(row.mean, base.mean);
   const arrowRow = ar.toArray().find((r) => r.arm === 'compact_sig' && r.corpus === 'livemcptool' && r.tokenizer === 'o200k_base')!;
   assert.equal(arrowRow.p95, base.p95);
+  assert.equal(arrowRow.skipped, false);
+  assert.equal(arrowRow.index_altering, true);
+  const arrowTscg = ar.toArray().filter((r) => r.arm === 'tscg').map((r) => [r.skipped, r.tokenizer, r.total_tokens, r.retry_rate]);
+  assert.deepEqual(arrowTscg, [[true, null, null, 0], [true, null, null, 0]]);
+  // unicode survives the hand-built Utf8 buffers
+  const uni = buildSampleReport({ live: false });
+  uni.corpora[0].tool_ids[0] = 'fs:lire_le_fichier_é_✓_🚀';
+  const wu = await writeReport(uni, join(work, 'unicode'));
+  assert.equal(arrow(wu.tables.per_tool.arrow).get(0)!.tool_id, 'fs:lire_le_fichier_é_✓_🚀');
+  assert.equal((await parquet(wu.tables.per_tool.parquet))[0].tool_id, 'fs:lire_le_fichier_é_✓_🚀');
 
   // live responses: every row, components included
   const lr = arrow(w.tables.live_responses.arrow);
