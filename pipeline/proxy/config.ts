@@ -59,7 +59,8 @@ export interface ProxyConfig {
 
 export const CONFIG_DEFAULTS = {
   listen: { host: '127.0.0.1', port: 8092 },
-  call_timeout_ms: 60_000,
+  // below the 60 s default request timeout of SDK clients, so the proxy's own error arrives first
+  call_timeout_ms: 50_000,
   connect_timeout_ms: 30_000,
   tools_limit: 15,
   max_tools_limit: 100,

@@ -141,10 +141,12 @@ export class ProxyCore {
   }
 }
 
-/** Pass an upstream result through: content, structuredContent and isError kept, nothing else. */
+/** Pass an upstream result through: content, structuredContent (when an object) and isError kept, nothing else. */
 function forwardResult(res: CallResult): CallResult {
   const out: CallResult = { content: Array.isArray(res.content) ? res.content : [] };
-  if (res.structuredContent !== undefined) out.structuredContent = res.structuredContent;
+  // structuredContent must be an object in 2025-era results; a modern upstream may send any JSON value
+  const sc = res.structuredContent;
+  if (sc !== undefined && sc !== null && typeof sc === 'object' && !Array.isArray(sc)) out.structuredContent = sc;
   if (res.isError) out.isError = true;
   return out;
 }
