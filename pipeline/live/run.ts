@@ -188,7 +188,7 @@ function toMetrics(s: RetrievalSummary): RetrievalMetrics {
 interface DetailRun {
   detail: Detail;
   /** per query: first successful text, first error, successful latencies */
-  perQuery: { id: string; query: string; text?: string; error?: string; latencies: number[]; failures: number }[];
+  perQuery: { id: string; query: string; text?: string; error?: string; latencies: number[]; failedLatencies: number[]; failures: number }[];
   timed: number[];
   warmup: number;
 }
@@ -251,6 +251,11 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
       errors.push({ where: 'menu', message: `compact detail not measured: ${discoveryTool} declares no ${JSON.stringify(argNames.detail)} argument` });
     }
     const sendDetail = argNames.detail !== null && argNames.detail in declared;
+    // a limit goes out when the tool declares it (or declares nothing at all): strict proxies reject unknown arguments
+    const sendLimit = argNames.limit !== null && (argNames.limit in declared || Object.keys(declared).length === 0);
+    if (argNames.limit !== null && !sendLimit) {
+      errors.push({ where: 'menu', message: `no limit sent: ${discoveryTool} declares no ${JSON.stringify(argNames.limit)} argument (the proxy's default applies)` });
+    }
     if (argNames.query && Object.keys(declared).length > 0 && !(argNames.query in declared)) {
       errors.push({ where: 'menu', message: `${discoveryTool} declares no ${JSON.stringify(argNames.query)} argument (declared: ${Object.keys(declared).join(', ')}); set --query-arg` });
     }
@@ -279,7 +284,7 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
     // --- discovery calls
     const argsFor = (query: string, detail: Detail): Record<string, unknown> => {
       const a: Record<string, unknown> = { [argNames.query]: query };
-      if (argNames.limit !== null) a[argNames.limit] = limit;
+      if (sendLimit) a[argNames.limit!] = limit;
       if (sendDetail) a[argNames.detail!] = detail;
       return a;
     };
@@ -311,7 +316,7 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
     for (const detail of details) {
       const dr: DetailRun = {
         detail,
-        perQuery: golden.queries.map((q) => ({ id: q.id, query: q.query, latencies: [], failures: 0 })),
+        perQuery: golden.queries.map((q) => ({ id: q.id, query: q.query, latencies: [], failedLatencies: [], failures: 0 })),
         timed: [],
         warmup: 0,
       };
@@ -331,6 +336,7 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
             if (pq.text === undefined) pq.text = r.text;
           } else {
             pq.failures++;
+            pq.failedLatencies.push(r.ms);
             if (pq.error === undefined) pq.error = r.error;
           }
         }
@@ -374,7 +380,8 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
       for (const dr of detailRuns) {
         const totals: number[] = [];
         for (const pq of dr.perQuery) {
-          const latency = pq.latencies.length ? round3(percentile(pq.latencies, 50)) : 0;
+          // per row: the median over the runs (of the failed calls for an error row)
+          const latency = round3(percentile(pq.latencies.length ? pq.latencies : pq.failedLatencies, 50) || 0);
           if (pq.text === undefined) {
             responses.push({ query_id: pq.id, detail: dr.detail, tokenizer: tk.name, ok: false, error: pq.error ?? 'failed', latency_ms: latency });
             continue;

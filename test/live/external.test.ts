@@ -129,6 +129,7 @@ test('a failing discovery call is an error row, not an aborted run; corpus fallb
   assert.ok(row('alnum').total_tokens! > 0);
   assert.equal(row('spaces').ok, false);
   assert.match(row('spaces').error!, /^tool error: input must be alphanumeric only/);
+  assert.ok(row('spaces').latency_ms > 0, 'an error row keeps the failed call duration');
   assertComponentsSum(live);
 
   const r = live.retrieval[0];
