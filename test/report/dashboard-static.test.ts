@@ -63,6 +63,7 @@ test('provenance badges, weak-query shading and the no-break-even row are in the
   Object.assign(be, { no_break_even: true, break_even_calls: null, reason: 'full menu (900) is not larger than the discovery menu (1200)' });
   const html = await renderDashboard(r);
   for (const p of ['measured', 'computed', 'estimated']) assert.ok(html.includes(`<span class="badge ${p}"`), p);
+  assert.ok(html.includes('<section id="notes"><h2>Methodology notes</h2>\n<ul><li>Savings are relative to baseline_json on the same corpus and tokenizer.</li></ul>'));
   assert.match(html, /<span class="bad">no break-even<\/span><div class="meta">full menu \(900\) is not larger than the discovery menu \(1200\)<\/div>/);
   // weak rows: sample has queries whose gold tool is missing from the top 5
   const weak = (html.match(/<tr class="weak">/g) ?? []).length;
