@@ -188,7 +188,7 @@ function toMetrics(s: RetrievalSummary): RetrievalMetrics {
 interface DetailRun {
   detail: Detail;
   /** per query: first successful text, first error, successful latencies */
-  perQuery: { id: string; query: string; text?: string; error?: string; latencies: number[]; failedLatencies: number[]; failures: number }[];
+  perQuery: { id: string; query: string; text?: string; error?: string; latencies: number[]; failedLatencies: number[]; failures: number; varied: boolean }[];
   timed: number[];
   warmup: number;
 }
@@ -316,7 +316,7 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
     for (const detail of details) {
       const dr: DetailRun = {
         detail,
-        perQuery: golden.queries.map((q) => ({ id: q.id, query: q.query, latencies: [], failedLatencies: [], failures: 0 })),
+        perQuery: golden.queries.map((q) => ({ id: q.id, query: q.query, latencies: [], failedLatencies: [], failures: 0, varied: false })),
         timed: [],
         warmup: 0,
       };
@@ -334,6 +334,7 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
             pq.latencies.push(r.ms);
             dr.timed.push(r.ms);
             if (pq.text === undefined) pq.text = r.text;
+            else if (r.text !== pq.text) pq.varied = true;
           } else {
             pq.failures++;
             pq.failedLatencies.push(r.ms);
@@ -344,6 +345,13 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
       for (const pq of dr.perQuery) {
         if (pq.text === undefined) errors.push({ where: `query:${pq.id}/${detail}`, message: pq.error ?? 'failed' });
         else if (pq.failures > 0) errors.push({ where: `query:${pq.id}/${detail}`, message: `${pq.failures} of ${runs} runs failed (first: ${pq.error})` });
+      }
+      const varied = dr.perQuery.filter((pq) => pq.varied).map((pq) => pq.id);
+      if (varied.length > 0) {
+        errors.push({
+          where: `determinism/${detail}`,
+          message: `the response text differed between runs for ${varied.length} quer${varied.length === 1 ? 'y' : 'ies'} (${varied.slice(0, 5).join(', ')}${varied.length > 5 ? ', …' : ''}); the first successful response is measured`,
+        });
       }
       detailRuns.push(dr);
     }
