@@ -67,7 +67,7 @@ function listFlag(v: FlagValue): string[] | undefined {
  * commander options (camelCase) -> LiveOptions. Recognised keys: proxyUrl, apiKey, proxyCmd,
  * upstreams, discoveryTool, queryArg, limitArg, detailArg, limit, liveDetails, runs, warmup,
  * liveQueries, callTimeout, connectTimeout, readyTimeout, embeddedServers, lapJson, lap (false = --no-lap),
- * protocol, plus the bench-wide golden, corpus and tokenizers.
+ * protocol, plus the bench-wide golden, corpus, tokenizers, bootstrap and seed.
  */
 export function liveOptionsFromFlags(flags: Record<string, FlagValue>): LiveOptions {
   const o: LiveOptions = {};
@@ -120,7 +120,12 @@ export function liveOptionsFromFlags(flags: Record<string, FlagValue>): LiveOpti
     if (p !== 'legacy' && p !== 'auto' && p !== '2026-07-28') throw new UserError(`--protocol must be legacy, auto or 2026-07-28, got ${JSON.stringify(p)}`);
     o.protocol = p as ProtocolChoice;
   }
-  set('goldenFile', strFlag(flags.golden, '--golden'));
+  const golden = strFlag(flags.golden, '--golden');
+  if (golden === 'none') throw new UserError('--live needs golden queries to send to the proxy; --golden none leaves it none');
+  set('goldenFile', golden);
+  const iterations = intFlag(flags.bootstrap, '--bootstrap', 1);
+  const seed = intFlag(flags.seed, '--seed', 0);
+  if (iterations !== undefined || seed !== undefined) o.bootstrap = { iterations: iterations ?? 2000, seed: seed ?? 42 };
   set('corpusFile', strFlag(flags.corpus, '--corpus'));
   const tk = listFlag(flags.tokenizers);
   if (tk !== undefined && !(tk.length === 1 && tk[0] === 'all')) set('tokenizers', tk);

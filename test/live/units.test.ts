@@ -89,6 +89,12 @@ test('liveOptionsFromFlags maps commander options and names the bad flag', () =>
     },
   );
   assert.deepEqual(liveOptionsFromFlags({ lap: true, tokenizers: 'all' }), {});
+  assert.deepEqual(liveOptionsFromFlags({ golden: 'g.json', corpus: 'c.json', bootstrap: 500, seed: 0 }), {
+    goldenFile: 'g.json',
+    corpusFile: 'c.json',
+    bootstrap: { iterations: 500, seed: 0 },
+  });
+  assert.throws(() => liveOptionsFromFlags({ golden: 'none' }), userError(/--live needs golden queries/));
   assert.deepEqual(liveOptionsFromFlags({ embeddedServers: 'fixture,memory' }), { embeddedServers: ['fixture', 'memory'] });
   assert.throws(() => liveOptionsFromFlags({ runs: '0' }), userError(/^--runs must be an integer >= 1, got "0"$/));
   assert.throws(() => liveOptionsFromFlags({ limit: '2.5' }), userError(/^--limit must be an integer/));
