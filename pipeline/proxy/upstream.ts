@@ -54,6 +54,8 @@ export class Upstream {
   private _tools: WireTool[] = [];
   private _restarts = 0;
   private attempts = 0;
+  /** connection attempts that failed, ever (waiting callers give up after the next one) */
+  private failedAttempts = 0;
   private lastError: string | null = null;
   private lastErrorAt: number | null = null;
   private connectedAt: number | null = null;
@@ -135,7 +137,7 @@ export class Upstream {
       if (now !== 'connected') {
         const why = this.lastError ? `; last error: ${this.lastError}` : '';
         throw new CallFailure(
-          `upstream '${this.name}' is not connected (state: ${now}${why}); waited ${Date.now() - started} ms of the ${timeoutMs} ms call timeout`,
+          `upstream '${this.name}' is not connected (state: ${now}${why}); waited ${Date.now() - started} ms for a reconnect (call timeout ${timeoutMs} ms)`,
         );
       }
     }
@@ -250,6 +252,7 @@ export class Upstream {
       if (conn) await conn.close();
       if (gen !== this.gen || this.closed) return false;
       this.setError(oneLine((e as Error).message));
+      this.failedAttempts++;
       this.opts.log(`upstream '${this.name}' failed to connect: ${this.lastError}`);
       this.scheduleRetry();
       return false;
@@ -385,11 +388,21 @@ export class Upstream {
     for (const w of [...this.waiters]) w();
   }
 
-  /** Wait until connected, failed or closed, or until the deadline. */
+  /**
+   * Wait until connected, failed or closed, until the next connection attempt has failed
+   * (no point in waiting for later ones: the caller gets that attempt's error), or until the deadline.
+   */
   private waitUntilSettled(deadline: number): Promise<void> {
+    const failuresAtStart = this.failedAttempts;
     return new Promise((resolve) => {
       const done = () => {
-        if (this._state === 'connected' || this._state === 'failed' || this._state === 'closed' || Date.now() >= deadline) {
+        if (
+          this._state === 'connected' ||
+          this._state === 'failed' ||
+          this._state === 'closed' ||
+          this.failedAttempts > failuresAtStart ||
+          Date.now() >= deadline
+        ) {
           clearTimeout(t);
           this.waiters.delete(done);
           resolve();

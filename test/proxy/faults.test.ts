@@ -115,11 +115,11 @@ test('an upstream whose tools/list hangs is caught by the health check and resta
   );
 });
 
-test('an upstream that never starts: other upstreams serve; its calls fail within the call timeout naming the last error', async () => {
+test('an upstream that never starts: other upstreams serve; its calls fail with the next failed reconnect, before the call timeout', async () => {
   await withProxy(
     {
       servers: [{ name: 'dead', command: process.execPath, args: ['-e', 'console.error("no such backend"); process.exit(3)'] }, memoryServer('mem')],
-      call_timeout_ms: 800,
+      call_timeout_ms: 10_000,
       restart: { ...FAST_RESTART, max_ms: 300 },
     },
     async (p, c, logs) => {
@@ -132,12 +132,12 @@ test('an upstream that never starts: other upstreams serve; its calls fail withi
       const r = await c.callTool('call_tool', { name: 'dead:anything', arguments: {} });
       const took = Date.now() - t0;
       assert.equal(r.isError, true);
-      assert.match(resultText(r), /^call_tool dead:anything: upstream 'dead' is not connected \(state: (backoff|connecting); last error: .*no such backend.*\); waited \d+ ms of the 800 ms call timeout$/);
-      assert.ok(took < 800 + 5000, `took ${took} ms`); // slack for a loaded machine
+      assert.match(resultText(r), /^call_tool dead:anything: upstream 'dead' is not connected \(state: (backoff|connecting); last error: .*no such backend.*\); waited \d+ ms for a reconnect \(call timeout 10000 ms\)$/);
+      assert.ok(took < 10_000, `took ${took} ms: the next failed reconnect ends the wait, before the call timeout`);
       // it keeps retrying in the background (backoff 100, 200, 300, 300 ... ms)
       await waitFor('retries', () => logs.filter((l) => l.startsWith("upstream 'dead' failed to connect")).length, (n) => n >= 3, 10_000);
       const ok = await c.callTool('call_tool', { name: 'mem:read_graph', arguments: {} });
-      assert.equal(ok.isError, undefined);
+      assert.equal(ok.isError, undefined, resultText(ok));
     },
   );
 });
