@@ -45,6 +45,8 @@ export interface OfflineOptions {
   bm25?: Bm25Options;
   /** tools per simulated discovery response (the proxy's default limit) */
   responseTopK: number;
+  /** only load and describe the corpora (hygiene), no arms/retrieval/economics: for live-only runs */
+  corpusOnly?: boolean;
   log?: (msg: string) => void;
 }
 
@@ -183,7 +185,7 @@ export async function runOffline(opts: OfflineOptions): Promise<OfflineResult> {
   if (opts.corpora.length === 0) throw new UserError('no corpus given (--corpus FILE)');
   const tokenizers: Tokenizer[] = resolveTokenizers(opts.tokenizers);
   const arms: Arm[] = resolveArms(opts.arms);
-  if (!arms.some((a) => a.meta.id === BASELINE_ARM_ID)) {
+  if (!opts.corpusOnly && !arms.some((a) => a.meta.id === BASELINE_ARM_ID)) {
     throw new UserError(`--arms must include ${BASELINE_ARM_ID} (it is the savings baseline)`);
   }
   // baseline first: it is the denominator of every saving
@@ -221,6 +223,7 @@ export async function runOffline(opts: OfflineOptions): Promise<OfflineResult> {
       tool_ids: corpus.tools.map((t) => t.tool_id),
       hygiene: toReportHygiene(hygiene),
     });
+    if (opts.corpusOnly) continue;
 
     // arms x tokenizers
     const results: ArmRunResult[] = [];
@@ -331,7 +334,7 @@ export async function runOffline(opts: OfflineOptions): Promise<OfflineResult> {
     }
     timings.push({ stage: 'economics', corpus_id: corpus.id, ms: performance.now() - tEcon, rss_mb: process.memoryUsage().rss / 1048576 });
   }
-  out.notes.push(
+  if (!opts.corpusOnly) out.notes.push(
     `Offline economics: full menu = the arm's whole listing of the corpus; discovery menu = the reference proxy's own ${menu.tools.length} tools (${menu.version}) rendered by the same arm; mean response = the arm's rendering of the top ${opts.responseTopK} tools its BM25 index returns per golden query (a simulated retrieve_tools response, not a wire measurement; see the live section for measured responses).`,
   );
   return out;

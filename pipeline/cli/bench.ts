@@ -64,17 +64,28 @@ export function register(program: Command): void {
     const tokenizers = String(flags.tokenizers) === 'all' ? [...TOKENIZER_NAMES] : list(String(flags.tokenizers));
     if (!flags.offline && !flags.live) throw new UserError('--no-offline needs --live (nothing to do)');
     const corpora: CorpusInput[] = [{ path: corpusPath, golden }, ...(flags.extraCorpus as string[]).map((p) => ({ path: resolve(p) }))];
+    // The live stage scores the proxy on a golden set; a corpus without one falls back to the
+    // default corpus + golden set, which then joins the report's corpora so its rows resolve.
+    let liveCorpus = corpusPath;
+    let liveGolden = golden;
+    if (flags.live && !golden) {
+      liveCorpus = DEFAULT_CORPUS;
+      liveGolden = DEFAULT_GOLDEN;
+      if (corpusPath !== DEFAULT_CORPUS) corpora.push({ path: DEFAULT_CORPUS, golden: DEFAULT_GOLDEN });
+      log(`live stage: ${corpusPath} has no golden set; scoring the proxy on ${DEFAULT_GOLDEN}`);
+    }
     const bm25: { k1?: number; b?: number } = {};
     if (flags.k1 !== undefined) bm25.k1 = flags.k1 as number;
     if (flags.b !== undefined) bm25.b = flags.b as number;
     const bootstrap = { iterations: flags.bootstrap as number, seed: flags.seed as number };
     // validate live flags before spending time offline
     const liveOpts = flags.live
-      ? liveOptionsFromFlags({ ...(flags as Record<string, never>), golden: golden ?? DEFAULT_GOLDEN, corpus: corpusPath, tokenizers: tokenizers.join(',') } as never)
+      ? liveOptionsFromFlags({ ...(flags as Record<string, never>), golden: liveGolden, corpus: liveCorpus, tokenizers: tokenizers.join(',') } as never)
       : undefined;
     const t0 = performance.now();
-    const offline = flags.offline
+    const offline = flags.offline || liveOpts
       ? await runOffline({
+          corpusOnly: !flags.offline,
           corpora,
           discoveryMenu: resolve(String(flags.discoveryMenu)),
           arms: String(flags.arms) === 'all' ? 'all' : list(String(flags.arms)),
@@ -85,7 +96,7 @@ export function register(program: Command): void {
           log,
         })
       : undefined;
-    if (offline) log(`offline stage: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    if (flags.offline) log(`offline stage: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     let live;
     if (liveOpts) {
       const t1 = performance.now();

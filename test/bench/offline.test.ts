@@ -91,3 +91,17 @@ test('bench CLI writes a valid report, tables and dashboard', () => {
   assert.ok(existsSync(join(dir, 'dashboard.html')));
   assert.ok(readdirSync(join(dir, 'tables')).some((f) => f.endsWith('.parquet')));
 });
+
+test('bench --live --no-offline: a live-only report still describes its corpus and validates', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-bench-'));
+  const r = cli(['bench', '--out', dir, '--live', '--no-offline', '--live-queries', '3', '--runs', '1', '--warmup', '0', '--embedded-servers', 'memory', '--bootstrap', '20', '--connect-timeout', '120000']);
+  assert.equal(r.status, 0, r.stderr);
+  const report = validateReport(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')));
+  assert.equal(report.arms.length, 0);
+  assert.deepEqual(report.corpora.map((c) => c.id), ['corpus-npm4-v1']);
+  assert.equal(report.live?.corpus_id, 'corpus-npm4-v1');
+  const menu = report.live!.menus.find((m) => m.tokenizer === 'cl100k_base')!;
+  assert.equal(menu.upstream_tool_count, 9); // server-memory's nine tools
+  assert.ok(menu.proxy_menu_tokens.value > 0 && menu.proxy_menu_tokens.value < menu.full_menu_tokens.value);
+  assert.equal(report.live!.responses.filter((x) => x.ok).length, 3 * 2 * 2); // 3 queries x 2 details x 2 tokenizers
+});
