@@ -2,12 +2,13 @@ import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { JsonValue } from '../types.ts';
 import { UserError } from '../types.ts';
-import { runOffline, type CorpusInput } from '../bench/offline.ts';
-import { assembleReport } from '../bench/report.ts';
-import { writeReport } from '../report/write.ts';
+import type { CorpusInput } from '../bench/offline.ts';
+import type { Report } from '../report/types.ts';
 import { LIVE_FLAGS, liveOptionsFromFlags } from '../live/flags.ts';
-import { runLive } from '../live/run.ts';
-import { TOKENIZER_NAMES } from '../tokens/tokenizer.ts';
+
+// Heavy modules (tiktoken, arrow, parquet, vega, the MCP SDK) load inside the action, so other
+// subcommands (e.g. `mcpfixture`, which shares this CLI) start fast.
+const TOKENIZER_NAMES = ['cl100k_base', 'o200k_base'];
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 export const DEFAULT_CORPUS = resolve(ROOT, 'datasets', 'corpus-npm4-v1.tools.json');
@@ -55,6 +56,10 @@ export function register(program: Command): void {
     cmd.addOption(o);
   }
   cmd.action(async (flags: Record<string, unknown>) => {
+    const { runOffline } = await import('../bench/offline.ts');
+    const { assembleReport } = await import('../bench/report.ts');
+    const { writeReport } = await import('../report/write.ts');
+    const { runLive } = await import('../live/run.ts');
     const argv = process.argv.slice(2);
     const log = (m: string) => process.stderr.write(`${m}\n`);
     const corpusPath = resolve(String(flags.corpus));
@@ -114,7 +119,7 @@ export function register(program: Command): void {
   });
 }
 
-function printSummary(report: ReturnType<typeof assembleReport>, log: (m: string) => void): void {
+function printSummary(report: Report, log: (m: string) => void): void {
   for (const c of report.corpora) {
     log(`\n${c.id} (${c.tool_count} tools)`);
     for (const a of report.arms.filter((x) => x.corpus_id === c.id)) {

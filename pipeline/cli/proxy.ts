@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../types.ts';
-import { loadProxyConfig, startProxy, type ProxyHandle } from '../proxy/index.ts';
+import type { ProxyHandle } from '../proxy/index.ts';
 
 /** Registers `mcpgauge proxy`: the reference discovery proxy (see pipeline/proxy/README.md). */
 export function register(program: Command): void {
@@ -13,6 +13,8 @@ export function register(program: Command): void {
     .option('--port <n>', 'HTTP port, 0 = a free port (default: config listen.port, 8092)')
     .option('--api-key <key>', 'API key HTTP clients must send (X-API-Key or Authorization: Bearer); also MCPGAUGE_PROXY_API_KEY')
     .action(async (o: { config: string; transport: string; host?: string; port?: string; apiKey?: string }) => {
+      // loaded here so other subcommands do not pay for the MCP SDK server at start-up
+      const { loadProxyConfig, startProxy } = await import('../proxy/index.ts');
       if (o.transport !== 'http' && o.transport !== 'stdio') {
         throw new UserError(`--transport must be "http" or "stdio", got ${JSON.stringify(o.transport)}`);
       }

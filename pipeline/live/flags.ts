@@ -7,7 +7,9 @@ import { UserError } from '../types.ts';
 import type { ProtocolChoice } from '../mcp/client.ts';
 import type { Detail } from '../report/types.ts';
 import type { LiveOptions } from './run.ts';
-import { EMBEDDED_SERVERS } from './targets.ts';
+
+/** Upstreams the embedded default boots: the project's fixture and the four npm reference servers. */
+export const EMBEDDED_SERVERS = ['fixture', 'filesystem', 'memory', 'sequential-thinking', 'everything'] as const;
 
 export interface LiveFlag {
   /** commander flag spec */

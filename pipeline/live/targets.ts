@@ -23,8 +23,8 @@ import { loadProxyConfig, targetOf, type UpstreamConfig } from '../proxy/config.
 import { UserError } from '../types.ts';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const NPM_SERVERS = ['filesystem', 'memory', 'sequential-thinking', 'everything'] as const;
-export const EMBEDDED_SERVERS = ['fixture', ...NPM_SERVERS] as const;
+import { EMBEDDED_SERVERS } from './flags.ts';
+export { EMBEDDED_SERVERS };
 /** connect + tools/list deadline for processes the live stage starts (slow, loaded machines need room) */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
 export type EmbeddedServer = (typeof EMBEDDED_SERVERS)[number];
