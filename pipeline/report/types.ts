@@ -12,6 +12,8 @@
  * - Optional fields are omitted, never set to `undefined`.
  */
 import type { Figure, JsonValue, Provenance } from '../types.ts';
+import type { BreakEvenRow as EconBreakEvenRow } from '../economics/breakeven.ts';
+import type { SessionRow as EconSessionRow } from '../economics/session.ts';
 
 export type { Figure, Provenance, JsonValue };
 
@@ -238,36 +240,22 @@ export function isScored(r: RetrievalReport): r is RetrievalScored {
 // ---------------------------------------------------------------------------------------------
 // economics
 
-export interface BreakEvenRow {
+/** Which row of which table a figure belongs to. */
+export interface RowKey {
   corpus_id: string;
   /** arm id offline; live uses the detail label, e.g. "proxy_full" */
   arm: string;
   tokenizer: TokenizerKey;
-  /** inputs, echoed */
-  full_menu_tokens: number;
-  discovery_menu_tokens: number;
-  mean_response_tokens: number;
-  /** (full - discovery) / mean_response; null when there is no break-even */
-  break_even_calls: number | null;
-  no_break_even: boolean;
-  /** why there is no break-even (required when no_break_even) */
-  reason?: string;
-  provenance: 'computed';
 }
 
-export interface SessionEstimateRow {
-  corpus_id: string;
-  arm: string;
-  tokenizer: TokenizerKey;
-  calls_per_session: number;
-  retry_rate: number;
-  /** inputs, echoed */
-  menu_tokens: number;
-  mean_response_tokens: number;
-  /** round_half_up(menu + calls * mean_response * (1 + retry_rate)) */
-  estimated_tokens: number;
-  provenance: 'estimated';
-}
+/**
+ * A break-even row: the economics module's row (inputs echoed, break_even_calls or an explicit
+ * no_break_even with its reason, provenance 'computed') keyed by corpus, arm and tokenizer.
+ */
+export type BreakEvenRow = RowKey & EconBreakEvenRow;
+
+/** A session estimate row: the economics module's row (provenance 'estimated') keyed likewise. */
+export type SessionEstimateRow = RowKey & EconSessionRow;
 
 /** One point of the break-even chart: cumulative context tokens after `calls` discovery calls. */
 export interface BreakEvenCurvePoint {
