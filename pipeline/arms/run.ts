@@ -85,8 +85,40 @@ function skipReasonText(e: unknown): string {
   return e instanceof ArmEncodeError ? e.reason : (e as Error).message;
 }
 
+/**
+ * An arm rendered over a corpus, before any token is counted: the result without `tokens`, the
+ * standalone texts of the encodable tools (aligned with `result.tool_ids`) and the listing.
+ * `done` = nothing to count (whole-arm skip). Split from runArm so a caller can count the texts
+ * elsewhere (e.g. another thread per tokenizer) and then call finishArm with the same numbers.
+ */
+export interface PreparedArm {
+  result: ArmRunResult;
+  done: boolean;
+  texts: string[];
+  listing: string;
+}
+
+/** Per-tokenizer counts of a PreparedArm: `per_tool` aligned with its texts, `total` = the listing. */
+export interface ArmCounts {
+  tokenizer: TokenizerName;
+  per_tool: number[];
+  total: number;
+}
+
 export async function runArm(arm: Arm, corpus: Corpus, tokenizers: readonly Tokenizer[], baseline?: ArmRunResult): Promise<ArmRunResult> {
   if (tokenizers.length === 0) throw new Error('runArm: no tokenizer given');
+  const prep = await prepareArm(arm, corpus, baseline);
+  if (prep.done) return prep.result;
+  return finishArm(prep, tokenizers.map((tk) => countPrepared(prep, tk)), baseline);
+}
+
+/** Count a PreparedArm under one tokenizer (per-tool texts, then the listing). */
+export function countPrepared(prep: PreparedArm, tk: Tokenizer): ArmCounts {
+  return { tokenizer: tk.name, per_tool: prep.texts.map((t) => tk.count(t)), total: tk.count(prep.listing) };
+}
+
+/** Render one arm over a corpus (skips, index docs, texts, listing); no token counting. */
+export async function prepareArm(arm: Arm, corpus: Corpus, baseline?: ArmRunResult): Promise<PreparedArm> {
   if (corpus.tools.length === 0) throw new UserError(`corpus ${corpus.id}: no tools to encode`);
   if (baseline) {
     if (baseline.arm !== BASELINE_ARM_ID) throw new Error(`runArm: baseline must be a ${BASELINE_ARM_ID} result, got ${baseline.arm}`);
@@ -115,7 +147,7 @@ export async function runArm(arm: Arm, corpus: Corpus, tokenizers: readonly Toke
   if (unavailable !== null) {
     result.skipped = true;
     result.skip_reason = unavailable;
-    return result;
+    return { result, done: true, texts: [], listing: '' };
   }
 
   const skip = (tool_id: string, error: string) => {
@@ -161,26 +193,41 @@ export async function runArm(arm: Arm, corpus: Corpus, tokenizers: readonly Toke
     result.skipped = true;
     const first = result.skipped_examples[0];
     result.skip_reason = `no tool of corpus ${corpus.id} could be encoded (${result.skipped_tools} skipped; first: ${first.tool_id}: ${first.error})`;
-    return result;
+    return { result, done: true, texts: [], listing: '' };
   }
 
   result.tool_ids = kept.map((k) => k.tool.tool_id);
   result.index_docs = kept.map((k) => k.doc);
-  for (const tk of tokenizers) {
-    const perTool = kept.map((k) => tk.count(k.text));
-    const total = tk.count(listing);
+  return { result, done: false, texts: kept.map((k) => k.text), listing };
+}
+
+/**
+ * Fill `result.tokens` from counts (one entry per tokenizer, in the order given) and return the
+ * result. The prepared texts are released (the counts are all that is kept).
+ */
+export function finishArm(prep: PreparedArm, counts: readonly ArmCounts[], baseline?: ArmRunResult): ArmRunResult {
+  const result = prep.result;
+  if (prep.done) return result;
+  for (const c of counts) {
+    const perTool = c.per_tool;
+    if (perTool.length !== result.tool_ids.length) {
+      throw new Error(`arm ${result.arm}: ${c.tokenizer} counted ${perTool.length} texts for ${result.tool_ids.length} tools`);
+    }
+    const total = c.total;
     result.tokens.push({
-      tokenizer: tk.name,
+      tokenizer: c.tokenizer,
       total_tokens: total,
       per_tool: perTool,
       mean_tokens: mean(perTool),
       p50_tokens: percentile(perTool, 50),
       p95_tokens: percentile(perTool, 95),
       max_tokens: perTool.reduce((a, b) => (b > a ? b : a), 0),
-      savings_vs_baseline_pct: savings(arm.meta.id, tk.name, total, baseline),
+      savings_vs_baseline_pct: savings(result.arm, c.tokenizer, total, baseline),
       heaviest_tools: heaviest(result.tool_ids, perTool, HEAVIEST_N),
     });
   }
+  prep.texts = [];
+  prep.listing = '';
   return result;
 }
 

@@ -11,8 +11,9 @@ import { loadToolRet } from '../corpus/toolret.ts';
 import { corpusHygiene, type CorpusHygiene as CorpusHygieneSrc } from '../corpus/hygiene.ts';
 import { resolveArms } from '../arms/registry.ts';
 import { BASELINE_ARM_ID, type Arm } from '../arms/types.ts';
-import { runArm, rankingAgreement, type ArmRunResult } from '../arms/run.ts';
-import { resolveTokenizers, type Tokenizer } from '../tokens/tokenizer.ts';
+import { prepareArm, finishArm, rankingAgreement, type ArmCounts, type ArmRunResult } from '../arms/run.ts';
+import { getTokenizer, isTokenizerName, TOKENIZER_NAMES, type TokenizerName } from '../tokens/tokenizer.ts';
+import { startCountWorker, type CountWorker } from './worker_client.ts';
 import { createBm25Retriever, type Bm25Options } from '../retrieval/bm25.ts';
 import { scoreGolden, type QueryResult, type RetrievalSummary } from '../retrieval/metrics.ts';
 import { breakEvenCurve } from '../economics/breakeven.ts';
@@ -47,6 +48,11 @@ export interface OfflineOptions {
   responseTopK: number;
   /** only load and describe the corpora (hygiene), no arms/retrieval/economics: for live-only runs */
   corpusOnly?: boolean;
+  /**
+   * count the second tokenizer in a worker thread while the main thread counts the first
+   * (default true; env MCPGAUGE_THREADS=1 also forces one thread). Results are identical.
+   */
+  parallel?: boolean;
   log?: (msg: string) => void;
 }
 
@@ -65,6 +71,8 @@ export interface OfflineResult {
   economics: Economics;
   notes: string[];
   timings: StageTiming[];
+  /** threads that counted tokens: 2 = the second tokenizer ran in a worker thread */
+  threads: number;
   /** loaded corpora and golden sets, for the live stage */
   loaded: { corpus: Corpus; golden?: GoldenSet }[];
 }
@@ -179,11 +187,78 @@ function timed<T>(timings: StageTiming[], stage: string, corpusId: string | unde
   });
 }
 
+/** Tokenizer names in report order, validated like resolveTokenizers (without loading them). */
+function tokenizerNames(list: readonly string[] | 'all'): TokenizerName[] {
+  const names = list === 'all' || (list.length === 1 && list[0] === 'all') ? TOKENIZER_NAMES : list;
+  if (names.length === 0) throw new UserError(`no tokenizer given (valid: ${TOKENIZER_NAMES.join(', ')})`);
+  const out: TokenizerName[] = [];
+  for (const n of names) {
+    if (!isTokenizerName(n)) getTokenizer(n); // throws the UserError naming it
+    else if (!out.includes(n)) out.push(n);
+  }
+  return out;
+}
+
+/** MCPGAUGE_THREADS: unset = default (2 threads when useful); a positive integer; 1 = single thread. */
+export function threadsFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const v = env.MCPGAUGE_THREADS;
+  if (v === undefined || v === '') return undefined;
+  if (!/^[1-9][0-9]*$/.test(v)) throw new UserError(`MCPGAUGE_THREADS must be a positive integer (1 = single thread), got "${v}"`);
+  return Number(v);
+}
+
+/**
+ * Exact token counts of many texts under every tokenizer. With a worker, the first tokenizer is
+ * counted on the calling thread and the others in the worker (posted first, so both run at once).
+ * The returned promise is pre-handled (no unhandled-rejection crash while the caller is busy);
+ * awaiting it still throws the worker's error.
+ */
+interface Counter {
+  names: TokenizerName[];
+  threads: number;
+  countAll(texts: string[]): Promise<number[][]>;
+}
+
+function makeCounter(names: TokenizerName[], worker: CountWorker | null): Counter {
+  return {
+    names,
+    threads: worker ? 2 : 1,
+    countAll(texts) {
+      const jobs: (number[] | Promise<number[]>)[] = names.map((n, i) => {
+        if (!worker || i === 0) return [];
+        const job = worker.count(n, texts);
+        job.catch(() => {}); // handled when awaited below; a local error may come first
+        return job;
+      });
+      names.forEach((n, i) => {
+        if (worker && i > 0) return;
+        const tk = getTokenizer(n);
+        jobs[i] = texts.map((t) => tk.count(t));
+      });
+      const all = Promise.all(jobs);
+      all.catch(() => {});
+      return all;
+    },
+  };
+}
+
 export async function runOffline(opts: OfflineOptions): Promise<OfflineResult> {
+  const threads = threadsFromEnv();
+  const names = tokenizerNames(opts.tokenizers);
+  const parallel = opts.parallel !== false && threads !== 1 && names.length > 1 && !opts.corpusOnly;
+  const worker = parallel ? startCountWorker() : null;
+  try {
+    return await runOfflineWith(opts, makeCounter(names, worker));
+  } finally {
+    await worker?.close();
+  }
+}
+
+async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<OfflineResult> {
   const log = opts.log ?? (() => {});
   const timings: StageTiming[] = [];
   if (opts.corpora.length === 0) throw new UserError('no corpus given (--corpus FILE)');
-  const tokenizers: Tokenizer[] = resolveTokenizers(opts.tokenizers);
+  const tokNames = counter.names;
   const arms: Arm[] = resolveArms(opts.arms);
   if (!opts.corpusOnly && !arms.some((a) => a.meta.id === BASELINE_ARM_ID)) {
     throw new UserError(`--arms must include ${BASELINE_ARM_ID} (it is the savings baseline)`);
@@ -200,6 +275,7 @@ export async function runOffline(opts: OfflineOptions): Promise<OfflineResult> {
     economics: { break_even: [], session_estimates: [], curves: [] },
     notes: [],
     timings,
+    threads: counter.threads,
     loaded: [],
   };
   const seen = new Set<string>();
@@ -225,25 +301,44 @@ export async function runOffline(opts: OfflineOptions): Promise<OfflineResult> {
     });
     if (opts.corpusOnly) continue;
 
-    // arms x tokenizers
+    // arms x tokenizers: render on this thread, count (other tokenizers in the worker, which
+    // keeps counting while this thread goes on with the next arm and with retrieval)
     const results: ArmRunResult[] = [];
-    let baseline: ArmRunResult | undefined;
+    const pendingCounts: { prep: Awaited<ReturnType<typeof prepareArm>>; counts: Promise<number[][]> | null }[] = [];
+    let baselineRaw: ArmRunResult | undefined;
     for (const arm of arms) {
-      const r = await timed(timings, `arm:${arm.meta.id}`, corpus.id, () => runArm(arm, corpus, tokenizers, baseline));
-      if (arm.meta.id === BASELINE_ARM_ID) {
-        if (r.skipped) throw new Error(`baseline arm skipped on ${corpus.id}: ${r.skip_reason}`);
-        baseline = r;
-      }
-      results.push(r);
-      out.arms.push(toArmReport(r, corpus));
-      log(`  arm ${arm.meta.id}: ${r.skipped ? r.skip_reason : r.tokens.map((t) => `${t.total_tokens} ${t.tokenizer}`).join(', ')}`);
+      await timed(timings, `arm:${arm.meta.id}`, corpus.id, async () => {
+        // the baseline check needs only the corpus identity, so the unfinished baseline result serves
+        const prep = await prepareArm(arm, corpus, baselineRaw);
+        if (arm.meta.id === BASELINE_ARM_ID) {
+          if (prep.result.skipped) throw new Error(`baseline arm skipped on ${corpus.id}: ${prep.result.skip_reason}`);
+          baselineRaw = prep.result;
+        }
+        const counts = prep.done ? null : counter.countAll([...prep.texts, prep.listing]);
+        // the texts now live only in the counts job
+        prep.texts = [];
+        prep.listing = '';
+        pendingCounts.push({ prep, counts });
+        results.push(prep.result);
+      });
     }
-    const agreement = rankingAgreement(results);
-    out.ranking_agreement.push({
-      corpus_id: corpus.id,
-      by_tokenizer: Object.fromEntries(agreement.orders.map((o) => [o.tokenizer, o.arms])),
-      same: agreement.same,
-    });
+    const finishArms = async () => {
+      let baseline: ArmRunResult | undefined;
+      for (const { prep, counts } of pendingCounts) {
+        const c = counts ? await counts : [];
+        const armCounts: ArmCounts[] = c.map((v, i) => ({ tokenizer: tokNames[i], per_tool: v.slice(0, -1), total: v[v.length - 1] }));
+        const r = finishArm(prep, armCounts, baseline);
+        if (r.arm === BASELINE_ARM_ID) baseline = r;
+        out.arms.push(toArmReport(r, corpus));
+        log(`  arm ${r.arm}: ${r.skipped ? r.skip_reason : r.tokens.map((t) => `${t.total_tokens} ${t.tokenizer}`).join(', ')}`);
+      }
+      const agreement = rankingAgreement(results);
+      out.ranking_agreement.push({
+        corpus_id: corpus.id,
+        by_tokenizer: Object.fromEntries(agreement.orders.map((o) => [o.tokenizer, o.arms])),
+        same: agreement.same,
+      });
+    };
 
     // retrieval: baseline and every index-altering arm, each indexed on its own text
     const rankingsByArm = new Map<string, Map<string, string[]>>();
@@ -287,9 +382,14 @@ export async function runOffline(opts: OfflineOptions): Promise<OfflineResult> {
     // the reference proxy's own tools rendered by the same arm; mean response = the arm's
     // rendering of the top-k tools its index returns for each golden query (simulated
     // retrieve_tools response, labelled as such in the notes).
+    // the arms' counts (still running in the worker while retrieval ran) complete here
+    await timed(timings, 'arms:finish', corpus.id, finishArms);
     if (!golden) continue;
     const tEcon = performance.now();
     const byId = new Map<string, ToolRecord>(corpus.tools.map((t) => [t.tool_id, t]));
+    // A response depends only on the arm and its top-k ranking: render and count each distinct
+    // ranking once (queries with the same top-k share it); the mean is still over all queries.
+    const econJobs: { r: ArmRunResult; perQuery: number[]; counts: Promise<number[][]> }[] = [];
     for (const r of results) {
       if (r.skipped) continue;
       const arm = arms.find((a) => a.meta.id === r.arm)!;
@@ -302,20 +402,34 @@ export async function runOffline(opts: OfflineOptions): Promise<OfflineResult> {
         out.notes.push(`economics: arm ${r.arm} cannot render the discovery menu (${(e as Error).message}); no break-even row`);
         continue;
       }
-      const responses = golden.queries.map((q) => {
-        const tools = (rankings.get(q.query) ?? []).slice(0, opts.responseTopK).map((id) => byId.get(id)!).filter(Boolean);
-        return tools.length ? arm.renderListing(tools) : '';
+      const texts = [menuText];
+      const slot = new Map<string, number>();
+      const perQuery = golden.queries.map((q) => {
+        const ids = (rankings.get(q.query) ?? []).slice(0, opts.responseTopK).filter((id) => byId.has(id));
+        const key = ids.join('\n');
+        let at = slot.get(key);
+        if (at === undefined) {
+          at = texts.length;
+          slot.set(key, at);
+          texts.push(ids.length ? arm.renderListing(ids.map((id) => byId.get(id)!)) : '');
+        }
+        return at;
       });
-      for (const tok of tokenizers) {
-        const stats = r.tokens.find((t) => t.tokenizer === tok.name)!;
-        const meanResp = mean(responses.map((t) => tok.count(t)));
-        const discovery = tok.count(menuText);
+      econJobs.push({ r, perQuery, counts: counter.countAll(texts) });
+    }
+    for (const { r, perQuery, counts } of econJobs) {
+      const byTok = await counts;
+      tokNames.forEach((tokName, ti) => {
+        const c = byTok[ti];
+        const stats = r.tokens.find((t) => t.tokenizer === tokName)!;
+        const meanResp = mean(perQuery.map((at) => c[at]));
+        const discovery = c[0];
         const curve = breakEvenCurve({ fullMenuTokens: stats.total_tokens, discoveryMenuTokens: discovery, meanResponseTokens: meanResp });
         const be = curve.break_even;
         out.economics.break_even.push({
           corpus_id: corpus.id,
           arm: r.arm,
-          tokenizer: tok.name,
+          tokenizer: tokName,
           full_menu_tokens: be.full_menu_tokens,
           discovery_menu_tokens: be.discovery_menu_tokens,
           mean_response_tokens: be.mean_response_tokens,
@@ -325,12 +439,12 @@ export async function runOffline(opts: OfflineOptions): Promise<OfflineResult> {
           provenance: 'computed',
         });
         for (const p of curve.points) {
-          out.economics.curves.push({ corpus_id: corpus.id, arm: r.arm, tokenizer: tok.name, calls: p.calls, full_menu_tokens: p.full_menu_tokens, discovery_tokens: p.discovery_tokens });
+          out.economics.curves.push({ corpus_id: corpus.id, arm: r.arm, tokenizer: tokName, calls: p.calls, full_menu_tokens: p.full_menu_tokens, discovery_tokens: p.discovery_tokens });
         }
         for (const s of sessionEstimates({ menuTokens: discovery, meanResponseTokens: meanResp, retryRate: r.retryRate, calls: SESSION_CALLS })) {
-          out.economics.session_estimates.push({ corpus_id: corpus.id, arm: r.arm, tokenizer: tok.name, ...s });
+          out.economics.session_estimates.push({ corpus_id: corpus.id, arm: r.arm, tokenizer: tokName, ...s });
         }
-      }
+      });
     }
     timings.push({ stage: 'economics', corpus_id: corpus.id, ms: performance.now() - tEcon, rss_mb: process.memoryUsage().rss / 1048576 });
   }

@@ -1,0 +1,98 @@
+/**
+ * Main-thread side of the token-counting worker: `startCountWorker()` spawns one worker thread
+ * (pipeline/bench/worker.mjs), `count(tokenizer, texts)` posts a job and resolves with one exact
+ * count per text (the worker uses the same tiktoken tokenizer as the main thread). Jobs run in
+ * the order posted. The texts are copied at post time, so the caller may drop its own copy.
+ *
+ * Errors: a job that throws in the worker rejects with an error of the same class and message as
+ * the main thread would have thrown (UserError stays a UserError, so the CLI prints the same one
+ * line); a worker crash or exit rejects every pending job, and the worker is terminated.
+ */
+import { Worker } from 'node:worker_threads';
+import { UserError } from '../types.ts';
+
+export interface CountRequest {
+  id: number;
+  tokenizer: string;
+  texts: string[];
+}
+
+export type CountReply =
+  | { id: number; counts: Uint32Array }
+  | { id: number; error: { name: string; message: string; exitCode?: number } };
+
+export interface CountWorker {
+  count(tokenizer: string, texts: string[]): Promise<number[]>;
+  /** terminate the thread (idempotent); pending jobs reject */
+  close(): Promise<void>;
+}
+
+const WORKER_URL = new URL('./worker.mjs', import.meta.url);
+
+function rebuildError(e: { name: string; message: string; exitCode?: number }): Error {
+  if (e.name === 'UserError') return new UserError(e.message, e.exitCode);
+  const err = new Error(e.message);
+  err.name = e.name;
+  return err;
+}
+
+export function startCountWorker(): CountWorker {
+  const worker = new Worker(WORKER_URL);
+  const pending = new Map<number, { resolve: (v: number[]) => void; reject: (e: Error) => void }>();
+  let nextId = 1;
+  let failure: Error | null = null;
+  let closed = false;
+
+  const failAll = (e: Error) => {
+    if (!failure) failure = e;
+    for (const p of pending.values()) p.reject(e);
+    pending.clear();
+    if (!closed) {
+      closed = true;
+      void worker.terminate();
+    }
+  };
+
+  worker.on('message', (msg: CountReply) => {
+    const p = pending.get(msg.id);
+    if (!p) return;
+    pending.delete(msg.id);
+    if ('error' in msg) {
+      const e = rebuildError(msg.error);
+      p.reject(e);
+      failAll(e);
+    } else {
+      p.resolve(Array.from(msg.counts));
+    }
+  });
+  worker.on('error', (e: Error) => failAll(e instanceof Error ? e : new Error(String(e))));
+  worker.on('exit', (code) => {
+    if (pending.size > 0) failAll(new Error(`token-counting worker exited (code ${code}) with ${pending.size} job(s) pending`));
+    closed = true;
+  });
+  // an idle worker must not keep the process alive
+  worker.unref();
+
+  return {
+    count(tokenizer, texts) {
+      if (failure) return Promise.reject(failure);
+      if (closed) return Promise.reject(new Error('token-counting worker is closed'));
+      const id = nextId++;
+      const req: CountRequest = { id, tokenizer, texts };
+      return new Promise<number[]>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker.ref();
+        worker.postMessage(req);
+      }).finally(() => {
+        if (pending.size === 0) worker.unref();
+      });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const p of pending.values()) p.reject(new Error('token-counting worker closed with jobs pending'));
+      pending.clear();
+      await worker.terminate();
+    },
+  };
+}
