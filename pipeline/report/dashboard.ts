@@ -193,13 +193,22 @@ function chartData(id: string, r: Report): ChartData {
       };
     case 'savings_vs_recall': {
       const rows: Row[] = [];
-      for (const s of scored) {
-        const arm = r.arms.find((a) => a.arm === s.arm && a.corpus_id === s.corpus_id);
-        const sav = arm?.by_tokenizer[tok]?.savings_vs_baseline_pct;
+      for (const arm of r.arms) {
+        if (arm.skipped) continue;
+        const sav = arm.by_tokenizer[tok]?.savings_vs_baseline_pct;
         if (!sav) continue;
+        // an arm that does not alter the index ranks exactly like the baseline: plot it at the
+        // baseline's recall, labelled so, instead of leaving it off the chart
+        let s = scored.find((x) => x.corpus_id === arm.corpus_id && x.arm === arm.arm);
+        let label = arm.arm;
+        if (!s && !arm.index_altering) {
+          s = scored.find((x) => x.corpus_id === arm.corpus_id && x.arm === 'baseline_json');
+          label = `${arm.arm} (same index)`;
+        }
+        if (!s) continue;
         const rec = s.metrics.recall_at_5;
         rows.push({
-          series: series(s.corpus_id, s.arm), arm: s.arm, corpus: s.corpus_id, tokenizer: tok, savings_pct: sav.value,
+          series: series(arm.corpus_id, arm.arm), arm: label, corpus: arm.corpus_id, tokenizer: tok, savings_pct: sav.value,
           recall_at_5: rec.value, lo: rec.ci95?.[0] ?? rec.value, hi: rec.ci95?.[1] ?? rec.value, label_below: 0,
         });
       }
