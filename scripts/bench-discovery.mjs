@@ -6,10 +6,11 @@ import { $, argv, fs, path } from 'zx';
 $.verbose = true;
 const root = path.resolve(import.meta.dirname, '..');
 const out = argv.out ?? path.join(root, 'results', 'discovery');
-const args = ['bench', '--out', out, '--live'];
+const noLive = process.argv.includes('--no-live');
+const args = ['bench', '--out', out, ...(noLive ? [] : ['--live'])];
 const cached = path.join(root, '.cache', 'corpora', 'livemcptool', 'tools.json');
 if (fs.existsSync(cached)) args.push('--extra-corpus', cached);
-const pass = process.argv.slice(2).filter((a) => !a.startsWith('--out'));
+const pass = process.argv.slice(2).filter((a) => !a.startsWith('--out') && a !== '--no-live');
 try {
   await $({ cwd: root, stdio: 'inherit' })`node bin/mcpgauge.mjs ${args} ${pass}`;
 } catch (e) {
