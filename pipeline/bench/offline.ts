@@ -11,9 +11,10 @@ import { loadToolRet } from '../corpus/toolret.ts';
 import { corpusHygiene, type CorpusHygiene as CorpusHygieneSrc } from '../corpus/hygiene.ts';
 import { resolveArms } from '../arms/registry.ts';
 import { BASELINE_ARM_ID, type Arm } from '../arms/types.ts';
-import { prepareArm, finishArm, rankingAgreement, type ArmCounts, type ArmRunResult } from '../arms/run.ts';
+import { prepareArm, finishArm, rankingAgreement, type ArmCounts, type ArmRunResult, type PreparedArm } from '../arms/run.ts';
 import { getTokenizer, isTokenizerName, TOKENIZER_NAMES, type TokenizerName } from '../tokens/tokenizer.ts';
 import { startCountWorker, type CountWorker } from './worker_client.ts';
+import { createChunkCounter, type ChunkCounter } from './worker_count.ts';
 import { createBm25Retriever, type Bm25Options } from '../retrieval/bm25.ts';
 import { scoreGolden, type QueryResult, type RetrievalSummary } from '../retrieval/metrics.ts';
 import { breakEvenCurve } from '../economics/breakeven.ts';
@@ -216,23 +217,34 @@ export function threadsFromEnv(env: NodeJS.ProcessEnv = process.env): number | u
 interface Counter {
   names: TokenizerName[];
   threads: number;
-  countAll(texts: string[]): Promise<number[][]>;
+  /** `scope`: texts of one scope share a memo; a new scope drops the previous one */
+  countAll(texts: string[], scope: string): Promise<number[][]>;
 }
 
 function makeCounter(names: TokenizerName[], worker: CountWorker | null): Counter {
+  // one memo per tokenizer for the whole run: a line counted once is not tokenized again
+  const local = new Map<TokenizerName, ChunkCounter>();
+  const counterFor = (n: TokenizerName) => {
+    let c = local.get(n);
+    if (!c) local.set(n, (c = createChunkCounter(getTokenizer(n))));
+    return c;
+  };
+  let lastScope: string | undefined;
   return {
     names,
     threads: worker ? 2 : 1,
-    countAll(texts) {
+    countAll(texts, scope) {
+      if (scope !== lastScope) for (const c of local.values()) c.reset();
+      lastScope = scope;
       const jobs: (number[] | Promise<number[]>)[] = names.map((n, i) => {
         if (!worker || i === 0) return [];
-        const job = worker.count(n, texts);
+        const job = worker.count(n, texts, scope);
         job.catch(() => {}); // handled when awaited below; a local error may come first
         return job;
       });
       names.forEach((n, i) => {
         if (worker && i > 0) return;
-        const tk = getTokenizer(n);
+        const tk = counterFor(n);
         jobs[i] = texts.map((t) => tk.count(t));
       });
       const all = Promise.all(jobs);
@@ -301,30 +313,112 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
     });
     if (opts.corpusOnly) continue;
 
-    // arms x tokenizers: render on this thread, count (other tokenizers in the worker, which
-    // keeps counting while this thread goes on with the next arm and with retrieval)
+    // Per arm, in order: render (prepareArm), count its texts, index + score it, render its
+    // simulated responses and count them. Counting runs on this thread for the first tokenizer
+    // and in the worker for the others, which keeps counting while this thread renders and
+    // scores. Each arm's texts share one counting memo (scope), dropped when the next arm starts.
+    // Report rows come out in the same order as a stage-by-stage run.
     const results: ArmRunResult[] = [];
-    const pendingCounts: { prep: Awaited<ReturnType<typeof prepareArm>>; counts: Promise<number[][]> | null }[] = [];
+    type ArmJob = { prep: PreparedArm; counts: Promise<number[][]> | null; econ?: { perQuery: number[]; counts: Promise<number[][]> } };
+    const pending: ArmJob[] = [];
+    const rankingsByArm = new Map<string, Map<string, string[]>>();
+    const byId = new Map<string, ToolRecord>(corpus.tools.map((t) => [t.tool_id, t]));
+    let econMs = 0;
     let baselineRaw: ArmRunResult | undefined;
     for (const arm of arms) {
-      await timed(timings, `arm:${arm.meta.id}`, corpus.id, async () => {
+      const scope = `${corpus.id}\u0000${arm.meta.id}`;
+      const job = await timed(timings, `arm:${arm.meta.id}`, corpus.id, async (): Promise<ArmJob> => {
         // the baseline check needs only the corpus identity, so the unfinished baseline result serves
         const prep = await prepareArm(arm, corpus, baselineRaw);
         if (arm.meta.id === BASELINE_ARM_ID) {
           if (prep.result.skipped) throw new Error(`baseline arm skipped on ${corpus.id}: ${prep.result.skip_reason}`);
           baselineRaw = prep.result;
         }
-        const counts = prep.done ? null : counter.countAll([...prep.texts, prep.listing]);
-        // the texts now live only in the counts job
+        const counts = prep.done ? null : counter.countAll([...prep.texts, prep.listing], scope);
+        // the texts now live only in the counting jobs
         prep.texts = [];
         prep.listing = '';
-        pendingCounts.push({ prep, counts });
         results.push(prep.result);
+        return { prep, counts };
       });
+      pending.push(job);
+      const r = job.prep.result;
+      if (r.skipped) continue;
+
+      // retrieval: baseline and every index-altering arm, each indexed on its own text
+      if (r.arm === BASELINE_ARM_ID || r.altersIndex) {
+        if (!golden) {
+          out.retrieval.push({ corpus_id: corpus.id, arm: r.arm, not_scorable: `no golden query set for ${corpus.version}` });
+        } else {
+          const retr = createBm25Retriever(opts.bm25);
+          const scored = await timed(timings, `retrieval:${r.arm}`, corpus.id, async () => {
+            retr.build(r.index_docs);
+            const rankings = new Map<string, string[]>();
+            const res = await scoreGolden(
+              (q) => {
+                const ids = retr.search(q, Math.max(10, opts.responseTopK)).map((h) => h.tool_id);
+                rankings.set(q, ids);
+                return ids.slice(0, 10);
+              },
+              golden,
+              { bootstrap: opts.bootstrap },
+            );
+            return { res, rankings };
+          });
+          rankingsByArm.set(r.arm, scored.rankings);
+          out.retrieval.push({
+            corpus_id: corpus.id,
+            arm: r.arm,
+            retriever: { id: retr.meta.id, analyzer: retr.meta.analyzer, params: JSON.parse(JSON.stringify(retr.meta.params)) },
+            golden_version: golden.version ?? golden.corpus_version,
+            query_count: scored.res.summary.query_count,
+            errors: scored.res.summary.errors,
+            metrics: toMetrics(scored.res.summary),
+            per_query: scored.res.perQuery.map(toQueryRow),
+          });
+          log(`  retrieval ${r.arm}: recall@5 ${scored.res.summary.metrics.recall_at_5.value.toFixed(3)}, MRR ${scored.res.summary.metrics.mrr.value.toFixed(3)}`);
+        }
+      }
+
+      // economics texts: full menu = the arm's whole listing (counted above); discovery menu =
+      // the reference proxy's own tools rendered by the same arm; mean response = the arm's
+      // rendering of the top-k tools its index returns for each golden query (simulated
+      // retrieve_tools response, labelled as such in the notes). A response depends only on
+      // the arm and its top-k ranking: each distinct ranking is rendered and counted once; the
+      // mean is still over all queries.
+      if (!golden) continue;
+      const rankings = rankingsByArm.get(r.altersIndex ? r.arm : BASELINE_ARM_ID);
+      if (!rankings) continue;
+      const t0 = performance.now();
+      let menuText: string | undefined;
+      try {
+        menuText = arm.renderListing(menu.tools);
+      } catch (e) {
+        out.notes.push(`economics: arm ${r.arm} cannot render the discovery menu (${(e as Error).message}); no break-even row`);
+      }
+      if (menuText !== undefined) {
+        const texts = [menuText];
+        const slot = new Map<string, number>();
+        const perQuery = golden.queries.map((q) => {
+          const ids = (rankings.get(q.query) ?? []).slice(0, opts.responseTopK).filter((id) => byId.has(id));
+          const key = ids.join('\n');
+          let at = slot.get(key);
+          if (at === undefined) {
+            at = texts.length;
+            slot.set(key, at);
+            texts.push(ids.length ? arm.renderListing(ids.map((id) => byId.get(id)!)) : '');
+          }
+          return at;
+        });
+        job.econ = { perQuery, counts: counter.countAll(texts, scope) };
+      }
+      econMs += performance.now() - t0;
     }
-    const finishArms = async () => {
+
+    // the counts (the worker's may still be running) complete here
+    await timed(timings, 'arms:finish', corpus.id, async () => {
       let baseline: ArmRunResult | undefined;
-      for (const { prep, counts } of pendingCounts) {
+      for (const { prep, counts } of pending) {
         const c = counts ? await counts : [];
         const armCounts: ArmCounts[] = c.map((v, i) => ({ tokenizer: tokNames[i], per_tool: v.slice(0, -1), total: v[v.length - 1] }));
         const r = finishArm(prep, armCounts, baseline);
@@ -338,87 +432,14 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
         by_tokenizer: Object.fromEntries(agreement.orders.map((o) => [o.tokenizer, o.arms])),
         same: agreement.same,
       });
-    };
-
-    // retrieval: baseline and every index-altering arm, each indexed on its own text
-    const rankingsByArm = new Map<string, Map<string, string[]>>();
-    for (const r of results) {
-      if (r.skipped) continue;
-      if (!(r.arm === BASELINE_ARM_ID || r.altersIndex)) continue;
-      if (!golden) {
-        out.retrieval.push({ corpus_id: corpus.id, arm: r.arm, not_scorable: `no golden query set for ${corpus.version}` });
-        continue;
-      }
-      const retr = createBm25Retriever(opts.bm25);
-      const scored = await timed(timings, `retrieval:${r.arm}`, corpus.id, async () => {
-        retr.build(r.index_docs);
-        const rankings = new Map<string, string[]>();
-        const res = await scoreGolden(
-          (q) => {
-            const ids = retr.search(q, Math.max(10, opts.responseTopK)).map((h) => h.tool_id);
-            rankings.set(q, ids);
-            return ids.slice(0, 10);
-          },
-          golden,
-          { bootstrap: opts.bootstrap },
-        );
-        return { res, rankings };
-      });
-      rankingsByArm.set(r.arm, scored.rankings);
-      out.retrieval.push({
-        corpus_id: corpus.id,
-        arm: r.arm,
-        retriever: { id: retr.meta.id, analyzer: retr.meta.analyzer, params: JSON.parse(JSON.stringify(retr.meta.params)) },
-        golden_version: golden.version ?? golden.corpus_version,
-        query_count: scored.res.summary.query_count,
-        errors: scored.res.summary.errors,
-        metrics: toMetrics(scored.res.summary),
-        per_query: scored.res.perQuery.map(toQueryRow),
-      });
-      log(`  retrieval ${r.arm}: recall@5 ${scored.res.summary.metrics.recall_at_5.value.toFixed(3)}, MRR ${scored.res.summary.metrics.mrr.value.toFixed(3)}`);
-    }
-
-    // economics: per arm and tokenizer. Full menu = the arm's whole listing; discovery menu =
-    // the reference proxy's own tools rendered by the same arm; mean response = the arm's
-    // rendering of the top-k tools its index returns for each golden query (simulated
-    // retrieve_tools response, labelled as such in the notes).
-    // the arms' counts (still running in the worker while retrieval ran) complete here
-    await timed(timings, 'arms:finish', corpus.id, finishArms);
+    });
     if (!golden) continue;
     const tEcon = performance.now();
-    const byId = new Map<string, ToolRecord>(corpus.tools.map((t) => [t.tool_id, t]));
-    // A response depends only on the arm and its top-k ranking: render and count each distinct
-    // ranking once (queries with the same top-k share it); the mean is still over all queries.
-    const econJobs: { r: ArmRunResult; perQuery: number[]; counts: Promise<number[][]> }[] = [];
-    for (const r of results) {
-      if (r.skipped) continue;
-      const arm = arms.find((a) => a.meta.id === r.arm)!;
-      const rankings = rankingsByArm.get(r.altersIndex ? r.arm : BASELINE_ARM_ID);
-      if (!rankings) continue;
-      let menuText: string;
-      try {
-        menuText = arm.renderListing(menu.tools);
-      } catch (e) {
-        out.notes.push(`economics: arm ${r.arm} cannot render the discovery menu (${(e as Error).message}); no break-even row`);
-        continue;
-      }
-      const texts = [menuText];
-      const slot = new Map<string, number>();
-      const perQuery = golden.queries.map((q) => {
-        const ids = (rankings.get(q.query) ?? []).slice(0, opts.responseTopK).filter((id) => byId.has(id));
-        const key = ids.join('\n');
-        let at = slot.get(key);
-        if (at === undefined) {
-          at = texts.length;
-          slot.set(key, at);
-          texts.push(ids.length ? arm.renderListing(ids.map((id) => byId.get(id)!)) : '');
-        }
-        return at;
-      });
-      econJobs.push({ r, perQuery, counts: counter.countAll(texts) });
-    }
-    for (const { r, perQuery, counts } of econJobs) {
-      const byTok = await counts;
+    for (const { prep, econ } of pending) {
+      if (!econ) continue;
+      const r = prep.result;
+      const byTok = await econ.counts;
+      const perQuery = econ.perQuery;
       tokNames.forEach((tokName, ti) => {
         const c = byTok[ti];
         const stats = r.tokens.find((t) => t.tokenizer === tokName)!;
@@ -446,7 +467,7 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
         }
       });
     }
-    timings.push({ stage: 'economics', corpus_id: corpus.id, ms: performance.now() - tEcon, rss_mb: process.memoryUsage().rss / 1048576 });
+    timings.push({ stage: 'economics', corpus_id: corpus.id, ms: econMs + performance.now() - tEcon, rss_mb: process.memoryUsage().rss / 1048576 });
   }
   if (!opts.corpusOnly) out.notes.push(
     `Offline economics: full menu = the arm's whole listing of the corpus; discovery menu = the reference proxy's own ${menu.tools.length} tools (${menu.version}) rendered by the same arm; mean response = the arm's rendering of the top ${opts.responseTopK} tools its BM25 index returns per golden query (a simulated retrieve_tools response, not a wire measurement; see the live section for measured responses).`,

@@ -15,6 +15,8 @@ export interface CountRequest {
   id: number;
   tokenizer: string;
   texts: string[];
+  /** texts of one scope share the worker's counting memo; a new scope resets it */
+  scope: string;
 }
 
 export type CountReply =
@@ -22,7 +24,7 @@ export type CountReply =
   | { id: number; error: { name: string; message: string; exitCode?: number } };
 
 export interface CountWorker {
-  count(tokenizer: string, texts: string[]): Promise<number[]>;
+  count(tokenizer: string, texts: string[], scope?: string): Promise<number[]>;
   /** terminate the thread (idempotent); pending jobs reject */
   close(): Promise<void>;
 }
@@ -74,11 +76,11 @@ export function startCountWorker(): CountWorker {
   worker.unref();
 
   return {
-    count(tokenizer, texts) {
+    count(tokenizer, texts, scope = '') {
       if (failure) return Promise.reject(failure);
       if (closed) return Promise.reject(new Error('token-counting worker is closed'));
       const id = nextId++;
-      const req: CountRequest = { id, tokenizer, texts };
+      const req: CountRequest = { id, tokenizer, texts, scope };
       return new Promise<number[]>((resolve, reject) => {
         pending.set(id, { resolve, reject });
         worker.ref();

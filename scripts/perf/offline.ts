@@ -7,6 +7,9 @@
  * relevance labels, so a perf-only query set is derived (200 tools, query = the first words of
  * the description, that tool as the one relevant label): it exercises the index, it is not a
  * quality figure. Targets: 527 tools < 5 s and < 300 MB; 50k tools < 60 s and < 1.5 GB.
+ * The time target covers "arms + retrieval" (render + count under both tokenizers, BM25 index,
+ * golden scoring); the total with economics is printed against the same budget. Peak RSS is
+ * the child process's (worker threads included). MCPGAUGE_THREADS=1 runs the single-thread path.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -61,14 +64,24 @@ async function child(kind: string, corpusPath: string): Promise<void> {
   const total = performance.now() - t0;
   const peak = process.resourceUsage().maxRSS / 1024;
   const stages = new Map<string, number>();
+  let armsRetrieval = 0;
   for (const t of res.timings) {
-    const key = t.stage.startsWith('arm:') ? 'arms (both tokenizers)' : t.stage.startsWith('retrieval:') ? 'retrieval (index + score)' : t.stage;
+    const key = t.stage.startsWith('arm:')
+      ? 'arms: render + count'
+      : t.stage === 'arms:finish'
+        ? 'arms: wait for worker'
+        : t.stage.startsWith('retrieval:')
+          ? 'retrieval (index + score)'
+          : t.stage;
     stages.set(key, (stages.get(key) ?? 0) + t.ms);
+    if (key.startsWith('arms') || key.startsWith('retrieval')) armsRetrieval += t.ms;
   }
-  const lines = [`corpus ${corpus.id}: ${corpus.tools.length} tools, ${golden.queries.length} perf queries${kind === 'synthetic' ? ` (generated + written in ${(genMs / 1000).toFixed(1)} s, not counted)` : ''}`];
+  const threads = res.threads === 2 ? '2 threads (o200k_base in a worker)' : '1 thread';
+  const lines = [`corpus ${corpus.id}: ${corpus.tools.length} tools, ${golden.queries.length} perf queries, ${threads}${kind === 'synthetic' ? ` (generated + written in ${(genMs / 1000).toFixed(1)} s, not counted)` : ''}`];
   for (const [k, v] of stages) lines.push(`  ${k.padEnd(28)} ${(v / 1000).toFixed(2).padStart(8)} s`);
-  lines.push(`  ${'total offline'.padEnd(28)} ${(total / 1000).toFixed(2).padStart(8)} s   peak RSS ${peak.toFixed(0)} MB`);
-  process.stdout.write(`${lines.join('\n')}\n@@${JSON.stringify({ total_s: total / 1000, peak_mb: peak })}\n`);
+  lines.push(`  ${'arms + retrieval'.padEnd(28)} ${(armsRetrieval / 1000).toFixed(2).padStart(8)} s`);
+  lines.push(`  ${'total offline (+ economics)'.padEnd(28)} ${(total / 1000).toFixed(2).padStart(8)} s   peak RSS ${peak.toFixed(0)} MB (process, workers included)`);
+  process.stdout.write(`${lines.join('\n')}\n@@${JSON.stringify({ arms_retrieval_s: armsRetrieval / 1000, total_s: total / 1000, peak_mb: peak })}\n`);
 }
 
 async function main(): Promise<void> {
@@ -86,9 +99,13 @@ async function main(): Promise<void> {
       continue;
     }
     const out = p.stdout.split('\n');
-    const m = JSON.parse(out.find((l) => l.startsWith('@@'))!.slice(2)) as { total_s: number; peak_mb: number };
+    const m = JSON.parse(out.find((l) => l.startsWith('@@'))!.slice(2)) as { arms_retrieval_s: number; total_s: number; peak_mb: number };
     console.log(out.filter((l) => !l.startsWith('@@')).join('\n').trimEnd());
-    console.log(`  target: < ${r.target_s} s and < ${r.target_mb} MB -> time ${(m.total_s / r.target_s).toFixed(2)}x of budget (${m.total_s < r.target_s ? 'within' : 'OVER'}), memory ${(m.peak_mb / r.target_mb).toFixed(2)}x of budget (${m.peak_mb < r.target_mb ? 'within' : 'OVER'})`);
+    const ratio = (v: number, budget: number) => `${(v / budget).toFixed(2)}x of budget (${v < budget ? 'within' : 'OVER'})`;
+    console.log(`  target: < ${r.target_s} s and < ${r.target_mb} MB`);
+    console.log(`    arms + retrieval           ${ratio(m.arms_retrieval_s, r.target_s)}`);
+    console.log(`    total with economics       ${ratio(m.total_s, r.target_s)}`);
+    console.log(`    peak RSS                   ${ratio(m.peak_mb, r.target_mb)}`);
   }
 }
 
