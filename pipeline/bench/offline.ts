@@ -219,6 +219,8 @@ interface Counter {
   threads: number;
   /** `scope`: texts of one scope share a memo; a new scope drops the previous one */
   countAll(texts: string[], scope: string): Promise<number[][]>;
+  /** drop this thread's memo now (it keeps the scope's texts alive) */
+  endScope(): void;
 }
 
 function makeCounter(names: TokenizerName[], worker: CountWorker | null): Counter {
@@ -230,26 +232,40 @@ function makeCounter(names: TokenizerName[], worker: CountWorker | null): Counte
     return c;
   };
   let lastScope: string | undefined;
+  let allRemote = false;
   return {
     names,
     threads: worker ? 2 : 1,
     countAll(texts, scope) {
-      if (scope !== lastScope) for (const c of local.values()) c.reset();
+      if (scope !== lastScope) {
+        for (const c of local.values()) c.reset();
+        // Balance: this thread also renders and scores, so when the worker has nothing queued
+        // at the start of a scope it counts every tokenizer of that scope. The split only
+        // decides where a count runs, never its value. A scope stays on the threads it started
+        // on, so its memo is reused.
+        allRemote = worker !== null && worker.pending() === 0;
+      }
       lastScope = scope;
-      const jobs: (number[] | Promise<number[]>)[] = names.map((n, i) => {
-        if (!worker || i === 0) return [];
-        const job = worker.count(n, texts, scope);
-        job.catch(() => {}); // handled when awaited below; a local error may come first
-        return job;
-      });
-      names.forEach((n, i) => {
-        if (worker && i > 0) return;
+      const remote = (i: number) => worker !== null && (i > 0 || allRemote);
+      // one message for all remote tokenizers: the texts are copied once
+      const remoteNames = names.filter((_, i) => remote(i));
+      const job = worker && remoteNames.length ? worker.countMany(remoteNames, texts, scope) : Promise.resolve([]);
+      job.catch(() => {}); // handled when awaited below; a local error may come first
+      const localCounts = names.map((n, i) => {
+        if (remote(i)) return null;
         const tk = counterFor(n);
-        jobs[i] = texts.map((t) => tk.count(t));
+        return texts.map((t) => tk.count(t));
       });
-      const all = Promise.all(jobs);
+      const all = job.then((rc) => {
+        let k = 0;
+        return localCounts.map((c) => c ?? rc[k++]);
+      });
       all.catch(() => {});
       return all;
+    },
+    endScope() {
+      for (const c of local.values()) c.reset();
+      lastScope = undefined;
     },
   };
 }
@@ -315,9 +331,10 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
 
     // Per arm, in order: render (prepareArm), count its texts, index + score it, render its
     // simulated responses and count them. Counting runs on this thread for the first tokenizer
-    // and in the worker for the others, which keeps counting while this thread renders and
-    // scores. Each arm's texts share one counting memo (scope), dropped when the next arm starts.
-    // Report rows come out in the same order as a stage-by-stage run.
+    // and in the worker for the others (for all of them when the worker is idle), and the
+    // worker keeps counting while this thread renders and scores. Each arm's texts share one
+    // counting memo (scope), dropped when the arm is done. Report rows come out in the same
+    // order as a stage-by-stage run.
     const results: ArmRunResult[] = [];
     type ArmJob = { prep: PreparedArm; counts: Promise<number[][]> | null; econ?: { perQuery: number[]; counts: Promise<number[][]> } };
     const pending: ArmJob[] = [];
@@ -334,6 +351,7 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
           if (prep.result.skipped) throw new Error(`baseline arm skipped on ${corpus.id}: ${prep.result.skip_reason}`);
           baselineRaw = prep.result;
         }
+        if (!prep.done && !(arm.meta.id === BASELINE_ARM_ID || arm.meta.altersIndex)) prep.result.index_docs = []; // never indexed
         const counts = prep.done ? null : counter.countAll([...prep.texts, prep.listing], scope);
         // the texts now live only in the counting jobs
         prep.texts = [];
@@ -344,6 +362,13 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
       pending.push(job);
       const r = job.prep.result;
       if (r.skipped) continue;
+      try {
+        await armRest(arm, r, scope, job);
+      } finally {
+        counter.endScope();
+      }
+    }
+    async function armRest(arm: Arm, r: ArmRunResult, scope: string, job: ArmJob): Promise<void> {
 
       // retrieval: baseline and every index-altering arm, each indexed on its own text
       if (r.arm === BASELINE_ARM_ID || r.altersIndex) {
@@ -353,6 +378,7 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
           const retr = createBm25Retriever(opts.bm25);
           const scored = await timed(timings, `retrieval:${r.arm}`, corpus.id, async () => {
             retr.build(r.index_docs);
+            r.index_docs = []; // indexed; not needed any more (the report does not carry them)
             const rankings = new Map<string, string[]>();
             const res = await scoreGolden(
               (q) => {
@@ -386,9 +412,9 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
       // retrieve_tools response, labelled as such in the notes). A response depends only on
       // the arm and its top-k ranking: each distinct ranking is rendered and counted once; the
       // mean is still over all queries.
-      if (!golden) continue;
+      if (!golden) return;
       const rankings = rankingsByArm.get(r.altersIndex ? r.arm : BASELINE_ARM_ID);
-      if (!rankings) continue;
+      if (!rankings) return;
       const t0 = performance.now();
       let menuText: string | undefined;
       try {

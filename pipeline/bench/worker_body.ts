@@ -1,7 +1,7 @@
 /**
  * Token-counting worker (loaded by worker.mjs). Protocol, one message per job, answered in order:
- *   in:  { id, tokenizer, texts: string[], scope } (a new scope resets the counting memo)
- *   out: { id, counts: Uint32Array } (aligned with texts; buffer transferred)
+ *   in:  { id, tokenizers: string[], texts: string[], scope } (a new scope resets the counting memo)
+ *   out: { id, counts: Uint32Array[] } (per tokenizer, aligned with texts; buffers transferred)
  *      | { id, error: { name, message, exitCode? } } (UserError keeps its class on the main side)
  * Counts come from the same chunk-memo counter over getTokenizer(name) as on the main thread
  * (worker_count.ts), so they are identical; the memo lives as long as the worker.
@@ -22,12 +22,15 @@ port.on('message', (msg: CountRequest) => {
   try {
     if (msg.scope !== lastScope) for (const c of counters.values()) c.reset();
     lastScope = msg.scope;
-    let tk = counters.get(msg.tokenizer);
-    if (!tk) counters.set(msg.tokenizer, (tk = createChunkCounter(getTokenizer(msg.tokenizer))));
-    const counts = new Uint32Array(msg.texts.length);
-    for (let i = 0; i < msg.texts.length; i++) counts[i] = tk.count(msg.texts[i]);
-    reply = { id: msg.id, counts };
-    port.postMessage(reply, [counts.buffer]);
+    const all = msg.tokenizers.map((name) => {
+      let tk = counters.get(name);
+      if (!tk) counters.set(name, (tk = createChunkCounter(getTokenizer(name))));
+      const counts = new Uint32Array(msg.texts.length);
+      for (let i = 0; i < msg.texts.length; i++) counts[i] = tk.count(msg.texts[i]);
+      return counts;
+    });
+    reply = { id: msg.id, counts: all };
+    port.postMessage(reply, all.map((c) => c.buffer));
     return;
   } catch (e) {
     const err = e as Error;

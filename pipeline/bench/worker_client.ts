@@ -1,7 +1,7 @@
 /**
  * Main-thread side of the token-counting worker: `startCountWorker()` spawns one worker thread
  * (pipeline/bench/worker.mjs), `count(tokenizer, texts)` posts a job and resolves with one exact
- * count per text (the worker uses the same tiktoken tokenizer as the main thread). Jobs run in
+ * count per text (`countMany(tokenizers, texts)`: one job, one copy of the texts, counts per tokenizer) (the worker uses the same tiktoken tokenizer as the main thread). Jobs run in
  * the order posted. The texts are copied at post time, so the caller may drop its own copy.
  *
  * Errors: a job that throws in the worker rejects with an error of the same class and message as
@@ -13,18 +13,23 @@ import { UserError } from '../types.ts';
 
 export interface CountRequest {
   id: number;
-  tokenizer: string;
+  /** every text is counted under each of these, in order */
+  tokenizers: string[];
   texts: string[];
   /** texts of one scope share the worker's counting memo; a new scope resets it */
   scope: string;
 }
 
 export type CountReply =
-  | { id: number; counts: Uint32Array }
+  | { id: number; counts: Uint32Array[] }
   | { id: number; error: { name: string; message: string; exitCode?: number } };
 
 export interface CountWorker {
   count(tokenizer: string, texts: string[], scope?: string): Promise<number[]>;
+  /** one job counting the texts under several tokenizers (one copy of the texts); result per tokenizer */
+  countMany(tokenizers: string[], texts: string[], scope?: string): Promise<number[][]>;
+  /** jobs posted and not answered yet */
+  pending(): number;
   /** terminate the thread (idempotent); pending jobs reject */
   close(): Promise<void>;
 }
@@ -40,7 +45,7 @@ function rebuildError(e: { name: string; message: string; exitCode?: number }): 
 
 export function startCountWorker(): CountWorker {
   const worker = new Worker(WORKER_URL);
-  const pending = new Map<number, { resolve: (v: number[]) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { resolve: (v: number[][]) => void; reject: (e: Error) => void }>();
   let nextId = 1;
   let failure: Error | null = null;
   let closed = false;
@@ -64,7 +69,7 @@ export function startCountWorker(): CountWorker {
       p.reject(e);
       failAll(e);
     } else {
-      p.resolve(Array.from(msg.counts));
+      p.resolve(msg.counts.map((c) => Array.from(c)));
     }
   });
   worker.on('error', (e: Error) => failAll(e instanceof Error ? e : new Error(String(e))));
@@ -77,11 +82,14 @@ export function startCountWorker(): CountWorker {
 
   return {
     count(tokenizer, texts, scope = '') {
+      return this.countMany([tokenizer], texts, scope).then((c) => c[0]);
+    },
+    countMany(tokenizers, texts, scope = '') {
       if (failure) return Promise.reject(failure);
       if (closed) return Promise.reject(new Error('token-counting worker is closed'));
       const id = nextId++;
-      const req: CountRequest = { id, tokenizer, texts, scope };
-      return new Promise<number[]>((resolve, reject) => {
+      const req: CountRequest = { id, tokenizers, texts, scope };
+      return new Promise<number[][]>((resolve, reject) => {
         pending.set(id, { resolve, reject });
         worker.ref();
         worker.postMessage(req);
@@ -89,6 +97,7 @@ export function startCountWorker(): CountWorker {
         if (pending.size === 0) worker.unref();
       });
     },
+    pending: () => pending.size,
     async close() {
       if (closed) return;
       closed = true;

@@ -76,7 +76,7 @@ async function child(kind: string, corpusPath: string): Promise<void> {
     stages.set(key, (stages.get(key) ?? 0) + t.ms);
     if (key.startsWith('arms') || key.startsWith('retrieval')) armsRetrieval += t.ms;
   }
-  const threads = res.threads === 2 ? '2 threads (o200k_base in a worker)' : '1 thread';
+  const threads = res.threads === 2 ? '2 threads (counting shared with a worker)' : '1 thread';
   const lines = [`corpus ${corpus.id}: ${corpus.tools.length} tools, ${golden.queries.length} perf queries, ${threads}${kind === 'synthetic' ? ` (generated + written in ${(genMs / 1000).toFixed(1)} s, not counted)` : ''}`];
   for (const [k, v] of stages) lines.push(`  ${k.padEnd(28)} ${(v / 1000).toFixed(2).padStart(8)} s`);
   lines.push(`  ${'arms + retrieval'.padEnd(28)} ${(armsRetrieval / 1000).toFixed(2).padStart(8)} s`);
