@@ -223,6 +223,9 @@ interface Counter {
   endScope(): void;
 }
 
+/** a scope whose first job has at least this many characters may go wholly to an idle worker */
+const ALL_REMOTE_MIN_CHARS = 4_000_000;
+
 function makeCounter(names: TokenizerName[], worker: CountWorker | null): Counter {
   // one memo per tokenizer for the whole run: a line counted once is not tokenized again
   const local = new Map<TokenizerName, ChunkCounter>();
@@ -240,10 +243,13 @@ function makeCounter(names: TokenizerName[], worker: CountWorker | null): Counte
       if (scope !== lastScope) {
         for (const c of local.values()) c.reset();
         // Balance: this thread also renders and scores, so when the worker has nothing queued
-        // at the start of a scope it counts every tokenizer of that scope. The split only
+        // at the start of a large scope it counts every tokenizer of that scope (small scopes
+        // are not worth loading a second tokenizer, ~20 MB, in the worker). The split only
         // decides where a count runs, never its value. A scope stays on the threads it started
         // on, so its memo is reused.
-        allRemote = worker !== null && worker.pending() === 0;
+        let chars = 0;
+        for (const t of texts) chars += t.length;
+        allRemote = worker !== null && worker.pending() === 0 && chars >= ALL_REMOTE_MIN_CHARS;
       }
       lastScope = scope;
       const remote = (i: number) => worker !== null && (i > 0 || allRemote);

@@ -44,7 +44,8 @@ function rebuildError(e: { name: string; message: string; exitCode?: number }): 
 }
 
 export function startCountWorker(): CountWorker {
-  const worker = new Worker(WORKER_URL);
+  // execArgv: [] so the worker does not also preload tsx through an inherited --import (it registers itself)
+  const worker = new Worker(WORKER_URL, { execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 8 } });
   const pending = new Map<number, { resolve: (v: number[][]) => void; reject: (e: Error) => void }>();
   let nextId = 1;
   let failure: Error | null = null;
