@@ -53,7 +53,12 @@ function safeBoundary(text: string, b: number): boolean {
   return printable(c); // NaN past the end -> false
 }
 
+/** the encodings whose pre-tokenizer patterns the boundary rule above was checked against */
+const CHECKED: ReadonlySet<string> = new Set(['cl100k_base', 'o200k_base']);
+
 export function createChunkCounter(tk: Tokenizer, maxChars = MEMO_MAX_CHARS): ChunkCounter {
+  // another encoding would need its own check of the rule: count it whole
+  if (!CHECKED.has(tk.name)) maxChars = -1;
   let memo = new Map<string, number>();
   const stats = { tokenized: 0, memo: 0, memoChars: 0 };
   const chunk = (s: string): number => {
@@ -80,6 +85,7 @@ export function createChunkCounter(tk: Tokenizer, maxChars = MEMO_MAX_CHARS): Ch
       stats.memoChars = 0;
     },
     count(text: string): number {
+      if (maxChars < 0) return tk.count(text);
       let total = 0;
       let start = 0;
       let nl = text.indexOf('\n');
