@@ -54,6 +54,12 @@ export interface OfflineOptions {
    * (default true; env MCPGAUGE_THREADS=1 also forces one thread). Results are identical.
    */
   parallel?: boolean;
+  /**
+   * a counting scope (one arm's texts, one set of responses) goes to the worker only from this
+   * many characters on (default PARALLEL_MIN_CHARS); the worker is started on first such scope,
+   * so small corpora stay single-threaded and do not pay for a second V8 heap
+   */
+  parallelMinChars?: number;
   log?: (msg: string) => void;
 }
 
@@ -225,8 +231,12 @@ interface Counter {
 
 /** a scope whose first job has at least this many characters may go wholly to an idle worker */
 const ALL_REMOTE_MIN_CHARS = 4_000_000;
+/** below this many characters a scope is counted on this thread only (see parallelMinChars) */
+export const PARALLEL_MIN_CHARS = 2_000_000;
 
-function makeCounter(names: TokenizerName[], worker: CountWorker | null): Counter {
+function makeCounter(names: TokenizerName[], startWorker: (() => CountWorker) | null, minChars: number): Counter & { close(): Promise<void> } {
+  let worker: CountWorker | null = null;
+  let used = false;
   // one memo per tokenizer for the whole run: a line counted once is not tokenized again
   const local = new Map<TokenizerName, ChunkCounter>();
   const counterFor = (n: TokenizerName) => {
@@ -236,26 +246,35 @@ function makeCounter(names: TokenizerName[], worker: CountWorker | null): Counte
   };
   let lastScope: string | undefined;
   let allRemote = false;
+  let useWorker = false;
   return {
     names,
-    threads: worker ? 2 : 1,
+    get threads() {
+      return used ? 2 : 1;
+    },
+    async close() {
+      await worker?.close();
+    },
     countAll(texts, scope) {
       if (scope !== lastScope) {
         for (const c of local.values()) c.reset();
+        let scopeChars = 0;
+        for (const t of texts) scopeChars += t.length;
+        useWorker = startWorker !== null && scopeChars >= minChars;
+        if (useWorker && !worker) worker = startWorker!();
+        if (useWorker) used = true;
         // Balance: this thread also renders and scores, so when the worker has nothing queued
         // at the start of a large scope it counts every tokenizer of that scope (small scopes
         // are not worth loading a second tokenizer, ~20 MB, in the worker). The split only
         // decides where a count runs, never its value. A scope stays on the threads it started
         // on, so its memo is reused.
-        let chars = 0;
-        for (const t of texts) chars += t.length;
-        allRemote = worker !== null && worker.pending() === 0 && chars >= ALL_REMOTE_MIN_CHARS;
+        allRemote = useWorker && worker !== null && worker.pending() === 0 && scopeChars >= ALL_REMOTE_MIN_CHARS;
       }
       lastScope = scope;
-      const remote = (i: number) => worker !== null && (i > 0 || allRemote);
+      const remote = (i: number) => useWorker && worker !== null && (i > 0 || allRemote);
       // one message for all remote tokenizers: the texts are copied once
       const remoteNames = names.filter((_, i) => remote(i));
-      const job = worker && remoteNames.length ? worker.countMany(remoteNames, texts, scope) : Promise.resolve([]);
+      const job = worker && useWorker && remoteNames.length ? worker.countMany(remoteNames, texts, scope) : Promise.resolve([]);
       job.catch(() => {}); // handled when awaited below; a local error may come first
       const localCounts = names.map((n, i) => {
         if (remote(i)) return null;
@@ -280,11 +299,11 @@ export async function runOffline(opts: OfflineOptions): Promise<OfflineResult> {
   const threads = threadsFromEnv();
   const names = tokenizerNames(opts.tokenizers);
   const parallel = opts.parallel !== false && threads !== 1 && names.length > 1 && !opts.corpusOnly;
-  const worker = parallel ? startCountWorker() : null;
+  const counter = makeCounter(names, parallel ? startCountWorker : null, opts.parallelMinChars ?? PARALLEL_MIN_CHARS);
   try {
-    return await runOfflineWith(opts, makeCounter(names, worker));
+    return await runOfflineWith(opts, counter);
   } finally {
-    await worker?.close();
+    await counter.close();
   }
 }
 
@@ -309,7 +328,7 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
     economics: { break_even: [], session_estimates: [], curves: [] },
     notes: [],
     timings,
-    threads: counter.threads,
+    threads: 1, // set at the end: the worker starts on the first large scope
     loaded: [],
   };
   const seen = new Set<string>();
@@ -504,5 +523,6 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
   if (!opts.corpusOnly) out.notes.push(
     `Offline economics: full menu = the arm's whole listing of the corpus; discovery menu = the reference proxy's own ${menu.tools.length} tools (${menu.version}) rendered by the same arm; mean response = the arm's rendering of the top ${opts.responseTopK} tools its BM25 index returns per golden query (a simulated retrieve_tools response, not a wire measurement; see the live section for measured responses).`,
   );
+  out.threads = counter.threads;
   return out;
 }

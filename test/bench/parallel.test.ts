@@ -23,6 +23,13 @@ const opts = (parallel: boolean): OfflineOptions => ({
   bootstrap: { iterations: 50, seed: 3 },
   responseTopK: 5,
   parallel,
+  // the default only hands scopes of 2M+ characters to the worker; force it on this small corpus
+  parallelMinChars: 0,
+});
+
+test('offline stage: small corpora stay on one thread by default (no second V8 heap)', async () => {
+  const r = await runOffline({ ...opts(true), parallelMinChars: undefined, arms: ['baseline_json'] });
+  assert.equal(r.threads, 1);
 });
 
 test('offline stage: parallel (worker thread) and single-thread runs are identical', async () => {
