@@ -18,17 +18,7 @@ export function canonicalSchema(armId: string, tool: ToolRecord): string {
   }
 }
 
-/** Compare strings by Unicode code point (= UTF-8 byte order, Go's sort.Strings order). */
-export function compareCodePoint(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.codePointAt(i)!;
-    const y = b.codePointAt(i)!;
-    if (x !== y) return x - y;
-    if (x > 0xffff) i++;
-  }
-  return a.length - b.length;
-}
+export { compareCodePoint } from '../corpus/canonical.ts';
 
 export function isPlainObject(v: unknown): v is { [k: string]: JsonValue } {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -17,19 +17,25 @@ export function canonicalJson(value: unknown): string {
   return enc(value, '$');
 }
 
-function cmpCodePoint(a: string, b: string): number {
-  // Compare by code point, not UTF-16 unit (they differ for astral vs U+E000..U+FFFF).
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const x = ia.next();
-    const y = ib.next();
-    if (x.done) return y.done ? 0 : -1;
-    if (y.done) return 1;
-    const cx = x.value.codePointAt(0)!;
-    const cy = y.value.codePointAt(0)!;
-    if (cx !== cy) return cx - cy;
+/**
+ * Compare strings by Unicode code point, which equals UTF-8 byte order (Go's sort.Strings,
+ * Python's sort_keys). JS's default sort compares UTF-16 units, which differs for astral
+ * characters against U+E000..U+FFFF. The one comparator the project uses for ids and keys.
+ */
+export function compareCodePoint(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      const sx = x >= 0xd800 && x <= 0xdfff;
+      const sy = y >= 0xd800 && y <= 0xdfff;
+      // a surrogate (astral code point) sorts after any BMP code unit that is not one
+      if (sx === sy) return x - y;
+      return sx ? 1 : -1;
+    }
   }
+  return a.length - b.length;
 }
 
 function enc(v: unknown, path: string): string {
@@ -44,7 +50,7 @@ function enc(v: unknown, path: string): string {
       return JSON.stringify(v);
     case 'object': {
       if (Array.isArray(v)) return '[' + v.map((x, i) => enc(x, `${path}[${i}]`)).join(',') + ']';
-      const keys = Object.keys(v as object).sort(cmpCodePoint);
+      const keys = Object.keys(v as object).sort(compareCodePoint);
       const parts: string[] = [];
       for (const k of keys) {
         const x = (v as Record<string, unknown>)[k];

@@ -5,6 +5,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { canonicalJson } from './canonical.ts';
 import { UserError, type JsonValue, type ToolRecord } from '../types.ts';
+import { compareCodePoint } from './canonical.ts';
 
 /** Throw the one-line loader error: `<file>: <json path>: <reason>`. */
 export function fail(file: string, path: string, reason: string): never {
@@ -128,21 +129,7 @@ export function makeTool(raw: RawTool, file: string, path: string, opts: { descr
 }
 
 /** Code-point order on tool_id (matches canonical key order and Go's byte order). */
-export function compareIds(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) {
-      const sx = x >= 0xd800 && x <= 0xdfff;
-      const sy = y >= 0xd800 && y <= 0xdfff;
-      // a surrogate (astral code point) sorts after any BMP code unit that is not one
-      if (sx === sy) return x - y;
-      return sx ? 1 : -1;
-    }
-  }
-  return a.length - b.length;
-}
+export const compareIds = compareCodePoint;
 
 /** Sort by tool_id; a duplicate tool_id is an error naming both JSON paths. */
 export function sortUnique(items: Array<{ rec: ToolRecord; path: string }>, file: string): ToolRecord[] {
