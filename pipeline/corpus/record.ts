@@ -3,9 +3,8 @@
  * building canonical ToolRecords; sorting with duplicate detection; pretty canonical output.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { canonicalJson } from './canonical.ts';
+import { canonicalJson, compareCodePoint } from './canonical.ts';
 import { UserError, type JsonValue, type ToolRecord } from '../types.ts';
-import { compareCodePoint } from './canonical.ts';
 
 /** Throw the one-line loader error: `<file>: <json path>: <reason>`. */
 export function fail(file: string, path: string, reason: string): never {
