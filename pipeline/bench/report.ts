@@ -5,6 +5,7 @@ import type { JsonValue } from '../types.ts';
 import { REPORT_VERSION, type LiveReport, type Report } from '../report/types.ts';
 import { TOKENIZER_CAVEAT } from '../tokens/tokenizer.ts';
 import type { OfflineResult } from './offline.ts';
+import { LAP_PROVENANCE, LIVE_PROVENANCE, OFFLINE_PROVENANCE } from '../report/provenance.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -27,26 +28,10 @@ export function assembleReport(args: {
 }): Report {
   const { offline, live } = args;
   const provenance: Report['provenance'] = {};
-  if (offline) {
-    Object.assign(provenance, {
-      corpora: 'measured',
-      arms: 'measured',
-      savings_vs_baseline_pct: 'computed',
-      retrieval: 'measured',
-      'economics.break_even': 'computed',
-      'economics.session_estimates': 'estimated',
-    });
-  }
+  if (offline) Object.assign(provenance, OFFLINE_PROVENANCE);
   if (live) {
-    Object.assign(provenance, {
-      'live.menus': 'measured',
-      'live.responses': 'measured',
-      'live.retrieval': 'measured',
-      'live.latency': 'measured',
-      'live.economics.break_even': 'computed',
-      'live.economics.session_estimates': 'estimated',
-    });
-    if (live.lap.executed) provenance['live.lap'] = 'measured';
+    Object.assign(provenance, LIVE_PROVENANCE);
+    if (live.lap.executed) Object.assign(provenance, LAP_PROVENANCE);
   }
   const notes = [...(offline?.notes ?? [])];
   notes.push('Retrieval: recall/MRR/MAP/comprehensiveness use binary relevance (label >= 1); nDCG@10 uses linear graded gain relevance/log2(rank+1); 95% intervals are percentile bootstraps over queries with a fixed seed.');

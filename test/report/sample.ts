@@ -4,6 +4,7 @@
  * arrays align with corpus tool ids, savings follow from totals, components sum to totals,
  * break-even follows the formula. Some text carries HTML to prove the dashboard escapes it.
  */
+import { LAP_PROVENANCE, LIVE_PROVENANCE, OFFLINE_PROVENANCE } from '../../pipeline/report/provenance.ts';
 import type {
   ArmReport,
   BreakEvenCurvePoint,
@@ -299,14 +300,7 @@ export function buildSampleReport(opts: SampleOptions = {}): Report {
       caveat: 'Token counts come from OpenAI BPE tokenizers (cl100k_base, o200k_base). Your model may count differently; compare arms, not absolute numbers.',
       notes: ['Savings are relative to baseline_json on the same corpus and tokenizer.'],
     },
-    provenance: {
-      corpora: 'measured',
-      arms: 'measured',
-      savings_vs_baseline_pct: 'computed',
-      retrieval: 'measured',
-      'economics.break_even': 'computed',
-      'economics.session_estimates': 'estimated',
-    },
+    provenance: { ...OFFLINE_PROVENANCE },
     corpora,
     arms,
     ranking_agreement,
@@ -315,15 +309,7 @@ export function buildSampleReport(opts: SampleOptions = {}): Report {
   };
   if (opts.live ?? true) {
     report.live = sampleLive(toolIds, nq, rnd);
-    Object.assign(report.provenance, {
-      'live.menus': 'measured',
-      'live.responses': 'measured',
-      'live.retrieval': 'measured',
-      'live.latency': 'measured',
-      'live.economics.break_even': 'computed',
-      'live.economics.session_estimates': 'estimated',
-      'live.lap': 'measured',
-    });
+    Object.assign(report.provenance, LIVE_PROVENANCE, LAP_PROVENANCE);
   }
   return report;
 }

@@ -1,0 +1,23 @@
+/** How each report section's numbers are obtained: the one map the assembler and samples use. */
+import type { Provenance } from '../types.ts';
+
+export const OFFLINE_PROVENANCE: Readonly<Record<string, Provenance>> = Object.freeze({
+  corpora: 'measured',
+  arms: 'measured',
+  savings_vs_baseline_pct: 'computed',
+  retrieval: 'measured',
+  'economics.break_even': 'computed',
+  'economics.session_estimates': 'estimated',
+});
+
+export const LIVE_PROVENANCE: Readonly<Record<string, Provenance>> = Object.freeze({
+  'live.menus': 'measured',
+  'live.responses': 'measured',
+  'live.retrieval': 'measured',
+  'live.latency': 'measured',
+  'live.economics.break_even': 'computed',
+  'live.economics.session_estimates': 'estimated',
+});
+
+/** added only when LAP actually ran (or its result was merged) */
+export const LAP_PROVENANCE: Readonly<Record<string, Provenance>> = Object.freeze({ 'live.lap': 'measured' });
