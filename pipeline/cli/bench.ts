@@ -112,7 +112,7 @@ export function register(program: Command): void {
     const options: { [k: string]: JsonValue } = JSON.parse(
       JSON.stringify({ corpora, arms: flags.arms, tokenizers, bootstrap, bm25, top_k: flags.topK, live: Boolean(flags.live), offline: Boolean(flags.offline) }),
     );
-    const report = assembleReport({ offline, live, tokenizers, options, argv });
+    const report = assembleReport({ offline, live, tokenizers, options, argv, secrets: liveOpts?.apiKey ? [liveOpts.apiKey] : [] });
     const written = await writeReport(report, resolve(String(flags.out)));
     printSummary(report, log);
     process.stdout.write(`report: ${written.report}\ndashboard: ${written.dashboard}\n`);
