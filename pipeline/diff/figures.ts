@@ -3,14 +3,15 @@
  * section (a list of units, data); each yields comparable figures keyed by a stable path such
  * as `retrieval/corpus-npm4-v1/baseline_json/recall_at_5` so two reports line up by key.
  */
-import type { Figure, Provenance, Report } from '../report/types.ts';
+import type { Figure, Report } from '../report/types.ts';
 import { isScored } from '../report/types.ts';
 import type { LiveReport } from '../report/types.ts';
 
 /** How a figure is judged: retrieval by its bootstrap CI, the others by a configured tolerance. */
 export type FigureKind = 'retrieval' | 'tokens' | 'latency' | 'break_even' | 'errors';
 
-export interface DiffFigure {
+/** A report Figure keyed for comparison, with how to judge it. */
+export interface DiffFigure extends Figure {
   /** stable key, unique within a report */
   key: string;
   /** report section it came from, e.g. "arms", "retrieval", "live" */
@@ -19,12 +20,6 @@ export interface DiffFigure {
   kind: FigureKind;
   /** which direction is better */
   better: 'lower' | 'higher';
-  value: number;
-  unit: string;
-  provenance: Provenance;
-  tokenizer?: string;
-  n?: number;
-  ci95?: [number, number];
 }
 
 export interface FigureExtractor {
