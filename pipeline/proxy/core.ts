@@ -25,7 +25,7 @@ export class ProxyCore {
   private readonly log: (msg: string) => void;
   private closed = false;
 
-  constructor(config: ProxyConfig, log: (msg: string) => void) {
+  constructor(config: ProxyConfig, log: (msg: string) => void, retrieverId?: string) {
     this.config = config;
     this.log = log;
     this.upstreams = config.servers.map(
@@ -40,7 +40,7 @@ export class ProxyCore {
           onToolsChanged: () => this.reindex(),
         }),
     );
-    this.catalog = new ToolCatalog(this.upstreams);
+    this.catalog = new ToolCatalog(this.upstreams, retrieverId);
   }
 
   /** Connect every upstream concurrently; resolves once each has connected or failed its first attempt. */
