@@ -62,7 +62,7 @@ export async function startProxy(config: ProxyConfig, opts: StartProxyOptions): 
       log(`no API key configured (config api_key, --api-key or ${API_KEY_ENV}); generated one for this run: ${apiKey}`);
     }
   }
-  const core = new ProxyCore(config, log, opts.retriever);
+  const core = new ProxyCore(config, log, { retriever: opts.retriever });
   await core.start();
   log(`${core.toolCount()} tools from ${core.upstreamStatus().filter((s) => s.connected).length}/${config.servers.length} upstreams`);
 
