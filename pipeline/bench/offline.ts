@@ -8,7 +8,7 @@ import { UserError } from '../types.ts';
 import { loadCorpus } from '../corpus/load.ts';
 import { loadGolden } from '../corpus/golden.ts';
 import { loadToolRet } from '../corpus/toolret.ts';
-import { corpusHygiene, type CorpusHygiene as CorpusHygieneSrc } from '../corpus/hygiene.ts';
+import { corpusHygiene, invalidUtf8Warning, type CorpusHygiene as CorpusHygieneSrc } from '../corpus/hygiene.ts';
 import { resolveArms } from '../arms/registry.ts';
 import { BASELINE_ARM_ID, type Arm } from '../arms/types.ts';
 import { prepareArm, finishArm, rankingAgreement, type ArmCounts, type ArmRunResult, type PreparedArm } from '../arms/run.ts';
@@ -131,6 +131,7 @@ export function toReportHygiene(h: CorpusHygieneSrc): CorpusHygiene {
       tools_sharing: h.duplicate_schemas.tools_sharing,
       groups: h.duplicate_schemas.largest.map((g) => ({ schema_sha256: g.schema_sha256, bytes: g.bytes, tool_count: g.tool_count, tool_ids: g.tool_ids })),
     },
+    invalid_utf8: { count: h.invalid_utf8.count, tool_ids: h.invalid_utf8.tool_ids },
   };
 }
 
@@ -353,6 +354,8 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
     out.loaded.push({ corpus, golden });
     log(`corpus ${corpus.id}: ${corpus.tools.length} tools${golden ? `, ${golden.queries.length} golden queries` : ', no golden set'}`);
     const hygiene = await timed(timings, 'hygiene', corpus.id, async () => corpusHygiene(corpus));
+    const utf8 = invalidUtf8Warning(corpus.id, hygiene.invalid_utf8);
+    if (utf8) log(utf8);
     out.corpora.push({
       id: corpus.id,
       name: corpus.name,

@@ -38,6 +38,7 @@ export function withVariants(r: Report = buildSampleReport()): Report {
   r.corpora[0].attribution = 'sample attribution (variant)';
   r.corpora[0].hygiene.degenerate.count = 1;
   r.corpora[0].hygiene.degenerate.examples = [{ tool_id: r.corpora[0].tool_ids[0], description: 'x', rule: r.corpora[0].hygiene.degenerate.rules[1] }];
+  r.corpora[0].hygiene.invalid_utf8 = { count: 1, tool_ids: [r.corpora[0].tool_ids[0]] };
   const scored = r.retrieval.filter(isScored)[0];
   Object.assign(live.retrieval[0].per_query[0], { error: 'variant: proxy call failed' });
   Object.assign(scored.per_query[0], { error: 'variant: search failed', first_relevant_rank: null, recall_at_1: 0, recall_at_3: 0, recall_at_5: 0, recall_at_10: 0, rr: 0, ndcg_at_10: 0, ap: 0, comprehensive_at_5: 0, top: [] });
