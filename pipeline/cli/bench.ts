@@ -127,6 +127,12 @@ function retrievers(v: unknown): string[] {
   return Array.isArray(v) ? (v as string[]) : [String(v)];
 }
 
+/** Token change against the baseline as printed: savings 12.34 -> "-12.3%", growth -5 -> "+5.0%", never "-0.0%". */
+export function tokenChange(savingsPct: number): string {
+  const r = Math.round(savingsPct * 10) / 10;
+  return r === 0 ? '0.0%' : `${r > 0 ? '-' : '+'}${Math.abs(r).toFixed(1)}%`;
+}
+
 function printSummary(report: Report, log: (m: string) => void): void {
   for (const c of report.corpora) {
     log(`\n${c.id} (${c.tool_count} tools)`);
@@ -136,7 +142,7 @@ function printSummary(report: Report, log: (m: string) => void): void {
         continue;
       }
       const cols = Object.entries(a.by_tokenizer).map(
-        ([tk, s]) => `${tk} ${String(s.total_tokens.value).padStart(7)} (${s.savings_vs_baseline_pct.value >= 0 ? '-' : '+'}${Math.abs(s.savings_vs_baseline_pct.value).toFixed(1)}%)`,
+        ([tk, s]) => `${tk} ${String(s.total_tokens.value).padStart(7)} (${a.arm === 'baseline_json' ? 'baseline' : tokenChange(s.savings_vs_baseline_pct.value)})`,
       );
       const q = report.retrieval.find((r) => r.corpus_id === c.id && r.arm === a.arm);
       const qs = q && 'metrics' in q ? `  recall@5 ${q.metrics.recall_at_5.value.toFixed(3)} MRR ${q.metrics.mrr.value.toFixed(3)}` : '';

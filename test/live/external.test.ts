@@ -190,7 +190,7 @@ test('a proxy by --proxy-url with --api-key (both auth headers); a wrong key is 
 
     await assert.rejects(runLive({ proxyUrl: proxy.url, apiKey: 'wrong-key', goldenFile: golden, runs: 1, warmup: 0 }), (e: Error) => {
       assert.ok(e instanceof UserError, String(e));
-      assert.match(e.message, /^live: cannot connect to http:http:\/\/127\.0\.0\.1:\d+\/mcp: .*wrong API key/);
+      assert.match(e.message, /^live: cannot connect to http:\/\/127\.0\.0\.1:\d+\/mcp: .*wrong API key/);
       assert.doesNotMatch(e.message, /\n/);
       return true;
     });
