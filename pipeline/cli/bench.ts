@@ -75,7 +75,11 @@ export function register(program: Command): void {
     // default corpus + golden set, which then joins the report's corpora so its rows resolve.
     let liveCorpus = corpusPath;
     let liveGolden = golden;
-    if (flags.live && !golden) {
+    if (flags.live && goldenFlag === 'none') {
+      // honoured: no discovery queries; the live corpus only names the report's corpus row
+      liveGolden = 'none';
+      log('live stage: --golden none: no golden set, so no discovery queries; menus and the latency of a cheap call (tools/list) only');
+    } else if (flags.live && !golden) {
       liveCorpus = DEFAULT_CORPUS;
       liveGolden = DEFAULT_GOLDEN;
       if (corpusPath !== DEFAULT_CORPUS) corpora.push({ path: DEFAULT_CORPUS, golden: DEFAULT_GOLDEN });
@@ -109,7 +113,7 @@ export function register(program: Command): void {
     if (liveOpts) {
       const t1 = performance.now();
       log('live stage: starting');
-      live = await runLive({ ...liveOpts, bootstrap });
+      live = await runLive({ ...liveOpts, bootstrap, log });
       log(`live stage: ${((performance.now() - t1) / 1000).toFixed(1)} s, ${live.errors.length} error row(s)`);
     }
     const options: { [k: string]: JsonValue } = JSON.parse(
@@ -119,6 +123,11 @@ export function register(program: Command): void {
     const written = await writeReport(report, resolve(String(flags.out)));
     printSummary(report, log);
     process.stdout.write(`report: ${written.report}\ndashboard: ${written.dashboard}\n`);
+    if (report.live?.status?.state === 'failed') {
+      // the report is written and marked failed; the exit code says so too
+      log(`live stage FAILED: ${report.live.status.reason}`);
+      process.exitCode = 2;
+    }
   });
 }
 
@@ -152,7 +161,11 @@ function printSummary(report: Report, log: (m: string) => void): void {
   const lv = report.live;
   if (lv) {
     for (const m of lv.menus) log(`\nlive menu (${m.tokenizer}): proxy ${m.proxy_menu_tokens.value} vs full ${m.full_menu_tokens.value} tokens`);
-    for (const s of lv.response_summary) log(`live responses ${s.detail} (${s.tokenizer}): p50 ${s.p50} p95 ${s.p95} max ${s.max} tokens, n=${s.n}`);
-    for (const l of lv.latency) log(`live latency ${l.detail}: p50 ${l.p50_ms} ms p95 ${l.p95_ms} ms p99 ${l.p99_ms} ms (n=${l.n})`);
+    if (lv.style) log(`live style: ${lv.style} (${lv.style_reason}); discovery: ${lv.discovery?.status}${lv.discovery?.reason ? ` (${lv.discovery.reason})` : ''}`);
+    for (const s of lv.response_summary) log(`live responses ${s.detail} (${s.tokenizer}): p50 ${s.p50} p95 ${s.p95} max ${s.max} tokens, n=${s.n}${s.errors ? `, ${s.errors} failed` : ''}`);
+    for (const l of lv.latency) log(`live latency ${l.detail}: p50 ${l.p50_ms} ms p95 ${l.p95_ms} ms p99 ${l.p99_ms} ms (n=${l.n}${l.errors ? `, ${l.errors} failed` : ''})`);
+    if (lv.cheap_call) log(`live cheap call (${lv.cheap_call.method}): p50 ${lv.cheap_call.p50_ms} ms p95 ${lv.cheap_call.p95_ms} ms (n=${lv.cheap_call.n})`);
+    if (lv.passthrough) log(`live pass-through: ${lv.passthrough.matched} upstream tools matched, prefix overhead ${lv.passthrough.prefix_overhead_tokens} tokens (${lv.passthrough.tokenizer})`);
+    for (const n of lv.not_computed ?? []) log(`live not computed: ${n.what}: ${n.reason}`);
   }
 }
