@@ -108,3 +108,26 @@ test('every discovery call fails: exit 2, the report is written and marked faile
   const html = readFileSync(join(out, 'dashboard.html'), 'utf8');
   assert.match(html, /RUN FAILED/);
 });
+
+test('--golden none is honoured (menus + cheap call, no queries); without --upstreams break-even is not computed, never a corpus-based number', async () => {
+  const cfg = t.write('ref-proxy.json', { servers: [fixtureServer()], connect_timeout_ms: 120_000 });
+  const cmd = `node ${MCPGAUGE_BIN} proxy --config ${cfg} --transport stdio`;
+  const out1 = join(t.dir, 'golden-none');
+  const r1 = await bench(['--out', out1, '--proxy-cmd', cmd, '--golden', 'none', '--runs', '2', '--warmup', '0']);
+  assert.equal(r1.code, 0, r1.stderr);
+  assert.match(r1.stderr, /--golden none: no golden set, so no discovery queries/);
+  assert.doesNotMatch(r1.stderr, /scoring the proxy on/);
+  const l1 = validateReport(JSON.parse(readFileSync(join(out1, 'report.json'), 'utf8'))).live!;
+  assert.equal(l1.style, 'discovery');
+  assert.equal(l1.discovery?.status, 'not_measured');
+  assert.deepEqual([l1.responses.length, l1.retrieval.length], [0, 0]);
+  assert.equal(l1.cheap_call?.n, 2);
+
+  const out2 = join(t.dir, 'no-upstreams');
+  const r2 = await bench(['--out', out2, '--proxy-cmd', cmd, '--live-queries', '2', '--runs', '1', '--warmup', '0', '--ready-timeout', '1', '--max-error-rate', '1']);
+  assert.equal(r2.code, 0, r2.stderr);
+  const l2 = validateReport(JSON.parse(readFileSync(join(out2, 'report.json'), 'utf8'))).live!;
+  assert.equal(l2.economics.break_even.length, 0);
+  assert.ok(l2.not_computed?.some((n) => n.what === 'break-even and menu savings' && /not listed from the upstreams this proxy fronts/.test(n.reason)), JSON.stringify(l2.not_computed));
+  assert.equal(l2.menus[0].full_menu_tokens.provenance, 'estimated');
+});
