@@ -82,6 +82,8 @@ export interface LiveOptions extends TargetOptions {
   callTimeoutMs?: number;
   /** retrieval bootstrap (default 2000 iterations, seed 42) */
   bootstrap?: { iterations: number; seed: number };
+  /** every discovery call goes through this (side-by-side systems take turns; systems/turnstile.ts) */
+  turns?: { run<T>(fn: () => Promise<T>): Promise<T> };
 }
 
 interface CallOutcome {
@@ -104,7 +106,7 @@ function posInt(v: unknown, name: string, min: number, dflt: number): number {
 }
 
 /** A wire tool as a ToolRecord (for the baseline_json renderer). */
-function recordOf(server: string, t: WireTool): ToolRecord {
+export function recordOf(server: string, t: WireTool): ToolRecord {
   const r: ToolRecord = {
     tool_id: `${server}:${t.name}`,
     server,
@@ -289,7 +291,11 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
       return a;
     };
     const c = conn;
-    const call = (query: string, detail: Detail) => callOnce(c, discoveryTool, argsFor(query, detail), callTimeoutMs);
+    const turns = opts.turns;
+    const call = (query: string, detail: Detail) => {
+      const once = () => callOnce(c, discoveryTool, argsFor(query, detail), callTimeoutMs);
+      return turns ? turns.run(once) : once();
+    };
 
     // readiness of external proxies that index in the background: wait until one of the first
     // golden queries returns results (an empty tools array for all of them = not indexed yet)

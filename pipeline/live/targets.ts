@@ -37,6 +37,8 @@ export interface TargetOptions {
   upstreamsFile?: string;
   /** embedded only: which upstreams to boot (default all five) */
   embeddedServers?: readonly string[];
+  /** embedded only: the reference proxy's retriever (its config's `retriever`; absent = its default) */
+  retriever?: string;
   /** connect + tools/list deadline (ms, default DEFAULT_CONNECT_TIMEOUT_MS) */
   timeoutMs?: number;
   readyTimeoutMs?: number;
@@ -225,6 +227,7 @@ async function openEmbedded(opts: TargetOptions): Promise<OpenedTarget> {
           listen: { host: '127.0.0.1', port: 0 },
           api_key: apiKey,
           connect_timeout_ms: timeoutMs,
+          ...(opts.retriever !== undefined ? { retriever: opts.retriever } : {}),
         },
         null,
         2,
