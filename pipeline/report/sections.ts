@@ -14,6 +14,8 @@ import { armsSection } from './sections/arms.ts';
 import { retrievalSection } from './sections/retrieval.ts';
 import { economicsSection } from './sections/economics.ts';
 import { liveSection } from './sections/live.ts';
+import { systemsSection } from './sections/systems.ts';
+import { scaleSection } from './sections/scale.ts';
 import { notesSection } from './sections/notes.ts';
 
 export const REPORT_SECTIONS: readonly ReportSection<Report>[] = Object.freeze([
@@ -25,5 +27,7 @@ export const REPORT_SECTIONS: readonly ReportSection<Report>[] = Object.freeze([
   retrievalSection,
   economicsSection,
   liveSection,
+  systemsSection,
+  scaleSection,
   notesSection,
 ]);

@@ -416,6 +416,10 @@ export interface Report {
   retrieval: RetrievalReport[];
   economics: Economics;
   live?: LiveReport;
+  /** several systems measured side by side (`--system`), one block each */
+  systems?: SystemBlock[];
+  /** cost growth vs catalog size (`--scale`) */
+  scale?: ScaleReport;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { connectMcp, resultText, type McpConnection, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
 import { targetOf, type UpstreamConfig } from '../proxy/config.ts';
 import { ADAPTER_DEFAULTS, freePort, launchProxy, openProxySession, type AdapterOptions, type DiscoverResult, type ProxySession, type RunningProxy } from '../adapter/index.ts';
-import { REPO_ROOT } from '../live/targets.ts';
+import { REPO_ROOT } from '../constants.ts';
 import type { SystemSpec } from './spec.ts';
 
 export const MCPGAUGE_BIN = join(REPO_ROOT, 'bin', 'mcpgauge.mjs');
