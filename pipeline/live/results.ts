@@ -1,0 +1,293 @@
+/**
+ * Live result cost: what a tool's RESULT costs once the proxy has found the tool.
+ *
+ * For every golden query that carries a `call` (tool + arguments), the stage checks that the
+ * proxy's top-1 tool for the query (its full-detail ranking) is that tool and that the tool is
+ * safe to call (annotated `readOnlyHint: true` in the upstream listing, or listed in the golden
+ * set's `call_allow`), then calls it twice with the same arguments:
+ *   - through the proxy's call tool (`call_tool {name, arguments}`), and
+ *   - directly on the upstream server (a separate connection to the same server config),
+ * and counts each result under every tokenizer, split by component over the compact JSON of the
+ * result object as the MCP client returns it: `content_text` (the text of text blocks),
+ * `structured_content`, `meta` (`_meta`), `wrapper` (everything else: keys, block envelopes,
+ * isError, other block kinds). Components sum exactly to the total (byte-span attribution, each
+ * token to the span holding its first byte). Proxy overhead per call = proxy total - direct total.
+ * The call itself (`{name, arguments}` the model writes) is counted as `call_tokens`.
+ * Skips (not top-1, not safe, unresolved placeholder, no call tool) are rows with the reason.
+ */
+import { connectMcp, type CallResult, type McpConnection, type ProtocolChoice } from '../mcp/client.ts';
+import { targetOf, type UpstreamConfig } from '../proxy/config.ts';
+import type { Span, Tokenizer, TokenizerName } from '../tokens/tokenizer.ts';
+import type { GoldenSet, JsonValue } from '../types.ts';
+import { mean, percentile } from '../util/stats.ts';
+
+export const RESULT_COMPONENTS = ['content_text', 'structured_content', 'meta', 'wrapper'] as const;
+export type ResultComponent = (typeof RESULT_COMPONENTS)[number];
+export type ResultComponents = Record<ResultComponent, number>;
+
+export interface ResultTokens {
+  total: number;
+  components: ResultComponents;
+}
+
+export interface LiveResultCallRow {
+  query_id: string;
+  tool_id: string;
+  tokenizer: TokenizerName;
+  ok: boolean;
+  error?: string;
+  /** tokens of the call the model writes: compact JSON of {name, arguments} */
+  call_tokens: number;
+  proxy?: ResultTokens;
+  direct?: ResultTokens;
+  direct_error?: string;
+  /** proxy.total - direct.total (null without a direct measurement) */
+  overhead_tokens: number | null;
+}
+
+export interface LiveResultSkip {
+  query_id: string;
+  tool_id: string;
+  reason: string;
+}
+
+export interface LiveResultSummary {
+  tokenizer: TokenizerName;
+  n: number;
+  mean_call_tokens: number;
+  mean_result_tokens: number;
+  p50_result_tokens: number;
+  max_result_tokens: number;
+  /** over the calls that also have a direct measurement */
+  direct_n: number;
+  mean_direct_result_tokens: number | null;
+  mean_overhead_tokens: number | null;
+}
+
+export interface LiveResultCost {
+  call_tool: string;
+  /** golden queries that carry a call */
+  candidates: number;
+  rows: LiveResultCallRow[];
+  skipped: LiveResultSkip[];
+  summary: LiveResultSummary[];
+  method: string;
+}
+
+export interface ResultCallsInput {
+  proxy: McpConnection;
+  /** the proxy's tool that runs an upstream tool (default call_tool) */
+  callTool: string;
+  /** tools the proxy lists (to check the call tool exists) */
+  proxyToolNames: readonly string[];
+  golden: GoldenSet;
+  /** the proxy's ranking for a query (full detail), or the reason there is none */
+  ranking: (queryId: string) => string[] | string;
+  /** annotations of upstream tools by tool_id */
+  annotations: ReadonlyMap<string, Record<string, unknown> | undefined>;
+  /** placeholder -> value substituted in call arguments (e.g. <ALLOWED_DIR>) */
+  placeholders: Readonly<Record<string, string>>;
+  /** upstream configs for the direct calls (by server name); none = no direct comparison */
+  direct: readonly UpstreamConfig[];
+  tokenizers: readonly Tokenizer[];
+  timeoutMs: number;
+  protocol?: ProtocolChoice;
+  log?: (line: string) => void;
+}
+
+export const RESULT_COST_METHOD =
+  'tokens of the compact JSON of the tools/call result object as the MCP client returns it, split into content_text / structured_content / meta / wrapper by byte spans (each token to the span of its first byte; components sum to the total); overhead = through the proxy minus directly on the upstream, same arguments';
+
+// ---------------------------------------------------------------------------------------------
+
+/** Compact JSON of a call result, with byte spans labelled by component (contiguous, cover everything). */
+export function resultSpans(result: CallResult): { text: string; spans: Span[] } {
+  const pieces: Array<{ label: ResultComponent; text: string }> = [];
+  const put = (label: ResultComponent, text: string) => {
+    const last = pieces[pieces.length - 1];
+    if (last && last.label === label) last.text += text;
+    else pieces.push({ label, text });
+  };
+  put('wrapper', '{');
+  let first = true;
+  for (const [k, v] of Object.entries(result)) {
+    if (v === undefined) continue;
+    put('wrapper', `${first ? '' : ','}${JSON.stringify(k)}:`);
+    first = false;
+    if (k === 'structuredContent') put('structured_content', JSON.stringify(v));
+    else if (k === '_meta') put('meta', JSON.stringify(v));
+    else if (k === 'content' && Array.isArray(v)) {
+      put('wrapper', '[');
+      v.forEach((block: unknown, i) => {
+        if (i > 0) put('wrapper', ',');
+        if (!block || typeof block !== 'object' || Array.isArray(block)) {
+          put('wrapper', JSON.stringify(block) ?? 'null');
+          return;
+        }
+        const b = block as Record<string, unknown>;
+        put('wrapper', '{');
+        let bf = true;
+        for (const [bk, bv] of Object.entries(b)) {
+          if (bv === undefined) continue;
+          put('wrapper', `${bf ? '' : ','}${JSON.stringify(bk)}:`);
+          bf = false;
+          put(bk === 'text' && b.type === 'text' && typeof bv === 'string' ? 'content_text' : 'wrapper', JSON.stringify(bv));
+        }
+        put('wrapper', '}');
+      });
+      put('wrapper', ']');
+    } else put('wrapper', JSON.stringify(v));
+  }
+  put('wrapper', '}');
+  let text = '';
+  let pos = 0;
+  const spans: Span[] = [];
+  for (const p of pieces) {
+    const len = Buffer.byteLength(p.text, 'utf8');
+    spans.push({ label: p.label, start: pos, end: pos + len });
+    pos += len;
+    text += p.text;
+  }
+  return { text, spans };
+}
+
+export function countResult(result: CallResult, tk: Tokenizer): ResultTokens {
+  const { text, spans } = resultSpans(result);
+  const { total, byLabel } = tk.countSpans(text, spans);
+  const components = Object.fromEntries(RESULT_COMPONENTS.map((c) => [c, byLabel[c] ?? 0])) as ResultComponents;
+  return { total, components };
+}
+
+/** Why calling `toolId` is not allowed (null = safe): read-only annotation or the golden allow-list. */
+export function unsafeReason(toolId: string, annotations: ReadonlyMap<string, Record<string, unknown> | undefined>, allow: readonly string[]): string | null {
+  if (allow.includes(toolId)) return null;
+  if (!annotations.has(toolId)) return `${toolId} is not listed by the upstreams (annotations unknown) and not in call_allow`;
+  if (annotations.get(toolId)?.readOnlyHint === true) return null;
+  return `${toolId} is not annotated readOnlyHint: true and not in the golden set's call_allow`;
+}
+
+function substitute(v: JsonValue, subs: Readonly<Record<string, string>>): JsonValue {
+  if (typeof v === 'string') return Object.entries(subs).reduce((s, [ph, real]) => s.split(ph).join(real), v);
+  if (Array.isArray(v)) return v.map((x) => substitute(x, subs));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, substitute(x, subs)]));
+  return v;
+}
+
+const PLACEHOLDER = /<[A-Z][A-Z_]*>/;
+const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim().slice(0, 300);
+const resultError = (r: CallResult): string =>
+  oneLine((r.content ?? []).filter((c) => c.type === 'text').map((c) => String(c.text)).join(' ') || 'isError result');
+
+export async function measureResultCalls(input: ResultCallsInput): Promise<LiveResultCost> {
+  const log = input.log ?? (() => {});
+  const candidates = input.golden.queries.filter((q) => q.call);
+  const skipped: LiveResultSkip[] = [];
+  const rows: LiveResultCallRow[] = [];
+  const out = (): LiveResultCost => ({ call_tool: input.callTool, candidates: candidates.length, rows, skipped, summary: summarize(rows, input.tokenizers), method: RESULT_COST_METHOD });
+  if (!input.proxyToolNames.includes(input.callTool)) {
+    for (const q of candidates) skipped.push({ query_id: q.id, tool_id: q.call!.tool_id, reason: `the proxy lists no ${JSON.stringify(input.callTool)} tool` });
+    return out();
+  }
+  const allow = input.golden.call_allow ?? [];
+  const planned: Array<{ id: string; toolId: string; args: Record<string, JsonValue> }> = [];
+  for (const q of candidates) {
+    const call = q.call!;
+    const ranking = input.ranking(q.id);
+    const skip = (reason: string) => skipped.push({ query_id: q.id, tool_id: call.tool_id, reason });
+    if (typeof ranking === 'string') {
+      skip(`no ranking from the proxy: ${ranking}`);
+      continue;
+    }
+    if (ranking[0] !== call.tool_id) {
+      skip(`the proxy's top-1 is ${ranking[0] ?? 'nothing'}, the golden call is for ${call.tool_id}`);
+      continue;
+    }
+    const unsafe = unsafeReason(call.tool_id, input.annotations, allow);
+    if (unsafe) {
+      skip(`not called: ${unsafe}`);
+      continue;
+    }
+    const args = substitute(call.arguments, input.placeholders) as Record<string, JsonValue>;
+    const left = PLACEHOLDER.exec(JSON.stringify(args));
+    if (left) {
+      skip(`argument placeholder ${left[0]} has no value for this target (only the embedded default provides <ALLOWED_DIR>)`);
+      continue;
+    }
+    planned.push({ id: q.id, toolId: call.tool_id, args });
+  }
+  log(`live: result cost: ${planned.length} of ${candidates.length} golden calls (${skipped.length} skipped)`);
+  const direct = new Map<string, Promise<McpConnection>>();
+  const directConn = (server: string): Promise<McpConnection> | null => {
+    const cfg = input.direct.find((u) => u.name === server);
+    if (!cfg) return null;
+    let c = direct.get(server);
+    if (!c) {
+      c = connectMcp(targetOf(cfg), { timeoutMs: input.timeoutMs, protocol: cfg.protocol ?? input.protocol ?? 'legacy', clientName: 'mcpgauge-direct' });
+      c.catch(() => {});
+      direct.set(server, c);
+    }
+    return c;
+  };
+  try {
+    for (const p of planned) {
+      const i = p.toolId.indexOf(':');
+      const server = p.toolId.slice(0, i);
+      const tool = p.toolId.slice(i + 1);
+      const callArgs = { name: p.toolId, arguments: p.args };
+      let viaProxy: CallResult | undefined;
+      let proxyError: string | undefined;
+      try {
+        viaProxy = await input.proxy.callTool(input.callTool, callArgs, { timeoutMs: input.timeoutMs });
+        if (viaProxy.isError) proxyError = `tool error: ${resultError(viaProxy)}`;
+      } catch (e) {
+        proxyError = oneLine((e as Error).message);
+      }
+      let viaDirect: CallResult | undefined;
+      let directError: string | undefined;
+      const dc = directConn(server);
+      if (!dc) directError = `no direct connection to upstream ${server} (pass --upstreams FILE for external proxies)`;
+      else {
+        try {
+          viaDirect = await (await dc).callTool(tool, p.args, { timeoutMs: input.timeoutMs });
+          if (viaDirect.isError) directError = `tool error: ${resultError(viaDirect)}`;
+        } catch (e) {
+          directError = oneLine((e as Error).message);
+        }
+      }
+      for (const tk of input.tokenizers) {
+        const row: LiveResultCallRow = { query_id: p.id, tool_id: p.toolId, tokenizer: tk.name, ok: proxyError === undefined, call_tokens: tk.count(JSON.stringify(callArgs)), overhead_tokens: null };
+        if (proxyError !== undefined) row.error = proxyError;
+        else row.proxy = countResult(viaProxy!, tk);
+        if (directError !== undefined) row.direct_error = directError;
+        else row.direct = countResult(viaDirect!, tk);
+        if (row.proxy && row.direct) row.overhead_tokens = row.proxy.total - row.direct.total;
+        rows.push(row);
+      }
+    }
+  } finally {
+    for (const c of direct.values()) await c.then((x) => x.close()).catch(() => {});
+  }
+  return out();
+}
+
+function summarize(rows: readonly LiveResultCallRow[], tokenizers: readonly Tokenizer[]): LiveResultSummary[] {
+  const out: LiveResultSummary[] = [];
+  for (const tk of tokenizers) {
+    const ok = rows.filter((r) => r.tokenizer === tk.name && r.ok && r.proxy);
+    if (ok.length === 0) continue;
+    const totals = ok.map((r) => r.proxy!.total);
+    const both = ok.filter((r) => r.direct);
+    out.push({
+      tokenizer: tk.name,
+      n: ok.length,
+      mean_call_tokens: mean(ok.map((r) => r.call_tokens)),
+      mean_result_tokens: mean(totals),
+      p50_result_tokens: percentile(totals, 50),
+      max_result_tokens: Math.max(...totals),
+      direct_n: both.length,
+      mean_direct_result_tokens: both.length ? mean(both.map((r) => r.direct!.total)) : null,
+      mean_overhead_tokens: both.length ? mean(both.map((r) => r.overhead_tokens!)) : null,
+    });
+  }
+  return out;
+}
