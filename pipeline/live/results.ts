@@ -20,6 +20,7 @@ import { targetOf, type UpstreamConfig } from '../proxy/config.ts';
 import type { Span, Tokenizer, TokenizerName } from '../tokens/tokenizer.ts';
 import type { GoldenSet, JsonValue } from '../types.ts';
 import { mean, percentile } from '../util/stats.ts';
+import { taskSessionEstimates, type TaskSessionRow } from '../economics/session.ts';
 
 export const RESULT_COMPONENTS = ['content_text', 'structured_content', 'meta', 'wrapper'] as const;
 export type ResultComponent = (typeof RESULT_COMPONENTS)[number];
@@ -288,6 +289,39 @@ function summarize(rows: readonly LiveResultCallRow[], tokenizers: readonly Toke
       mean_direct_result_tokens: both.length ? mean(both.map((r) => r.direct!.total)) : null,
       mean_overhead_tokens: both.length ? mean(both.map((r) => r.overhead_tokens!)) : null,
     });
+  }
+  return out;
+}
+
+/** A session estimate with the result side, keyed like the other live economics rows. */
+export interface TaskSessionEstimateRow extends TaskSessionRow {
+  corpus_id: string;
+  /** proxy_full | proxy_compact: which discovery response size is assumed */
+  arm: string;
+  tokenizer: TokenizerName;
+  /** calls the mean call/result tokens are over */
+  result_n: number;
+}
+
+/**
+ * Per tokenizer and detail level: menu + tasks x (mean discovery response + mean call + mean
+ * result), from the measured live numbers (provenance `estimated`: it is a model of a session).
+ */
+export function taskSessions(
+  corpusId: string,
+  menus: ReadonlyArray<{ tokenizer: string; proxy_menu_tokens: { value: number } }>,
+  responseSummary: ReadonlyArray<{ detail: string; tokenizer: string; mean: number }>,
+  cost: LiveResultCost,
+): TaskSessionEstimateRow[] {
+  const out: TaskSessionEstimateRow[] = [];
+  for (const m of menus) {
+    const rs = cost.summary.find((s) => s.tokenizer === m.tokenizer);
+    if (!rs) continue;
+    for (const s of responseSummary.filter((x) => x.tokenizer === m.tokenizer)) {
+      for (const row of taskSessionEstimates({ menuTokens: m.proxy_menu_tokens.value, meanDiscoveryResponseTokens: s.mean, meanCallTokens: rs.mean_call_tokens, meanResultTokens: rs.mean_result_tokens })) {
+        out.push({ corpus_id: corpusId, arm: `proxy_${s.detail}`, tokenizer: rs.tokenizer, result_n: rs.n, ...row });
+      }
+    }
   }
   return out;
 }

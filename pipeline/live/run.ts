@@ -44,6 +44,7 @@ import type {
 import { partitionResponse, toComponents, type ResponsePartition } from './spans.ts';
 import { DEFAULT_CONNECT_TIMEOUT_MS, listUpstreams, openTarget, REPO_ROOT, type OpenedTarget, type TargetOptions, type UpstreamMenu } from './targets.ts';
 import { lapSection } from './lap.ts';
+import { measureResultCalls, taskSessions, type LiveResultCost } from './results.ts';
 
 export const DEFAULT_GOLDEN = resolve(REPO_ROOT, 'datasets', 'golden-npm4-v1.json');
 export const DEFAULT_CORPUS = resolve(REPO_ROOT, 'datasets', 'corpus-npm4-v1.tools.json');
@@ -80,6 +81,10 @@ export interface LiveOptions extends TargetOptions {
   lapCommand?: string;
   /** per discovery call deadline (ms, default 30000) */
   callTimeoutMs?: number;
+  /** call the golden calls' tools through the proxy and directly (result cost); default true */
+  resultCalls?: boolean;
+  /** the proxy's tool that runs an upstream tool (default call_tool) */
+  callTool?: string;
   /** retrieval bootstrap (default 2000 iterations, seed 42) */
   bootstrap?: { iterations: number; seed: number };
 }
@@ -448,6 +453,35 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
       retrieval.push(r);
     }
 
+    // --- result cost: golden calls through the proxy's call tool and directly (results.ts)
+    let resultCost: LiveResultCost | undefined;
+    if (opts.resultCalls !== false) {
+      const full = detailRuns.find((d) => d.detail === 'full');
+      const annotations = new Map<string, Record<string, unknown> | undefined>();
+      if (upstream.live) for (const u of upstream.tools) annotations.set(`${u.server}:${u.tool.name}`, u.tool.annotations);
+      else for (const t of corpus.tools) annotations.set(t.tool_id, t.annotations);
+      resultCost = await measureResultCalls({
+        proxy: conn,
+        callTool: opts.callTool ?? 'call_tool',
+        proxyToolNames: proxyWire.map((t) => t.name),
+        golden,
+        ranking: (qid) => {
+          const pq = full?.perQuery.find((p) => p.id === qid);
+          if (!pq) return 'the full detail level was not measured';
+          if (pq.text === undefined) return pq.error ?? 'discovery call failed';
+          const p = partitions.get(`full\u0000${qid}`)!;
+          return p.json ? p.ranking : (p.flag ?? 'response is not JSON');
+        },
+        annotations,
+        placeholders: target.placeholders,
+        direct: target.direct,
+        tokenizers,
+        timeoutMs: callTimeoutMs,
+        protocol: opts.protocol,
+        log,
+      });
+    }
+
     // --- latency
     const latency: LiveLatency[] = detailRuns
       .filter((dr) => dr.timed.length > 0)
@@ -514,7 +548,8 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
       response_summary,
       retrieval,
       latency,
-      economics: { break_even, session_estimates, curves },
+      economics: { break_even, session_estimates, curves, ...(resultCost ? { task_sessions: taskSessions(corpus.id, menus, response_summary, resultCost) } : {}) },
+      ...(resultCost ? { result_cost: resultCost } : {}),
       lap,
       errors,
     };

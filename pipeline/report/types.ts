@@ -14,6 +14,7 @@
 import type { Figure, JsonValue, Provenance } from '../types.ts';
 import type { BreakEvenRow as EconBreakEvenRow } from '../economics/breakeven.ts';
 import type { SessionRow as EconSessionRow } from '../economics/session.ts';
+import type { LiveResultCost, TaskSessionEstimateRow } from '../live/results.ts';
 
 export type { Figure, Provenance, JsonValue };
 
@@ -384,7 +385,15 @@ export interface LiveReport {
   response_summary: LiveResponseSummary[];
   retrieval: LiveRetrieval[];
   latency: LiveLatency[];
-  economics: { break_even: BreakEvenRow[]; session_estimates: SessionEstimateRow[]; curves?: BreakEvenCurvePoint[] };
+  economics: {
+    break_even: BreakEvenRow[];
+    session_estimates: SessionEstimateRow[];
+    curves?: BreakEvenCurvePoint[];
+    /** menu + tasks x (discovery response + call + result): present when result calls ran */
+    task_sessions?: TaskSessionEstimateRow[];
+  };
+  /** what tool results cost through the proxy vs directly (pipeline/live/results.ts) */
+  result_cost?: LiveResultCost;
   lap: LapResult;
   errors: LiveError[];
 }
