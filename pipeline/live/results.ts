@@ -2,7 +2,8 @@
  * Live result cost: what a tool's RESULT costs once the proxy has found the tool.
  *
  * For every golden query that carries a `call` (tool + arguments), the stage checks that the
- * proxy's top-1 tool for the query (its full-detail ranking) is that tool and that the tool is
+ * proxy's top-1 tool for the query (its full-detail ranking; `topK` widens this to the first K
+ * results, the row records the rank) is that tool and that the tool is
  * safe to call (annotated `readOnlyHint: true` in the upstream listing, or listed in the golden
  * set's `call_allow`), then calls it twice with the same arguments:
  *   - through the proxy's call tool (`call_tool {name, arguments}`), and
@@ -35,6 +36,8 @@ export interface LiveResultCallRow {
   query_id: string;
   tool_id: string;
   tokenizer: TokenizerName;
+  /** 1-based rank of the tool in the proxy's ranking for the query */
+  rank: number;
   ok: boolean;
   error?: string;
   /** tokens of the call the model writes: compact JSON of {name, arguments} */
@@ -67,6 +70,8 @@ export interface LiveResultSummary {
 
 export interface LiveResultCost {
   call_tool: string;
+  /** a golden call runs when its tool is within the proxy's first top_k results (1 = top-1) */
+  top_k: number;
   /** golden queries that carry a call */
   candidates: number;
   rows: LiveResultCallRow[];
@@ -82,6 +87,8 @@ export interface ResultCallsInput {
   /** tools the proxy lists (to check the call tool exists) */
   proxyToolNames: readonly string[];
   golden: GoldenSet;
+  /** call when the golden tool is within the first topK results (default 1) */
+  topK?: number;
   /** the proxy's ranking for a query (full detail), or the reason there is none */
   ranking: (queryId: string) => string[] | string;
   /** annotations of upstream tools by tool_id */
@@ -184,13 +191,14 @@ export async function measureResultCalls(input: ResultCallsInput): Promise<LiveR
   const candidates = input.golden.queries.filter((q) => q.call);
   const skipped: LiveResultSkip[] = [];
   const rows: LiveResultCallRow[] = [];
-  const out = (): LiveResultCost => ({ call_tool: input.callTool, candidates: candidates.length, rows, skipped, summary: summarize(rows, input.tokenizers), method: RESULT_COST_METHOD });
+  const topK = input.topK ?? 1;
+  const out = (): LiveResultCost => ({ call_tool: input.callTool, top_k: topK, candidates: candidates.length, rows, skipped, summary: summarize(rows, input.tokenizers), method: RESULT_COST_METHOD });
   if (!input.proxyToolNames.includes(input.callTool)) {
     for (const q of candidates) skipped.push({ query_id: q.id, tool_id: q.call!.tool_id, reason: `the proxy lists no ${JSON.stringify(input.callTool)} tool` });
     return out();
   }
   const allow = input.golden.call_allow ?? [];
-  const planned: Array<{ id: string; toolId: string; args: Record<string, JsonValue> }> = [];
+  const planned: Array<{ id: string; toolId: string; rank: number; args: Record<string, JsonValue> }> = [];
   for (const q of candidates) {
     const call = q.call!;
     const ranking = input.ranking(q.id);
@@ -199,8 +207,13 @@ export async function measureResultCalls(input: ResultCallsInput): Promise<LiveR
       skip(`no ranking from the proxy: ${ranking}`);
       continue;
     }
-    if (ranking[0] !== call.tool_id) {
-      skip(`the proxy's top-1 is ${ranking[0] ?? 'nothing'}, the golden call is for ${call.tool_id}`);
+    const rank = ranking.slice(0, topK).indexOf(call.tool_id) + 1;
+    if (rank === 0) {
+      skip(
+        topK === 1
+          ? `the proxy's top-1 is ${ranking[0] ?? 'nothing'}, the golden call is for ${call.tool_id}`
+          : `${call.tool_id} is not in the proxy's top ${topK} (${ranking.slice(0, topK).join(', ') || 'no results'})`,
+      );
       continue;
     }
     const unsafe = unsafeReason(call.tool_id, input.annotations, allow);
@@ -214,7 +227,7 @@ export async function measureResultCalls(input: ResultCallsInput): Promise<LiveR
       skip(`argument placeholder ${left[0]} has no value for this target (only the embedded default provides <ALLOWED_DIR>)`);
       continue;
     }
-    planned.push({ id: q.id, toolId: call.tool_id, args });
+    planned.push({ id: q.id, toolId: call.tool_id, rank, args });
   }
   log(`live: result cost: ${planned.length} of ${candidates.length} golden calls (${skipped.length} skipped)`);
   const direct = new Map<string, Promise<McpConnection>>();
@@ -256,7 +269,7 @@ export async function measureResultCalls(input: ResultCallsInput): Promise<LiveR
         }
       }
       for (const tk of input.tokenizers) {
-        const row: LiveResultCallRow = { query_id: p.id, tool_id: p.toolId, tokenizer: tk.name, ok: proxyError === undefined, call_tokens: tk.count(JSON.stringify(callArgs)), overhead_tokens: null };
+        const row: LiveResultCallRow = { query_id: p.id, tool_id: p.toolId, tokenizer: tk.name, rank: p.rank, ok: proxyError === undefined, call_tokens: tk.count(JSON.stringify(callArgs)), overhead_tokens: null };
         if (proxyError !== undefined) row.error = proxyError;
         else row.proxy = countResult(viaProxy!, tk);
         if (directError !== undefined) row.direct_error = directError;

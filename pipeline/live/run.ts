@@ -85,6 +85,8 @@ export interface LiveOptions extends TargetOptions {
   resultCalls?: boolean;
   /** the proxy's tool that runs an upstream tool (default call_tool) */
   callTool?: string;
+  /** a golden call runs when its tool is within the proxy's first N results (default 1: top-1 only) */
+  resultTopK?: number;
   /** retrieval bootstrap (default 2000 iterations, seed 42) */
   bootstrap?: { iterations: number; seed: number };
 }
@@ -463,6 +465,7 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
       resultCost = await measureResultCalls({
         proxy: conn,
         callTool: opts.callTool ?? 'call_tool',
+        topK: opts.resultTopK,
         proxyToolNames: proxyWire.map((t) => t.name),
         golden,
         ranking: (qid) => {
