@@ -20,6 +20,7 @@ import type {
   SessionEstimateRow,
 } from '../../pipeline/report/types.ts';
 import { percentile, mean, seededRandom } from '../../pipeline/util/stats.ts';
+import { RESULT_COST_METHOD, taskSessions, type LiveResultCost } from '../../pipeline/live/results.ts';
 
 export const SAMPLE_TOKENIZERS = ['cl100k_base', 'o200k_base'] as const;
 export const SAMPLE_ARMS = ['baseline_json', 'compact_json', 'compact_sig', 'toon_listing', 'tron_dedup', 'tscg'] as const;
@@ -359,6 +360,7 @@ function sampleLive(toolIds: string[], nq: number, rnd: () => number): LiveRepor
       upstream_tool_count: toolIds.length,
     };
   });
+  const resultCost = sampleResultCost();
   const be: BreakEvenRow[] = [];
   const se: SessionEstimateRow[] = [];
   for (const m of menus) {
@@ -400,8 +402,42 @@ function sampleLive(toolIds: string[], nq: number, rnd: () => number): LiveRepor
       { detail: 'full', n: nq * 5, warmup: 2, runs: 5, p50_ms: 6.2, p95_ms: 14.8, p99_ms: 21.3, max_ms: 22.9, mean_ms: 7.4 },
       { detail: 'compact', n: nq * 5 - 5, warmup: 2, runs: 5, p50_ms: 5.1, p95_ms: 11.9, p99_ms: 18.4, max_ms: 5000, mean_ms: 90.2 },
     ],
-    economics: { break_even: be, session_estimates: se },
+    economics: { break_even: be, session_estimates: se, task_sessions: taskSessions('corpus-npm4-v1', menus, summary, resultCost) },
+    result_cost: resultCost,
     lap: { executed: false, skip_reason: 'skipped: lap not installed' },
     errors: [{ where: 'query:q07/compact', message: 'MCP error -32001: Request timed out' }],
+  };
+}
+
+/** Live result cost: two calls (one without a direct measurement), one skip. */
+function sampleResultCost(): LiveResultCost {
+  const rows: LiveResultCost['rows'] = [];
+  for (const tok of SAMPLE_TOKENIZERS) {
+    const tf = tok === 'o200k_base' ? 0.95 : 1;
+    const side = (content_text: number, structured_content: number, meta: number, wrapper: number) => {
+      const c = { content_text: Math.round(content_text * tf), structured_content: Math.round(structured_content * tf), meta, wrapper };
+      return { total: c.content_text + c.structured_content + c.meta + c.wrapper, components: c };
+    };
+    const proxy = side(61, 63, 0, 14);
+    const direct = side(61, 63, 0, 14);
+    rows.push({ query_id: 'q03', tool_id: 'filesystem:read_text_file', tokenizer: tok, rank: 1, ok: true, call_tokens: 35, proxy, direct, overhead_tokens: proxy.total - direct.total });
+    rows.push({ query_id: 'q05', tool_id: 'everything:get-resource-links', tokenizer: tok, rank: 1, ok: true, call_tokens: 14, proxy: side(13, 0, 9, 126), direct_error: 'no direct connection to upstream everything (pass --upstreams FILE for external proxies)', overhead_tokens: null });
+    rows.push({ query_id: 'q11', tool_id: 'filesystem:get_file_info', tokenizer: tok, rank: 1, ok: false, error: 'tool error: ENOENT: no such file or directory', call_tokens: 22, overhead_tokens: null });
+  }
+  const summary: LiveResultCost['summary'] = SAMPLE_TOKENIZERS.map((tok) => {
+    const mine = rows.filter((r) => r.tokenizer === tok && r.ok);
+    const totals = mine.map((r) => r.proxy!.total);
+    const both = mine.filter((r) => r.direct);
+    return {
+      tokenizer: tok, n: mine.length, mean_call_tokens: mean(mine.map((r) => r.call_tokens)), mean_result_tokens: mean(totals), p50_result_tokens: percentile(totals, 50),
+      max_result_tokens: Math.max(...totals), direct_n: both.length, mean_direct_result_tokens: mean(both.map((r) => r.direct!.total)), mean_overhead_tokens: mean(both.map((r) => r.overhead_tokens!)),
+    };
+  });
+  return {
+    call_tool: 'call_tool', top_k: 1, candidates: 4, rows, summary, method: RESULT_COST_METHOD,
+    skipped: [
+      { query_id: 'q07', tool_id: 'memory:create_entities', reason: 'not called: memory:create_entities is not annotated readOnlyHint: true and not in the golden set\'s call_allow' },
+      { query_id: 'q09', tool_id: 'memory:read_graph', reason: "the proxy's top-1 is filesystem:edit_file, the golden call is for memory:read_graph" },
+    ],
   };
 }
