@@ -22,8 +22,8 @@ import { connectMcp, describeTarget, type McpTarget, type ProtocolChoice, type W
 import { discardScratch, loadProxyConfig, targetOf, type UpstreamConfig } from '../proxy/config.ts';
 import { UserError } from '../types.ts';
 import { copySeedFolder, writeMemorySeed } from '../results/seed.ts';
+import { REPO_ROOT } from '../constants.ts';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 import { EMBEDDED_SERVERS } from './flags.ts';
 export { EMBEDDED_SERVERS };
 /** connect + tools/list deadline for processes the live stage starts (slow, loaded machines need room) */
