@@ -15,6 +15,7 @@ import type { Figure, JsonValue, Provenance } from '../types.ts';
 import type { BreakEvenRow as EconBreakEvenRow } from '../economics/breakeven.ts';
 import type { SessionRow as EconSessionRow } from '../economics/session.ts';
 import type { LiveResultCost, TaskSessionEstimateRow } from '../live/results.ts';
+import type { ResultsReport } from '../results/stage.ts';
 
 export type { Figure, Provenance, JsonValue };
 
@@ -424,5 +425,7 @@ export interface Report {
   ranking_agreement: RankingAgreement[];
   retrieval: RetrievalReport[];
   economics: Economics;
+  /** tool-result encodings (result arms over the result fixtures); absent when not profiled */
+  results?: ResultsReport;
   live?: LiveReport;
 }
