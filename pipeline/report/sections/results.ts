@@ -9,7 +9,7 @@ import { primaryTokenizer } from './common.ts';
 const CLASSES = ['tabular', 'non_tabular', 'all'] as const;
 const pctText = (x: number | null | undefined): string => (x === null || x === undefined ? '—' : `${x >= 0 ? '−' : '+'}${fmtNum(Math.abs(x), 1)}%`);
 
-/** rows of the "result tokens per arm, tabular vs not" chart */
+/** rows of the "result tokens per arm, tabular vs not" chart (drawn in the chart grid, sections/charts.ts) */
 export function resultChartRows(res: ResultsReport): Record<string, string | number | null>[] {
   const order = new Map(res.arms.map((a, i) => [a.id, i]));
   return res.summary.filter((s) => s.payload_class !== 'all' && s.n > 0).map((s) => ({ payload_class: s.payload_class, arm: s.arm, tokenizer: s.tokenizer, total_tokens: s.total_tokens, n: s.n, order: order.get(s.arm) ?? 0 }));
@@ -132,7 +132,6 @@ export const resultsSection: ReportSection<Report> = {
             { label: 'Method', value: res.method },
           ],
         },
-        { kind: 'charts', charts: [{ kind: 'chart', spec: 'result_tokens', rows: resultChartRows(res), empty: 'no result arm rendered a fixture' }] },
         { kind: 'heading', text: 'Tokens per arm and payload class', provenance: r.provenance.results },
         summaryTable(res, toks),
         { kind: 'heading', text: 'TOON vs JSON', provenance: r.provenance['results.savings_vs_json_pct'] },
