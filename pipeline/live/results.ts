@@ -1,339 +1,175 @@
 /**
- * Live result cost: what a tool's RESULT costs once the proxy has found the tool.
- *
- * For every golden query that carries a `call` (tool + arguments), the stage checks that the
- * proxy's top-1 tool for the query (its full-detail ranking; `topK` widens this to the first K
- * results, the row records the rank) is that tool and that the tool is
- * safe to call (annotated `readOnlyHint: true` in the upstream listing, or listed in the golden
- * set's `call_allow`), then calls it twice with the same arguments:
- *   - through the proxy's call tool (`call_tool {name, arguments}`), and
- *   - directly on the upstream server (a separate connection to the same server config),
- * and counts each result under every tokenizer, split by component over the compact JSON of the
- * result object as the MCP client returns it: `content_text` (the text of text blocks),
- * `structured_content`, `meta` (`_meta`), `wrapper` (everything else: keys, block envelopes,
- * isError, other block kinds). Components sum exactly to the total (byte-span attribution, each
- * token to the span holding its first byte). Proxy overhead per call = proxy total - direct total.
- * The call itself (`{name, arguments}` the model writes) is counted as `call_tokens`.
- * Skips (not top-1, not safe, unresolved placeholder, no call tool) are rows with the reason.
+ * Live stage, measuring what the calls returned: menu tokens, response tokens by component,
+ * the proxy's own ranking scored on the golden set, latency, and the economics from those
+ * measured inputs. Pure functions of the call results (no I/O).
  */
-import { connectMcp, type CallResult, type McpConnection, type ProtocolChoice } from '../mcp/client.ts';
-import { targetOf, type UpstreamConfig } from '../proxy/config.ts';
-import type { Span, Tokenizer, TokenizerName } from '../tokens/tokenizer.ts';
-import type { GoldenSet, JsonValue } from '../types.ts';
+import { breakEvenCurve } from '../economics/breakeven.ts';
+import { sessionEstimates } from '../economics/session.ts';
+import { scoreGolden } from '../retrieval/metrics.ts';
+import { breakEvenRow, curveRows, sessionRows, toMetrics, toQueryRow } from '../report/rows.ts';
+import type { LiveError, LiveLatency, LiveMenu, LiveReport, LiveResponseRow, LiveResponseSummary, LiveRetrieval } from '../report/types.ts';
+import type { Tokenizer } from '../tokens/tokenizer.ts';
+import type { GoldenSet } from '../types.ts';
 import { mean, percentile } from '../util/stats.ts';
-import { taskSessionEstimates, type TaskSessionRow } from '../economics/session.ts';
+import type { DetailRun } from './calls.ts';
+import { partitionResponse, toComponents, type ResponsePartition } from './spans.ts';
 
-export const RESULT_COMPONENTS = ['content_text', 'structured_content', 'meta', 'wrapper'] as const;
-export type ResultComponent = (typeof RESULT_COMPONENTS)[number];
-export type ResultComponents = Record<ResultComponent, number>;
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
-export interface ResultTokens {
-  total: number;
-  components: ResultComponents;
+export interface MenuTexts {
+  proxyListing: string;
+  fullListing: string;
+  proxyToolCount: number;
+  upstreamToolCount: number;
+  /** the upstream menu was listed over MCP (else it comes from a corpus file: estimated) */
+  upstreamLive: boolean;
 }
 
-export interface LiveResultCallRow {
-  query_id: string;
-  tool_id: string;
-  tokenizer: TokenizerName;
-  /** 1-based rank of the tool in the proxy's ranking for the query */
-  rank: number;
-  ok: boolean;
-  error?: string;
-  /** tokens of the call the model writes: compact JSON of {name, arguments} */
-  call_tokens: number;
-  proxy?: ResultTokens;
-  direct?: ResultTokens;
-  direct_error?: string;
-  /** proxy.total - direct.total (null without a direct measurement) */
-  overhead_tokens: number | null;
+export function countMenus(tokenizers: Tokenizer[], m: MenuTexts): LiveMenu[] {
+  return tokenizers.map((tk) => ({
+    tokenizer: tk.name,
+    proxy_menu_tokens: { value: tk.count(m.proxyListing), unit: 'tokens', provenance: 'measured', tokenizer: tk.name, n: m.proxyToolCount },
+    full_menu_tokens: { value: tk.count(m.fullListing), unit: 'tokens', provenance: m.upstreamLive ? 'measured' : 'estimated', tokenizer: tk.name, n: m.upstreamToolCount },
+    proxy_tool_count: m.proxyToolCount,
+    upstream_tool_count: m.upstreamToolCount,
+  }));
 }
 
-export interface LiveResultSkip {
-  query_id: string;
-  tool_id: string;
-  reason: string;
-}
+/** key of a partition: detail + query id */
+const partKey = (detail: string, id: string) => `${detail}\u0000${id}`;
 
-export interface LiveResultSummary {
-  tokenizer: TokenizerName;
-  n: number;
-  mean_call_tokens: number;
-  mean_result_tokens: number;
-  p50_result_tokens: number;
-  max_result_tokens: number;
-  /** over the calls that also have a direct measurement */
-  direct_n: number;
-  mean_direct_result_tokens: number | null;
-  mean_overhead_tokens: number | null;
-}
-
-export interface LiveResultCost {
-  call_tool: string;
-  /** a golden call runs when its tool is within the proxy's first top_k results (1 = top-1) */
-  top_k: number;
-  /** golden queries that carry a call */
-  candidates: number;
-  rows: LiveResultCallRow[];
-  skipped: LiveResultSkip[];
-  summary: LiveResultSummary[];
-  method: string;
-}
-
-export interface ResultCallsInput {
-  proxy: McpConnection;
-  /** the proxy's tool that runs an upstream tool (default call_tool) */
-  callTool: string;
-  /** tools the proxy lists (to check the call tool exists) */
-  proxyToolNames: readonly string[];
-  golden: GoldenSet;
-  /** call when the golden tool is within the first topK results (default 1) */
-  topK?: number;
-  /** the proxy's ranking for a query (full detail), or the reason there is none */
-  ranking: (queryId: string) => string[] | string;
-  /** annotations of upstream tools by tool_id */
-  annotations: ReadonlyMap<string, Record<string, unknown> | undefined>;
-  /** placeholder -> value substituted in call arguments (e.g. <ALLOWED_DIR>) */
-  placeholders: Readonly<Record<string, string>>;
-  /** upstream configs for the direct calls (by server name); none = no direct comparison */
-  direct: readonly UpstreamConfig[];
-  tokenizers: readonly Tokenizer[];
-  timeoutMs: number;
-  protocol?: ProtocolChoice;
-  log?: (line: string) => void;
-}
-
-export const RESULT_COST_METHOD =
-  'tokens of the compact JSON of the tools/call result object as the MCP client returns it, split into content_text / structured_content / meta / wrapper by byte spans (each token to the span of its first byte; components sum to the total); overhead = through the proxy minus directly on the upstream, same arguments';
-
-// ---------------------------------------------------------------------------------------------
-
-/** Compact JSON of a call result, with byte spans labelled by component (contiguous, cover everything). */
-export function resultSpans(result: CallResult): { text: string; spans: Span[] } {
-  const pieces: Array<{ label: ResultComponent; text: string }> = [];
-  const put = (label: ResultComponent, text: string) => {
-    const last = pieces[pieces.length - 1];
-    if (last && last.label === label) last.text += text;
-    else pieces.push({ label, text });
-  };
-  put('wrapper', '{');
-  let first = true;
-  for (const [k, v] of Object.entries(result)) {
-    if (v === undefined) continue;
-    put('wrapper', `${first ? '' : ','}${JSON.stringify(k)}:`);
-    first = false;
-    if (k === 'structuredContent') put('structured_content', JSON.stringify(v));
-    else if (k === '_meta') put('meta', JSON.stringify(v));
-    else if (k === 'content' && Array.isArray(v)) {
-      put('wrapper', '[');
-      v.forEach((block: unknown, i) => {
-        if (i > 0) put('wrapper', ',');
-        if (!block || typeof block !== 'object' || Array.isArray(block)) {
-          put('wrapper', JSON.stringify(block) ?? 'null');
-          return;
-        }
-        const b = block as Record<string, unknown>;
-        put('wrapper', '{');
-        let bf = true;
-        for (const [bk, bv] of Object.entries(b)) {
-          if (bv === undefined) continue;
-          put('wrapper', `${bf ? '' : ','}${JSON.stringify(bk)}:`);
-          bf = false;
-          put(bk === 'text' && b.type === 'text' && typeof bv === 'string' ? 'content_text' : 'wrapper', JSON.stringify(bv));
-        }
-        put('wrapper', '}');
-      });
-      put('wrapper', ']');
-    } else put('wrapper', JSON.stringify(v));
-  }
-  put('wrapper', '}');
-  let text = '';
-  let pos = 0;
-  const spans: Span[] = [];
-  for (const p of pieces) {
-    const len = Buffer.byteLength(p.text, 'utf8');
-    spans.push({ label: p.label, start: pos, end: pos + len });
-    pos += len;
-    text += p.text;
-  }
-  return { text, spans };
-}
-
-export function countResult(result: CallResult, tk: Tokenizer): ResultTokens {
-  const { text, spans } = resultSpans(result);
-  const { total, byLabel } = tk.countSpans(text, spans);
-  const components = Object.fromEntries(RESULT_COMPONENTS.map((c) => [c, byLabel[c] ?? 0])) as ResultComponents;
-  return { total, components };
-}
-
-/** Why calling `toolId` is not allowed (null = safe): read-only annotation or the golden allow-list. */
-export function unsafeReason(toolId: string, annotations: ReadonlyMap<string, Record<string, unknown> | undefined>, allow: readonly string[]): string | null {
-  if (allow.includes(toolId)) return null;
-  if (!annotations.has(toolId)) return `${toolId} is not listed by the upstreams (annotations unknown) and not in call_allow`;
-  if (annotations.get(toolId)?.readOnlyHint === true) return null;
-  return `${toolId} is not annotated readOnlyHint: true and not in the golden set's call_allow`;
-}
-
-function substitute(v: JsonValue, subs: Readonly<Record<string, string>>): JsonValue {
-  if (typeof v === 'string') return Object.entries(subs).reduce((s, [ph, real]) => s.split(ph).join(real), v);
-  if (Array.isArray(v)) return v.map((x) => substitute(x, subs));
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, substitute(x, subs)]));
-  return v;
-}
-
-const PLACEHOLDER = /<[A-Z][A-Z_]*>/;
-const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim().slice(0, 300);
-const resultError = (r: CallResult): string =>
-  oneLine((r.content ?? []).filter((c) => c.type === 'text').map((c) => String(c.text)).join(' ') || 'isError result');
-
-export async function measureResultCalls(input: ResultCallsInput): Promise<LiveResultCost> {
-  const log = input.log ?? (() => {});
-  const candidates = input.golden.queries.filter((q) => q.call);
-  const skipped: LiveResultSkip[] = [];
-  const rows: LiveResultCallRow[] = [];
-  const topK = input.topK ?? 1;
-  const out = (): LiveResultCost => ({ call_tool: input.callTool, top_k: topK, candidates: candidates.length, rows, skipped, summary: summarize(rows, input.tokenizers), method: RESULT_COST_METHOD });
-  if (!input.proxyToolNames.includes(input.callTool)) {
-    for (const q of candidates) skipped.push({ query_id: q.id, tool_id: q.call!.tool_id, reason: `the proxy lists no ${JSON.stringify(input.callTool)} tool` });
-    return out();
-  }
-  const allow = input.golden.call_allow ?? [];
-  const planned: Array<{ id: string; toolId: string; rank: number; args: Record<string, JsonValue> }> = [];
-  for (const q of candidates) {
-    const call = q.call!;
-    const ranking = input.ranking(q.id);
-    const skip = (reason: string) => skipped.push({ query_id: q.id, tool_id: call.tool_id, reason });
-    if (typeof ranking === 'string') {
-      skip(`no ranking from the proxy: ${ranking}`);
-      continue;
-    }
-    const rank = ranking.slice(0, topK).indexOf(call.tool_id) + 1;
-    if (rank === 0) {
-      skip(
-        topK === 1
-          ? `the proxy's top-1 is ${ranking[0] ?? 'nothing'}, the golden call is for ${call.tool_id}`
-          : `${call.tool_id} is not in the proxy's top ${topK} (${ranking.slice(0, topK).join(', ') || 'no results'})`,
-      );
-      continue;
-    }
-    const unsafe = unsafeReason(call.tool_id, input.annotations, allow);
-    if (unsafe) {
-      skip(`not called: ${unsafe}`);
-      continue;
-    }
-    const args = substitute(call.arguments, input.placeholders) as Record<string, JsonValue>;
-    const left = PLACEHOLDER.exec(JSON.stringify(args));
-    if (left) {
-      skip(`argument placeholder ${left[0]} has no value for this target (only the embedded default provides <ALLOWED_DIR>)`);
-      continue;
-    }
-    planned.push({ id: q.id, toolId: call.tool_id, rank, args });
-  }
-  log(`live: result cost: ${planned.length} of ${candidates.length} golden calls (${skipped.length} skipped)`);
-  const direct = new Map<string, Promise<McpConnection>>();
-  const directConn = (server: string): Promise<McpConnection> | null => {
-    const cfg = input.direct.find((u) => u.name === server);
-    if (!cfg) return null;
-    let c = direct.get(server);
-    if (!c) {
-      c = connectMcp(targetOf(cfg), { timeoutMs: input.timeoutMs, protocol: cfg.protocol ?? input.protocol ?? 'legacy', clientName: 'mcpgauge-direct' });
-      c.catch(() => {});
-      direct.set(server, c);
-    }
-    return c;
-  };
-  try {
-    for (const p of planned) {
-      const i = p.toolId.indexOf(':');
-      const server = p.toolId.slice(0, i);
-      const tool = p.toolId.slice(i + 1);
-      const callArgs = { name: p.toolId, arguments: p.args };
-      let viaProxy: CallResult | undefined;
-      let proxyError: string | undefined;
-      try {
-        viaProxy = await input.proxy.callTool(input.callTool, callArgs, { timeoutMs: input.timeoutMs });
-        if (viaProxy.isError) proxyError = `tool error: ${resultError(viaProxy)}`;
-      } catch (e) {
-        proxyError = oneLine((e as Error).message);
-      }
-      let viaDirect: CallResult | undefined;
-      let directError: string | undefined;
-      const dc = directConn(server);
-      if (!dc) directError = `no direct connection to upstream ${server} (pass --upstreams FILE for external proxies)`;
-      else {
-        try {
-          viaDirect = await (await dc).callTool(tool, p.args, { timeoutMs: input.timeoutMs });
-          if (viaDirect.isError) directError = `tool error: ${resultError(viaDirect)}`;
-        } catch (e) {
-          directError = oneLine((e as Error).message);
-        }
-      }
-      for (const tk of input.tokenizers) {
-        const row: LiveResultCallRow = { query_id: p.id, tool_id: p.toolId, tokenizer: tk.name, rank: p.rank, ok: proxyError === undefined, call_tokens: tk.count(JSON.stringify(callArgs)), overhead_tokens: null };
-        if (proxyError !== undefined) row.error = proxyError;
-        else row.proxy = countResult(viaProxy!, tk);
-        if (directError !== undefined) row.direct_error = directError;
-        else row.direct = countResult(viaDirect!, tk);
-        if (row.proxy && row.direct) row.overhead_tokens = row.proxy.total - row.direct.total;
-        rows.push(row);
+/** Split every measured response into labelled byte spans; the first span problem per detail is an error row. */
+export function partitionAll(detailRuns: DetailRun[], errors: LiveError[]): Map<string, ResponsePartition> {
+  const partitions = new Map<string, ResponsePartition>();
+  const flagged = new Set<string>();
+  for (const dr of detailRuns) {
+    for (const pq of dr.perQuery) {
+      if (pq.text === undefined) continue;
+      const p = partitionResponse(pq.text);
+      partitions.set(partKey(dr.detail, pq.id), p);
+      if (p.flag && !flagged.has(dr.detail)) {
+        flagged.add(dr.detail);
+        errors.push({ where: `spans:${pq.id}/${dr.detail}`, message: p.flag });
       }
     }
-  } finally {
-    for (const c of direct.values()) await c.then((x) => x.close()).catch(() => {});
   }
-  return out();
+  return partitions;
 }
 
-function summarize(rows: readonly LiveResultCallRow[], tokenizers: readonly Tokenizer[]): LiveResultSummary[] {
-  const out: LiveResultSummary[] = [];
+export function countResponses(
+  tokenizers: Tokenizer[],
+  detailRuns: DetailRun[],
+  partitions: Map<string, ResponsePartition>,
+): { responses: LiveResponseRow[]; response_summary: LiveResponseSummary[] } {
+  const responses: LiveResponseRow[] = [];
+  const response_summary: LiveResponseSummary[] = [];
   for (const tk of tokenizers) {
-    const ok = rows.filter((r) => r.tokenizer === tk.name && r.ok && r.proxy);
-    if (ok.length === 0) continue;
-    const totals = ok.map((r) => r.proxy!.total);
-    const both = ok.filter((r) => r.direct);
-    out.push({
-      tokenizer: tk.name,
-      n: ok.length,
-      mean_call_tokens: mean(ok.map((r) => r.call_tokens)),
-      mean_result_tokens: mean(totals),
-      p50_result_tokens: percentile(totals, 50),
-      max_result_tokens: Math.max(...totals),
-      direct_n: both.length,
-      mean_direct_result_tokens: both.length ? mean(both.map((r) => r.direct!.total)) : null,
-      mean_overhead_tokens: both.length ? mean(both.map((r) => r.overhead_tokens!)) : null,
-    });
+    for (const dr of detailRuns) {
+      const totals: number[] = [];
+      for (const pq of dr.perQuery) {
+        // per row: the median over the runs (of the failed calls for an error row)
+        const latency = round3(percentile(pq.latencies.length ? pq.latencies : pq.failedLatencies, 50) || 0);
+        if (pq.text === undefined) {
+          responses.push({ query_id: pq.id, detail: dr.detail, tokenizer: tk.name, ok: false, error: pq.error ?? 'failed', latency_ms: latency });
+          continue;
+        }
+        const p = partitions.get(partKey(dr.detail, pq.id))!;
+        const { total, byLabel } = tk.countSpans(pq.text, p.spans);
+        totals.push(total);
+        responses.push({
+          query_id: pq.id,
+          detail: dr.detail,
+          tokenizer: tk.name,
+          ok: true,
+          total_tokens: total,
+          result_count: p.resultCount,
+          components: toComponents(byLabel),
+          latency_ms: latency,
+        });
+      }
+      if (totals.length > 0) {
+        response_summary.push({
+          detail: dr.detail,
+          tokenizer: tk.name,
+          n: totals.length,
+          p50: percentile(totals, 50),
+          p95: percentile(totals, 95),
+          p99: percentile(totals, 99),
+          max: Math.max(...totals),
+          mean: mean(totals),
+        });
+      }
+    }
   }
-  return out;
+  return { responses, response_summary };
 }
 
-/** A session estimate with the result side, keyed like the other live economics rows. */
-export interface TaskSessionEstimateRow extends TaskSessionRow {
-  corpus_id: string;
-  /** proxy_full | proxy_compact: which discovery response size is assumed */
-  arm: string;
-  tokenizer: TokenizerName;
-  /** calls the mean call/result tokens are over */
-  result_n: number;
+/** The proxy's own ranking (tool names in response order) scored on the golden set, per detail. */
+export async function scoreProxyRankings(
+  detailRuns: DetailRun[],
+  partitions: Map<string, ResponsePartition>,
+  golden: GoldenSet,
+  bootstrap: { iterations: number; seed: number } | undefined,
+): Promise<LiveRetrieval[]> {
+  const retrieval: LiveRetrieval[] = [];
+  for (const dr of detailRuns) {
+    const byQuery = new Map<string, (typeof dr.perQuery)[number]>();
+    for (const pq of dr.perQuery) if (!byQuery.has(pq.query)) byQuery.set(pq.query, pq);
+    const search = (query: string): string[] => {
+      const pq = byQuery.get(query);
+      if (!pq) throw new Error('query not measured');
+      if (pq.text === undefined) throw new Error(pq.error ?? 'discovery call failed');
+      const p = partitions.get(partKey(dr.detail, pq.id))!;
+      if (!p.json) throw new Error(p.flag ?? 'response is not JSON');
+      return p.ranking;
+    };
+    const scored = await scoreGolden(search, golden, { k: 10, bootstrap });
+    const r: LiveRetrieval = {
+      detail: dr.detail,
+      query_count: scored.summary.query_count,
+      errors: scored.summary.errors,
+      summary: toMetrics(scored.summary),
+      per_query: scored.perQuery.map(toQueryRow),
+    };
+    if (golden.version) r.golden_version = golden.version;
+    retrieval.push(r);
+  }
+  return retrieval;
+}
+
+export function latencyRows(detailRuns: DetailRun[], runs: number): LiveLatency[] {
+  return detailRuns
+    .filter((dr) => dr.timed.length > 0)
+    .map((dr) => ({
+      detail: dr.detail,
+      n: dr.timed.length,
+      warmup: dr.warmup,
+      runs,
+      p50_ms: round3(percentile(dr.timed, 50)),
+      p95_ms: round3(percentile(dr.timed, 95)),
+      p99_ms: round3(percentile(dr.timed, 99)),
+      max_ms: round3(Math.max(...dr.timed)),
+      mean_ms: round3(mean(dr.timed)),
+    }));
 }
 
 /**
- * Per tokenizer and detail level: menu + tasks x (mean discovery response + mean call + mean
- * result), from the measured live numbers (provenance `estimated`: it is a model of a session).
+ * Economics from the measured menus and mean responses, per (tokenizer, detail) as arm
+ * `proxy_<detail>`. Session estimates always; break-even only with an authoritative headline
+ * (`headlineReason` null) and a positive mean response when the full menu is larger.
  */
-export function taskSessions(
-  corpusId: string,
-  menus: ReadonlyArray<{ tokenizer: string; proxy_menu_tokens: { value: number } }>,
-  responseSummary: ReadonlyArray<{ detail: string; tokenizer: string; mean: number }>,
-  cost: LiveResultCost,
-): TaskSessionEstimateRow[] {
-  const out: TaskSessionEstimateRow[] = [];
+export function liveEconomics(menus: LiveMenu[], summary: LiveResponseSummary[], corpusId: string, headlineReason: string | null): LiveReport['economics'] {
+  const out: LiveReport['economics'] = { break_even: [], session_estimates: [], curves: [] };
   for (const m of menus) {
-    const rs = cost.summary.find((s) => s.tokenizer === m.tokenizer);
-    if (!rs) continue;
-    for (const s of responseSummary.filter((x) => x.tokenizer === m.tokenizer)) {
-      for (const row of taskSessionEstimates({ menuTokens: m.proxy_menu_tokens.value, meanDiscoveryResponseTokens: s.mean, meanCallTokens: rs.mean_call_tokens, meanResultTokens: rs.mean_result_tokens })) {
-        out.push({ corpus_id: corpusId, arm: `proxy_${s.detail}`, tokenizer: rs.tokenizer, result_n: rs.n, ...row });
-      }
+    for (const s of summary.filter((x) => x.tokenizer === m.tokenizer)) {
+      const key = { corpus_id: corpusId, arm: `proxy_${s.detail}`, tokenizer: m.tokenizer };
+      out.session_estimates.push(...sessionRows(key, sessionEstimates({ menuTokens: m.proxy_menu_tokens.value, meanResponseTokens: s.mean, retryRate: 0 })));
+      if (headlineReason) continue;
+      const input = { fullMenuTokens: m.full_menu_tokens.value, discoveryMenuTokens: m.proxy_menu_tokens.value, meanResponseTokens: s.mean };
+      if (input.fullMenuTokens > input.discoveryMenuTokens && s.mean <= 0) continue;
+      const curve = breakEvenCurve(input);
+      out.break_even.push(breakEvenRow(key, curve.break_even));
+      out.curves!.push(...curveRows(key, curve));
     }
   }
   return out;

@@ -3,7 +3,7 @@ import type { Block, ReportSection } from '../details.ts';
 import { html } from '../html.ts';
 import { rich } from '../render.ts';
 import type { Report } from '../types.ts';
-import { RESULT_COMPONENTS } from '../../live/results.ts';
+import { RESULT_COMPONENTS } from '../../live/result_cost.ts';
 
 export const liveResultsSection: ReportSection<Report> = {
   id: 'live-results',

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLive } from '../../pipeline/live/run.ts';
-import { countResult, resultSpans, unsafeReason, RESULT_COMPONENTS } from '../../pipeline/live/results.ts';
+import { countResult, resultSpans, unsafeReason, RESULT_COMPONENTS } from '../../pipeline/live/result_cost.ts';
 import { getTokenizer } from '../../pipeline/tokens/tokenizer.ts';
 import { assertLiveSchema } from './helpers.ts';
 
