@@ -23,6 +23,7 @@ import type { GoldenSet, JsonValue } from '../types.ts';
 import { mean, percentile } from '../util/stats.ts';
 import { taskSessionEstimates, type TaskSessionRow } from '../economics/session.ts';
 import type { ResponsePartition } from './spans.ts';
+import { fillPlaceholders } from '../results/seed.ts';
 import type { DetailRun } from './calls.ts';
 import type { OpenedTarget, UpstreamMenu } from './targets.ts';
 import type { LiveOptions } from './types.ts';
@@ -178,13 +179,6 @@ export function unsafeReason(toolId: string, annotations: ReadonlyMap<string, Re
   return `${toolId} is not annotated readOnlyHint: true and not in the golden set's call_allow`;
 }
 
-function substitute(v: JsonValue, subs: Readonly<Record<string, string>>): JsonValue {
-  if (typeof v === 'string') return Object.entries(subs).reduce((s, [ph, real]) => s.split(ph).join(real), v);
-  if (Array.isArray(v)) return v.map((x) => substitute(x, subs));
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, substitute(x, subs)]));
-  return v;
-}
-
 const PLACEHOLDER = /<[A-Z][A-Z_]*>/;
 const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim().slice(0, 300);
 const resultError = (r: CallResult): string =>
@@ -225,7 +219,7 @@ export async function measureResultCalls(input: ResultCallsInput): Promise<LiveR
       skip(`not called: ${unsafe}`);
       continue;
     }
-    const args = substitute(call.arguments, input.placeholders) as Record<string, JsonValue>;
+    const args = fillPlaceholders(call.arguments, input.placeholders) as Record<string, JsonValue>;
     const left = PLACEHOLDER.exec(JSON.stringify(args));
     if (left) {
       skip(`argument placeholder ${left[0]} has no value for this target (only the embedded default provides <ALLOWED_DIR>)`);

@@ -21,7 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { connectMcp, describeTarget, type McpTarget, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
 import { discardScratch, loadProxyConfig, targetOf, type UpstreamConfig } from '../proxy/config.ts';
 import { UserError } from '../types.ts';
-import { copySeedFolder, writeMemorySeed } from '../results/seed.ts';
+import { ALLOWED_DIR_PLACEHOLDER, copySeedFolder, writeMemorySeed } from '../results/seed.ts';
 import { REPO_ROOT } from '../constants.ts';
 
 import { EMBEDDED_SERVERS, type TargetOptions } from './types.ts';
@@ -257,7 +257,7 @@ async function openEmbedded(opts: TargetOptions): Promise<OpenedTarget> {
       upstreams: [],
       upstreamMenu,
       direct: servers,
-      placeholders: { '<ALLOWED_DIR>': embeddedFilesRoot(dir) },
+      placeholders: { [ALLOWED_DIR_PLACEHOLDER]: embeddedFilesRoot(dir) },
       proxyToolCount: count,
       httpUrl: target.url,
       close: guard.close,
