@@ -58,6 +58,8 @@ export function build(st: EnvelopeState, id: string | number | null, method: str
       else delete meta![k];
     }
     if (meta) p._meta = { ...(params._meta as Obj | undefined), ...meta };
+  } else if (opts.meta) {
+    p._meta = { ...(params._meta as Obj | undefined), ...opts.meta };
   }
   const message: Obj = { jsonrpc: '2.0' };
   if (id !== null) message.id = id;

@@ -17,6 +17,8 @@ export interface GatherOptions {
   userHeaders: Record<string, string>;
   /** run the stage-5 probes (1 MB payload) */
   invasive: boolean;
+  /** the opening request may wait for a cold start: it gets this budget instead of the per-request timeout */
+  startupTimeoutMs?: number;
   onProbe?: (done: number, total: number) => void;
 }
 
@@ -36,6 +38,7 @@ function toWire(probe: string, out: ProbeOut, wireKind: 'stdio' | 'http'): WireR
     http: wireKind === 'http' ? { method: out.httpMethod ?? 'POST', headers: out.built?.headers ?? {} } : undefined,
     split: out.split,
     timeoutMs: out.timeoutMs,
+    headersOnly: out.headersOnly,
   };
 }
 
@@ -72,6 +75,7 @@ export async function gather(o: GatherOptions): Promise<Evidence> {
     const run = async ({ p, out }: (typeof built)[number]) => {
       if (out) {
         const wr = toWire(p.id, out, wire.kind);
+        if (stage === 0 && o.startupTimeoutMs) wr.timeoutMs = o.startupTimeoutMs;
         if (serial && wr.expect === 'idless') keep(await rawWithSentinel(wire as StdioWire, wr, ctx));
         else keep(await wire.send(wr));
       }
@@ -79,7 +83,13 @@ export async function gather(o: GatherOptions): Promise<Evidence> {
     };
     if (serial) for (const b of built) await run(b);
     else await Promise.all(built.map(run));
-    if (stage === 0) learnHandshake(env, revision, byProbe.get('handshake'));
+    if (stage === 0) {
+      learnHandshake(env, revision, byProbe.get('handshake'));
+      // nothing answered the opening request: every later check is blocked by it, so stop here
+      // (a silent, dead or garbage-speaking server costs one timeout, not one per probe)
+      const h = byProbe.get('handshake');
+      if (h && !replyOf(h) && h.error) break;
+    }
   }
   const st = wire.state();
   return {
@@ -100,7 +110,9 @@ export async function gather(o: GatherOptions): Promise<Evidence> {
 function learnHandshake(env: EnvelopeState, revision: Revision, ex: Exchange | undefined): void {
   if (revision !== LEGACY || !ex) return;
   const r = replyOf(ex)?.result as Obj | undefined;
-  env.negotiated = typeof r?.protocolVersion === 'string' ? r.protocolVersion : LEGACY;
+  // a malformed or later-than-offered version is judged by a check, not carried into every request
+  const v = r?.protocolVersion;
+  env.negotiated = typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && v <= LEGACY ? v : LEGACY;
   const sid = ex.response?.headers?.['mcp-session-id'];
   if (sid) env.sessionId = sid;
 }

@@ -23,6 +23,7 @@ export interface ProbeOut {
   expect?: 'reply' | 'none' | 'idless';
   split?: boolean;
   timeoutMs?: number;
+  headersOnly?: boolean;
   /** raw bytes whose JSON-RPC id is still readable: the answer is matched on it */
   matchId?: string | number;
 }
@@ -109,7 +110,14 @@ export const PROBES: readonly Probe[] = [
   { id: 'meta-no-version', stage: 2, revisions: M, build: (c) => req(c, 'server/discover', {}, { omitMeta: ['io.modelcontextprotocol/protocolVersion'] }) },
   { id: 'meta-no-caps', stage: 2, revisions: M, build: (c) => req(c, 'server/discover', {}, { omitMeta: ['io.modelcontextprotocol/clientCapabilities'] }) },
   { id: 'meta-no-info', stage: 2, revisions: M, build: (c) => req(c, 'server/discover', {}, { omitMeta: ['io.modelcontextprotocol/clientInfo'] }) },
-  { id: 'meta-vendor', stage: 2, build: (c) => cheap(c, { meta: { 'com.example.mcpgauge/probe': 'x' } }) },
+  { id: 'meta-vendor', stage: 2, build: (c) => {
+    const opts: BuildOptions = { meta: { 'com.example.mcpgauge/probe': 'x' } };
+    // legacy: tools/list when tools are declared (ping has its own check), with the vendor key
+    if (c.rev === LEGACY && c.result('handshake')?.capabilities && 'tools' in (c.result('handshake')!.capabilities as Obj)) {
+      return req(c, 'tools/list', {}, opts);
+    }
+    return cheap(c, opts);
+  } },
   {
     id: 'version-unsupported',
     stage: 2,
@@ -128,8 +136,8 @@ export const PROBES: readonly Probe[] = [
   },
   { id: 'notification', stage: 2, build: (c) => ({ built: build(c.env, null, 'notifications/cancelled', { requestId: 'mcpgauge-never-sent', reason: 'probe' }), expect: c.wire === 'http' ? 'reply' : 'none' }) },
   // HTTP-only transport probes
-  { id: 'get', stage: 2, wires: HTTP, build: (c) => ({ built: { message: {}, headers: { ...cheap(c).built!.headers, Accept: 'text/event-stream' } }, httpMethod: 'GET', timeoutMs: 1500 }) },
-  { id: 'delete', stage: 2, wires: HTTP, build: (c) => ({ ...cheap(c), httpMethod: 'DELETE' }) },
+  { id: 'get', stage: 2, wires: HTTP, build: (c) => ({ built: { message: {}, headers: { ...cheap(c).built!.headers, Accept: 'text/event-stream' } }, httpMethod: 'GET', headersOnly: true }) },
+  { id: 'delete', stage: 2, revisions: M, wires: HTTP, build: (c) => ({ ...cheap(c), httpMethod: 'DELETE' }) },
   { id: 'content-type-text', stage: 2, wires: HTTP, build: (c) => cheap(c, { headers: { 'Content-Type': 'text/plain' } }) },
   { id: 'origin-evil', stage: 2, wires: HTTP, build: (c) => cheap(c, { headers: { Origin: EVIL_ORIGIN } }) },
   { id: 'cors-preflight', stage: 2, wires: HTTP, build: (c) => ({ ...cheap(c, { headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'POST' } }), httpMethod: 'OPTIONS' }) },

@@ -67,7 +67,7 @@ export async function comply(target: Target, o: ComplyOptions): Promise<{ report
   const evidence: Evidence[] = [];
   const warnings: string[] = [];
   const runGather = async (wire: Wire, rev: Revision): Promise<Evidence> =>
-    gather({ revision: rev, wire, target: desc, userHeaders, invasive: o.invasive, onProbe: (d, n) => o.onProgress?.(rev, d, n) });
+    gather({ revision: rev, wire, target: desc, userHeaders, invasive: o.invasive, startupTimeoutMs: o.startupTimeoutMs, onProbe: (d, n) => o.onProgress?.(rev, d, n) });
 
   let decision: EraDecision;
   if (target.kind === 'http') {

@@ -31,7 +31,9 @@ export default defineCheck(
     if (!('structuredContent' in r)) return fail(`${name} declares an outputSchema but returned no structuredContent`);
     let validate;
     try {
-      validate = new Ajv2020({ strict: false, validateFormats: false }).compile(tool.outputSchema);
+      // the dialect keyword is dropped: 2020-12 validates the draft-07 schemas SDKs emit
+      const { $schema: _dialect, ...schema } = tool.outputSchema;
+      validate = new Ajv2020({ strict: false, validateFormats: false }).compile(schema);
     } catch (err) {
       return { status: 'not_evaluable', reason: 'no_population', detail: `outputSchema of ${name} does not compile: ${(err as Error).message}` };
     }

@@ -46,7 +46,8 @@ export class HttpWire implements Wire {
       const r: NonNullable<Exchange['response']> = { status: res.status, headers: rh, body: '', bodyBytes: 0, messages: [] };
       ex.response = r;
       const ct = (rh['content-type'] ?? '').toLowerCase();
-      if (res.body) {
+      if (req.headersOnly) await res.body?.cancel().catch(() => {});
+      else if (res.body) {
         if (ct.includes('text/event-stream')) await this.readSse(res.body, r, req, ex);
         else await this.readAll(res.body, r, ex);
       }

@@ -18,6 +18,8 @@ export interface WireRequest {
   /** stdio: send `body` as given, no newline appended (partial line at end of input) */
   rawLine?: boolean;
   timeoutMs?: number;
+  /** HTTP: stop after the status line and headers (a GET that may open an endless stream) */
+  headersOnly?: boolean;
 }
 
 export interface Wire {
