@@ -93,7 +93,7 @@ describe('mcpgauge comply CLI', { concurrency: 2, timeout: 240_000 }, () => {
     assert.equal(re.code, 0, re.err);
     const rr = JSON.parse(re.out);
     const verdicts = (x: { runs: Array<{ results: Array<{ id: string; code: string }> }> }) => x.runs.map((run: { results: Array<{ id: string; code: string }> }) => run.results.map((c) => `${c.id}=${c.code}`).join(' '));
-    assert.deepEqual(verdicts(rr), verdicts(rep));
+    assert.deepEqual(verdicts(rr), verdicts(rep as never));
     assert.match(rr.provenance.method, /--replay/);
   });
 

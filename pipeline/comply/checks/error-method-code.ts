@@ -11,7 +11,7 @@ export default defineCheck(
     transports: ANY_WIRE,
     prerequisites: ['lifecycle-handshake', 'error-unknown-method'],
     probes: ['unknown-method', 'twin'],
-    spec: { url: specUrl(LEGACY, 'basic#error-codes'), sentence: 'Method not found: -32601 (JSON-RPC 2.0 standard error code, used by MCP for unknown methods).' },
+    spec: { url: specUrl(LEGACY, 'basic#error-codes'), sentence: 'All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification, which defines -32601 Method not found: the method does not exist or is not available.' },
     knob: 'unknown-method-wrong-code',
     fix: 'Use -32601 for unknown methods.',
   },

@@ -11,7 +11,7 @@ export default defineCheck(
     transports: ANY_WIRE,
     prerequisites: ['lifecycle-handshake'],
     probes: ['parse-error'],
-    spec: { url: specUrl(LEGACY, 'basic#error-codes'), sentence: 'Requests and responses follow JSON-RPC 2.0: when the server cannot parse the message it replies with an error response whose id is null (Parse error).' },
+    spec: { url: specUrl(LEGACY, 'basic#error-codes'), sentence: 'All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification; a message that cannot be parsed is answered with an error response whose id is null (Parse error).' },
     knob: 'parse-error-silent',
     fix: 'Reply to unparseable input with {"jsonrpc":"2.0","id":null,"error":{"code":-32700,…}} and keep serving.',
   },

@@ -10,7 +10,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['unknown-method', 'twin'],
-    spec: { url: specUrl(LEGACY, 'basic#responses'), sentence: 'Responses are sent in reply to requests, containing either the result or error of the operation; a request for a method the server does not have is an error (JSON-RPC: Method not found).' },
+    spec: { url: specUrl(LEGACY, 'basic#responses'), sentence: 'All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification: every request gets a response carrying a result or an error, and a method the server does not have is an error (Method not found).' },
     knob: 'unknown-method-ok',
     fix: 'Answer unknown methods with a JSON-RPC error.',
   },

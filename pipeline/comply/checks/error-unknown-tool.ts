@@ -12,7 +12,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-call'],
     probes: ['tools-call-unknown', 'tools-call'],
-    spec: { url: specUrl(LEGACY, 'server/tools#error-handling'), sentence: 'Protocol errors: standard JSON-RPC errors for issues like unknown tools (-32602 in the example "Unknown tool: invalid_tool_name").' },
+    spec: { url: specUrl(LEGACY, 'server/tools#error-handling'), sentence: 'Protocol Errors: Standard JSON-RPC errors for issues like: Unknown tools (example -32602 "Unknown tool: invalid_tool_name") (no normative keyword in the text; graded SHOULD).' },
     knob: 'unknown-tool-ok',
     fix: 'Answer tools/call of an unknown name with -32602.',
   },

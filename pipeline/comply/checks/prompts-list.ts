@@ -11,7 +11,7 @@ export default defineCheck(
     transports: ANY_WIRE,
     capability: 'prompts',
     probes: ['prompts-list'],
-    spec: { url: specUrl(LEGACY, 'server/prompts#listing-prompts'), sentence: 'To retrieve available prompts, clients send a prompts/list request; the result carries prompts: Prompt[].' },
+    spec: { url: specUrl(LEGACY, 'server/prompts#listing-prompts'), sentence: 'ListPromptsResult (schema): prompts: Prompt[] is required.' },
     knob: 'prompts-list-not-array',
     fix: 'Return {"prompts": [...]} from prompts/list.',
   },

@@ -9,12 +9,13 @@ export default defineCheck(
     severity: 'MUST',
     revisions: BOTH_ERAS,
     transports: STDIO_ONLY,
-    probes: ['partial-line'],
-    spec: { url: specUrl(LEGACY, 'basic/transports#stdio'), sentence: 'The server reads JSON-RPC messages from its standard input; messages are delimited by newlines (a read boundary is not a message boundary).' },
+    probes: ['partial-line', 'twin'],
+    spec: { url: specUrl(LEGACY, 'basic/transports#stdio'), sentence: 'Messages are delimited by newlines, and MUST NOT contain embedded newlines (the newline, not the read boundary, ends a message).' },
     knob: 'stdio-no-reassemble',
     fix: 'Buffer stdin until the newline before parsing.',
   },
   (v) => {
+    if (!v.twinServed('twin')) return { status: 'not_evaluable', reason: 'twin_failed', detail: 'the same request in one write was not served either' };
     const r = v.served('partial-line', 'request written in two chunks');
     return 'ok' in r ? pass('served') : r;
   },

@@ -10,7 +10,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['batch', 'twin'],
-    spec: { url: specUrl(LEGACY, 'basic/transports#stdio'), sentence: 'Messages are individual JSON-RPC requests, notifications, or responses (JSON-RPC batching was removed in 2025-06-18; the body is one message, never an array).' },
+    spec: { url: specUrl(LEGACY, 'basic/transports#stdio'), sentence: 'All messages MUST follow JSON-RPC 2.0 as profiled by MCP: since 2025-06-18 a message is one request, notification or response, never a batch array.' },
     knob: 'batch-ok',
     fix: 'Reject a JSON array body with an error (-32600 / HTTP 400) instead of processing its elements.',
   },
