@@ -15,7 +15,8 @@ export default defineCheck(
     fix: 'Never answer a message without an id.',
   },
   (v) => {
-    const stray = v.ev.unattributed.filter((m) => m && typeof m === 'object' && ('result' in m || 'error' in m));
+    // an answer to a notification can only carry a null (or no) id: there was no id to echo
+    const stray = v.ev.unattributed.filter((m) => m && typeof m === 'object' && ('result' in m || 'error' in m) && ((m as { id?: unknown }).id ?? null) === null);
     return stray.length ? fail(`${stray.length} response(s) answered no request we sent, e.g. ${JSON.stringify(stray[0]).slice(0, 120)}`) : pass('no response to notifications');
   },
 );
