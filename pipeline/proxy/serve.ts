@@ -10,6 +10,8 @@ import { McpServer, createMcpHandler, fromJsonSchema, type McpServerFactory } fr
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import type { ProxyCore } from './core.ts';
+import { LeanStdioTransport } from '../mcp/stdio-server.ts';
+import { legacySessions } from './sessions.ts';
 
 export const PROXY_SERVER_INFO = { name: 'mcpgauge-proxy', version: '0.1.0' };
 
@@ -82,7 +84,7 @@ export function proxyServerFactory(core: ProxyCore): McpServerFactory {
     server.registerTool(
       'call_tool',
       { description: PROXY_TOOL_DESCRIPTIONS.call_tool, inputSchema: schema.call_tool, annotations: { openWorldHint: true } },
-      async (args) => (await core.callTool(args)) as never,
+      async (args, ctx) => (await core.callTool(args, callContext(ctx))) as never,
     );
     server.registerTool(
       'describe_tool',
@@ -100,6 +102,13 @@ export function proxyServerFactory(core: ProxyCore): McpServerFactory {
     );
     return server;
   };
+}
+
+/** The caller's `_meta` (minus its progress token, which only this hop can answer) and cancellation. */
+function callContext(ctx: { mcpReq?: { _meta?: Record<string, unknown>; signal?: AbortSignal } }): { meta?: Record<string, unknown>; signal?: AbortSignal } {
+  const raw = ctx?.mcpReq?._meta;
+  const meta = raw ? Object.fromEntries(Object.entries(raw).filter(([k]) => k !== 'progressToken')) : undefined;
+  return { meta: meta && Object.keys(meta).length ? meta : undefined, signal: ctx?.mcpReq?.signal };
 }
 
 function digest(s: string): Buffer {
@@ -142,11 +151,13 @@ export async function serveHttp(
   core: ProxyCore,
   opts: { host: string; port: number; apiKey: string; log: (msg: string) => void },
 ): Promise<HttpServing> {
-  const handler = createMcpHandler(proxyServerFactory(core), {
+  const factory = proxyServerFactory(core);
+  const handler = createMcpHandler(factory, {
     legacy: 'stateless',
     onerror: (e) => opts.log(`mcp handler: ${e.message}`),
   });
   const node = toNodeHandler(handler, { onerror: (e) => opts.log(`http adapter: ${e.message}`) });
+  const sessions = legacySessions(factory, (req, res, body) => node(req, res, body), opts.log);
   const originGuard = localhostOriginValidation();
   // DNS-rebinding guard on the Host header when bound to loopback; a non-loopback bind
   // (e.g. 0.0.0.0 in a container) is reached under other host names.
@@ -181,7 +192,7 @@ export async function serveHttp(
       );
       return;
     }
-    node(req, res).catch((e: Error) => {
+    sessions.handle(req, res).catch((e: Error) => {
       opts.log(`request failed: ${e.message}`);
       sendJson(res, 500, { error: 'internal error' });
     });
@@ -201,6 +212,7 @@ export async function serveHttp(
     url: `http://${hostForUrl}:${port}/mcp`,
     port,
     async close() {
+      await sessions.close();
       await handler.close().catch(() => {});
       server.closeAllConnections?.();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -208,16 +220,23 @@ export async function serveHttp(
   };
 }
 
-/** Serve the proxy on this process's stdin/stdout. `onEnd` runs when the client closes stdin. */
+/**
+ * Serve the proxy on this process's stdin/stdout. `onEnd` runs when the client closes stdin,
+ * after the calls already in flight were answered (at most `call_timeout_ms`). Over-long and
+ * malformed lines get a JSON-RPC error and reading goes on, so the end of stdin is always seen.
+ */
 export function serveProxyStdio(core: ProxyCore, opts: { log: (msg: string) => void; onEnd: () => void }): { close(): Promise<void> } {
-  const handle = serveStdio(proxyServerFactory(core), { legacy: 'serve', onerror: (e) => opts.log(`stdio: ${e.message}`) });
-  const onEnd = () => opts.onEnd();
-  process.stdin.once('end', onEnd);
-  process.stdin.once('close', onEnd);
+  const transport = new LeanStdioTransport(process.stdin, process.stdout, { fastParse: false });
+  transport.onInputEnd = () => {
+    opts.log(`stdin closed; answering ${transport.inFlight()} call(s) in flight, then stopping`);
+    void transport
+      .settled(core.config.call_timeout_ms)
+      .then(() => transport.flushed())
+      .then(() => opts.onEnd());
+  };
+  const handle = serveStdio(proxyServerFactory(core), { legacy: 'serve', transport, onerror: (e) => opts.log(`stdio: ${e.message}`) });
   return {
     async close() {
-      process.stdin.off('end', onEnd);
-      process.stdin.off('close', onEnd);
       await handle.close().catch(() => {});
     },
   };
