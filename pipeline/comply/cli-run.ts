@@ -87,8 +87,11 @@ export async function runComplyCli(words: string[], o: Record<string, unknown>):
     if (o.record) writeFileAtomic(String(o.record), `${JSON.stringify(res.recording)}\n`);
   }
   validateComplyReport(report);
-  for (const [f, file] of outs) writeFileAtomic(file, FORMATS[f](report, Boolean(o.verbose)));
-  process.stdout.write(FORMATS[format as Format](report, Boolean(o.verbose)));
+  // everything rendered in memory first: a rendering failure writes nothing
+  const rendered = await Promise.all(outs.map(async ([f, file]) => [file, await FORMATS[f](report, Boolean(o.verbose))] as const));
+  const main = await FORMATS[format as Format](report, Boolean(o.verbose));
+  for (const [file, text] of rendered) writeFileAtomic(file, text);
+  process.stdout.write(main);
   return exitCode(report, Boolean(o.strict), minGrade as Letter | undefined);
 }
 

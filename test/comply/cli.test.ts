@@ -84,7 +84,7 @@ describe('mcpgauge comply CLI', { concurrency: 2, timeout: 240_000 }, () => {
     assert.equal(sarif.runs[0].results.length, 0, 'a clean fixture has no SARIF results');
     assert.match(readFileSync(files.junit, 'utf8'), /<testsuite name="[^"]*2026-07-28 stdio" tests="\d+" failures="0"/);
     assert.match(readFileSync(files.markdown, 'utf8'), /^# MCP compliance: stdio:/);
-    assert.match(readFileSync(files.html, 'utf8'), /^<!doctype html>.*class="comply"/s);
+    assert.match(readFileSync(files.html, "utf8"), /^<!doctype html>.*<section id="compliance">/is);
     const recorded = JSON.parse(readFileSync(rec, 'utf8'));
     const hs = recorded.evidence[0].exchanges.find((e: { probe: string }) => e.probe === 'handshake');
     assert.match(hs.request.body, /"method":"server\/discover"/, 'request bytes recorded');

@@ -17,6 +17,13 @@ export async function stdioRuns(spec: SpecChoice, env: Record<string, string>): 
   return (await comply(target, { ...OPTS, spec })).report.runs;
 }
 
+/** Grade an HTTP endpoint on each revision asked for, with extra request headers. */
+export async function urlRuns(url: string, specs: readonly SpecChoice[], headers: Record<string, string> = {}): Promise<RunReport[]> {
+  const out: RunReport[] = [];
+  for (const spec of specs) out.push(...(await comply({ kind: 'http', url, headers }, { ...OPTS, spec })).report.runs);
+  return out;
+}
+
 /** One HTTP fixture process (stateless), graded on each revision asked for. */
 export async function httpRuns(specs: readonly SpecChoice[], env: Record<string, string>): Promise<RunReport[]> {
   const fx = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env, light: true, readyTimeoutMs: 60_000 });

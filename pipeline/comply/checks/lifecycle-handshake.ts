@@ -9,7 +9,7 @@ export default defineCheck(
     severity: 'MUST',
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
-    prerequisites: ['transport-post'],
+    prerequisites: ['transport-post', 'stdio-framing'],
     probes: ['handshake'],
     spec: { url: specUrl(LEGACY, 'basic/lifecycle#initialization'), sentence: 'Servers MUST implement server/discover (2026-07-28); the initialization phase MUST be the first interaction between client and server (2025-11-25).' },
     knob: 'no-handshake',

@@ -4,7 +4,7 @@ import { LEGACY } from '../types.ts';
 /** A stdout line that is a piece of a JSON message (pretty-printed or split), not prose. */
 export function isFragment(line: string): boolean {
   const t = line.trim();
-  return /^[{}[\]]/.test(t) || /^"[^"]*"\s*:/.test(t) || /[}\]],?$/.test(t);
+  return /^([{}[\]"]|-?\d|true\b|false\b|null\b)/.test(t) || /[,{[]$/.test(t);
 }
 
 export default defineCheck(
@@ -15,6 +15,7 @@ export default defineCheck(
     severity: 'MUST',
     revisions: BOTH_ERAS,
     transports: STDIO_ONLY,
+    prerequisites: [],
     probes: ['handshake'],
     spec: { url: specUrl(LEGACY, 'basic/transports#stdio'), sentence: 'Messages are delimited by newlines, and MUST NOT contain embedded newlines.' },
     knob: 'stdio-pretty',

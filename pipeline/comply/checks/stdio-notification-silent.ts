@@ -15,8 +15,13 @@ export default defineCheck(
     fix: 'Never answer a message without an id.',
   },
   (v) => {
-    // an answer to a notification can only carry a null (or no) id: there was no id to echo
-    const stray = v.ev.unattributed.filter((m) => m && typeof m === 'object' && ('result' in m || 'error' in m) && ((m as { id?: unknown }).id ?? null) === null);
+    // an answer to a notification can only carry a null (or no) id: there was no id to echo;
+    // id-less parse/invalid-request errors answer unreadable input, not a notification
+    const stray = v.ev.unattributed.filter((m) => {
+      if (!m || typeof m !== 'object' || ((m as { id?: unknown }).id ?? null) !== null) return false;
+      const code = (m as { error?: { code?: unknown } }).error?.code;
+      return 'result' in m || ('error' in m && code !== -32700 && code !== -32600);
+    });
     return stray.length ? fail(`${stray.length} response(s) answered no request we sent, e.g. ${JSON.stringify(stray[0]).slice(0, 120)}`) : pass('no response to notifications');
   },
 );

@@ -1,6 +1,7 @@
 import { BOTH_ERAS, STDIO_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
 import { LEGACY } from '../types.ts';
 import { isFragment } from './stdio-framing.ts';
+import { NOISE_MORE } from '../wire/stdio.ts';
 
 export default defineCheck(
   {
@@ -17,7 +18,7 @@ export default defineCheck(
     fix: 'Send banners and logs to stderr; stdout carries only JSON-RPC lines.',
   },
   (v) => {
-    const other = v.ev.noise.filter((l) => !isFragment(l));
+    const other = v.ev.noise.filter((l) => !isFragment(l) && !l.startsWith(NOISE_MORE));
     return other.length ? fail(`${other.length} non-protocol stdout line(s), first: ${JSON.stringify(other[0])}`) : pass('stdout carried only JSON-RPC');
   },
 );

@@ -13,7 +13,7 @@ export const FORMATS = {
   junit: (r: ComplyReport) => renderJunit(r),
   markdown: (r: ComplyReport) => renderMarkdown(r),
   html: (r: ComplyReport) => renderHtml(r),
-} as const;
+} as const satisfies Record<string, (r: ComplyReport, verbose: boolean) => string | Promise<string>>;
 export type Format = keyof typeof FORMATS;
 
 export function isFormat(s: string): s is Format {

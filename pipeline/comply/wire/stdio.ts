@@ -22,6 +22,8 @@ interface Pending {
 }
 
 const NOISE_CAP = 20;
+/** the last noise entry when more lines were seen than kept */
+export const NOISE_MORE = '… and ';
 const STDERR_TAIL = 4096;
 
 export class StdioWire implements Wire {
@@ -246,7 +248,7 @@ export class StdioWire implements Wire {
 
   state() {
     const noise = [...this.noise];
-    if (this.noiseCount > this.noise.length) noise.push(`… and ${this.noiseCount - this.noise.length} more non-protocol lines`);
+    if (this.noiseCount > this.noise.length) noise.push(`${NOISE_MORE}${this.noiseCount - this.noise.length} more non-protocol lines`);
     return { noise, unattributed: [...this.unattributed], stderrTail: this.stderr, exit: this.exit };
   }
 
