@@ -36,3 +36,18 @@ export function problems(list: string[], okDetail: string): Verdict {
   return list.length ? fail(list.slice(0, 5).join('; ') + (list.length > 5 ? ` (+${list.length - 5} more)` : '')) : pass(okDetail);
 }
 export const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Raw-byte probes (malformed JSON, invalid request): an error response, with one of `codes` when given. */
+export function rawErrorVerdict(v: View, probe: string, codes: readonly number[]): Verdict {
+  const gate = v.unusable(probe, codes);
+  if (gate) return gate;
+  const e = v.x(probe)!;
+  if (e.error?.kind === 'died') return fail(`the server died: ${e.error.detail}`);
+  const err = v.error(probe);
+  if (!err) {
+    const st = e.response?.status;
+    return fail(v.http && st !== undefined ? `HTTP ${st} without a JSON-RPC error body` : 'no error response came back');
+  }
+  if (codes.length && !codes.includes(err.code)) return fail(`error code ${err.code}, expected ${codes.join(' or ')}`);
+  return pass(`error ${err.code}${v.http ? ` (HTTP ${e.response?.status})` : ''}`);
+}

@@ -1,4 +1,4 @@
-import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { ANY_WIRE, BOTH_ERAS, defineCheck, rawErrorVerdict, specUrl } from '../check.ts';
 import { LEGACY } from '../types.ts';
 
 export default defineCheck(
@@ -15,18 +15,5 @@ export default defineCheck(
     knob: 'invalid-request-wrong-code',
     fix: 'Use code -32600 for invalid request objects.',
   },
-  (v) => {
-    const gate = v.unusable('invalid-request', [-32600]);
-    if (gate) return gate;
-    const e = v.x('invalid-request')!;
-    if (e.error?.kind === 'died') return fail(`the server died: ${e.error.detail}`);
-    const err = v.error('invalid-request');
-    const codes: number[] = [-32600];
-    if (!err) {
-      const st = e.response?.status;
-      return fail(v.http && st !== undefined ? `HTTP ${st} without a JSON-RPC error body` : 'no error response came back');
-    }
-    if (codes.length && !codes.includes(err.code)) return fail(`error code ${err.code}, expected ${codes.join(' or ')}`);
-    return pass(`error ${err.code}${v.http ? ` (HTTP ${e.response?.status})` : ''}`);
-  },
+  (v) => rawErrorVerdict(v, 'invalid-request', [-32600]),
 );
