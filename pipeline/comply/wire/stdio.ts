@@ -229,7 +229,7 @@ export class StdioWire implements Wire {
     if (req.split && text.length > 1) {
       const half = Math.floor(text.length / 2);
       this.child.stdin!.write(text.slice(0, half));
-      await new Promise((r) => setTimeout(r, 40));
+      await new Promise((r) => setTimeout(r, 100));
       if (!this.exit) this.child.stdin!.write(text.slice(half));
     } else {
       this.child.stdin!.write(text);
