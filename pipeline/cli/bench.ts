@@ -2,11 +2,12 @@ import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { JsonValue } from '../types.ts';
 import { UserError } from '../types.ts';
-import { DEFAULT_BENCH_OUT, DEFAULT_CORPUS, DEFAULT_DISCOVERY_MENU, DEFAULT_GOLDEN, TOKENIZER_NAMES } from '../constants.ts';
+import { DEFAULT_BENCH_OUT, DEFAULT_CORPUS, DEFAULT_DISCOVERY_MENU, DEFAULT_GOLDEN, DEFAULT_RESULT_FIXTURES, TOKENIZER_NAMES } from '../constants.ts';
 import { assertWritableDir } from '../util/fs.ts';
 import type { CorpusInput } from '../bench/offline.ts';
 import type { Report } from '../report/types.ts';
 import { LIVE_FLAGS, liveOptionsFromFlags } from '../live/flags.ts';
+import { SYSTEM_FLAGS, systemOptionsFromFlags, runSystemStages } from '../systems/flags.ts';
 import { DEFAULT_RETRIEVER_ID, resolveRetrieverIds, retrieverIds } from '../retrieval/registry.ts';
 
 // Heavy modules (tiktoken, arrow, parquet, vega, the MCP SDK) load inside the action, so other
@@ -48,11 +49,19 @@ export function register(program: Command): void {
     .option('--b <x>', 'BM25 b', numOpt('--b'))
     .option('--top-k <n>', 'tools per simulated discovery response (offline economics)', intOpt('--top-k', 1), 15)
     .option('--discovery-menu <file>', "the reference proxy's own tools (offline break-even)", DEFAULT_DISCOVERY_MENU)
+    .option('--result-fixtures <file>', 'tool-result fixtures for the result arms (json, json_compact, toon, csv_when_tabular); "none" = skip', DEFAULT_RESULT_FIXTURES)
     .option('--live', 'also run the live stage (the embedded default unless --proxy-url/--proxy-cmd)')
-    .option('--no-offline', 'skip the offline stage (live only)');
+    .option('--no-offline', 'skip the offline stage (live only)')
+    .option('--comply <file>', 'a `mcpgauge comply --format json` report to render into the same dashboard');
   for (const f of LIVE_FLAGS) {
     const o = new Option(f.flags, f.description);
     if (f.default !== undefined) o.default(f.default);
+    cmd.addOption(o);
+  }
+  for (const f of SYSTEM_FLAGS) {
+    const o = new Option(f.flags, f.description);
+    if (f.repeatable) o.argParser(collect).default([]);
+    else if (f.default !== undefined) o.default(f.default);
     cmd.addOption(o);
   }
   cmd.action(async (flags: Record<string, unknown>) => {
@@ -62,6 +71,8 @@ export function register(program: Command): void {
     const { runLive } = await import('../live/run.ts');
     // --out first: an unwritable folder fails now, not after the whole run
     assertWritableDir(resolve(String(flags.out)), '--out');
+    // --comply is read and validated before the run, so a bad file fails now
+    const complyExtra = flags.comply ? [await (await import('../comply/section-input.ts')).complySectionInput(String(flags.comply))] : [];
     const argv = process.argv.slice(2);
     const log = (m: string) => process.stderr.write(`${m}\n`);
     const corpusPath = resolve(String(flags.corpus));
@@ -93,6 +104,8 @@ export function register(program: Command): void {
     const liveOpts = flags.live
       ? liveOptionsFromFlags({ ...(flags as Record<string, never>), golden: liveGolden, corpus: liveCorpus, tokenizers: tokenizers.join(',') } as never)
       : undefined;
+    const systemOpts = systemOptionsFromFlags(flags);
+    const explicitSystems = (flags.system as string[]).length > 0;
     const t0 = performance.now();
     const offline = flags.offline || liveOpts
       ? await runOffline({
@@ -109,18 +122,26 @@ export function register(program: Command): void {
         })
       : undefined;
     if (flags.offline) log(`offline stage: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    let results;
+    if (flags.offline && flags.resultFixtures !== 'none') {
+      const { runResultsStage } = await import('../results/stage.ts');
+      const { resolveTokenizers } = await import('../tokens/tokenizer.ts');
+      results = runResultsStage({ file: resolve(String(flags.resultFixtures)), tokenizers: resolveTokenizers(tokenizers) });
+      log(`result arms: ${results.fixture_set.fixture_count} fixtures (${results.fixture_set.tabular_count} tabular) x ${results.arms.length} arms`);
+    }
     let live;
-    if (liveOpts) {
+    if (liveOpts && !explicitSystems) {
       const t1 = performance.now();
       log('live stage: starting');
       live = await runLive({ ...liveOpts, bootstrap, log });
       log(`live stage: ${((performance.now() - t1) / 1000).toFixed(1)} s, ${live.errors.length} error row(s)`);
     }
+    const staged = liveOpts ? await runSystemStages(systemOpts, { ...liveOpts, bootstrap, log }, explicitSystems) : {};
     const options: { [k: string]: JsonValue } = JSON.parse(
-      JSON.stringify({ corpora, arms: flags.arms, tokenizers, bootstrap, bm25, ...(retrievers(flags.retriever).join() === DEFAULT_RETRIEVER_ID ? {} : { retrievers: retrievers(flags.retriever) }), top_k: flags.topK, live: Boolean(flags.live), offline: Boolean(flags.offline) }),
+      JSON.stringify({ corpora, arms: flags.arms, tokenizers, bootstrap, bm25, ...(retrievers(flags.retriever).join() === DEFAULT_RETRIEVER_ID ? {} : { retrievers: retrievers(flags.retriever) }), top_k: flags.topK, live: Boolean(flags.live), offline: Boolean(flags.offline), result_fixtures: flags.offline ? flags.resultFixtures : undefined, ...(systemOpts.systems ? { systems: systemOpts.systems.map((x) => `${x.name}=${x.spec}`) } : {}), ...(systemOpts.scale ? { scale: systemOpts.scale } : {}) }),
     );
-    const report = assembleReport({ offline, live, tokenizers, options, argv, secrets: liveOpts?.apiKey ? [liveOpts.apiKey] : [] });
-    const written = await writeReport(report, resolve(String(flags.out)));
+    const report = assembleReport({ offline, live, results, ...staged, tokenizers, options, argv, secrets: liveOpts?.apiKey ? [liveOpts.apiKey] : [] });
+    const written = await writeReport(report, resolve(String(flags.out)), complyExtra);
     printSummary(report, log);
     process.stdout.write(`report: ${written.report}\ndashboard: ${written.dashboard}\n`);
     if (report.live?.status?.state === 'failed') {
@@ -158,6 +179,13 @@ function printSummary(report: Report, log: (m: string) => void): void {
       log(`  ${a.arm.padEnd(14)} ${cols.join('  ')}${a.skipped_tools ? `  skipped tools ${a.skipped_tools}` : ''}${qs}`);
     }
   }
+  const res = report.results;
+  if (res) {
+    log(`\nresult arms on ${res.fixture_set.version} (${res.fixture_set.tabular_count} tabular, ${res.fixture_set.non_tabular_count} non-tabular fixtures; savings vs json, measured/computed)`);
+    for (const s of res.summary.filter((x) => x.payload_class !== 'all' && x.n > 0)) {
+      log(`  ${s.arm.padEnd(17)} ${s.payload_class.padEnd(12)} ${s.tokenizer} ${String(s.total_tokens).padStart(6)} tokens (${(s.savings_vs_json_pct ?? 0) >= 0 ? '-' : '+'}${Math.abs(s.savings_vs_json_pct ?? 0).toFixed(1)}%) n=${s.n}${s.lossy_n ? ` LOSSY ${s.lossy_n}` : ''}`);
+    }
+  }
   const lv = report.live;
   if (lv) {
     for (const m of lv.menus) log(`\nlive menu (${m.tokenizer}): proxy ${m.proxy_menu_tokens.value} vs full ${m.full_menu_tokens.value} tokens`);
@@ -167,5 +195,8 @@ function printSummary(report: Report, log: (m: string) => void): void {
     if (lv.cheap_call) log(`live cheap call (${lv.cheap_call.method}): p50 ${lv.cheap_call.p50_ms} ms p95 ${lv.cheap_call.p95_ms} ms (n=${lv.cheap_call.n})`);
     if (lv.passthrough) log(`live pass-through: ${lv.passthrough.matched} upstream tools matched, prefix overhead ${lv.passthrough.prefix_overhead_tokens} tokens (${lv.passthrough.tokenizer})`);
     for (const n of lv.not_computed ?? []) log(`live not computed: ${n.what}: ${n.reason}`);
+    for (const s of lv.result_cost?.summary ?? []) {
+      log(`live result cost (${s.tokenizer}): ${s.n} calls via ${lv.result_cost!.call_tool}, mean result ${s.mean_result_tokens.toFixed(1)} tokens, mean call ${s.mean_call_tokens.toFixed(1)}, proxy overhead ${s.mean_overhead_tokens?.toFixed(1) ?? 'n/a'} tokens/call (direct n=${s.direct_n})`);
+    }
   }
 }

@@ -28,6 +28,7 @@ import { DEFAULT_CONNECT_TIMEOUT_MS, listUpstreams, openTarget, type OpenedTarge
 import { lapSection } from './lap.ts';
 import { callOnce, measureDetail, oneLine, waitUntilIndexed, type DetailRun, type DiscoveryCall } from './calls.ts';
 import { countMenus, countResponses, latencyRows, liveEconomics, partitionAll, scoreProxyRankings } from './results.ts';
+import { resultCostStage, taskSessions } from './result_cost.ts';
 import type { ArgNames, LiveOptions } from './types.ts';
 
 export type { ArgNames, LiveOptions } from './types.ts';
@@ -39,7 +40,7 @@ function posInt(v: unknown, name: string, min: number, dflt: number): number {
 }
 
 /** A wire tool as a ToolRecord (for the baseline_json renderer). */
-function recordOf(server: string, t: WireTool): ToolRecord {
+export function recordOf(server: string, t: WireTool): ToolRecord {
   const r: ToolRecord = {
     tool_id: `${server}:${t.name}`,
     server,
@@ -246,20 +247,25 @@ async function upstreamMenu(target: OpenedTarget, corpus: Corpus, s: LiveSetting
   };
 }
 
-function discoveryCall(conn: McpConnection, s: LiveSettings, plan: CallPlan): DiscoveryCall {
+/** `turns`: side-by-side systems pass every call through one FIFO turnstile (systems/turnstile.ts) */
+function discoveryCall(conn: McpConnection, s: LiveSettings, plan: CallPlan, turns?: LiveOptions['turns']): DiscoveryCall {
   const argsFor = (query: string, detail: Detail): Record<string, unknown> => {
     const a: Record<string, unknown> = { [s.argNames.query]: query };
     if (plan.sendLimit) a[s.argNames.limit!] = s.limit;
     if (plan.sendDetail) a[s.argNames.detail!] = detail;
     return a;
   };
-  return (query, detail) => callOnce(conn, s.discoveryTool, argsFor(query, detail), s.callTimeoutMs);
+  return (query, detail) => {
+    const once = () => callOnce(conn, s.discoveryTool, argsFor(query, detail), s.callTimeoutMs);
+    return turns ? turns.run(once) : once();
+  };
 }
 
 /**
  * The live stage, as named stages: settings -> queries -> target + connection -> call plan ->
  * full menu -> (readiness) -> measured calls per detail -> tokens (menus, responses) ->
- * proxy retrieval -> latency -> economics -> LAP -> the report section.
+ * proxy retrieval -> latency -> economics -> result cost (result_cost.ts: golden calls through
+ * the proxy and directly) -> LAP -> the report section.
  */
 export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
   const log = opts.log ?? (() => {});
@@ -294,7 +300,7 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
       discovery = { status: 'not_measured', reason: '--golden none: no discovery queries were sent' };
     } else {
       discovery = { status: 'measured' };
-      const base = discoveryCall(conn, s, plan);
+      const base = discoveryCall(conn, s, plan, opts.turns);
       let phase: keyof typeof counts = 'readiness';
       const call: DiscoveryCall = async (q, d) => {
         const r = await base(q, d);
@@ -338,6 +344,13 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
     for (const r of retrieval) if (!r.summary) notComputed.push({ what: `retrieval (${r.detail})`, reason: r.not_computed_reason ?? 'no usable response' });
     const passthrough = style.style === 'passthrough' && upstreamTools.length > 0 && upstream.live ? comparePassthroughMenus(plan.proxyTools, upstreamTools, getTokenizer(tokenizers[0].name), (t) => baselineArm.renderListing(t), opts.toolMap) : undefined;
     if (style.style === 'passthrough' && !passthrough) notComputed.push({ what: 'pass-through menu comparison', reason: `no upstream menu listed live (${upstream.source}); pass --upstreams FILE` });
+    const resultCost =
+      discovery.status === 'measured'
+        ? await resultCostStage({
+            opts, conn, proxyToolNames: proxyWire.map((t) => t.name), golden, detailRuns, partitions, upstream, corpusTools: corpus.tools, target, tokenizers, callTimeoutMs: s.callTimeoutMs, log,
+          })
+        : undefined;
+    if (resultCost) economics.task_sessions = taskSessions(corpus.id, menus, response_summary, resultCost);
     const lap = await lapSection({
       lapJson: opts.lapJson,
       mode: opts.lap,
@@ -371,6 +384,7 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
       retrieval,
       latency,
       economics,
+      ...(resultCost ? { result_cost: resultCost } : {}),
       lap,
       errors,
     };

@@ -16,6 +16,8 @@ export interface TargetOptions {
   upstreamsFile?: string;
   /** embedded only: which upstreams to boot (default all five) */
   embeddedServers?: readonly string[];
+  /** embedded only: the reference proxy's retriever (its config's `retriever`; absent = its default) */
+  retriever?: string;
   /** connect + tools/list deadline (ms, default DEFAULT_CONNECT_TIMEOUT_MS) */
   timeoutMs?: number;
   readyTimeoutMs?: number;
@@ -57,6 +59,12 @@ export interface LiveOptions extends TargetOptions {
   lapCommand?: string;
   /** per discovery call deadline (ms, default 30000) */
   callTimeoutMs?: number;
+  /** call the golden calls' tools through the proxy and directly (result cost); default true */
+  resultCalls?: boolean;
+  /** the proxy's tool that runs an upstream tool (default call_tool) */
+  callTool?: string;
+  /** a golden call runs when its tool is within the proxy's first N results (default 1: top-1 only) */
+  resultTopK?: number;
   /** retrieval bootstrap (default 2000 iterations, seed 42) */
   bootstrap?: { iterations: number; seed: number };
   /** discovery | passthrough | auto (default: discovery when tools/list has the discovery tool) */
@@ -67,5 +75,7 @@ export interface LiveOptions extends TargetOptions {
   noGolden?: boolean;
   /** largest share of failed measured calls for a run that is not marked failed (default 0) */
   maxErrorRate?: number;
+  /** every discovery call goes through this (side-by-side systems take turns; systems/turnstile.ts) */
+  turns?: { run<T>(fn: () => Promise<T>): Promise<T> };
 }
 

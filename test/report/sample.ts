@@ -15,6 +15,16 @@ export const SAMPLE_REPORT_PATH = fileURLToPath(new URL('../data/report.json', i
 export const HOSTILE_TEXT = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
 
 let cached: string | undefined;
+let cachedSystems: string | undefined;
+
+/** test/data/report-systems.json: a real `--system direct --system reference --system broken=cmd:... --scale 10,100` run (same script). */
+export const SYSTEMS_SAMPLE_PATH = fileURLToPath(new URL('../data/report-systems.json', import.meta.url));
+
+/** A fresh copy of the committed real-run side-by-side + scale report. */
+export function buildSystemsSample(): Report {
+  cachedSystems ??= readFileSync(SYSTEMS_SAMPLE_PATH, 'utf8');
+  return JSON.parse(cachedSystems) as Report;
+}
 
 export interface SampleOptions {
   /** keep the live section (default true) */
@@ -80,5 +90,21 @@ export function withVariants(r: Report = buildSampleReport()): Report {
   for (const b of [r.economics.break_even[0], live.economics.break_even[0]]) {
     Object.assign(b, { no_break_even: true, break_even_calls: null, reason: 'full menu is not larger than the discovery menu' });
   }
+  // a lossy result rendering (reported, kept out of savings), a failed and a proxy-only live result call
+  const lossy = r.results!.rows.find((x) => x.arm === 'toon' && !x.skipped)!;
+  Object.assign(lossy, { round_trip: false, round_trip_error: 'variant: $[0].size: 12 became "12"', savings_vs_json_pct: null });
+  const calls = live.result_cost!.rows;
+  Object.assign(calls[0], { ok: false, error: 'variant: tool error: ENOENT', overhead_tokens: null });
+  delete calls[0].proxy;
+  Object.assign(calls[1], { direct_error: 'variant: no direct connection to upstream', overhead_tokens: null });
+  delete calls[1].direct;
+  return r;
+}
+
+/** The systems sample whose proxy block carries every optional live shape (the live variants above). */
+export function systemsWithVariants(): Report {
+  const r = buildSystemsSample();
+  const block = r.systems!.find((s) => s.live !== undefined)!;
+  block.live = withVariants().live!;
   return r;
 }
