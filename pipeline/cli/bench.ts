@@ -183,7 +183,7 @@ function printSummary(report: Report, log: (m: string) => void): void {
   if (res) {
     log(`\nresult arms on ${res.fixture_set.version} (${res.fixture_set.tabular_count} tabular, ${res.fixture_set.non_tabular_count} non-tabular fixtures; savings vs json, measured/computed)`);
     for (const s of res.summary.filter((x) => x.payload_class !== 'all' && x.n > 0)) {
-      log(`  ${s.arm.padEnd(17)} ${s.payload_class.padEnd(12)} ${s.tokenizer} ${String(s.total_tokens).padStart(6)} tokens (${(s.savings_vs_json_pct ?? 0) >= 0 ? '-' : '+'}${Math.abs(s.savings_vs_json_pct ?? 0).toFixed(1)}%) n=${s.n}${s.lossy_n ? ` LOSSY ${s.lossy_n}` : ''}`);
+      log(`  ${s.arm.padEnd(17)} ${s.payload_class.padEnd(12)} ${s.tokenizer} ${String(s.total_tokens).padStart(6)} tokens (${s.arm === 'json' ? 'baseline' : tokenChange(s.savings_vs_json_pct ?? 0)}) n=${s.n}${s.lossy_n ? ` LOSSY ${s.lossy_n}` : ''}`);
     }
   }
   const lv = report.live;
