@@ -104,7 +104,8 @@ function posInt(v: unknown, name: string, min: number, dflt: number): number {
 }
 
 /** A wire tool as a ToolRecord (for the baseline_json renderer). */
-function recordOf(server: string, t: WireTool): ToolRecord {
+/** A tool listed over the wire as a ToolRecord (what the arms render). */
+export function recordOf(server: string, t: WireTool): ToolRecord {
   const r: ToolRecord = {
     tool_id: `${server}:${t.name}`,
     server,
