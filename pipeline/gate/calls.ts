@@ -48,7 +48,14 @@ export function jsonOf(r: CallResult, what: string): any {
 
 /** Call `server:tool` through the proxy and parse its JSON answer. */
 export async function callJson(s: ProxySession, tool: string, args: Record<string, unknown>, timeoutMs: number): Promise<any> {
-  return jsonOf(await within(s.call(tool, args, { timeoutMs }), timeoutMs + 500, `${tool}`), tool);
+  // a call the gate gives up on is cancelled, so it cannot reach the upstream later
+  const ac = new AbortController();
+  try {
+    return jsonOf(await within(s.call(tool, args, { timeoutMs, signal: ac.signal }), timeoutMs + 500, tool), tool);
+  } catch (e) {
+    ac.abort();
+    throw e;
+  }
 }
 
 /** A well-formed error answer: a tool error (isError) or a JSON-RPC error from the proxy. */

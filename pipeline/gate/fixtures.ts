@@ -20,6 +20,42 @@ import type { GateConfig } from './config.ts';
 import { harnessError } from './config.ts';
 
 export const ROLES = ['main', 'barrier', 'hang', 'crash'] as const;
+/**
+ * Test-only: extra fixture arguments (JSON array), so a test can make every fixture fail to start
+ * (a harness error, exit 2). Not documented in --help.
+ */
+export const FIXTURE_ARGS_ENV = 'MCPGAUGE_GATE_FIXTURE_ARGS';
+
+function testFixtureArgs(): string[] {
+  const raw = process.env[FIXTURE_ARGS_ENV];
+  if (!raw) return [];
+  const v = JSON.parse(raw) as unknown;
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw harnessError(`${FIXTURE_ARGS_ENV} must be a JSON array of strings`);
+  return v;
+}
+
+/** The stdio fixture command line (node + light entry), with any test-only extra arguments. */
+export function stdioFixtureArgv(): string[] {
+  return [process.execPath, '--import', FIXTURE_TSX_IMPORT, FIXTURE_LIGHT_ENTRY, '--transport', 'stdio', ...testFixtureArgs()];
+}
+
+/**
+ * Start the stdio fixture once and ping it, before any cell: a fixture that cannot start is a
+ * harness error (exit 2), not a proxy failure.
+ */
+export async function preflightFixture(): Promise<void> {
+  const { connectMcp } = await import('../mcp/client.ts');
+  const [command, ...args] = stdioFixtureArgv();
+  let conn;
+  try {
+    conn = await connectMcp({ kind: 'stdio', command, args }, { timeoutMs: 30_000 });
+    await conn.callTool('ping', {});
+  } catch (e) {
+    throw harnessError(`the fixture cannot start: ${(e as Error).message.split('\n')[0]}`);
+  } finally {
+    await conn?.close();
+  }
+}
 export type Role = (typeof ROLES)[number];
 export const TAG_ENV = 'MCPGAUGE_GATE_TAG';
 export const BARRIER_N = 4;
@@ -108,7 +144,7 @@ export async function startCellFixtures(cell: CellDef, cfg: GateConfig, runId: s
     const env = { ...faultEnv(rf.role, cfg), [TAG_ENV]: cellTag(runId, cell, rf.role) };
     let proc: FixtureProcess;
     try {
-      proc = await startFixtureProcess({ transport, args: extraArgs, env, port, light: true, readyTimeoutMs: 20_000 });
+      proc = await startFixtureProcess({ transport, args: [...extraArgs, ...testFixtureArgs()], env, port, light: true, readyTimeoutMs: 20_000 });
     } catch (e) {
       throw harnessError(`fixture ${rf.name} (${cell.id}) cannot start: ${(e as Error).message}`);
     }
@@ -138,7 +174,7 @@ export async function startCellFixtures(cell: CellDef, cfg: GateConfig, runId: s
       roles[role] = rf;
       if (!http) {
         const env = { ...faultEnv(role, cfg), [TAG_ENV]: cellTag(runId, cell, role) };
-        const node = [process.execPath, '--import', FIXTURE_TSX_IMPORT, FIXTURE_LIGHT_ENTRY, '--transport', 'stdio'];
+        const node = stdioFixtureArgv();
         // stderr of the fixture goes to its log file; exec keeps the pid the fixture reports
         const sh = ['/bin/sh', '-c', `exec "$@" 2>>'${log.replace(/'/g, `'\\''`)}'`, 'sh', ...node];
         rf.argv = ['/usr/bin/env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...sh];

@@ -13,6 +13,7 @@ import { ADAPTER_DEFAULTS } from '../adapter/index.ts';
 import { CELLS, CELL_IDS, type CellDef } from './cells.ts';
 import { harnessError, loadGateConfig, type GateConfig } from './config.ts';
 import { probeDocker } from './docker.ts';
+import { preflightFixture } from './fixtures.ts';
 import { runCell } from './cell.ts';
 import { assemble, type ExpectedCell } from './assemble.ts';
 import { loadBaseline } from './baseline.ts';
@@ -109,6 +110,7 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
       progress?.(`${c.id}: ${reason}`);
     } else runnable.push(c);
   }
+  if (runnable.length) await preflightFixture();
   let harness: Error | null = null;
   await pool(runnable, jobs, async (c) => {
     if (harness) return;

@@ -15,6 +15,7 @@ export const step: GateStep = {
     const stats = async () => (await callJson(s, `${server}:stats`, {}, t.step_ms))?.fault as { hanging: number; hang_fired: boolean };
     await s.resolve(`${server}:echo`);
     const ac = new AbortController();
+    const started = Date.now();
     // tools/call #1 of the hang fixture hangs until the client gives up
     const call = s.call(`${server}:echo`, { input: 'hangme' }, { signal: ac.signal, timeoutMs: t.step_ms + t.cancel_ms + 10_000 });
     call.catch(() => {});
@@ -47,7 +48,17 @@ export const step: GateStep = {
       };
     }
     const cancelledAfter = Date.now() - t0;
-    const evidence: Record<string, unknown> = { cancelled_after_ms: cancelledAfter, fault: f };
+    const sinceCall = Date.now() - started;
+    const evidence: Record<string, unknown> = { cancelled_after_ms: cancelledAfter, since_call_ms: sinceCall, proxy_call_timeout_ms: t.proxy_call_timeout_ms, fault: f };
+    // a proxy that drops the cancellation still frees the upstream when its own call timeout fires:
+    // that is not the cancellation reaching the upstream
+    if (sinceCall >= t.proxy_call_timeout_ms) {
+      return {
+        status: 'fail',
+        reason: `the upstream call ended ${sinceCall} ms after it started, i.e. at the proxy's own call timeout (${t.proxy_call_timeout_ms} ms), not ${cancelledAfter} ms after the client's cancellation: the cancellation did not reach the upstream`,
+        evidence,
+      };
+    }
     if (ctx.cell.transport === 'stdio') {
       const pids = taggedPids(cellTag(ctx.runId, ctx.cell, 'hang'));
       evidence.hang_fixture_processes = pids;
