@@ -43,12 +43,12 @@ export function stdioFixtureArgv(): string[] {
  * Start the stdio fixture once and ping it, before any cell: a fixture that cannot start is a
  * harness error (exit 2), not a proxy failure.
  */
-export async function preflightFixture(): Promise<void> {
+export async function preflightFixture(timeoutMs: number): Promise<void> {
   const { connectMcp } = await import('../mcp/client.ts');
   const [command, ...args] = stdioFixtureArgv();
   let conn;
   try {
-    conn = await connectMcp({ kind: 'stdio', command, args }, { timeoutMs: 30_000 });
+    conn = await connectMcp({ kind: 'stdio', command, args }, { timeoutMs });
     await conn.callTool('ping', {});
   } catch (e) {
     throw harnessError(`the fixture cannot start: ${(e as Error).message.split('\n')[0]}`);
@@ -144,7 +144,7 @@ export async function startCellFixtures(cell: CellDef, cfg: GateConfig, runId: s
     const env = { ...faultEnv(rf.role, cfg), [TAG_ENV]: cellTag(runId, cell, rf.role) };
     let proc: FixtureProcess;
     try {
-      proc = await startFixtureProcess({ transport, args: [...extraArgs, ...testFixtureArgs()], env, port, light: true, readyTimeoutMs: 20_000 });
+      proc = await startFixtureProcess({ transport, args: [...extraArgs, ...testFixtureArgs()], env, port, light: true, readyTimeoutMs: cfg.timeouts.ready_ms });
     } catch (e) {
       throw harnessError(`fixture ${rf.name} (${cell.id}) cannot start: ${(e as Error).message}`);
     }

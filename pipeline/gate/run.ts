@@ -110,7 +110,7 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
       progress?.(`${c.id}: ${reason}`);
     } else runnable.push(c);
   }
-  if (runnable.length) await preflightFixture();
+  if (runnable.length) await preflightFixture(cfg.timeouts.ready_ms);
   let harness: Error | null = null;
   await pool(runnable, jobs, async (c) => {
     if (harness) return;

@@ -16,6 +16,9 @@ export function testConfig(dir: string, patch: (c: any) => void = () => {}): str
   const c = JSON.parse(readFileSync(join(REPO, 'gate.config.json'), 'utf8'));
   delete c.$schema;
   c.retries = 0;
+  // the machine running the suite may be loaded: generous start-up deadlines (they bound waits, they measure nothing)
+  c.timeouts.ready_ms = 90_000;
+  c.timeouts.cell_ms = 300_000;
   c.proxy.config_template = REFERENCE_TEMPLATE;
   patch(c);
   const p = join(dir, 'gate.config.json');
@@ -36,7 +39,7 @@ export async function runGateCli(args: string[], env: Record<string, string> = {
   const config = opts.config ?? testConfig(dir, opts.patch);
   const out = join(dir, 'out');
   const res = await new Promise<GateRunResult>((done) => {
-    execFile(process.execPath, [BIN, 'gate', '--config', config, '--out', out, '--jobs', '2', ...args], { cwd: REPO, env: { ...process.env, CI: 'true', ...env }, timeout: 240_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [BIN, 'gate', '--config', config, '--out', out, '--jobs', '2', ...args], { cwd: REPO, env: { ...process.env, CI: 'true', ...env }, timeout: 400_000 }, (err, stdout, stderr) => {
       const code = err ? ((err as { code?: number }).code ?? null) : 0;
       done({ code: typeof code === 'number' ? code : null, stdout, stderr, out });
     });

@@ -31,7 +31,7 @@ const CASES: Case[] = [
   { name: 'the correct pass-through gateway is green', cells: ['stdio/2025-11-25'], args: gateway(), red: {} },
 ];
 
-describe('sabotaged proxies go red exactly where they should', { concurrency: 3 }, () => {
+describe('sabotaged proxies go red exactly where they should', { concurrency: 2 }, () => {
   for (const c of CASES) {
     test(c.name, async () => {
       const r = await runGateCli(['--cells', c.cells.join(','), ...(c.args ?? [])], c.env ?? {});
