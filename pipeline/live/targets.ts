@@ -21,28 +21,16 @@ import { randomBytes } from 'node:crypto';
 import { connectMcp, describeTarget, type McpTarget, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
 import { discardScratch, loadProxyConfig, targetOf, type UpstreamConfig } from '../proxy/config.ts';
 import { UserError } from '../types.ts';
+import { REPO_ROOT } from '../constants.ts';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-import { EMBEDDED_SERVERS } from './flags.ts';
+
+import { EMBEDDED_SERVERS, type TargetOptions } from './types.ts';
 export { EMBEDDED_SERVERS };
+export type { TargetOptions };
 /** connect + tools/list deadline for processes the live stage starts (slow, loaded machines need room) */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
 export type EmbeddedServer = (typeof EMBEDDED_SERVERS)[number];
 
-export interface TargetOptions {
-  proxyUrl?: string;
-  apiKey?: string;
-  proxyCmd?: string;
-  /** proxy-config-format file listing the upstreams of an external proxy (full menu over the wire) */
-  upstreamsFile?: string;
-  /** embedded only: which upstreams to boot (default all five) */
-  embeddedServers?: readonly string[];
-  /** connect + tools/list deadline (ms, default DEFAULT_CONNECT_TIMEOUT_MS) */
-  timeoutMs?: number;
-  readyTimeoutMs?: number;
-  protocol?: ProtocolChoice;
-  log?: (line: string) => void;
-}
 
 /** One upstream tool as listed over the wire, with the server it came from. */
 export interface UpstreamTool {

@@ -3,7 +3,8 @@
  * indexed with the project's BM25 over the baseline arm's index documents (the same text the
  * offline stage indexes). Rebuilt whenever an upstream connects, is lost or re-lists.
  */
-import { createBm25Retriever } from '../retrieval/bm25.ts';
+import { createRetriever, DEFAULT_RETRIEVER_ID } from '../retrieval/registry.ts';
+import type { Retriever } from '../retrieval/types.ts';
 import { arm as baselineArm } from '../../arms/baseline_json.ts';
 import type { IndexDoc, JsonValue, ToolRecord } from '../types.ts';
 import type { WireTool } from '../mcp/client.ts';
@@ -44,10 +45,14 @@ export function proxyIndexDoc(tool: ToolRecord): IndexDoc {
 
 export class ToolCatalog {
   private entries = new Map<string, CatalogEntry>();
-  private retriever = createBm25Retriever();
+  private retriever: Retriever;
   private _version = 0;
 
-  constructor(private readonly upstreams: Upstream[]) {
+  constructor(
+    private readonly upstreams: Upstream[],
+    private readonly retrieverId: string = DEFAULT_RETRIEVER_ID,
+  ) {
+    this.retriever = createRetriever(retrieverId);
     this.rebuild();
   }
 
@@ -68,7 +73,7 @@ export class ToolCatalog {
       }
     }
     const docs = [...entries.values()].map((e) => proxyIndexDoc(e.record)).sort((a, b) => (a.tool_id < b.tool_id ? -1 : a.tool_id > b.tool_id ? 1 : 0));
-    const retriever = createBm25Retriever();
+    const retriever = createRetriever(this.retrieverId);
     retriever.build(docs);
     this.entries = entries;
     this.retriever = retriever;

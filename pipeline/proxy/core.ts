@@ -29,7 +29,13 @@ export class ProxyCore {
   /** tail of the one-at-a-time chain (sabotage `serialize` only) */
   private serial: Promise<unknown> = Promise.resolve();
 
-  constructor(config: ProxyConfig, log: (msg: string) => void, sabotage: ReadonlySet<SabotageSwitch> = readSabotage()) {
+  constructor(
+    config: ProxyConfig,
+    log: (msg: string) => void,
+    opts: { retriever?: string; sabotage?: ReadonlySet<SabotageSwitch> } = {},
+  ) {
+    const sabotage = opts.sabotage ?? readSabotage();
+    const retrieverId = opts.retriever;
     this.config = config;
     this.log = log;
     this.sabotage = sabotage;
@@ -47,7 +53,7 @@ export class ProxyCore {
           sabotage,
         }),
     );
-    this.catalog = new ToolCatalog(this.upstreams);
+    this.catalog = new ToolCatalog(this.upstreams, retrieverId);
   }
 
   /** Connect every upstream concurrently; resolves once each has connected or failed its first attempt. */

@@ -19,6 +19,8 @@ export interface StartProxyOptions {
   host?: string;
   /** API key for HTTP; default env MCPGAUGE_PROXY_API_KEY, then config.api_key, else a random key */
   apiKey?: string;
+  /** retriever id behind retrieve_tools (pipeline/retrieval/registry.ts); default the registry's first */
+  retriever?: string;
   /** log sink (default: stderr lines prefixed "mcpgauge proxy: ") */
   log?: (msg: string) => void;
   /** stdio only: called when the client closes stdin (the CLI exits there) */
@@ -60,7 +62,7 @@ export async function startProxy(config: ProxyConfig, opts: StartProxyOptions): 
       log(`no API key configured (config api_key, --api-key or ${API_KEY_ENV}); generated one for this run: ${apiKey}`);
     }
   }
-  const core = new ProxyCore(config, log);
+  const core = new ProxyCore(config, log, { retriever: opts.retriever });
   await core.start();
   log(`${core.toolCount()} tools from ${core.upstreamStatus().filter((s) => s.connected).length}/${config.servers.length} upstreams`);
 

@@ -207,6 +207,7 @@ export interface QueryRow {
   error?: string;
 }
 
+/** A retriever's static meta (pipeline/retrieval/types.ts RetrieverMeta); `id` is a registry id. */
 export interface RetrieverInfo {
   id: string;
   analyzer: string;
@@ -227,11 +228,18 @@ export interface RetrievalScored {
 export interface RetrievalNotScorable {
   corpus_id: string;
   arm: string;
+  /** the retriever that would have scored it (rows are keyed by corpus, arm, retriever) */
+  retriever?: RetrieverInfo;
   /** why, e.g. "no golden set for livemcptool@ddea2d24" */
   not_scorable: string;
 }
 
 export type RetrievalReport = RetrievalScored | RetrievalNotScorable;
+
+/** The (corpus, arm, retriever) key of a retrieval row; unique within a report (validateReport). */
+export function retrievalKey(r: RetrievalReport): string {
+  return `${r.corpus_id}\u0000${r.arm}\u0000${r.retriever?.id ?? ''}`;
+}
 
 export function isScored(r: RetrievalReport): r is RetrievalScored {
   return !('not_scorable' in r);

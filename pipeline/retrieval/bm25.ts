@@ -27,6 +27,9 @@
 import type { IndexDoc } from '../types.ts';
 import { UserError } from '../types.ts';
 import { ANALYZER_ID, analyze, analyzeJoined, analyzeParts } from './analyzer.ts';
+import type { Retriever, RetrieverEntry, SearchHit } from './types.ts';
+
+export type { Retriever, RetrieverMeta, SearchHit } from './types.ts';
 
 export const FIELD_NAMES = ['name', 'name_parts', 'server', 'description', 'params'] as const;
 export type FieldName = (typeof FIELD_NAMES)[number];
@@ -48,30 +51,11 @@ export const DEFAULT_BM25_PARAMS: Readonly<Bm25Params> = Object.freeze({
   weights: Object.freeze({ name: 3, name_parts: 2, server: 0.5, description: 1, params: 0.5 }),
 });
 
-export interface RetrieverMeta<P = Bm25Params> {
-  id: string;
-  analyzer: string;
-  params: P;
-}
-
-export interface SearchHit {
-  tool_id: string;
-  score: number;
-}
-
 export interface IndexStats {
   docs: number;
   terms: number;
   postings: number;
   avg_field_length: Record<FieldName, number>;
-}
-
-export interface Retriever<P = Bm25Params> {
-  meta: RetrieverMeta<P>;
-  /** (Re)build the index from scratch. Throws UserError on a duplicate or malformed doc. */
-  build(docs: IndexDoc[]): void;
-  /** Top k hits, score desc then tool_id asc; never returns zero-score docs. */
-  search(query: string, k: number): SearchHit[];
 }
 
 /** The BM25F retriever also reports index statistics. */
@@ -316,3 +300,11 @@ export function createBm25Retriever(opts?: Bm25Options): Bm25Retriever {
     stats,
   };
 }
+
+/** The registry entry (pipeline/retrieval/registry.ts). Options: k1, b, weights (see Bm25Options). */
+export const bm25fRetriever: RetrieverEntry = {
+  id: 'bm25f',
+  label: 'BM25',
+  description: 'BM25F over name, name parts, server, description and parameter text (one saturation)',
+  create: (opts) => createBm25Retriever(opts as Bm25Options | undefined),
+};

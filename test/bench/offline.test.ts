@@ -10,7 +10,7 @@ import { validateReport } from '../../pipeline/report/validate.ts';
 import { getArm } from '../../pipeline/arms/registry.ts';
 import { getTokenizer } from '../../pipeline/tokens/tokenizer.ts';
 import { loadCorpus } from '../../pipeline/corpus/load.ts';
-import { DEFAULT_CORPUS, DEFAULT_GOLDEN, DEFAULT_DISCOVERY_MENU } from '../../pipeline/cli/bench.ts';
+import { DEFAULT_CORPUS, DEFAULT_GOLDEN, DEFAULT_DISCOVERY_MENU } from '../../pipeline/constants.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
