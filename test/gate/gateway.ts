@@ -32,7 +32,7 @@ const log = (m: string) => {
   }
 };
 const config = loadProxyConfig(values.config!);
-const core = new ProxyCore(config, log, new Set(broken === 'no-respawn' ? (['no-reconnect'] as const) : []));
+const core = new ProxyCore(config, log, { sabotage: new Set(broken === 'no-respawn' ? (['no-reconnect'] as const) : []) });
 await core.start();
 
 const SEP = '__';
