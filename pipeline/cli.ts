@@ -9,6 +9,7 @@ import * as bench from './cli/bench.ts';
 import * as fixture from './cli/fixture.ts';
 import * as proxy from './cli/proxy.ts';
 import * as gate from './cli/gate.ts';
+import * as report from './cli/report.ts';
 import * as diff from './cli/diff.ts';
 
 export function buildProgram(): Command {
@@ -17,7 +18,7 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError()
     .exitOverride();
-  for (const m of [corpus, bench, fixture, proxy, diff, gate]) m.register(program);
+  for (const m of [corpus, bench, fixture, proxy, diff, gate, report]) m.register(program);
   return program;
 }
 
