@@ -11,6 +11,7 @@ import * as proxy from './cli/proxy.ts';
 import * as gate from './cli/gate.ts';
 import * as report from './cli/report.ts';
 import * as diff from './cli/diff.ts';
+import * as comply from './cli/comply.ts';
 
 export function buildProgram(): Command {
   const program = new Command('mcpgauge')
@@ -18,7 +19,7 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError()
     .exitOverride();
-  for (const m of [corpus, bench, fixture, proxy, diff, gate, report]) m.register(program);
+  for (const m of [corpus, bench, fixture, proxy, diff, comply, gate, report]) m.register(program);
   return program;
 }
 

@@ -11,8 +11,6 @@ import { badge, renderPage } from './render.ts';
 import { REPORT_SECTIONS } from './sections.ts';
 import { chartRefs } from './sections/charts.ts';
 import type { Report } from './types.ts';
-import { gateSection } from './sections/gate.ts';
-import type { GateReport } from '../gate/report.ts';
 
 export { esc } from './html.ts';
 export { chartWarnings, loadChartSpec, renderChartSvg, templateChartIds } from './charts.ts';
@@ -41,14 +39,11 @@ export function chartIdsFor(r: Report): string[] {
   return chartRefs(r).map((c) => c.spec);
 }
 
-/** Documents rendered next to the bench report (`mcpgauge report --gate …`). */
-export interface CompanionDocs {
-  gate?: GateReport;
-}
-
-/** Render a valid report (and any companion documents) into the self-contained dashboard HTML. */
-export async function renderDashboard(report: Report, with_: CompanionDocs = {}): Promise<string> {
-  const extra: SectionInput[] = with_.gate ? [sectionFor(gateSection, with_.gate, { gate: 'measured' })] : [];
+/**
+ * Render a valid report into the self-contained dashboard HTML. `extra`: sections of other
+ * documents drawn after the bench sections (e.g. the compliance section of a comply report).
+ */
+export async function renderDashboard(report: Report, extra: SectionInput[] = []): Promise<string> {
   return renderPage({
     title: `mcpgauge report · ${report.corpora.map((c) => c.id).join(', ') || 'no corpus'}`,
     generator: `${report.meta.tool.name} ${report.meta.tool.version}`,

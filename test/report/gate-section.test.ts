@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { renderDashboard } from '../../pipeline/report/dashboard.ts';
+import { gateSectionInput } from '../../pipeline/report/sections/gate.ts';
 import { validateGateReport, type GateReport } from '../../pipeline/gate/report.ts';
 import { buildSampleReport, HOSTILE_TEXT } from './sample.ts';
 
@@ -27,7 +28,7 @@ function gateReport(): GateReport {
 test('bench + gate: the grid shows every cell and step coloured by status, text escaped; bench alone has no grid', async () => {
   const g = gateReport();
   assert.deepEqual(validateGateReport(g), []);
-  const page = await renderDashboard(buildSampleReport(), { gate: g });
+  const page = await renderDashboard(buildSampleReport(), [gateSectionInput(g)]);
   const grid = page.slice(page.indexOf('id="gate-grid"'));
   assert.ok(page.includes('Release gate'), 'section title');
   assert.ok(grid.includes('stdio/2025-11-25') && grid.includes('sse/2025-11-25'));

@@ -2,7 +2,7 @@
  * The release gate's cell × step grid (a gate report, datasets/schemas/gate-report.schema.json),
  * coloured by status. Rendered next to a bench report's sections by `mcpgauge report`.
  */
-import type { ReportSection, TableRow } from '../details.ts';
+import { sectionFor, type ReportSection, type SectionInput, type TableRow } from '../details.ts';
 import { html } from '../html.ts';
 import { fmtNum, rich } from '../render.ts';
 import type { GateReport } from '../../gate/report.ts';
@@ -71,3 +71,8 @@ export const gateSection: ReportSection<GateReport> = {
     };
   },
 };
+
+/** The gate section bound to its report, for renderDashboard's extra sections. */
+export function gateSectionInput(g: GateReport): SectionInput {
+  return sectionFor(gateSection, g, { gate: 'measured' });
+}
