@@ -88,7 +88,7 @@ export function bm25fFields(weights: FieldWeights, analyzer: Analyzer = DEFAULT_
   return FIELD_NAMES.map((f) => ({ name: f, weight: weights[f], tokens: tokens[f] }));
 }
 
-function resolveParams(opts: Bm25Options = {}): Bm25Params {
+export function resolveParams(opts: Bm25Options = {}): Bm25Params {
   const p: Bm25Params = {
     k1: opts.k1 ?? DEFAULT_BM25_PARAMS.k1,
     b: opts.b ?? DEFAULT_BM25_PARAMS.b,
