@@ -5,6 +5,7 @@ import type { JsonValue } from '../types.ts';
 import { REPORT_VERSION, type LiveReport, type Report } from '../report/types.ts';
 import { TOKENIZER_CAVEAT } from '../tokens/tokenizer.ts';
 import type { OfflineResult } from './offline.ts';
+import { redactArgv, redactDeep } from '../util/redact.ts';
 import { LAP_PROVENANCE, LIVE_PROVENANCE, OFFLINE_PROVENANCE } from '../report/provenance.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -25,7 +26,10 @@ export function assembleReport(args: {
   options: { [k: string]: JsonValue };
   argv: string[];
   generatedAt?: Date;
+  /** secret values used by the run (API keys): never written, wherever they would appear */
+  secrets?: readonly string[];
 }): Report {
+  const secrets = args.secrets ?? [];
   const { offline, live } = args;
   const provenance: Report['provenance'] = {};
   if (offline) Object.assign(provenance, OFFLINE_PROVENANCE);
@@ -40,10 +44,10 @@ export function assembleReport(args: {
     meta: {
       tool: { name: 'mcpgauge', version: '0.1.0' },
       generated_at: (args.generatedAt ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      command_line: ['mcpgauge', ...args.argv],
+      command_line: ['mcpgauge', ...redactArgv(args.argv, secrets)],
       node_version: process.version,
       git_commit: gitCommit(),
-      options: args.options,
+      options: redactDeep(args.options, secrets),
       tokenizers: args.tokenizers.map((name) => ({ name, caveat: TOKENIZER_CAVEAT })),
       caveat: TOKENIZER_CAVEAT,
       notes,
@@ -55,6 +59,10 @@ export function assembleReport(args: {
     retrieval: offline?.retrieval ?? [],
     economics: offline?.economics ?? { break_even: [], session_estimates: [], curves: [] },
   };
-  if (live) report.live = live;
-  return report;
+  if (live) {
+    // what the live stage recorded about its target and failures may quote a command line or a header
+    report.live = { ...live, target: redactDeep(live.target, secrets), proxy: redactDeep(live.proxy, secrets), errors: redactDeep(live.errors, secrets) };
+  }
+  // a known secret value goes wherever it stands (e.g. echoed by a proxy inside a response)
+  return secrets.length ? redactDeep(report, secrets, true) : report;
 }

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { JsonValue } from '../types.ts';
 import { UserError } from '../types.ts';
+import { assertWritableDir } from '../util/fs.ts';
 import type { CorpusInput } from '../bench/offline.ts';
 import type { Report } from '../report/types.ts';
 import { LIVE_FLAGS, liveOptionsFromFlags } from '../live/flags.ts';
@@ -60,6 +61,8 @@ export function register(program: Command): void {
     const { assembleReport } = await import('../bench/report.ts');
     const { writeReport } = await import('../report/write.ts');
     const { runLive } = await import('../live/run.ts');
+    // --out first: an unwritable folder fails now, not after the whole run
+    assertWritableDir(resolve(String(flags.out)), '--out');
     const argv = process.argv.slice(2);
     const log = (m: string) => process.stderr.write(`${m}\n`);
     const corpusPath = resolve(String(flags.corpus));
@@ -112,7 +115,7 @@ export function register(program: Command): void {
     const options: { [k: string]: JsonValue } = JSON.parse(
       JSON.stringify({ corpora, arms: flags.arms, tokenizers, bootstrap, bm25, top_k: flags.topK, live: Boolean(flags.live), offline: Boolean(flags.offline) }),
     );
-    const report = assembleReport({ offline, live, tokenizers, options, argv });
+    const report = assembleReport({ offline, live, tokenizers, options, argv, secrets: liveOpts?.apiKey ? [liveOpts.apiKey] : [] });
     const written = await writeReport(report, resolve(String(flags.out)));
     printSummary(report, log);
     process.stdout.write(`report: ${written.report}\ndashboard: ${written.dashboard}\n`);

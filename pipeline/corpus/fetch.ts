@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { UserError } from '../types.ts';
-import { writeFileAtomic } from '../util/fs.ts';
+import { publishDir, writeFileAtomic } from '../util/fs.ts';
 import { REPO_ROOT } from './frozen.ts';
 import { LIVEMCPTOOL_REPO, LIVEMCPTOOL_REVISION, isMarketplaceShape, loadLiveMcpToolFlat, loadLiveMcpToolMarketplace } from './livemcptool.ts';
 import { MANIFEST_NAME, readManifest, type FetchManifest, type FetchPart, type FetchedFile } from './manifest.ts';
@@ -67,19 +67,6 @@ function listFiles(root: string): string[] {
   };
   walk(root);
   return out;
-}
-
-/** Move a fully written staging folder into place (replacing an older cache of the dataset). */
-function publishDir(staging: string, dest: string): void {
-  const old = `${dest}.old-${process.pid}`;
-  if (existsSync(dest)) renameSync(dest, old);
-  try {
-    renameSync(staging, dest);
-  } catch (e) {
-    if (existsSync(old)) renameSync(old, dest);
-    throw e;
-  }
-  rmSync(old, { recursive: true, force: true });
 }
 
 // ------------------------------------------------------------------ network

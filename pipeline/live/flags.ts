@@ -22,6 +22,7 @@ export interface LiveFlag {
 export const LIVE_FLAGS: readonly LiveFlag[] = [
   { flags: '--proxy-url <url>', description: 'measure the discovery proxy at this MCP URL (streamable HTTP; a bare origin gets /mcp) instead of the embedded default' },
   { flags: '--api-key <key>', description: 'API key for --proxy-url (sent as X-API-Key and Authorization: Bearer)' },
+  { flags: '--api-key-env <name>', description: 'read the API key for --proxy-url from this environment variable (keeps it out of ps output and shell history)' },
   { flags: '--proxy-cmd <command>', description: 'measure the discovery proxy started by this command line, spoken to over stdio (simple shell quoting)' },
   { flags: '--upstreams <file>', description: "proxy-config-format file listing the external proxy's upstreams; their tools/list is the full menu (default: the corpus file, labelled)" },
   { flags: '--discovery-tool <name>', description: 'name of the discovery tool', default: 'retrieve_tools' },
@@ -66,7 +67,7 @@ function listFlag(v: FlagValue): string[] | undefined {
 }
 
 /**
- * commander options (camelCase) -> LiveOptions. Recognised keys: proxyUrl, apiKey, proxyCmd,
+ * commander options (camelCase) -> LiveOptions. Recognised keys: proxyUrl, apiKey, apiKeyEnv, proxyCmd,
  * upstreams, discoveryTool, queryArg, limitArg, detailArg, limit, liveDetails, runs, warmup,
  * liveQueries, callTimeout, connectTimeout, readyTimeout, embeddedServers, lapJson, lap (false = --no-lap),
  * protocol, plus the bench-wide golden, corpus, tokenizers, bootstrap and seed.
@@ -78,6 +79,14 @@ export function liveOptionsFromFlags(flags: Record<string, FlagValue>): LiveOpti
   };
   set('proxyUrl', strFlag(flags.proxyUrl, '--proxy-url'));
   set('apiKey', strFlag(flags.apiKey, '--api-key'));
+  const keyEnv = strFlag(flags.apiKeyEnv, '--api-key-env');
+  if (keyEnv !== undefined) {
+    if (o.apiKey !== undefined) throw new UserError('--api-key and --api-key-env cannot be combined');
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) throw new UserError(`--api-key-env needs an environment variable name, got ${JSON.stringify(keyEnv)}`);
+    const v = process.env[keyEnv];
+    if (v === undefined || v === '') throw new UserError(`--api-key-env ${keyEnv}: the environment variable is ${v === undefined ? 'not set' : 'empty'}`);
+    o.apiKey = v;
+  }
   set('proxyCmd', strFlag(flags.proxyCmd, '--proxy-cmd'));
   set('upstreamsFile', strFlag(flags.upstreams, '--upstreams'));
   set('discoveryTool', strFlag(flags.discoveryTool, '--discovery-tool'));
@@ -132,7 +141,7 @@ export function liveOptionsFromFlags(flags: Record<string, FlagValue>): LiveOpti
   const tk = listFlag(flags.tokenizers);
   if (tk !== undefined && !(tk.length === 1 && tk[0] === 'all')) set('tokenizers', tk);
   if (o.proxyUrl !== undefined && o.proxyCmd !== undefined) throw new UserError('--proxy-url and --proxy-cmd cannot be combined');
-  if (o.apiKey !== undefined && o.proxyUrl === undefined) throw new UserError('--api-key needs --proxy-url');
+  if (o.apiKey !== undefined && o.proxyUrl === undefined) throw new UserError(`${keyEnv !== undefined ? '--api-key-env' : '--api-key'} needs --proxy-url`);
   if (o.upstreamsFile !== undefined && o.proxyUrl === undefined && o.proxyCmd === undefined) {
     throw new UserError('--upstreams needs --proxy-url or --proxy-cmd (the embedded default knows its upstreams)');
   }

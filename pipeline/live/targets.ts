@@ -19,7 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { connectMcp, describeTarget, type McpTarget, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
-import { loadProxyConfig, targetOf, type UpstreamConfig } from '../proxy/config.ts';
+import { discardScratch, loadProxyConfig, targetOf, type UpstreamConfig } from '../proxy/config.ts';
 import { UserError } from '../types.ts';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -267,17 +267,24 @@ function teardownGuard(cleanups: Cleanup[]): { close(): Promise<void> } {
 export async function openTarget(opts: TargetOptions): Promise<OpenedTarget> {
   if (opts.proxyUrl !== undefined && opts.proxyCmd !== undefined) throw new UserError('--proxy-url and --proxy-cmd cannot be combined');
   if (opts.apiKey !== undefined && opts.proxyUrl === undefined) throw new UserError('--api-key needs --proxy-url');
-  const upstreams = opts.upstreamsFile !== undefined ? loadProxyConfig(opts.upstreamsFile).servers : [];
-  const noop = async (): Promise<void> => {};
+  const upstreamConfig = opts.upstreamsFile !== undefined ? loadProxyConfig(opts.upstreamsFile) : undefined;
+  const upstreams = upstreamConfig?.servers ?? [];
+  // the upstreams file's ${SCRATCH_DIR} (if any) goes when the run ends
+  const closeExternal = async (): Promise<void> => {
+    if (upstreamConfig) discardScratch(upstreamConfig);
+  };
   if (opts.proxyUrl !== undefined) {
     const proxy = urlTarget(opts.proxyUrl, opts.apiKey);
-    return { kind: 'url', description: `proxy at ${proxy.url}${opts.apiKey ? ' (API key)' : ''}`, proxy, upstreams, httpUrl: proxy.url, close: noop };
+    return { kind: 'url', description: `proxy at ${proxy.url}${opts.apiKey ? ' (API key)' : ''}`, proxy, upstreams, httpUrl: proxy.url, close: closeExternal };
   }
   if (opts.proxyCmd !== undefined) {
     const proxy = commandTarget(opts.proxyCmd);
-    return { kind: 'command', description: `proxy command: ${opts.proxyCmd}`, proxy, upstreams, close: noop };
+    return { kind: 'command', description: `proxy command: ${opts.proxyCmd}`, proxy, upstreams, close: closeExternal };
   }
-  if (opts.upstreamsFile !== undefined) throw new UserError('--upstreams needs --proxy-url or --proxy-cmd (the embedded default knows its upstreams)');
+  if (upstreamConfig) {
+    discardScratch(upstreamConfig);
+    throw new UserError('--upstreams needs --proxy-url or --proxy-cmd (the embedded default knows its upstreams)');
+  }
   return openEmbedded(opts);
 }
 

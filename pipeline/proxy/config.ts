@@ -2,7 +2,9 @@
  * Reference discovery proxy: configuration file (JSON), strict validation, `${VAR}` substitution.
  * Every problem is a one-line UserError naming the file, the entry (index and name) and the field.
  */
-import { dirname, resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { UserError } from '../types.ts';
 import { readJsonFile } from '../util/fs.ts';
 import type { McpTarget, ProtocolChoice } from '../mcp/client.ts';
@@ -55,6 +57,8 @@ export interface ProxyConfig {
   restart: RestartPolicy;
   /** where the config came from (for messages) */
   source: string;
+  /** the private temp folder `${SCRATCH_DIR}` resolved to (created only when referenced; removed when the proxy closes) */
+  scratch_dir?: string;
 }
 
 export const CONFIG_DEFAULTS = {
@@ -110,8 +114,34 @@ export function substituteEnv(text: string, env: NodeJS.ProcessEnv, where: () =>
   });
 }
 
+/** `${SCRATCH_DIR}`: a fresh private temp folder per loaded config, made on first reference. */
+function withScratchDir(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; made(): string | undefined } {
+  let dir: string | undefined;
+  const out: NodeJS.ProcessEnv = { ...env };
+  Object.defineProperty(out, 'SCRATCH_DIR', { enumerable: true, get: () => (dir ??= mkdtempSync(join(tmpdir(), 'mcpgauge-proxy-scratch-'))) });
+  return { env: out, made: () => dir };
+}
+
 /** Validate a parsed config object; `source` names the file in messages. */
 export function validateProxyConfig(raw: unknown, source = 'proxy config', env: NodeJS.ProcessEnv = process.env): ProxyConfig {
+  const scratch = withScratchDir(env);
+  try {
+    const config = validateWith(raw, source, scratch.env);
+    const dir = scratch.made();
+    return dir ? { ...config, scratch_dir: dir } : config;
+  } catch (e) {
+    const dir = scratch.made();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** Remove the `${SCRATCH_DIR}` folder of a config that will not be started (startProxy's close() does it otherwise). */
+export function discardScratch(config: ProxyConfig): void {
+  if (config.scratch_dir) rmSync(config.scratch_dir, { recursive: true, force: true });
+}
+
+function validateWith(raw: unknown, source: string, env: NodeJS.ProcessEnv): ProxyConfig {
   const fail = (msg: string): never => {
     throw new UserError(`${source}: ${msg}`);
   };

@@ -4,7 +4,7 @@
  * errors (isError) with a one-line message, never exceptions.
  */
 import type { CallResult } from '../mcp/client.ts';
-import type { ProxyConfig } from './config.ts';
+import { discardScratch, type ProxyConfig } from './config.ts';
 import { ToolCatalog } from './catalog.ts';
 import { describeResponse, retrieveResponse, type Detail } from './render.ts';
 import { Upstream, isCallFailure, type UpstreamStatus } from './upstream.ts';
@@ -138,6 +138,7 @@ export class ProxyCore {
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.upstreams.map((u) => u.close().catch(() => {})));
+    discardScratch(this.config);
   }
 }
 

@@ -1,10 +1,12 @@
 /**
  * writeReport: validate, then write report.json, tables/*.arrow + tables/*.parquet and
  * dashboard.html into outDir. Everything is rendered in memory first; an invalid report (or a
- * rendering failure) writes nothing. Each file is written atomically (temp file + rename).
+ * rendering failure) writes nothing. The set is written as a unit: a staging folder next to
+ * outDir, then swapped in (util/fs.ts writeFileSet), so a reader never sees old and new files mixed
+ * and a failed write (disk full) leaves the previous set untouched; the error names the file.
  */
 import { join } from 'node:path';
-import { writeFileAtomic } from '../util/fs.ts';
+import { writeFileSet } from '../util/fs.ts';
 import { renderDashboard } from './dashboard.ts';
 import { reportTables, toArrowIpc, toParquet } from './tables.ts';
 import type { Report } from './types.ts';
@@ -33,18 +35,14 @@ export async function writeReport(report: Report, outDir: string): Promise<Writt
   const html = await renderDashboard(valid);
 
   const out: WrittenReport = { report: join(outDir, 'report.json'), dashboard: join(outDir, 'dashboard.html'), tables: {}, paths: [] };
-  const put = (path: string, data: string | Uint8Array) => {
-    writeFileAtomic(path, data);
-    out.paths.push(path);
-  };
+  const files: { path: string; data: string | Uint8Array }[] = [];
   for (const { t, arrow, parquet } of tables) {
-    const entry = { arrow: join(outDir, 'tables', `${t.name}.arrow`), parquet: join(outDir, 'tables', `${t.name}.parquet`), rows: t.rows };
-    put(entry.arrow, arrow);
-    put(entry.parquet, parquet);
-    out.tables[t.name] = entry;
+    files.push({ path: `tables/${t.name}.arrow`, data: arrow }, { path: `tables/${t.name}.parquet`, data: parquet });
+    out.tables[t.name] = { arrow: join(outDir, 'tables', `${t.name}.arrow`), parquet: join(outDir, 'tables', `${t.name}.parquet`), rows: t.rows };
   }
-  put(out.dashboard, html);
-  // report.json last: its presence means the whole set was written
-  put(out.report, json);
+  files.push({ path: 'dashboard.html', data: html }, { path: 'report.json', data: json });
+  // the whole set is staged next to outDir and swapped in: a reader sees the old set or the new one
+  writeFileSet(outDir, files, '--out');
+  out.paths = files.map((f) => join(outDir, f.path));
   return out;
 }

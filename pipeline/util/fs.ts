@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync, rmSync } from 'node:fs';
-import { dirname, basename, join } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmdirSync, statSync, writeFileSync, rmSync } from 'node:fs';
+import { dirname, basename, join, resolve } from 'node:path';
 import { UserError } from '../types.ts';
 
 /** Write a file atomically: temp file in the same folder, then rename. Nothing half-written. */
@@ -27,5 +27,88 @@ export function readJsonFile(path: string): unknown {
     return JSON.parse(text);
   } catch (e) {
     throw new UserError(`${path}: malformed JSON: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Move a fully written staging folder into place, replacing `dest` (two renames: a reader sees
+ * the old folder or the new one, never a mix; if the second rename fails the old one is put back).
+ */
+export function publishDir(staging: string, dest: string): void {
+  const old = `${dest}.old-${process.pid}-${Date.now()}`;
+  if (existsSync(dest)) renameSync(dest, old);
+  try {
+    renameSync(staging, dest);
+  } catch (e) {
+    if (existsSync(old)) renameSync(old, dest);
+    throw e;
+  }
+  rmSync(old, { recursive: true, force: true });
+}
+
+const errText = (e: unknown): string => {
+  const err = e as NodeJS.ErrnoException;
+  return err.code ? `${err.code}: ${String(err.message).replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '')}` : String(err?.message ?? e);
+};
+
+/**
+ * Check before any work that an output folder can be (re)written as a whole: `dir` is a folder
+ * or absent, and the folder that will hold it is writable (probed by creating and removing a
+ * temp folder there, so read-only mounts and permissions show their real errno).
+ * `flag` names the option in the message, e.g. "--out".
+ */
+export function assertWritableDir(dir: string, flag: string): void {
+  const abs = resolve(dir);
+  const fail = (why: string): never => {
+    throw new UserError(`${flag} ${abs}: ${why}`);
+  };
+  if (existsSync(abs) && !statSync(abs).isDirectory()) fail('exists and is not a folder');
+  // nearest existing ancestor: every missing level will be created in it
+  let parent = dirname(abs);
+  while (!existsSync(parent)) {
+    const up = dirname(parent);
+    if (up === parent) break;
+    parent = up;
+  }
+  if (!statSync(parent).isDirectory()) fail(`${parent} is not a folder`);
+  try {
+    accessSync(parent, constants.W_OK);
+    rmdirSync(mkdtempSync(join(parent, `.${basename(abs)}.probe-`)));
+  } catch (e) {
+    fail(`cannot write in ${parent} (${errText(e)})`);
+  }
+}
+
+/**
+ * Write a set of files as one unit into `dir`: everything goes to a staging folder next to it,
+ * then the staging folder replaces `dir` (publishDir). Entries of an existing `dir` that are not
+ * part of the set are carried over. A failure removes the staging folder, leaves `dir` as it was,
+ * and the error names the file (`flag` names the option, e.g. "--out").
+ */
+export function writeFileSet(dir: string, files: readonly { path: string; data: string | Uint8Array }[], flag: string): void {
+  const abs = resolve(dir);
+  mkdirSync(dirname(abs), { recursive: true });
+  const staging = mkdtempSync(join(dirname(abs), `.${basename(abs)}.staging-`));
+  try {
+    for (const f of files) {
+      const target = join(staging, f.path);
+      try {
+        mkdirSync(dirname(target), { recursive: true });
+        writeFileSync(target, f.data);
+      } catch (e) {
+        throw new UserError(`${flag} ${abs}: cannot write ${f.path} (${errText(e)}); the previous contents were left as they were`);
+      }
+    }
+    const ours = new Set(files.map((f) => f.path.split('/')[0]));
+    const carried = existsSync(abs) ? readdirSync(abs).filter((name) => !ours.has(name)) : [];
+    for (const name of carried) renameSync(join(abs, name), join(staging, name));
+    try {
+      publishDir(staging, abs);
+    } catch (e) {
+      for (const name of carried) renameSync(join(staging, name), join(abs, name));
+      throw new UserError(`${flag} ${abs}: cannot replace the folder (${errText(e)}); the previous contents were left as they were`);
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
   }
 }

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { UserError } from '../../pipeline/types.ts';
 import { loadProxyConfig, validateProxyConfig, CONFIG_DEFAULTS } from '../../pipeline/proxy/index.ts';
+import { discardScratch } from '../../pipeline/proxy/config.ts';
 import { MCPGAUGE_BIN, REPO, tempDir } from './helpers.ts';
 
 const ok = { servers: [{ name: 'a', command: 'node', args: ['x.js'] }] };
@@ -128,6 +129,7 @@ test('example configs in datasets/proxy/ validate and name files that exist', ()
   assert.deepEqual(files, ['docker.json', 'fixture-http.json', 'reference-servers.json']);
   for (const f of files) {
     const c = loadProxyConfig(`${dir}/${f}`, {});
+    discardScratch(c);
     assert.ok(c.servers.length >= 1, f);
     if (f === 'docker.json') continue; // paths inside the image, checked by compose.test.ts
     for (const s of c.servers) {
@@ -136,8 +138,9 @@ test('example configs in datasets/proxy/ validate and name files that exist', ()
       assert.ok(existsSync(script), `${f}: ${s.name}: ${script} exists`);
     }
   }
-  const ref = loadProxyConfig(`${dir}/reference-servers.json`, { MCPGAUGE_PROXY_API_KEY: 'k9' });
+  const ref = loadProxyConfig(`${dir}/reference-servers.json`, {});
+  discardScratch(ref);
   assert.deepEqual(ref.servers.map((s) => s.name), ['filesystem', 'memory', 'sequential-thinking', 'everything', 'fixture']);
-  assert.equal(ref.api_key, 'k9');
-  assert.equal(loadProxyConfig(`${dir}/reference-servers.json`, {}).api_key, 'change-me');
+  // no fixed default key: the proxy takes MCPGAUGE_PROXY_API_KEY / --api-key or generates one (test/proxy/nodefaultkey.test.ts)
+  assert.equal(ref.api_key, undefined);
 });
