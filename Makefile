@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 NODE ?= node
 
-.PHONY: all deps bench-discovery test freeze fetch bench-perf fixture-image typecheck clean
+.PHONY: all deps bench-discovery test freeze fetch bench-perf fixture-image typecheck clean sample-report
 
 all: bench-discovery
 
@@ -28,6 +28,10 @@ freeze: deps
 ## Fetch LiveMCPTool / ToolRet into .cache/ (FROM=dir uses an offline mirror)
 fetch: deps
 	$(NODE) scripts/fetch.mjs $(ARGS)
+
+## Regenerate test/data/report.json (the renderer/validator test report) from a real run
+sample-report: deps
+	$(NODE) scripts/sample-report.mjs
 
 ## Speed and memory benchmarks, printed as ratios against a peer in the same run
 bench-perf: deps

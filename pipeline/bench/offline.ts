@@ -15,8 +15,10 @@ import { prepareArm, finishArm, rankingAgreement, type ArmCounts, type ArmRunRes
 import { getTokenizer, isTokenizerName, TOKENIZER_NAMES, type TokenizerName } from '../tokens/tokenizer.ts';
 import { startCountWorker, type CountWorker } from './worker_client.ts';
 import { createChunkCounter, type ChunkCounter } from './worker_count.ts';
-import { createBm25Retriever, type Bm25Options } from '../retrieval/bm25.ts';
-import { scoreGolden, type QueryResult, type RetrievalSummary } from '../retrieval/metrics.ts';
+import { getRetrieverEntry, resolveRetrieverIds, DEFAULT_RETRIEVER_ID } from '../retrieval/registry.ts';
+import { scoreArmRetrievers } from './retrieval.ts';
+export { retrieverInfo, toMetrics, toQueryRow } from './retrieval.ts';
+import type { RetrieverMeta, RetrieverOptions } from '../retrieval/types.ts';
 import { breakEvenCurve } from '../economics/breakeven.ts';
 import { sessionEstimates } from '../economics/session.ts';
 import { mean } from '../util/stats.ts';
@@ -29,6 +31,7 @@ import type {
   RankingAgreement,
   RetrievalMetrics,
   RetrievalReport,
+  RetrieverInfo,
 } from '../report/types.ts';
 import { statSync } from 'node:fs';
 
@@ -44,7 +47,13 @@ export interface OfflineOptions {
   arms: readonly string[] | 'all';
   tokenizers: readonly string[] | 'all';
   bootstrap: { iterations: number; seed: number };
-  bm25?: Bm25Options;
+  /**
+   * retriever ids (pipeline/retrieval/registry.ts) scored on every indexed arm, default
+   * [DEFAULT_RETRIEVER_ID]; the first one's rankings feed the simulated discovery responses
+   */
+  retrievers?: readonly string[];
+  /** options for the retrievers (e.g. BM25 k1, b); each retriever validates its own */
+  retrieverOptions?: RetrieverOptions;
   /** tools per simulated discovery response (the proxy's default limit) */
   responseTopK: number;
   /** only load and describe the corpora (hygiene), no arms/retrieval/economics: for live-only runs */
@@ -159,30 +168,6 @@ function toArmReport(r: ArmRunResult, corpus: Corpus): ArmReport {
       }),
     };
   }
-  return row;
-}
-
-export function toMetrics(s: RetrievalSummary): RetrievalMetrics {
-  return { ...s.metrics } as unknown as RetrievalMetrics;
-}
-
-export function toQueryRow(q: QueryResult): QueryRow {
-  const row: QueryRow = {
-    query_id: q.query_id,
-    query: q.query,
-    first_relevant_rank: q.first_relevant_rank,
-    recall_at_1: q.recall_at_1,
-    recall_at_3: q.recall_at_3,
-    recall_at_5: q.recall_at_5,
-    recall_at_10: q.recall_at_10,
-    rr: q.rr,
-    ndcg_at_10: q.ndcg_at_10,
-    ap: q.ap,
-    comprehensive_at_5: q.comprehensive_at_5,
-    top: q.top,
-    gold: q.gold,
-  };
-  if (q.error !== undefined) row.error = q.error;
   return row;
 }
 
@@ -312,6 +297,7 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
   const timings: StageTiming[] = [];
   if (opts.corpora.length === 0) throw new UserError('no corpus given (--corpus FILE)');
   const tokNames = counter.names;
+  const retrieverIds = resolveRetrieverIds(opts.retrievers ?? [DEFAULT_RETRIEVER_ID]);
   const arms: Arm[] = resolveArms(opts.arms);
   if (!opts.corpusOnly && !arms.some((a) => a.meta.id === BASELINE_ARM_ID)) {
     throw new UserError(`--arms must include ${BASELINE_ARM_ID} (it is the savings baseline)`);
@@ -395,40 +381,24 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
     }
     async function armRest(arm: Arm, r: ArmRunResult, scope: string, job: ArmJob): Promise<void> {
 
-      // retrieval: baseline and every index-altering arm, each indexed on its own text
+      // retrieval: baseline and every index-altering arm, each indexed on its own text, once per retriever
       if (r.arm === BASELINE_ARM_ID || r.altersIndex) {
-        if (!golden) {
-          out.retrieval.push({ corpus_id: corpus.id, arm: r.arm, not_scorable: `no golden query set for ${corpus.version}` });
-        } else {
-          const retr = createBm25Retriever(opts.bm25);
-          const scored = await timed(timings, `retrieval:${r.arm}`, corpus.id, async () => {
-            retr.build(r.index_docs);
-            r.index_docs = []; // indexed; not needed any more (the report does not carry them)
-            const rankings = new Map<string, string[]>();
-            const res = await scoreGolden(
-              (q) => {
-                const ids = retr.search(q, Math.max(10, opts.responseTopK)).map((h) => h.tool_id);
-                rankings.set(q, ids);
-                return ids.slice(0, 10);
-              },
-              golden,
-              { bootstrap: opts.bootstrap },
-            );
-            return { res, rankings };
-          });
-          rankingsByArm.set(r.arm, scored.rankings);
-          out.retrieval.push({
-            corpus_id: corpus.id,
-            arm: r.arm,
-            retriever: { id: retr.meta.id, analyzer: retr.meta.analyzer, params: JSON.parse(JSON.stringify(retr.meta.params)) },
-            golden_version: golden.version ?? golden.corpus_version,
-            query_count: scored.res.summary.query_count,
-            errors: scored.res.summary.errors,
-            metrics: toMetrics(scored.res.summary),
-            per_query: scored.res.perQuery.map(toQueryRow),
-          });
-          log(`  retrieval ${r.arm}: recall@5 ${scored.res.summary.metrics.recall_at_5.value.toFixed(3)}, MRR ${scored.res.summary.metrics.mrr.value.toFixed(3)}`);
-        }
+        const scored = await scoreArmRetrievers({
+          corpusId: corpus.id,
+          corpusVersion: corpus.version,
+          arm: r.arm,
+          docs: r.index_docs,
+          golden,
+          retrieverIds,
+          retrieverOptions: opts.retrieverOptions,
+          bootstrap: opts.bootstrap,
+          depth: Math.max(10, opts.responseTopK),
+          timed: (stage, fn) => timed(timings, stage, corpus.id, fn),
+          log,
+        });
+        out.retrieval.push(...scored.rows);
+        if (scored.rankings) rankingsByArm.set(r.arm, scored.rankings);
+        r.index_docs = []; // indexed; not needed any more (the report does not carry them)
       }
 
       // economics texts: full menu = the arm's whole listing (counted above); discovery menu =
@@ -521,7 +491,7 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
     timings.push({ stage: 'economics', corpus_id: corpus.id, ms: econMs + performance.now() - tEcon, rss_mb: process.memoryUsage().rss / 1048576 });
   }
   if (!opts.corpusOnly) out.notes.push(
-    `Offline economics: full menu = the arm's whole listing of the corpus; discovery menu = the reference proxy's own ${menu.tools.length} tools (${menu.version}) rendered by the same arm; mean response = the arm's rendering of the top ${opts.responseTopK} tools its BM25 index returns per golden query (a simulated retrieve_tools response, not a wire measurement; see the live section for measured responses).`,
+    `Offline economics: full menu = the arm's whole listing of the corpus; discovery menu = the reference proxy's own ${menu.tools.length} tools (${menu.version}) rendered by the same arm; mean response = the arm's rendering of the top ${opts.responseTopK} tools its ${getRetrieverEntry(retrieverIds[0]).label} index returns per golden query (a simulated retrieve_tools response, not a wire measurement; see the live section for measured responses).`,
   );
   out.threads = counter.threads;
   return out;

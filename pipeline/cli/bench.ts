@@ -2,19 +2,16 @@ import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { JsonValue } from '../types.ts';
 import { UserError } from '../types.ts';
+import { DEFAULT_BENCH_OUT, DEFAULT_CORPUS, DEFAULT_DISCOVERY_MENU, DEFAULT_GOLDEN, TOKENIZER_NAMES } from '../constants.ts';
 import { assertWritableDir } from '../util/fs.ts';
 import type { CorpusInput } from '../bench/offline.ts';
 import type { Report } from '../report/types.ts';
 import { LIVE_FLAGS, liveOptionsFromFlags } from '../live/flags.ts';
+import { DEFAULT_RETRIEVER_ID, resolveRetrieverIds, retrieverIds } from '../retrieval/registry.ts';
+import { EMBED_FLAGS, embedOptionsFromFlags } from './embed_flags.ts';
 
 // Heavy modules (tiktoken, arrow, parquet, vega, the MCP SDK) load inside the action, so other
 // subcommands (e.g. `mcpfixture`, which shares this CLI) start fast.
-const TOKENIZER_NAMES = ['cl100k_base', 'o200k_base'];
-
-const ROOT = resolve(import.meta.dirname, '..', '..');
-export const DEFAULT_CORPUS = resolve(ROOT, 'datasets', 'corpus-npm4-v1.tools.json');
-export const DEFAULT_GOLDEN = resolve(ROOT, 'datasets', 'golden-npm4-v1.json');
-export const DEFAULT_DISCOVERY_MENU = resolve(ROOT, 'datasets', 'proxy-menu-v1.tools.json');
 
 function intOpt(name: string, min: number) {
   return (v: string): number => {
@@ -29,6 +26,8 @@ function numOpt(name: string) {
     return n;
   };
 }
+/** comma list of registry ids, validated at parse time (one clear line on an unknown id) */
+const retrieverList = (v: string): string[] => (v.trim() === 'all' ? retrieverIds() : resolveRetrieverIds(list(v)));
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -42,15 +41,17 @@ export function register(program: Command): void {
     .option('--extra-corpus <file>', 'another corpus to profile without a golden set (repeatable; ToolRet folders bring their own queries)', collect, [])
     .option('--arms <list>', 'arms to run, comma list or "all"', 'all')
     .option('--tokenizers <list>', `tokenizers, comma list or "all" (${TOKENIZER_NAMES.join(', ')})`, 'all')
-    .option('--out <dir>', 'output folder', resolve(ROOT, 'results', 'discovery'))
+    .option('--out <dir>', 'output folder', DEFAULT_BENCH_OUT)
     .option('--bootstrap <n>', 'bootstrap iterations for the 95% intervals', intOpt('--bootstrap', 1), 2000)
     .option('--seed <n>', 'bootstrap seed', intOpt('--seed', 0), 42)
+    .addOption(new Option('--retriever <list>', `retrievers to score, comma list or "all" (${retrieverIds().join(', ')}); the first one feeds the simulated discovery responses`).default('all').argParser(retrieverList))
     .option('--k1 <x>', 'BM25 k1', numOpt('--k1'))
     .option('--b <x>', 'BM25 b', numOpt('--b'))
     .option('--top-k <n>', 'tools per simulated discovery response (offline economics)', intOpt('--top-k', 1), 15)
     .option('--discovery-menu <file>', "the reference proxy's own tools (offline break-even)", DEFAULT_DISCOVERY_MENU)
     .option('--live', 'also run the live stage (the embedded default unless --proxy-url/--proxy-cmd)')
     .option('--no-offline', 'skip the offline stage (live only)');
+  for (const o of EMBED_FLAGS) cmd.addOption(o);
   for (const f of LIVE_FLAGS) {
     const o = new Option(f.flags, f.description);
     if (f.default !== undefined) o.default(f.default);
@@ -99,7 +100,8 @@ export function register(program: Command): void {
           arms: String(flags.arms) === 'all' ? 'all' : list(String(flags.arms)),
           tokenizers,
           bootstrap,
-          bm25,
+          retrievers: retrievers(flags.retriever),
+          retrieverOptions: { ...bm25, ...embedOptionsFromFlags(flags) },
           responseTopK: flags.topK as number,
           log,
         })
@@ -109,17 +111,23 @@ export function register(program: Command): void {
     if (liveOpts) {
       const t1 = performance.now();
       log('live stage: starting');
-      live = await runLive({ ...liveOpts, bootstrap });
+      // the embedded proxy runs the first --retriever (the one that also feeds the simulated responses)
+      live = await runLive({ ...liveOpts, bootstrap, retriever: retrievers(flags.retriever)[0], retrieverOptions: embedOptionsFromFlags(flags) });
       log(`live stage: ${((performance.now() - t1) / 1000).toFixed(1)} s, ${live.errors.length} error row(s)`);
     }
     const options: { [k: string]: JsonValue } = JSON.parse(
-      JSON.stringify({ corpora, arms: flags.arms, tokenizers, bootstrap, bm25, top_k: flags.topK, live: Boolean(flags.live), offline: Boolean(flags.offline) }),
+      JSON.stringify({ corpora, arms: flags.arms, tokenizers, bootstrap, bm25, retrievers: retrievers(flags.retriever), ...(flags.embedUrl ? { embed: embedOptionsFromFlags(flags) } : {}), top_k: flags.topK, live: Boolean(flags.live), offline: Boolean(flags.offline) }),
     );
     const report = assembleReport({ offline, live, tokenizers, options, argv, secrets: liveOpts?.apiKey ? [liveOpts.apiKey] : [] });
     const written = await writeReport(report, resolve(String(flags.out)));
     printSummary(report, log);
     process.stdout.write(`report: ${written.report}\ndashboard: ${written.dashboard}\n`);
   });
+}
+
+/** the parsed --retriever value (the default is a plain string) */
+function retrievers(v: unknown): string[] {
+  return Array.isArray(v) ? (v as string[]) : retrieverList(String(v));
 }
 
 function printSummary(report: Report, log: (m: string) => void): void {

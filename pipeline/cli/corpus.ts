@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { UserError } from '../types.ts';
+import { DATASETS_DIR } from '../constants.ts';
 
 function positiveInt(flag: string, v: string): number {
   const n = Number(v);
@@ -43,7 +44,6 @@ export function register(program: Command): void {
     .option('--timeout-ms <n>', 'timeout for connect and each tools/list page', '30000')
     .action(async (o: { version: string; nextVersion: boolean; outDir?: string; withFixture: boolean; timeoutMs: string }, cmd: Command) => {
       const { freezeCorpus, nextFreeVersion } = await import('../corpus/freeze.ts');
-      const { DATASETS_DIR } = await import('../corpus/frozen.ts');
       const outDir = o.outDir ?? DATASETS_DIR;
       let version = o.version;
       if (o.nextVersion) {

@@ -15,7 +15,9 @@ export function register(program: Command): void {
     .addOption(new Option('--addr <addr>', 'alias of --host (mcpproxy mcpfixture)').hideHelp())
     .option('--stateless', 'streamable HTTP without sessions', false)
     .addOption(new Option('--compat <name>', 'echo contract: yardstick ({input} -> {output}) or mcpfixture ({echo: args})').default('yardstick'))
-    .option('--catalog <n>', 'add N deterministic synthetic tools', '0')
+    .option('--catalog <n>', 'add N deterministic catalog tools (synthetic, or sampled from --catalog-from)', '0')
+    .option('--catalog-from <file>', 'sample the catalog from the real tool definitions of this corpus file (renamed to stay unique; without --catalog: every tool once)')
+    .option('--page-size <n>', 'tools per tools/list page (0 = one page)', '0')
     .option('--max-body-bytes <n>', 'HTTP request body limit (413 above)', String(4 * 1024 * 1024))
     .option('--allow-origin <host...>', 'extra allowed Origin hostnames (localhost, 127.0.0.1, [::1] always allowed)')
     .action(async (opts: Record<string, unknown>) => {
@@ -28,6 +30,8 @@ export function register(program: Command): void {
         stateless: opts.stateless as boolean,
         compat: opts.compat as string,
         catalog: opts.catalog as string,
+        catalogFrom: opts.catalogFrom as string | undefined,
+        pageSize: opts.pageSize as string,
         maxBodyBytes: opts.maxBodyBytes as string,
         allowOrigin: opts.allowOrigin as string[] | undefined,
       });

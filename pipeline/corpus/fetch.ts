@@ -16,7 +16,7 @@ import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, r
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { UserError } from '../types.ts';
 import { publishDir, writeFileAtomic } from '../util/fs.ts';
-import { REPO_ROOT } from './frozen.ts';
+import { REPO_ROOT } from '../constants.ts';
 import { LIVEMCPTOOL_REPO, LIVEMCPTOOL_REVISION, isMarketplaceShape, loadLiveMcpToolFlat, loadLiveMcpToolMarketplace } from './livemcptool.ts';
 import { MANIFEST_NAME, readManifest, type FetchManifest, type FetchPart, type FetchedFile } from './manifest.ts';
 import { parseJsonText, isPlainObject } from './record.ts';

@@ -14,7 +14,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { connectMcp, describeTarget, type McpTarget, type WireTool } from '../mcp/client.ts';
 import { UserError, type JsonValue, type ToolRecord } from '../types.ts';
-import { DATASETS_DIR, REPO_ROOT, VERSION_RE, serializeFrozen } from './frozen.ts';
+import { DATASETS_DIR, REPO_ROOT } from '../constants.ts';
+import { VERSION_RE, serializeFrozen } from './frozen.ts';
 import { makeTool, sortUnique } from './record.ts';
 
 export interface FreezeContext {

@@ -21,8 +21,7 @@ import type { Corpus, JsonValue, ToolRecord } from '../types.ts';
 export const CORPUS_FORMAT = 'mcpgauge-corpus';
 export const CORPUS_FORMAT_VERSION = 1;
 export const VERSION_RE = /^[a-z0-9][a-z0-9._-]*-v[0-9]+$/;
-export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
-export const DATASETS_DIR = resolve(REPO_ROOT, 'datasets');
+import { DATASETS_DIR } from '../constants.ts';
 
 export interface FrozenCorpusFile {
   format: typeof CORPUS_FORMAT;

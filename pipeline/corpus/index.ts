@@ -1,7 +1,7 @@
 /** Public API of the corpus layer (loaders, golden sets, freeze, fetch, hygiene). */
 export { loadCorpus, sniffJson, CORPUS_FORMATS, type CorpusFormatOption, type LoadCorpusOptions } from './load.ts';
 export { loadGolden, parseGolden, validateGolden, GOLDEN_FORMAT } from './golden.ts';
-export { loadFrozen, serializeFrozen, toolsSha256, isCommittedPath, CORPUS_FORMAT, CORPUS_FORMAT_VERSION, DATASETS_DIR, type FrozenCorpusFile } from './frozen.ts';
+export { loadFrozen, serializeFrozen, toolsSha256, isCommittedPath, CORPUS_FORMAT, CORPUS_FORMAT_VERSION, type FrozenCorpusFile } from './frozen.ts';
 export { loadMcpproxy } from './mcpproxy.ts';
 export { loadLiveMcpToolFlat, loadLiveMcpToolMarketplace, LIVEMCPTOOL_REPO, LIVEMCPTOOL_REVISION, type LiveMcpToolLoadInfo } from './livemcptool.ts';
 export { loadToolRet, resolveToolRetDir, TOOLRET_TOOLS_REPO, TOOLRET_TOOLS_REVISION, TOOLRET_QUERIES_REPO, TOOLRET_QUERIES_REVISION, type ToolRetLoad, type ToolRetLoadInfo } from './toolret.ts';

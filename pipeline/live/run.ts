@@ -42,11 +42,10 @@ import type {
   SessionEstimateRow,
 } from '../report/types.ts';
 import { partitionResponse, toComponents, type ResponsePartition } from './spans.ts';
-import { DEFAULT_CONNECT_TIMEOUT_MS, listUpstreams, openTarget, REPO_ROOT, type OpenedTarget, type TargetOptions, type UpstreamMenu } from './targets.ts';
+import { DEFAULT_CORPUS, DEFAULT_GOLDEN } from '../constants.ts';
+import { DEFAULT_CONNECT_TIMEOUT_MS, listUpstreams, openTarget, type OpenedTarget, type TargetOptions, type UpstreamMenu } from './targets.ts';
 import { lapSection } from './lap.ts';
 
-export const DEFAULT_GOLDEN = resolve(REPO_ROOT, 'datasets', 'golden-npm4-v1.json');
-export const DEFAULT_CORPUS = resolve(REPO_ROOT, 'datasets', 'corpus-npm4-v1.tools.json');
 
 export interface ArgNames {
   query: string;
@@ -236,6 +235,7 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
     if (sv?.name) proxyInfo.server_name = sv.name;
     if (sv?.version) proxyInfo.server_version = sv.version;
     if (conn.protocolVersion) proxyInfo.protocol_version = conn.protocolVersion;
+    if (target.retriever) proxyInfo.retriever = target.retriever;
 
     // --- menus over the wire
     const proxyWire = await conn.listAllTools();

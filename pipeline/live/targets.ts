@@ -21,8 +21,11 @@ import { randomBytes } from 'node:crypto';
 import { connectMcp, describeTarget, type McpTarget, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
 import { discardScratch, loadProxyConfig, targetOf, type UpstreamConfig } from '../proxy/config.ts';
 import { UserError } from '../types.ts';
+import { REPO_ROOT } from '../constants.ts';
+import { DEFAULT_RETRIEVER_ID } from '../retrieval/registry.ts';
+import type { RetrieverOptions } from '../retrieval/types.ts';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
 import { EMBEDDED_SERVERS } from './flags.ts';
 export { EMBEDDED_SERVERS };
 /** connect + tools/list deadline for processes the live stage starts (slow, loaded machines need room) */
@@ -41,6 +44,10 @@ export interface TargetOptions {
   timeoutMs?: number;
   readyTimeoutMs?: number;
   protocol?: ProtocolChoice;
+  /** embedded only: the retriever behind the reference proxy's retrieve_tools (registry id; default bm25f) */
+  retriever?: string;
+  /** embedded only: that retriever's options (e.g. embed's url and model) */
+  retrieverOptions?: RetrieverOptions;
   log?: (line: string) => void;
 }
 
@@ -67,6 +74,8 @@ export interface OpenedTarget {
   upstreams: UpstreamConfig[];
   /** filled for the embedded target (listed before the proxy booted) */
   upstreamMenu?: UpstreamMenu;
+  /** the retriever behind the proxy's retrieve_tools, when known (embedded: the one it was started with) */
+  retriever?: string;
   /** the proxy's own tool count once ready (embedded) */
   proxyToolCount?: number;
   /** for `lap`: an HTTP URL of the proxy */
@@ -76,91 +85,8 @@ export interface OpenedTarget {
 
 // ---------------------------------------------------------------------------------------------
 
-/** Split a command line like a POSIX shell would for simple quoting ('…', "…", backslash). */
-export function splitCommandLine(line: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let inWord = false;
-  let i = 0;
-  const n = line.length;
-  while (i < n) {
-    const c = line[i];
-    if (c === ' ' || c === '\t' || c === '\n') {
-      if (inWord) out.push(cur);
-      cur = '';
-      inWord = false;
-      i++;
-      continue;
-    }
-    inWord = true;
-    if (c === "'") {
-      const j = line.indexOf("'", i + 1);
-      if (j < 0) throw new UserError(`--proxy-cmd: unterminated single quote in ${JSON.stringify(line)}`);
-      cur += line.slice(i + 1, j);
-      i = j + 1;
-    } else if (c === '"') {
-      i++;
-      for (;;) {
-        if (i >= n) throw new UserError(`--proxy-cmd: unterminated double quote in ${JSON.stringify(line)}`);
-        const d = line[i];
-        if (d === '"') {
-          i++;
-          break;
-        }
-        if (d === '\\' && i + 1 < n && '"\\$`\n'.includes(line[i + 1])) {
-          if (line[i + 1] !== '\n') cur += line[i + 1];
-          i += 2;
-          continue;
-        }
-        cur += d;
-        i++;
-      }
-    } else if (c === '\\') {
-      if (i + 1 < n) {
-        if (line[i + 1] !== '\n') cur += line[i + 1];
-        i += 2;
-      } else i++;
-    } else {
-      cur += c;
-      i++;
-    }
-  }
-  if (inWord) out.push(cur);
-  return out;
-}
-
-/** `--proxy-cmd` text -> stdio target (leading NAME=value words are environment variables). */
-export function commandTarget(line: string): McpTarget & { kind: 'stdio' } {
-  const words = splitCommandLine(line);
-  const env: Record<string, string> = {};
-  while (words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0])) {
-    const w = words.shift()!;
-    const eq = w.indexOf('=');
-    env[w.slice(0, eq)] = w.slice(eq + 1);
-  }
-  if (words.length === 0) throw new UserError(`--proxy-cmd: no command in ${JSON.stringify(line)}`);
-  const [command, ...args] = words;
-  return { kind: 'stdio', command: command === 'node' ? process.execPath : command, args, env };
-}
-
-/** `--proxy-url` (+ key) -> streamable-HTTP target; a bare origin gets `/mcp`. */
-export function urlTarget(url: string, apiKey?: string): McpTarget & { kind: 'http' } {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new UserError(`--proxy-url: not a valid URL: ${JSON.stringify(url)}`);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UserError(`--proxy-url: must be http:// or https://, got ${JSON.stringify(url)}`);
-  if (u.pathname === '' || u.pathname === '/') u.pathname = '/mcp';
-  const headers: Record<string, string> = {};
-  if (apiKey !== undefined) {
-    if (apiKey === '') throw new UserError('--api-key: empty value');
-    headers['X-API-Key'] = apiKey;
-    headers.Authorization = `Bearer ${apiKey}`;
-  }
-  return { kind: 'http', url: u.toString(), headers };
-}
+export { splitCommandLine, commandTarget, urlTarget } from '../adapter/target.ts';
+import { urlTarget, commandTarget } from '../adapter/target.ts';
 
 // ---------------------------------------------------------------------------------------------
 
@@ -318,7 +244,8 @@ async function openEmbedded(opts: TargetOptions): Promise<OpenedTarget> {
     log(`live: listing ${servers.length} upstreams directly (${names}) while booting the reference proxy on loopback HTTP`);
     const { startProxy } = await import('../proxy/index.ts');
     const config = loadProxyConfig(configPath);
-    const booting = startProxy(config, { transport: 'http', port: 0, log: (m) => log(`proxy: ${m}`) });
+    const retriever = opts.retriever ?? DEFAULT_RETRIEVER_ID;
+    const booting = startProxy(config, { transport: 'http', port: 0, retriever, retrieverOptions: opts.retrieverOptions, log: (m) => log(`proxy: ${m}`) });
     // registered before anything can fail, so a failed listing still closes a proxy that did boot
     cleanups.push(async () => {
       const p = await booting.catch(() => null);
@@ -335,7 +262,8 @@ async function openEmbedded(opts: TargetOptions): Promise<OpenedTarget> {
     const target = urlTarget(proxy.url, proxy.apiKey ?? apiKey);
     return {
       kind: 'embedded',
-      description: `embedded reference proxy (loopback HTTP) over ${names}`,
+      description: `embedded reference proxy (loopback HTTP, retriever ${retriever}) over ${names}`,
+      retriever,
       proxy: target,
       upstreams: [],
       upstreamMenu,

@@ -123,10 +123,16 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
       let cursor: string | undefined;
       const seen = new Set<string>();
       for (let page = 0; page < 10_000; page++) {
-        const res = await client.listTools(cursor ? { cursor } : undefined, { timeout: o?.timeoutMs ?? timeoutMs } as never);
-        out.push(...(res.tools as WireTool[]));
+        // one request per page (client.listTools() without a cursor aggregates at most 64 pages
+        // and caches; we want every page over the wire, untouched)
+        const res = (await client.request(
+          { method: 'tools/list', ...(cursor !== undefined ? { params: { cursor } } : {}) } as never,
+          { timeout: o?.timeoutMs ?? timeoutMs } as never,
+        )) as { tools: WireTool[]; nextCursor?: string };
+        out.push(...res.tools);
         cursor = res.nextCursor;
-        if (!cursor) return out;
+        // an empty-string cursor is a valid cursor, not the end (MCP pagination)
+        if (cursor === undefined || cursor === null) return out;
         if (seen.has(cursor)) throw new Error(`tools/list pagination loops (cursor ${JSON.stringify(cursor)} repeated)`);
         seen.add(cursor);
       }

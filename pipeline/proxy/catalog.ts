@@ -3,7 +3,8 @@
  * indexed with the project's BM25 over the baseline arm's index documents (the same text the
  * offline stage indexes). Rebuilt whenever an upstream connects, is lost or re-lists.
  */
-import { createBm25Retriever } from '../retrieval/bm25.ts';
+import { createRetriever, DEFAULT_RETRIEVER_ID } from '../retrieval/registry.ts';
+import type { Retriever, RetrieverOptions } from '../retrieval/types.ts';
 import { arm as baselineArm } from '../../arms/baseline_json.ts';
 import type { IndexDoc, JsonValue, ToolRecord } from '../types.ts';
 import type { WireTool } from '../mcp/client.ts';
@@ -44,12 +45,21 @@ export function proxyIndexDoc(tool: ToolRecord): IndexDoc {
 
 export class ToolCatalog {
   private entries = new Map<string, CatalogEntry>();
-  private retriever = createBm25Retriever();
+  private retriever: Retriever;
   private _version = 0;
 
-  constructor(private readonly upstreams: Upstream[]) {
-    this.rebuild();
+  constructor(
+    private readonly upstreams: Upstream[],
+    private readonly retrieverId: string = DEFAULT_RETRIEVER_ID,
+    private readonly retrieverOptions?: RetrieverOptions,
+    private readonly onError: (msg: string) => void = () => {},
+  ) {
+    this.retriever = createRetriever(retrieverId, retrieverOptions);
+    void this.rebuild();
   }
+
+  /** rebuilds started so far; an async build is swapped in only if no later one started */
+  private generation = 0;
 
   /** bumped on every rebuild */
   get version(): number {
@@ -59,7 +69,13 @@ export class ToolCatalog {
     return this.entries.size;
   }
 
-  rebuild(): void {
+  /**
+   * Re-index the upstreams' tools. A synchronous retriever (every lexical one) swaps the new
+   * index in before returning; an asynchronous one (`embed`) swaps it in when its build
+   * resolves (until then the previous index keeps serving; a failed build is reported through
+   * onError and leaves the previous index in place), and the promise is returned.
+   */
+  rebuild(): void | Promise<void> {
     const entries = new Map<string, CatalogEntry>();
     for (const u of this.upstreams) {
       for (const wire of u.tools) {
@@ -68,11 +84,17 @@ export class ToolCatalog {
       }
     }
     const docs = [...entries.values()].map((e) => proxyIndexDoc(e.record)).sort((a, b) => (a.tool_id < b.tool_id ? -1 : a.tool_id > b.tool_id ? 1 : 0));
-    const retriever = createBm25Retriever();
-    retriever.build(docs);
-    this.entries = entries;
-    this.retriever = retriever;
-    this._version++;
+    const retriever = createRetriever(this.retrieverId, this.retrieverOptions);
+    const gen = ++this.generation;
+    const swap = () => {
+      if (gen !== this.generation) return; // a later rebuild started meanwhile
+      this.entries = entries;
+      this.retriever = retriever;
+      this._version++;
+    };
+    const built = retriever.build(docs);
+    if (!(built instanceof Promise)) return swap();
+    return built.then(swap, (e: unknown) => this.onError(`indexing with ${this.retrieverId} failed: ${(e as Error).message}`));
   }
 
   get(toolId: string): CatalogEntry | undefined {
@@ -83,13 +105,19 @@ export class ToolCatalog {
     return [...this.entries.values()];
   }
 
-  search(query: string, k: number): CatalogHit[] {
+  /** Top k entries for the query (a promise when the retriever answers asynchronously). */
+  search(query: string, k: number): CatalogHit[] | Promise<CatalogHit[]> {
     if (this.entries.size === 0 || k <= 0) return [];
-    const out: CatalogHit[] = [];
-    for (const h of this.retriever.search(query, k)) {
-      const entry = this.entries.get(h.tool_id);
-      if (entry) out.push({ entry, score: h.score });
-    }
-    return out;
+    const entries = this.entries;
+    const pick = (hits: { tool_id: string; score: number }[]): CatalogHit[] => {
+      const out: CatalogHit[] = [];
+      for (const h of hits) {
+        const entry = entries.get(h.tool_id);
+        if (entry) out.push({ entry, score: h.score });
+      }
+      return out;
+    };
+    const hits = this.retriever.search(query, k);
+    return hits instanceof Promise ? hits.then(pick) : pick(hits);
   }
 }

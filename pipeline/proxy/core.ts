@@ -6,8 +6,10 @@
 import type { CallResult } from '../mcp/client.ts';
 import { discardScratch, type ProxyConfig } from './config.ts';
 import { ToolCatalog } from './catalog.ts';
+import type { RetrieverOptions } from '../retrieval/types.ts';
 import { describeResponse, retrieveResponse, type Detail } from './render.ts';
-import { Upstream, isCallFailure, type UpstreamStatus } from './upstream.ts';
+import { Upstream, isCallFailure, type CallContext, type UpstreamStatus } from './upstream.ts';
+import { readSabotage, type SabotageSwitch } from './sabotage.ts';
 
 export type ToolResult = CallResult & { content: Array<{ type: string; text?: string; [k: string]: unknown }> };
 
@@ -24,10 +26,21 @@ export class ProxyCore {
   readonly catalog: ToolCatalog;
   private readonly log: (msg: string) => void;
   private closed = false;
+  private readonly sabotage: ReadonlySet<SabotageSwitch>;
+  /** tail of the one-at-a-time chain (sabotage `serialize` only) */
+  private serial: Promise<unknown> = Promise.resolve();
 
-  constructor(config: ProxyConfig, log: (msg: string) => void) {
+  constructor(
+    config: ProxyConfig,
+    log: (msg: string) => void,
+    opts: { retriever?: string; retrieverOptions?: RetrieverOptions; sabotage?: ReadonlySet<SabotageSwitch> } = {},
+  ) {
+    const sabotage = opts.sabotage ?? readSabotage();
+    const retrieverId = opts.retriever;
     this.config = config;
     this.log = log;
+    this.sabotage = sabotage;
+    if (sabotage.size) log(`TEST-ONLY sabotage active: ${[...sabotage].join(', ')}`);
     this.upstreams = config.servers.map(
       (s) =>
         new Upstream(s, {
@@ -38,9 +51,10 @@ export class ProxyCore {
           restart: config.restart,
           log,
           onToolsChanged: () => this.reindex(),
+          sabotage,
         }),
     );
-    this.catalog = new ToolCatalog(this.upstreams);
+    this.catalog = new ToolCatalog(this.upstreams, retrieverId, opts.retrieverOptions, (m) => log(m));
   }
 
   /** Connect every upstream concurrently; resolves once each has connected or failed its first attempt. */
@@ -51,7 +65,7 @@ export class ProxyCore {
   private reindex(): void {
     if (this.closed) return;
     try {
-      this.catalog.rebuild();
+      void this.catalog.rebuild();
     } catch (e) {
       this.log(`re-indexing failed: ${(e as Error).message}`);
     }
@@ -65,7 +79,7 @@ export class ProxyCore {
     return this.upstreams.map((u) => u.status());
   }
 
-  retrieveTools(args: { query?: unknown; limit?: unknown; detail?: unknown }): ToolResult {
+  retrieveTools(args: { query?: unknown; limit?: unknown; detail?: unknown }): ToolResult | Promise<ToolResult> {
     const query = typeof args.query === 'string' ? args.query.trim() : '';
     if (!query) return textResult("retrieve_tools: 'query' must be a non-empty string describing the task", true);
     let limit = this.config.tools_limit;
@@ -79,7 +93,12 @@ export class ProxyCore {
     if (detail !== 'full' && detail !== 'compact') {
       return textResult(`retrieve_tools: 'detail' must be "full" or "compact", got ${JSON.stringify(args.detail)}`, true);
     }
-    return textResult(retrieveResponse(query, this.catalog.search(query, limit), detail));
+    const hits = this.catalog.search(query, limit);
+    if (!(hits instanceof Promise)) return textResult(retrieveResponse(query, hits, detail));
+    return hits.then(
+      (h) => textResult(retrieveResponse(query, h, detail)),
+      (e: unknown) => textResult(`retrieve_tools: search failed: ${(e as Error).message}`, true),
+    );
   }
 
   describeTool(args: { name?: unknown }): ToolResult {
@@ -89,7 +108,21 @@ export class ProxyCore {
     return textResult(describeResponse(entry));
   }
 
-  async callTool(args: { name?: unknown; arguments?: unknown }): Promise<CallResult> {
+  /**
+   * Run an upstream tool. `ctx.meta` (the caller's `_meta`) is forwarded to the upstream and the
+   * upstream's result `_meta` comes back; `ctx.signal` (the caller's cancellation) aborts the
+   * upstream request, which sends notifications/cancelled upstream.
+   */
+  async callTool(args: { name?: unknown; arguments?: unknown }, ctx: CallContext = {}): Promise<CallResult> {
+    if (this.sabotage.has('serialize')) {
+      const run = this.serial.then(() => this.callToolNow(args, ctx));
+      this.serial = run.catch(() => {});
+      return run;
+    }
+    return this.callToolNow(args, ctx);
+  }
+
+  private async callToolNow(args: { name?: unknown; arguments?: unknown }, ctx: CallContext): Promise<CallResult> {
     const name = typeof args.name === 'string' ? args.name.trim() : '';
     const i = name.indexOf(':');
     if (i <= 0 || i === name.length - 1) {
@@ -104,8 +137,8 @@ export class ProxyCore {
       return textResult(`call_tool: 'arguments' must be a JSON object, got ${JSON.stringify(a)}`, true);
     }
     try {
-      const res = await upstream.callTool(tool, a as Record<string, unknown>, this.config.call_timeout_ms);
-      return forwardResult(res);
+      const res = await upstream.callTool(tool, a as Record<string, unknown>, this.config.call_timeout_ms, ctx);
+      return forwardResult(res, !this.sabotage.has('drop-meta'));
     } catch (e) {
       const msg = isCallFailure(e) ? (e as Error).message : `upstream '${server}' failed: ${(e as Error).message}`;
       return textResult(`call_tool ${name}: ${msg}`, true);
@@ -142,12 +175,22 @@ export class ProxyCore {
   }
 }
 
-/** Pass an upstream result through: content, structuredContent (when an object) and isError kept, nothing else. */
-function forwardResult(res: CallResult): CallResult {
+/** Reserved `_meta` keys of the protocol envelope (the upstream's own, never forwarded). */
+const RESERVED_META = /^io\.modelcontextprotocol\//;
+
+/**
+ * Pass an upstream result through: content, structuredContent (when an object), isError and the
+ * result's `_meta` (minus the upstream's reserved protocol keys) kept, nothing else.
+ */
+function forwardResult(res: CallResult, keepMeta: boolean): CallResult {
   const out: CallResult = { content: Array.isArray(res.content) ? res.content : [] };
   // structuredContent must be an object in 2025-era results; a modern upstream may send any JSON value
   const sc = res.structuredContent;
   if (sc !== undefined && sc !== null && typeof sc === 'object' && !Array.isArray(sc)) out.structuredContent = sc;
   if (res.isError) out.isError = true;
+  if (keepMeta && res._meta && typeof res._meta === 'object' && !Array.isArray(res._meta)) {
+    const meta = Object.fromEntries(Object.entries(res._meta).filter(([k]) => !RESERVED_META.test(k)));
+    if (Object.keys(meta).length) out._meta = meta;
+  }
   return out;
 }

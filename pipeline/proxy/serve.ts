@@ -10,6 +10,7 @@ import { McpServer, createMcpHandler, fromJsonSchema, type McpServerFactory } fr
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import type { ProxyCore } from './core.ts';
+import { legacySessions } from './sessions.ts';
 
 export const PROXY_SERVER_INFO = { name: 'mcpgauge-proxy', version: '0.1.0' };
 
@@ -82,7 +83,7 @@ export function proxyServerFactory(core: ProxyCore): McpServerFactory {
     server.registerTool(
       'call_tool',
       { description: PROXY_TOOL_DESCRIPTIONS.call_tool, inputSchema: schema.call_tool, annotations: { openWorldHint: true } },
-      async (args) => (await core.callTool(args)) as never,
+      async (args, ctx) => (await core.callTool(args, callContext(ctx))) as never,
     );
     server.registerTool(
       'describe_tool',
@@ -100,6 +101,13 @@ export function proxyServerFactory(core: ProxyCore): McpServerFactory {
     );
     return server;
   };
+}
+
+/** The caller's `_meta` (minus its progress token, which only this hop can answer) and cancellation. */
+function callContext(ctx: { mcpReq?: { _meta?: Record<string, unknown>; signal?: AbortSignal } }): { meta?: Record<string, unknown>; signal?: AbortSignal } {
+  const raw = ctx?.mcpReq?._meta;
+  const meta = raw ? Object.fromEntries(Object.entries(raw).filter(([k]) => k !== 'progressToken')) : undefined;
+  return { meta: meta && Object.keys(meta).length ? meta : undefined, signal: ctx?.mcpReq?.signal };
 }
 
 function digest(s: string): Buffer {
@@ -142,11 +150,13 @@ export async function serveHttp(
   core: ProxyCore,
   opts: { host: string; port: number; apiKey: string; log: (msg: string) => void },
 ): Promise<HttpServing> {
-  const handler = createMcpHandler(proxyServerFactory(core), {
+  const factory = proxyServerFactory(core);
+  const handler = createMcpHandler(factory, {
     legacy: 'stateless',
     onerror: (e) => opts.log(`mcp handler: ${e.message}`),
   });
   const node = toNodeHandler(handler, { onerror: (e) => opts.log(`http adapter: ${e.message}`) });
+  const sessions = legacySessions(factory, (req, res, body) => node(req, res, body), opts.log);
   const originGuard = localhostOriginValidation();
   // DNS-rebinding guard on the Host header when bound to loopback; a non-loopback bind
   // (e.g. 0.0.0.0 in a container) is reached under other host names.
@@ -181,7 +191,7 @@ export async function serveHttp(
       );
       return;
     }
-    node(req, res).catch((e: Error) => {
+    sessions.handle(req, res).catch((e: Error) => {
       opts.log(`request failed: ${e.message}`);
       sendJson(res, 500, { error: 'internal error' });
     });
@@ -201,6 +211,7 @@ export async function serveHttp(
     url: `http://${hostForUrl}:${port}/mcp`,
     port,
     async close() {
+      await sessions.close();
       await handler.close().catch(() => {});
       server.closeAllConnections?.();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -8,6 +8,7 @@
 import { connectMcp, describeTarget, type CallResult, type McpConnection, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
 import { canonicalJson } from '../corpus/canonical.ts';
 import { targetOf, type RestartPolicy, type UpstreamConfig } from './config.ts';
+import type { SabotageSwitch } from './sabotage.ts';
 
 export type UpstreamState = 'connecting' | 'connected' | 'backoff' | 'failed' | 'closed';
 
@@ -39,6 +40,14 @@ export interface UpstreamOptions {
   log: (msg: string) => void;
   /** called whenever the usable tool list of this upstream changes (connected, lost, re-listed) */
   onToolsChanged: () => void;
+  /** test-only sabotage switches (sabotage.ts); empty in normal use */
+  sabotage?: ReadonlySet<SabotageSwitch>;
+}
+
+/** What a caller passes along with one call: its `_meta` and its cancellation. */
+export interface CallContext {
+  meta?: Record<string, unknown>;
+  signal?: AbortSignal;
 }
 
 class CallFailure extends Error {}
@@ -68,6 +77,8 @@ export class Upstream {
   /** rejecters of calls in flight on the current connection */
   private inflight = new Set<(e: Error) => void>();
   private connecting: Promise<boolean> | null = null;
+  /** a live connection was lost at least once */
+  private lostOnce = false;
 
   constructor(cfg: UpstreamConfig, opts: UpstreamOptions) {
     this.name = cfg.name;
@@ -112,6 +123,7 @@ export class Upstream {
   /** Drop the current connection (killing a stdio child) and connect again now. */
   async restart(reason = 'restart requested'): Promise<UpstreamStatus> {
     if (this.closed) throw new Error(`upstream '${this.name}' is closed`);
+    if (this.opts.sabotage?.has('no-reconnect') && this.lostOnce) return this.status();
     this.opts.log(`upstream '${this.name}': ${reason}`);
     this.abandon(reason);
     this._restarts++;
@@ -128,7 +140,7 @@ export class Upstream {
    * the call itself, a connection lost mid-call. Throws CallFailure-style Errors with a
    * one-line message; upstream tool errors (isError results) are returned as they are.
    */
-  async callTool(tool: string, args: Record<string, unknown>, timeoutMs: number): Promise<CallResult> {
+  async callTool(tool: string, args: Record<string, unknown>, timeoutMs: number, ctx: CallContext = {}): Promise<CallResult> {
     const started = Date.now();
     const deadline = started + timeoutMs;
     if (this._state !== 'connected') {
@@ -145,19 +157,28 @@ export class Upstream {
       throw new CallFailure(`unknown tool '${this.name}:${tool}': upstream '${this.name}' has no tool named '${tool}'`);
     }
     const conn = this.conn!;
-    const remaining = Math.max(1, deadline - Date.now());
+    const sabotage = this.opts.sabotage;
+    const remaining = sabotage?.has('no-timeout') ? 24 * 3600_000 : Math.max(1, deadline - Date.now());
     const ac = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let rejectDead: ((e: Error) => void) | undefined;
+    let onCancel: (() => void) | undefined;
+    const callerSignal = sabotage?.has('swallow-cancel') ? undefined : ctx.signal;
     const guards = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         reject(new CallFailure(`upstream '${this.name}' did not answer tools/call '${tool}' within the ${timeoutMs} ms call timeout`));
       }, remaining);
       rejectDead = (e) => reject(e);
       this.inflight.add(rejectDead);
+      // The caller gave up (notifications/cancelled): abort the upstream request, which makes the
+      // SDK client send notifications/cancelled upstream.
+      onCancel = () => reject(new CallFailure(`call of '${tool}' cancelled by the client`));
+      if (callerSignal?.aborted) onCancel();
+      else callerSignal?.addEventListener('abort', onCancel, { once: true });
     });
+    const meta = sabotage?.has('drop-meta') ? undefined : ctx.meta;
     // The SDK's own request timeout is a backstop a little after ours, so our message wins.
-    const call = conn.callTool(tool, args, { timeoutMs: remaining + 1000, signal: ac.signal });
+    const call = conn.callTool(tool, args, { timeoutMs: remaining + 1000, signal: ac.signal, meta });
     try {
       return await Promise.race([call, guards]);
     } catch (e) {
@@ -173,6 +194,7 @@ export class Upstream {
       throw new CallFailure(`upstream '${this.name}' failed during tools/call '${tool}': ${oneLine(err.message)}`);
     } finally {
       clearTimeout(timer);
+      if (onCancel) callerSignal?.removeEventListener('abort', onCancel);
       if (rejectDead) this.inflight.delete(rejectDead);
       call.catch(() => {});
       guards.catch(() => {});
@@ -268,7 +290,14 @@ export class Upstream {
     if (stable) this.attempts = 0;
     this.abandon(reason);
     this._restarts++;
+    this.lostOnce = true;
     this.opts.onToolsChanged();
+    const s = this.opts.sabotage;
+    if (s?.has('no-reconnect') || s?.has('manual-restart')) {
+      this._state = 'backoff';
+      this.wake();
+      return;
+    }
     this.scheduleRetry();
   }
 

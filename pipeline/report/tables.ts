@@ -56,6 +56,7 @@ const QUERY_COLUMNS: ColumnSpec[] = [
   { name: 'source', kind: 'string' },
   { name: 'corpus', kind: 'string' },
   { name: 'arm', kind: 'string' },
+  { name: 'retriever', kind: 'string' },
   { name: 'query_id', kind: 'string' },
   { name: 'query', kind: 'string' },
   { name: 'first_relevant_rank', kind: 'int' },
@@ -124,14 +125,14 @@ export function reportTables(report: Report): FlatTable[] {
   for (const r of report.retrieval) {
     if (!isScored(r)) continue;
     for (const q of r.per_query) {
-      perQuery.push({ source: 'offline', corpus: r.corpus_id, arm: r.arm, ...q, top: JSON.stringify(q.top) });
+      perQuery.push({ source: 'offline', corpus: r.corpus_id, arm: r.arm, retriever: r.retriever.id, ...q, top: JSON.stringify(q.top) });
     }
   }
   if (report.live) {
     const corpus = report.live.corpus_id ?? null;
     for (const r of report.live.retrieval) {
       for (const q of r.per_query) {
-        perQuery.push({ source: `live_${r.detail}`, corpus, arm: `proxy_${r.detail}`, ...q, top: JSON.stringify(q.top) });
+        perQuery.push({ source: `live_${r.detail}`, corpus, arm: `proxy_${r.detail}`, retriever: null, ...q, top: JSON.stringify(q.top) });
       }
     }
   }

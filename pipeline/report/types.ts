@@ -207,6 +207,7 @@ export interface QueryRow {
   error?: string;
 }
 
+/** A retriever's static meta (pipeline/retrieval/types.ts RetrieverMeta); `id` is a registry id. */
 export interface RetrieverInfo {
   id: string;
   analyzer: string;
@@ -222,16 +223,59 @@ export interface RetrievalScored {
   errors: number;
   metrics: RetrievalMetrics;
   per_query: QueryRow[];
+  /** build wall time and per-query search wall time p50/p99, measured in this run */
+  costs?: RetrievalCosts;
+  /** cross-validation of the data-chosen parameters (metrics are then over held-out folds only) */
+  tuning?: RetrievalTuning;
+  /** paired recall@5 difference against the default retriever on the same queries */
+  vs_default?: RetrievalVsDefault;
+}
+
+export interface RetrievalCosts {
+  build_ms: Figure;
+  query_p50_ms: Figure;
+  query_p99_ms: Figure;
+}
+
+export interface RetrievalTuning {
+  method: string;
+  objective: string;
+  folds: number;
+  seed: number;
+  /** what the grid varies, e.g. "mode x weight x senses" */
+  grid: string;
+  grid_size: number;
+  per_fold: { fold: number; queries: number; chosen: { [k: string]: JsonValue }; train_recall_at_5: number; heldout_recall_at_5: number }[];
+  mean_heldout_recall_at_5: number;
+  chosen_all: { [k: string]: JsonValue };
+}
+
+export interface RetrievalVsDefault {
+  retriever: string;
+  metric: string;
+  delta: number;
+  ci95: [number, number];
+  ci_half_width: number;
+  beats_by_more_than_half_width: boolean;
+  paired_ci_excludes_zero: boolean;
+  n: number;
 }
 
 export interface RetrievalNotScorable {
   corpus_id: string;
   arm: string;
+  /** the retriever that would have scored it (rows are keyed by corpus, arm, retriever) */
+  retriever?: RetrieverInfo;
   /** why, e.g. "no golden set for livemcptool@ddea2d24" */
   not_scorable: string;
 }
 
 export type RetrievalReport = RetrievalScored | RetrievalNotScorable;
+
+/** The (corpus, arm, retriever) key of a retrieval row; unique within a report (validateReport). */
+export function retrievalKey(r: RetrievalReport): string {
+  return `${r.corpus_id}\u0000${r.arm}\u0000${r.retriever?.id ?? ''}`;
+}
 
 export function isScored(r: RetrievalReport): r is RetrievalScored {
   return !('not_scorable' in r);
@@ -373,7 +417,8 @@ export interface LiveReport {
     discovery_tool: string;
     arg_names: { query: string; limit: string | null; detail: string | null };
   };
-  proxy: { server_name?: string; server_version?: string; protocol_version?: string };
+  /** `retriever`: the registry id behind the embedded reference proxy (absent for an external proxy) */
+  proxy: { server_name?: string; server_version?: string; protocol_version?: string; retriever?: string };
   /** corpus the golden queries refer to (an id in corpora[] when offline ran) */
   corpus_id?: string;
   menus: LiveMenu[];

@@ -9,7 +9,7 @@ import addFormatsModule from 'ajv-formats';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { UserError } from '../types.ts';
 import type { Report } from './types.ts';
-import { isScored } from './types.ts';
+import { isScored, retrievalKey } from './types.ts';
 
 export const REPORT_SCHEMA_PATH = fileURLToPath(new URL('../../datasets/schemas/report.schema.json', import.meta.url));
 
@@ -89,8 +89,14 @@ function crossChecks(r: Report): string[] {
     }
   });
   r.ranking_agreement.forEach((x, i) => corpusRef(`/ranking_agreement/${i}`, x.corpus_id));
+  const retrievalKeys = new Set<string>();
   r.retrieval.forEach((x, i) => {
     corpusRef(`/retrieval/${i}`, x.corpus_id);
+    const key = retrievalKey(x);
+    if (retrievalKeys.has(key)) {
+      out.push(`/retrieval/${i} duplicate row for corpus ${JSON.stringify(x.corpus_id)}, arm ${JSON.stringify(x.arm)}, retriever ${JSON.stringify(x.retriever?.id ?? null)}`);
+    }
+    retrievalKeys.add(key);
     if (isScored(x) && x.per_query.length !== x.query_count) {
       out.push(`/retrieval/${i}/per_query has ${x.per_query.length} rows but query_count is ${x.query_count}`);
     }

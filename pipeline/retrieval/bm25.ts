@@ -26,7 +26,10 @@
 import type { IndexDoc } from '../types.ts';
 import { UserError } from '../types.ts';
 import { DEFAULT_ANALYZER, type Analyzer } from './analyzer.ts';
-import { createBm25Engine, termCounts, type FieldSpec, type SearchHit } from './engine.ts';
+import { createBm25Engine, termCounts, type FieldSpec } from './engine.ts';
+import type { RetrieverEntry, SyncRetriever } from './types.ts';
+
+export type { Retriever, RetrieverMeta, SearchHit } from './types.ts';
 
 export const FIELD_NAMES = ['name', 'name_parts', 'server', 'description', 'params'] as const;
 export type FieldName = (typeof FIELD_NAMES)[number];
@@ -48,14 +51,6 @@ export const DEFAULT_BM25_PARAMS: Readonly<Bm25Params> = Object.freeze({
   weights: Object.freeze({ name: 3, name_parts: 2, server: 0.5, description: 1, params: 0.5 }),
 });
 
-export type { SearchHit };
-
-export interface RetrieverMeta<P = Bm25Params> {
-  id: string;
-  analyzer: string;
-  params: P;
-}
-
 export interface IndexStats {
   docs: number;
   terms: number;
@@ -63,16 +58,8 @@ export interface IndexStats {
   avg_field_length: Record<FieldName, number>;
 }
 
-export interface Retriever<P = Bm25Params> {
-  meta: RetrieverMeta<P>;
-  /** (Re)build the index from scratch. Throws UserError on a duplicate or malformed doc. */
-  build(docs: IndexDoc[]): void;
-  /** Top k hits, score desc then tool_id asc; never returns zero-score docs. */
-  search(query: string, k: number): SearchHit[];
-}
-
 /** The BM25F retriever also reports index statistics. */
-export interface Bm25Retriever extends Retriever<Bm25Params> {
+export interface Bm25Retriever extends SyncRetriever<Bm25Params> {
   stats(): IndexStats;
 }
 
@@ -123,3 +110,11 @@ export function createBm25Retriever(opts?: Bm25Options, analyzer: Analyzer = DEF
     stats: () => engine.stats() as IndexStats,
   };
 }
+
+/** The registry entry (pipeline/retrieval/registry.ts). Options: k1, b, weights (see Bm25Options). */
+export const bm25fRetriever: RetrieverEntry = {
+  id: 'bm25f',
+  label: 'BM25',
+  description: 'BM25F over name, name parts, server, description and parameter text (one saturation)',
+  create: (opts) => createBm25Retriever(opts as Bm25Options | undefined),
+};

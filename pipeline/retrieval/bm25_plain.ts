@@ -6,7 +6,7 @@
  */
 import { UserError } from '../types.ts';
 import { createBm25Engine, termCounts } from './engine.ts';
-import type { Retriever, RetrieverEntry } from './types.ts';
+import type { RetrieverEntry, SyncRetriever } from './types.ts';
 
 export const PLAIN_ANALYZER_ID = 'plain-v1';
 const TOKEN_RE = /[\p{L}\p{N}]+/gu;
@@ -18,7 +18,7 @@ export function plainTokens(text: string): string[] {
 
 export type PlainBm25Params = { k1: number; b: number; fields: string[] };
 
-export function createPlainBm25Retriever(opts: { k1?: unknown; b?: unknown } = {}): Retriever<PlainBm25Params> {
+export function createPlainBm25Retriever(opts: { k1?: unknown; b?: unknown } = {}): SyncRetriever<PlainBm25Params> {
   const k1 = opts.k1 ?? 1.2;
   const b = opts.b ?? 0.75;
   if (typeof k1 !== 'number' || !Number.isFinite(k1) || k1 < 0) throw new UserError(`bm25: k1 must be a finite number >= 0, got ${String(k1)}`);

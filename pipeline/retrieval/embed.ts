@@ -96,4 +96,5 @@ export const embedRetriever: RetrieverEntry = {
   label: 'Embeddings',
   description: 'dense retrieval: cosine top-k over vectors from --embed-url (OpenAI-compatible /v1/embeddings or Ollama /api/embed)',
   create: (opts) => createEmbedRetriever(opts as EmbedOptions),
+  unavailable: (opts) => (typeof opts?.url === 'string' && opts.url !== '' ? undefined : NO_EMBED_URL),
 };

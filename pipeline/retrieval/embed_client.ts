@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../types.ts';
-import { REPO_ROOT } from '../corpus/frozen.ts';
+import { REPO_ROOT } from '../constants.ts';
 import { writeFileAtomic } from '../util/fs.ts';
 
 export const EMBED_KEY_ENV = 'MCPGAUGE_EMBED_API_KEY';

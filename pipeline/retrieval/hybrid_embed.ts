@@ -5,7 +5,7 @@
  */
 import type { IndexDoc } from '../types.ts';
 import { createBm25Retriever } from './bm25.ts';
-import { createEmbedRetriever, type EmbedOptions } from './embed.ts';
+import { createEmbedRetriever, embedRetriever, type EmbedOptions } from './embed.ts';
 import { checkRrfK, fuseRankings, RRF_DEPTH } from './rrf.ts';
 import type { SearchHit } from './engine.ts';
 import type { RetrieverEntry } from './types.ts';
@@ -38,4 +38,6 @@ export const hybridEmbedRetriever: RetrieverEntry = {
   label: 'RRF (bm25f + embed)',
   description: 'reciprocal-rank fusion of bm25f and embed (k chosen by 5-fold CV); needs --embed-url',
   create: (opts) => createHybridEmbedRetriever(opts as EmbedOptions & { k?: unknown }),
+  unavailable: (opts) => embedRetriever.unavailable!(opts),
+  tuning: { grid: HYBRID_EMBED_GRID, describe: 'k' },
 };

@@ -6,15 +6,15 @@
  * by 5-fold cross-validation over the golden set (grid RRF_GRID).
  */
 import { UserError } from '../types.ts';
-import type { IndexDoc } from '../types.ts';
+import type { JsonValue } from '../types.ts';
 import { createPlainBm25Retriever } from './bm25_plain.ts';
 import { createBm25Retriever } from './bm25.ts';
 import { createSnowballRetriever } from './bm25f_snowball.ts';
 import { createExpandRetriever } from './bm25f_expand.ts';
 import { checkRrfK, fuseRankings, RRF_DEPTH } from './rrf.ts';
-import type { Retriever, RetrieverEntry } from './types.ts';
+import type { RetrieverEntry, SyncRetriever } from './types.ts';
 
-type Lexical = { meta: { id: string; analyzer: string; params: unknown }; build(docs: IndexDoc[]): void; search(q: string, k: number): { tool_id: string; score: number }[] };
+type Lexical = SyncRetriever<{ [k: string]: JsonValue }>;
 
 /** Members a hybrid_rrf can fuse (the lexical retrievers, with the options a member gets). */
 export const LEXICAL_MEMBERS: Record<string, () => Lexical> = {
@@ -34,9 +34,9 @@ export const RRF_GRID: { members: string[]; k: number }[] = (() => {
   return out;
 })();
 
-export type RrfParams = { members: string[]; k: number; depth: number; member_params: Record<string, unknown> };
+export type RrfParams = { members: string[]; k: number; depth: number; member_params: { [id: string]: JsonValue } };
 
-export function createRrfRetriever(opts: { members?: unknown; k?: unknown } = {}): Retriever<RrfParams> {
+export function createRrfRetriever(opts: { members?: unknown; k?: unknown } = {}): SyncRetriever<RrfParams> {
   const members = opts.members ?? DEFAULT_RRF.members;
   const k = checkRrfK(opts.k ?? DEFAULT_RRF.k, 'hybrid_rrf');
   if (!Array.isArray(members) || members.length < 2 || new Set(members).size !== members.length) {
@@ -62,4 +62,5 @@ export const hybridRrfRetriever: RetrieverEntry = {
   label: 'RRF (lexical)',
   description: 'reciprocal-rank fusion of lexical retrievers (members and k chosen by 5-fold CV)',
   create: (opts) => createRrfRetriever(opts as { members?: unknown; k?: unknown }),
+  tuning: { grid: RRF_GRID, describe: 'members x k' },
 };

@@ -10,7 +10,7 @@ import { runOffline, threadsFromEnv, type OfflineOptions } from '../../pipeline/
 import { startCountWorker } from '../../pipeline/bench/worker_client.ts';
 import { getTokenizer } from '../../pipeline/tokens/tokenizer.ts';
 import { UserError } from '../../pipeline/types.ts';
-import { DEFAULT_DISCOVERY_MENU, DEFAULT_GOLDEN } from '../../pipeline/cli/bench.ts';
+import { DEFAULT_DISCOVERY_MENU, DEFAULT_GOLDEN } from '../../pipeline/constants.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const NPM4 = join(ROOT, 'datasets', 'corpus-npm4-v1.tools.json');

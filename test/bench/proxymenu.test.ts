@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_DISCOVERY_MENU } from '../../pipeline/cli/bench.ts';
+import { DEFAULT_DISCOVERY_MENU } from '../../pipeline/constants.ts';
 import { captureProxyMenu, serializeProxyMenu } from '../../pipeline/bench/proxymenu.ts';
 
 test('the frozen discovery menu equals what the reference proxy serves over MCP (run scripts/freeze-proxy-menu.mjs after changing it)', async () => {

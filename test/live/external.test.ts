@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLive } from '../../pipeline/live/run.ts';
 import { FIXTURE_BIN } from '../../pipeline/fixture/launch.ts';
-import { REPO_ROOT } from '../../pipeline/live/targets.ts';
+import { REPO_ROOT } from '../../pipeline/constants.ts';
 import { UserError } from '../../pipeline/types.ts';
 import { loadCorpus } from '../../pipeline/corpus/load.ts';
 import { getTokenizer } from '../../pipeline/tokens/tokenizer.ts';

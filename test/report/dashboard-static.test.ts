@@ -2,14 +2,30 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import {
-  CHART_IDS, LIVE_CHART_IDS, chartIdsFor, esc, renderChartSvg, renderDashboard, templateChartIds,
-} from '../../pipeline/report/dashboard.ts';
-import { buildSampleReport, HOSTILE_TEXT } from './sample.ts';
+import { chartIdsFor, esc, renderChartSvg, renderDashboard, templateChartIds } from '../../pipeline/report/dashboard.ts';
+import { CHARTS } from '../../pipeline/report/sections/charts.ts';
+import { REPORT_SECTIONS } from '../../pipeline/report/sections.ts';
+import { html, toHtml } from '../../pipeline/report/html.ts';
+import { renderPage } from '../../pipeline/report/render.ts';
+import { sectionFor, type ReportSection } from '../../pipeline/report/details.ts';
+import { buildSampleReport, HOSTILE_TEXT, withVariants } from './sample.ts';
+
+const CHART_IDS = CHARTS.filter((c) => !c.live).map((c) => c.spec);
+const LIVE_CHART_IDS = CHARTS.filter((c) => c.live).map((c) => c.spec);
 
 test('esc escapes every HTML-significant character', () => {
   assert.equal(esc(`<a href="x" onclick='y'>&</a>`), '&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
   assert.equal(esc(42), '42');
+});
+
+test('the html tag escapes interpolations unless already safe', () => {
+  const inner = html`<b>${HOSTILE_TEXT}</b>`;
+  assert.equal(inner.value, `<b>${esc(HOSTILE_TEXT)}</b>`);
+  // a safe fragment is not escaped twice; arrays join; null/false render nothing
+  assert.equal(html`<p>${inner}${[1, '<', null, false]}</p>`.value, `<p><b>${esc(HOSTILE_TEXT)}</b>1&lt;</p>`);
+  assert.equal(toHtml('<x>').value, '&lt;x&gt;');
+  // a plain object that only looks like a fragment is escaped as text
+  assert.equal(html`${{ value: '<i>' } as never}`.value, '[object Object]');
 });
 
 test('every chart spec in reports-template/charts is rendered, and only those', () => {
@@ -40,8 +56,10 @@ test('the dashboard is one self-contained file: no external references, CSP with
 });
 
 test('hostile report text is escaped in tables and in chart SVG', async () => {
-  const r = buildSampleReport();
+  const r = withVariants();
   r.corpora[0].name = HOSTILE_TEXT;
+  r.live!.errors[0].message = HOSTILE_TEXT;
+  r.live!.lap.warning = HOSTILE_TEXT;
   r.live!.target.description = HOSTILE_TEXT;
   const html = await renderDashboard(r);
   assert.ok(!html.includes(HOSTILE_TEXT));
@@ -61,6 +79,7 @@ test('provenance badges, weak-query shading and the no-break-even row are in the
   const r = buildSampleReport();
   const be = r.economics.break_even[0];
   Object.assign(be, { no_break_even: true, break_even_calls: null, reason: 'full menu (900) is not larger than the discovery menu (1200)' });
+  r.meta.notes = ['Savings are relative to baseline_json on the same corpus and tokenizer.'];
   const html = await renderDashboard(r);
   for (const p of ['measured', 'computed', 'estimated']) assert.ok(html.includes(`<span class="badge ${p}"`), p);
   assert.ok(html.includes('<section id="notes"><h2>Methodology notes</h2>\n<ul><li>Savings are relative to baseline_json on the same corpus and tokenizer.</li></ul>'));
@@ -71,4 +90,40 @@ test('provenance badges, weak-query shading and the no-break-even row are in the
     + r.live!.retrieval.flatMap((x) => x.per_query).filter((q) => !q.error && (q.first_relevant_rank === null || q.first_relevant_rank > 5)).length;
   assert.ok(expectedWeak > 0);
   assert.equal(weak, expectedWeak);
+});
+
+test('every listed section has a unique id and schema parts that resolve in the report schema', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { REPORT_SCHEMA_PATH } = await import('../../pipeline/report/validate.ts');
+  const schema = JSON.parse(readFileSync(REPORT_SCHEMA_PATH, 'utf8'));
+  const ids = REPORT_SECTIONS.map((s) => s.id);
+  assert.equal(new Set(ids).size, ids.length);
+  for (const s of REPORT_SECTIONS) {
+    assert.ok(s.schemaRefs.length > 0, s.id);
+    for (const ref of s.schemaRefs) {
+      const node = ref.replace(/^#\//, '').split('/').reduce((o: any, k) => o?.[k], schema);
+      assert.ok(node && typeof node === 'object', `${s.id}: ${ref} does not resolve`);
+    }
+  }
+  // every section with data renders into the page under its id
+  const page = await renderDashboard(buildSampleReport());
+  for (const s of REPORT_SECTIONS) if (s.frame !== 'bare') assert.ok(page.includes(`<section id="${s.id}">`), s.id);
+});
+
+test('the renderer draws sections reading another document next to the bench report', async () => {
+  interface Other { provenance: Record<string, 'measured'>; cells: { name: string; ok: boolean }[] }
+  const other: ReportSection<Other> = {
+    id: 'other-doc', title: 'Another document', provenanceKeys: ['cells'], schemaRefs: ['#/none'],
+    build: (d) => ({ blocks: [{ kind: 'table', id: 'other-table', columns: [{ key: 'name', label: 'Name', type: 'ident' }, { key: 'ok', label: 'OK', type: 'text' }], rows: d.cells }] }),
+  };
+  const doc: Other = { provenance: { cells: 'measured' }, cells: [{ name: HOSTILE_TEXT, ok: true }] };
+  const report = buildSampleReport({ live: false });
+  const page = await renderPage({
+    title: 'together', generator: 'test', header: html`<header>h</header>`, footer: 'f',
+    sections: [sectionFor(REPORT_SECTIONS.find((s) => s.id === 'arms')!, report, report.provenance), sectionFor(other, doc, doc.provenance)],
+  });
+  assert.ok(page.includes('<section id="arms">'));
+  assert.ok(page.includes('<section id="other-doc"><h2>Another document<span class="badge measured"'));
+  assert.ok(page.includes(`<td class="nw" data-v="${esc(HOSTILE_TEXT)}">${esc(HOSTILE_TEXT)}</td><td data-v="true">true</td>`));
+  assert.ok(!page.includes(HOSTILE_TEXT));
 });

@@ -1,5 +1,6 @@
 /**
- * Type/schema agreement. The sample report is typed as `Report` (so TypeScript rejects fields
+ * Type/schema agreement. The sample report (a real run, plus `withVariants` for optional
+ * shapes a default run does not produce) is typed as `Report` (so TypeScript rejects fields
  * the type does not have) and validates against the schema (additionalProperties: false rejects
  * fields the schema does not have). This test closes the loop: every property path the schema
  * declares occurs in the samples, so no schema field is missing from the type either.
@@ -9,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { REPORT_SCHEMA_PATH, validateReport } from '../../pipeline/report/validate.ts';
 import type { Report } from '../../pipeline/report/types.ts';
-import { buildSampleReport } from './sample.ts';
+import { buildSampleReport, withVariants } from './sample.ts';
 
 type Schema = { [k: string]: any };
 
@@ -79,19 +80,7 @@ test('every property the schema declares is carried by the (typed) sample report
   assert.ok(figures.has('/arms/[]/by_tokenizer/*/total_tokens') && figures.has('/retrieval/[]/metrics/*'));
   // objects keyed by free names (tokenizer, section, metric) appear as "*" in schema paths
   const mapPaths = new Set([...declared].filter((p) => p.endsWith('/*')).map((p) => p.slice(0, -2)));
-  const withLap: Report = buildSampleReport();
-  withLap.live!.lap = {
-    executed: true, version: '0.8.0', grade: 'C', menu_tokens: 600, in_house_menu_tokens: 444, divergence_pct: 35.1,
-    warning: 'LAP menu tokens differ from ours by 35.1% (> 15%)', artifact_path: 'results/lap.json',
-  };
-  withLap.live!.headline_reason = 'upstream everything:echo has no inputSchema';
-  withLap.live!.economics.curves = [{ corpus_id: 'corpus-npm4-v1', arm: 'proxy_full', tokenizer: 'cl100k_base', calls: 0, full_menu_tokens: 10, discovery_tokens: 5 }];
-  withLap.live!.authoritative_headline = false;
-  withLap.live!.menus[0].proxy_menu_tokens.ci95 = [1300, 1320];
-  withLap.live!.menus[0].full_menu_tokens.ci95 = [9400, 9440];
-  for (const b of [withLap.economics.break_even[0], withLap.live!.economics.break_even[0]]) {
-    Object.assign(b, { no_break_even: true, break_even_calls: null, reason: 'full menu is not larger than the discovery menu' });
-  }
+  const withLap: Report = withVariants();
   validateReport(withLap);
   const present = new Set<string>();
   const figureKeys = new Set<string>();

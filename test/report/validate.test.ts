@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { validateReport, ReportValidationError, REPORT_SCHEMA_PATH } from '../../pipeline/report/validate.ts';
 import { UserError } from '../../pipeline/types.ts';
 import type { Report } from '../../pipeline/report/types.ts';
-import { buildSampleReport } from './sample.ts';
+import { isScored } from '../../pipeline/report/types.ts';
+import { buildSampleReport, withVariants } from './sample.ts';
 
 function rejects(r: unknown): ReportValidationError {
   try {
@@ -64,7 +65,7 @@ test('conditional rules: skipped arm needs a reason, failed live response needs 
   delete tscg.skip_reason;
   assert.match(rejects(a).message, /\/arms\/\d+ must have required property 'skip_reason'/);
 
-  const b = buildSampleReport();
+  const b = withVariants();
   const bad = b.live!.responses.find((x) => !x.ok)!;
   delete bad.error;
   assert.match(rejects(b).message, /\/live\/responses\/\d+ must have required property 'error'/);
@@ -89,11 +90,27 @@ test('cross-reference checks the schema cannot express', () => {
   r.arms[1].by_tokenizer.cl100k_base.per_tool_tokens.pop();
   r.live!.responses[0].components!.other += 1;
   r.corpora[1].tool_ids.push('extra:tool');
+  const n0 = r.corpora[0].tool_count;
+  const n1 = r.corpora[1].tool_count;
   const e = rejects(r);
   assert.deepEqual(e.problems, [
-    '/corpora/1/tool_ids has 41 ids but tool_count is 40',
+    `/corpora/1/tool_ids has ${n1 + 1} ids but tool_count is ${n1}`,
     '/arms/0/corpus_id unknown corpus "no-such-corpus"',
-    '/arms/1/by_tokenizer/cl100k_base/per_tool_tokens has 23 entries but the corpus has 24 tools',
+    `/arms/1/by_tokenizer/cl100k_base/per_tool_tokens has ${n0 - 1} entries but the corpus has ${n0} tools`,
     `/live/responses/0/components sum to ${r.live!.responses[0].total_tokens! + 1} but total_tokens is ${r.live!.responses[0].total_tokens}`,
   ]);
+});
+
+test('retrieval rows are keyed by (corpus, arm, retriever): a duplicate key is rejected, another retriever is not', () => {
+  const r = buildSampleReport();
+  const row = r.retrieval.find(isScored)!;
+  r.retrieval.push(structuredClone(row));
+  const i = r.retrieval.length - 1;
+  assert.deepEqual(rejects(r).problems, [
+    `/retrieval/${i} duplicate row for corpus ${JSON.stringify(row.corpus_id)}, arm ${JSON.stringify(row.arm)}, retriever "${row.retriever.id}"`,
+  ]);
+  const other = r.retrieval[i];
+  assert.ok(isScored(other));
+  other.retriever = { ...other.retriever, id: 'another_retriever' };
+  validateReport(r);
 });

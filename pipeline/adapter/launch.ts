@@ -1,0 +1,168 @@
+/**
+ * Start a proxy under test from a spec: a command template (stdio-served, or HTTP-served when a
+ * URL template is given), optionally with a config template written next to it, or a URL of a
+ * proxy that is already running. Placeholders: template.ts.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { McpTarget } from '../mcp/client.ts';
+import { UserError } from '../types.ts';
+import { fillCommand, fillConfig, fillText, redact, shellLine, type PlaceholderValues } from './template.ts';
+import { urlTarget } from './target.ts';
+
+export type ProxySpec =
+  | {
+      kind: 'command';
+      /** command template; leading NAME=value words are environment variables; `node` = this Node */
+      command: string;
+      /** config template file, filled and written to {CONFIG_FILE} in the work dir */
+      configTemplate?: string;
+      /** URL template of an HTTP-served proxy (e.g. http://127.0.0.1:{PORT}/mcp); absent = stdio-served */
+      url?: string;
+    }
+  | { kind: 'url'; url: string; apiKey?: string };
+
+export interface ExitInfo {
+  code: number | null;
+  signal: string | null;
+}
+
+export interface RunningProxy {
+  /** how to reach it over MCP */
+  target: McpTarget;
+  served: 'stdio' | 'http';
+  /** display form (secrets redacted) */
+  description: string;
+  /** process id of an HTTP-served proxy the adapter started */
+  pid: number | undefined;
+  /** set once the started process has exited */
+  exit(): ExitInfo | null;
+  /** everything the started process wrote (stdout + stderr), secrets redacted */
+  output(): string;
+  /** stop the started process and its process group (SIGTERM, then SIGKILL after `graceMs`) */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** A free loopback TCP port (bound and released; the usual small race is accepted). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Split a filled command into env (leading NAME=value words) and argv; `node` means this Node. */
+export function commandParts(argv: string[], where: string): { env: Record<string, string>; command: string; args: string[] } {
+  const words = [...argv];
+  const env: Record<string, string> = {};
+  while (words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0])) {
+    const w = words.shift()!;
+    env[w.slice(0, w.indexOf('='))] = w.slice(w.indexOf('=') + 1);
+  }
+  if (words.length === 0) throw new UserError(`${where}: no command`);
+  const [command, ...args] = words;
+  return { env, command: command === 'node' ? process.execPath : command, args };
+}
+
+export interface LaunchContext {
+  /** folder for the filled config and nothing else the caller does not own */
+  workDir: string;
+  values: PlaceholderValues;
+  /** secrets to redact from output and descriptions */
+  secrets: readonly string[];
+  /** receives every output chunk (already redacted), e.g. a log file writer */
+  onOutput?: (chunk: string) => void;
+}
+
+/** Start (or point at) the proxy described by `spec`. */
+export async function launchProxy(spec: ProxySpec, ctx: LaunchContext): Promise<RunningProxy> {
+  if (spec.kind === 'url') {
+    const target = urlTarget(fillText(spec.url, ctx.values, '--proxy-url'), spec.apiKey);
+    return {
+      target,
+      served: 'http',
+      description: `proxy at ${target.url}`,
+      pid: undefined,
+      exit: () => null,
+      output: () => '',
+      stop: async () => {},
+    };
+  }
+  const values: PlaceholderValues = { ...ctx.values };
+  if (spec.configTemplate !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(spec.configTemplate, 'utf8');
+    } catch (e) {
+      throw new UserError(`${spec.configTemplate}: cannot read config template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    const filled = fillConfig(text, values, spec.configTemplate);
+    const configFile = join(ctx.workDir, 'proxy.config.json');
+    writeFileSync(configFile, filled, { mode: 0o600 });
+    values.CONFIG_FILE = configFile;
+  }
+  const parts = commandParts(fillCommand(spec.command, values, '--proxy-cmd'), '--proxy-cmd');
+  const display = redact(shellLine([parts.command, ...parts.args]), ctx.secrets);
+  if (spec.url === undefined) {
+    const target: McpTarget = { kind: 'stdio', command: parts.command, args: parts.args, env: parts.env };
+    return { target, served: 'stdio', description: `stdio proxy: ${display}`, pid: undefined, exit: () => null, output: () => '', stop: async () => {} };
+  }
+  const apiKey = typeof values.API_KEY === 'string' ? values.API_KEY : undefined;
+  const target = urlTarget(fillText(spec.url, values, '--proxy-url'), apiKey);
+  let out = '';
+  let exit: ExitInfo | null = null;
+  const child: ChildProcess = spawn(parts.command, parts.args, {
+    env: { ...process.env, ...parts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exit = { code, signal };
+      resolve();
+    });
+    child.once('error', (e) => {
+      out += `spawn failed: ${e.message}\n`;
+      exit ??= { code: null, signal: null };
+      resolve();
+    });
+  });
+  const take = (d: Buffer) => {
+    const s = redact(d.toString('utf8'), ctx.secrets);
+    out += s;
+    if (out.length > 2_000_000) out = out.slice(-1_000_000);
+    ctx.onOutput?.(s);
+  };
+  child.stdout!.on('data', take);
+  child.stderr!.on('data', take);
+  const killGroup = (sig: NodeJS.Signals) => {
+    try {
+      if (child.pid) process.kill(-child.pid, sig);
+    } catch {
+      /* already gone */
+    }
+  };
+  return {
+    target,
+    served: 'http',
+    description: `HTTP proxy ${target.url}: ${display}`,
+    pid: child.pid,
+    exit: () => exit,
+    output: () => out,
+    async stop(graceMs = 3000) {
+      if (exit === null) {
+        killGroup('SIGTERM');
+        const t = setTimeout(() => killGroup('SIGKILL'), graceMs);
+        await exited;
+        clearTimeout(t);
+      }
+      killGroup('SIGKILL'); // anything the proxy left behind in its group
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * One home per constant: paths, version, tokenizer names, session call counts, the baseline
+ * arm. Every module and test imports these from here (never from the CLI).
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/** the repository root (this file is pipeline/constants.ts) */
+export const REPO_ROOT = resolve(import.meta.dirname, '..');
+
+/** the package version, read from package.json */
+export const VERSION: string = (JSON.parse(readFileSync(resolve(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+export const DATASETS_DIR = resolve(REPO_ROOT, 'datasets');
+/** the committed default corpus, its golden set and the reference proxy's own menu */
+export const DEFAULT_CORPUS = resolve(DATASETS_DIR, 'corpus-npm4-v1.tools.json');
+export const DEFAULT_GOLDEN = resolve(DATASETS_DIR, 'golden-npm4-v2.json');
+export const DEFAULT_DISCOVERY_MENU = resolve(DATASETS_DIR, 'proxy-menu-v1.tools.json');
+/** default output folder of `bench` */
+export const DEFAULT_BENCH_OUT = resolve(REPO_ROOT, 'results', 'discovery');
+/** dashboard template, page script and chart specs */
+export const TEMPLATE_DIR = `${resolve(REPO_ROOT, 'reports-template')}/`;
+
+/** every tokenizer mcpgauge counts with, in report order */
+export const TOKENIZER_NAMES = ['cl100k_base', 'o200k_base'] as const;
+export type TokenizerName = (typeof TOKENIZER_NAMES)[number];
+
+/** calls per session in the session estimates (offline and live) */
+export const SESSION_CALLS: readonly number[] = Object.freeze([1, 3, 5, 10]);
+
+/** the arm every saving is measured against */
+export const BASELINE_ARM_ID = 'baseline_json';

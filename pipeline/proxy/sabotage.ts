@@ -1,0 +1,31 @@
+/**
+ * Test-only sabotage switches of the reference proxy, so the release gate's tests can prove that
+ * each gate step goes red on the bug it exists to catch. Read from the environment variable
+ * MCPGAUGE_PROXY_SABOTAGE (comma-separated); deliberately absent from --help and the README's
+ * option table. An unknown switch is an error (a typo must not silently test nothing).
+ *
+ *   drop-meta       the caller's _meta is not forwarded to the upstream, nor the upstream's back
+ *   serialize       one upstream call at a time across the whole proxy
+ *   no-timeout      call_timeout_ms is ignored (a hung upstream call hangs the caller)
+ *   swallow-cancel  a client's notifications/cancelled is not forwarded upstream
+ *   manual-restart  a lost upstream is only reconnected by an upstream_servers restart request
+ *   no-reconnect    a lost upstream is never reconnected, not even on request
+ */
+import { UserError } from '../types.ts';
+
+export const SABOTAGE_ENV = 'MCPGAUGE_PROXY_SABOTAGE';
+export const SABOTAGE_SWITCHES = ['drop-meta', 'serialize', 'no-timeout', 'swallow-cancel', 'manual-restart', 'no-reconnect'] as const;
+export type SabotageSwitch = (typeof SABOTAGE_SWITCHES)[number];
+
+export function readSabotage(env: NodeJS.ProcessEnv = process.env): ReadonlySet<SabotageSwitch> {
+  const raw = env[SABOTAGE_ENV];
+  if (raw === undefined || raw.trim() === '') return new Set();
+  const out = new Set<SabotageSwitch>();
+  for (const s of raw.split(',').map((x) => x.trim()).filter(Boolean)) {
+    if (!(SABOTAGE_SWITCHES as readonly string[]).includes(s)) {
+      throw new UserError(`${SABOTAGE_ENV}: unknown switch ${JSON.stringify(s)} (valid: ${SABOTAGE_SWITCHES.join(', ')})`);
+    }
+    out.add(s as SabotageSwitch);
+  }
+  return out;
+}

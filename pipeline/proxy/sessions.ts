@@ -1,0 +1,123 @@
+/**
+ * Legacy (2025-11-25) streamable-HTTP sessions of the proxy. A legacy client's
+ * `notifications/cancelled` arrives as its own POST; only a session ties it to the call it names,
+ * so legacy clients get sessions (Mcp-Session-Id) and the SDK aborts the cancelled handler, which
+ * cancels the upstream call. Requests of the 2026-07-28 era, and legacy requests sent without a
+ * session (other than initialize), stay on the stateless handler.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { McpServerFactory } from '@modelcontextprotocol/server';
+import { isModernHttpMessage } from '../mcp/era.ts';
+
+/** Largest request body accepted (bytes). */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** A legacy session with no request for this long is closed. */
+export const SESSION_IDLE_MS = 15 * 60_000;
+
+type Stateless = (req: IncomingMessage, res: ServerResponse, body?: unknown) => Promise<void>;
+
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  if (res.headersSent) return void res.end();
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+async function readBody(req: IncomingMessage, res: ServerResponse): Promise<{ ok: true; body: unknown } | { ok: false }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > MAX_BODY_BYTES) {
+      jsonRpcError(res, 413, -32600, `request body exceeds ${MAX_BODY_BYTES} bytes`);
+      req.destroy();
+      return { ok: false };
+    }
+    chunks.push(c as Buffer);
+  }
+  try {
+    return { ok: true, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+  } catch (e) {
+    jsonRpcError(res, 400, -32700, `Parse error: ${(e as Error).message}`);
+    return { ok: false };
+  }
+}
+
+interface Session {
+  transport: NodeStreamableHTTPServerTransport;
+  idle: NodeJS.Timeout;
+}
+
+export interface LegacySessions {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function legacySessions(factory: McpServerFactory, stateless: Stateless, log: (m: string) => void): LegacySessions {
+  const sessions = new Map<string, Session>();
+  const touch = (id: string) => {
+    const s = sessions.get(id);
+    if (!s) return;
+    clearTimeout(s.idle);
+    s.idle = setTimeout(() => void s.transport.close().catch(() => {}), SESSION_IDLE_MS);
+    s.idle.unref();
+  };
+  const open = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, idle: setTimeout(() => {}, 0) });
+        touch(id);
+      },
+      onsessionclosed: (id) => {
+        clearTimeout(sessions.get(id)?.idle);
+        sessions.delete(id);
+      },
+      maxRequestBodySize: MAX_BODY_BYTES,
+    });
+    transport.onclose = () => {
+      const id = transport.sessionId;
+      if (id) {
+        clearTimeout(sessions.get(id)?.idle);
+        sessions.delete(id);
+      }
+    };
+    transport.onerror = (e) => log(`legacy session: ${e.message}`);
+    const server = await factory({ era: 'legacy' } as never);
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+  return {
+    async handle(req, res) {
+      const sid = req.headers['mcp-session-id'];
+      const id = typeof sid === 'string' ? sid : undefined;
+      if (req.method !== 'POST') {
+        if (id === undefined) return stateless(req, res);
+        const s = sessions.get(id);
+        if (!s) return jsonRpcError(res, 404, -32001, 'Session not found');
+        touch(id);
+        return s.transport.handleRequest(req, res);
+      }
+      const parsed = await readBody(req, res);
+      if (!parsed.ok) return;
+      const body = parsed.body;
+      if (!isModernHttpMessage(body, req.headers)) {
+        if (id !== undefined) {
+          const s = sessions.get(id);
+          if (!s) return jsonRpcError(res, 404, -32001, 'Session not found');
+          touch(id);
+          return s.transport.handleRequest(req, res, body);
+        }
+        const first = (Array.isArray(body) ? body[0] : body) as { method?: unknown } | undefined;
+        if (first?.method === 'initialize') return open(req, res, body);
+      }
+      return stateless(req, res, body);
+    },
+    async close() {
+      const all = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(all.map((s) => (clearTimeout(s.idle), s.transport.close().catch(() => {}))));
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Charts: each Vega-Lite spec in reports-template/charts/*.vl.json (no data in the file) gets
+ * the rows a section's ChartRef carries, is compiled to Vega with `vega-lite` and pre-rendered
+ * to static SVG in Node with vega's View.toSVG(). Why pre-render instead of inlining the Vega
+ * runtime (vega.min.js, ~520 kB): the page needs no chart JavaScript at all (nothing can fail
+ * or fetch at view time, and the CSP can forbid everything but one hashed inline script), the
+ * file stays small, and the output is deterministic for a given report. What is lost is hover
+ * tooltips; every number shown in a chart is also in a table.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import * as vega from 'vega';
+import { compile, type TopLevelSpec, type Config } from 'vega-lite';
+import { TEMPLATE_DIR } from '../constants.ts';
+import type { ChartRef } from './details.ts';
+import { html, trustedHtml, type SafeHtml } from './html.ts';
+
+type Row = Record<string, string | number | null>;
+
+
+const specCache = new Map<string, TopLevelSpec>();
+/** Load a chart's Vega-Lite spec (no data) from reports-template/charts/<id>.vl.json. */
+export function loadChartSpec(id: string): TopLevelSpec {
+  let s = specCache.get(id);
+  if (!s) {
+    s = JSON.parse(readFileSync(`${TEMPLATE_DIR}charts/${id}.vl.json`, 'utf8')) as TopLevelSpec;
+    specCache.set(id, s);
+  }
+  return structuredClone(s);
+}
+
+/** Chart ids present in the template folder (used by tests to see every spec is wired). */
+export function templateChartIds(): string[] {
+  return readdirSync(`${TEMPLATE_DIR}charts`).filter((f) => f.endsWith('.vl.json')).map((f) => f.slice(0, -'.vl.json'.length)).sort();
+}
+
+const CHART_CONFIG: Config = {
+  background: '#ffffff',
+  padding: 6,
+  font: 'system-ui, -apple-system, Segoe UI, Roboto, sans-serif',
+  title: { anchor: 'start' as const, fontSize: 13, subtitleFontSize: 10, subtitleColor: '#5b6270' },
+  axis: { labelFontSize: 10, titleFontSize: 11 },
+  legend: { labelFontSize: 10, labelLimit: 240 },
+  view: { stroke: '#d9dde3' },
+};
+
+/** Vega-Lite compile warnings known to be harmless for these specs (layers inside facets). */
+const BENIGN_WARNINGS = ['Detected faceted independent scales that union domain'];
+/** Non-benign compile warnings of the last render, per chart id (tests assert it stays empty). */
+export const chartWarnings = new Map<string, string[]>();
+
+/** Data -> Vega-Lite -> Vega -> static SVG string. */
+export async function renderChartSvg(id: string, rows: Row[], note?: string): Promise<string> {
+  const spec = loadChartSpec(id) as TopLevelSpec & { data?: unknown; title?: { text: string; subtitle?: string }; config?: unknown };
+  spec.data = { values: rows };
+  if (note && spec.title && typeof spec.title === 'object') spec.title.subtitle = `${spec.title.subtitle ?? ''}${spec.title.subtitle ? ' · ' : ''}${note}`;
+  spec.config = CHART_CONFIG;
+  const warnings: string[] = [];
+  const logger = {
+    level(): number { return vega.Warn; },
+    warn(...args: unknown[]) {
+      warnings.push(args.map(String).join(' '));
+      return logger;
+    },
+    info() { return logger; },
+    debug() { return logger; },
+    error(...args: unknown[]) { throw new Error(`chart ${id}: ${args.map(String).join(' ')}`); },
+  };
+  const vg = compile(spec, { logger: logger as never }).spec;
+  chartWarnings.set(id, warnings);
+  const view = new vega.View(vega.parse(vg), { renderer: 'none', logger: logger as never, logLevel: vega.Warn });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+    const kept = warnings.filter((w) => !BENIGN_WARNINGS.some((b) => w.includes(b)));
+    warnings.length = 0;
+    warnings.push(...kept);
+  }
+}
+
+/** One chart reference -> <figure> with the static SVG, or a "no data" note. */
+export async function chartFigure(c: ChartRef): Promise<SafeHtml> {
+  const title = (loadChartSpec(c.spec) as { title?: { text?: string } }).title?.text ?? c.spec;
+  if (c.rows.length === 0) {
+    return html`<figure class="chart nodata" data-chart="${c.spec}"><figcaption>${title}</figcaption><p class="nodata-note">No data: ${c.empty}.</p></figure>`;
+  }
+  const svg = await renderChartSvg(c.spec, c.rows, c.note);
+  return html`<figure class="chart" data-chart="${c.spec}" aria-label="${title}">${trustedHtml(svg, "vega's SVG writer escapes every text it draws")}</figure>`;
+}

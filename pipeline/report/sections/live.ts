@@ -1,0 +1,131 @@
+/** The live proxy: target, menus over the wire, response tokens, latency, proxy retrieval, economics, LAP. */
+import type { Block, ReportSection } from '../details.ts';
+import { html } from '../html.ts';
+import { fmtInt, fmtNum, rich } from '../render.ts';
+import type { LiveReport, Report } from '../types.ts';
+import { capRows, economicsBlocks, MAX_QUERY_ROWS, METRIC_COLUMNS, metricValues, perQueryTable } from './common.ts';
+
+const COMPONENTS = ['input_schemas', 'descriptions', 'usage_instructions', 'metadata', 'other'] as const;
+
+function targetBlock(l: LiveReport): Block {
+  return {
+    kind: 'kv',
+    items: [
+      { label: 'Target', value: `${l.target.kind}: ${l.target.description}` },
+      { label: 'Discovery tool', value: html`<code>${l.target.discovery_tool}</code> (query: <code>${l.target.arg_names.query}</code>, limit: <code>${l.target.arg_names.limit ?? '—'}</code>, detail: <code>${l.target.arg_names.detail ?? '—'}</code>)` },
+      { label: 'Proxy', value: `${l.proxy.server_name ?? 'unknown'} ${l.proxy.server_version ?? ''} · protocol ${l.proxy.protocol_version ?? 'unknown'}` },
+      { label: 'Headline', value: l.authoritative_headline ? 'authoritative (every schema present on both sides)' : html`<span class="bad">not authoritative: ${l.headline_reason ?? ''}</span>` },
+    ],
+  };
+}
+
+function lapBlock(l: LiveReport): Block {
+  if (!l.lap.executed) return { kind: 'paragraph', muted: true, text: `LAP not executed: ${(l.lap.skip_reason ?? '').replace(/^skipped:\s*/i, '')}` };
+  return {
+    kind: 'kv',
+    items: [
+      { label: 'Version', value: l.lap.version ?? 'unknown' },
+      { label: 'Grade', value: l.lap.grade ?? '—' },
+      { label: 'LAP menu tokens', value: l.lap.menu_tokens !== undefined ? fmtInt(l.lap.menu_tokens) : '—' },
+      { label: 'In-house menu tokens', value: l.lap.in_house_menu_tokens !== undefined ? fmtInt(l.lap.in_house_menu_tokens) : '—' },
+      { label: 'Divergence', value: html`${l.lap.divergence_pct !== undefined ? `${fmtNum(l.lap.divergence_pct, 1)}%` : '—'}${l.lap.warning ? html` <span class="bad">${l.lap.warning}</span>` : ''}` },
+      { label: 'Artifact', value: html`<code>${l.lap.artifact_path ?? '—'}</code>` },
+    ],
+  };
+}
+
+export const liveSection: ReportSection<Report> = {
+  id: 'live',
+  title: 'Live proxy',
+  provenanceKeys: ['live.menus', 'live.responses', 'live.retrieval', 'live.latency', 'live.economics.break_even', 'live.economics.session_estimates', 'live.lap'],
+  schemaRefs: ['#/$defs/live', '#/$defs/live_response', '#/$defs/components'],
+  appliesTo: (r) => r.live !== undefined,
+  build(r) {
+    const l = r.live!;
+    const p = r.provenance;
+    // failed calls first when the table must be capped; all rows are in tables/live_responses.parquet
+    const respRows = l.responses.length <= MAX_QUERY_ROWS ? l.responses : [...l.responses.filter((x) => !x.ok), ...l.responses.filter((x) => x.ok)].slice(0, MAX_QUERY_ROWS);
+    const perQueryAll = l.retrieval.flatMap((x) => x.per_query.map((q) => ({ corpus: l.corpus_id ?? 'live', arm: `proxy (${x.detail})`, retriever: 'proxy', q })));
+    const perQuery = capRows(perQueryAll);
+    return {
+      blocks: [
+        targetBlock(l),
+        { kind: 'heading', text: 'Menus over the wire', provenance: p['live.menus'] },
+        {
+          kind: 'table', id: 'live-menus',
+          columns: [
+            { key: 'tokenizer', label: 'Tokenizer', type: 'ident' },
+            { key: 'proxy_menu_tokens', label: 'Proxy menu', type: 'figure', badge: true },
+            { key: 'proxy_tool_count', label: 'Proxy tools', type: 'int' },
+            { key: 'full_menu_tokens', label: 'Full menu (upstreams)', type: 'figure', badge: true },
+            { key: 'upstream_tool_count', label: 'Upstream tools', type: 'int' },
+          ],
+          rows: l.menus.map((m) => ({ ...m })),
+        },
+        { kind: 'heading', text: 'Discovery response tokens', provenance: p['live.responses'] },
+        {
+          kind: 'table', id: 'live-response-summary',
+          columns: [
+            { key: 'detail', label: 'Detail', type: 'ident' }, { key: 'tokenizer', label: 'Tokenizer', type: 'ident' }, { key: 'n', label: 'n', type: 'int' },
+            { key: 'p50', label: 'p50', type: 'num', digits: 0 }, { key: 'p95', label: 'p95', type: 'num', digits: 0 }, { key: 'p99', label: 'p99', type: 'num', digits: 0 },
+            { key: 'max', label: 'Max', type: 'num', digits: 0 }, { key: 'mean', label: 'Mean', type: 'num', digits: 1 },
+          ],
+          rows: l.response_summary.map((s) => ({ ...s })),
+        },
+        { kind: 'heading', text: 'Latency', provenance: p['live.latency'] },
+        { kind: 'paragraph', text: 'client-measured per call, after warm-up; nearest-rank percentiles.' },
+        {
+          kind: 'table', id: 'live-latency',
+          columns: [
+            { key: 'detail', label: 'Detail', type: 'ident' }, { key: 'n', label: 'n', type: 'int' }, { key: 'warmup', label: 'Warm-up', type: 'int' }, { key: 'runs', label: 'Runs', type: 'int' },
+            ...(['p50_ms', 'p95_ms', 'p99_ms', 'max_ms', 'mean_ms'] as const).map((k) => ({ key: k, label: `${k === 'max_ms' ? 'Max' : k === 'mean_ms' ? 'Mean' : k.slice(0, 3)} ms`, type: 'num' as const, digits: 2 })),
+          ],
+          rows: l.latency.map((x) => ({ ...x })),
+        },
+        { kind: 'heading', text: 'Proxy retrieval quality', provenance: p['live.retrieval'] },
+        {
+          kind: 'table', id: 'live-retrieval',
+          columns: [
+            { key: 'detail', label: 'Detail', type: 'ident' }, { key: 'golden_version', label: 'Golden', type: 'text' },
+            { key: 'query_count', label: 'Queries', type: 'int' }, { key: 'errors', label: 'Errors', type: 'int' }, ...METRIC_COLUMNS,
+          ],
+          rows: l.retrieval.map((x) => ({ detail: x.detail, golden_version: x.golden_version ?? '', query_count: x.query_count, errors: x.errors, ...metricValues(x.summary) })),
+        },
+        {
+          kind: 'details',
+          summary: `Per-query proxy rankings (${perQueryAll.length} rows${perQuery.length < perQueryAll.length ? `, ${perQuery.length} shown, every weak row kept; all in tables/per_query.parquet` : ''})`,
+          blocks: [perQueryTable(perQuery, 'live-per-query')],
+        },
+        {
+          kind: 'details',
+          summary: `Every discovery response (${l.responses.length} rows${respRows.length < l.responses.length ? `, ${respRows.length} shown, failures first; all in tables/live_responses.parquet` : ''})`,
+          blocks: [
+            { kind: 'paragraph', text: 'components add up exactly to the total (span attribution).' },
+            {
+              kind: 'table', id: 'live-responses',
+              columns: [
+                { key: 'query_id', label: 'Query id', type: 'ident' }, { key: 'detail', label: 'Detail', type: 'ident' }, { key: 'tokenizer', label: 'Tokenizer', type: 'ident' },
+                { key: 'ok', label: 'OK', type: 'text' }, { key: 'total_tokens', label: 'Total', type: 'int' }, { key: 'result_count', label: 'Results', type: 'int' },
+                { key: 'latency_ms', label: 'Latency ms', type: 'num', digits: 2 }, ...COMPONENTS.map((c) => ({ key: c, label: c, type: 'int' as const })),
+              ],
+              rows: respRows.map((x) => ({
+                query_id: x.query_id, detail: x.detail, tokenizer: x.tokenizer,
+                ok: x.ok ? rich(html`ok`, 1) : rich(html`<span class="bad">error</span><div class="meta">${x.error ?? ''}</div>`, 0),
+                total_tokens: x.total_tokens, result_count: x.result_count, latency_ms: x.latency_ms,
+                ...Object.fromEntries(COMPONENTS.map((c) => [c, x.components?.[c]])),
+              })),
+              rowClasses: respRows.map((x) => (x.ok ? '' : 'err')),
+            },
+          ],
+        },
+        ...economicsBlocks(l.economics, 'live-economics', 'Live economics', p['live.economics.break_even'], p['live.economics.session_estimates']),
+        { kind: 'heading', text: 'LAP', provenance: p['live.lap'] },
+        lapBlock(l),
+        { kind: 'heading', text: 'Errors' },
+        l.errors.length
+          ? { kind: 'list', items: l.errors.map((e) => html`<code>${e.where}</code>: ${e.message}`) }
+          : { kind: 'paragraph', muted: true, text: 'no errors' },
+      ],
+    };
+  },
+};
