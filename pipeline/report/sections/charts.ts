@@ -137,6 +137,20 @@ export const CHARTS: readonly ChartEntry[] = [
     },
   },
   {
+    spec: 'retriever_recall',
+    data: (r) => {
+      const order = new Map<string, number>();
+      for (const x of r.retrieval) if (x.retriever && !order.has(x.retriever.id)) order.set(x.retriever.id, order.size);
+      return {
+        rows: r.retrieval.filter(isScored).map((x) => {
+          const f = x.metrics.recall_at_5;
+          return { corpus: x.corpus_id, retriever: x.tuning ? `${x.retriever.id} (CV)` : x.retriever.id, order: order.get(x.retriever.id)!, arm: x.arm, value: f.value, lo: f.ci95?.[0] ?? f.value, hi: f.ci95?.[1] ?? f.value };
+        }),
+        empty: 'no retriever was scored (no golden set)',
+      };
+    },
+  },
+  {
     spec: 'break_even',
     data: (r) => {
       const tok = primaryTokenizer(r);

@@ -3,10 +3,11 @@
  * R@1/3/5/10, MRR, nDCG@10, MAP (95% bootstrap CIs), the paired recall@5 difference against the
  * default retriever, whether that difference exceeds the retriever's own CI half-width, the
  * cross-validated choice for tuned retrievers (held-out scores only), and the measured build
- * time and query p50/p99. Plus the chart "recall@5 per retriever" and the per-fold choices.
+ * time and query p50/p99, and the per-fold choices. The chart "recall@5 per retriever" is in the
+ * chart grid (sections/charts.ts, spec retriever_recall).
  */
 import { DEFAULT_RETRIEVER_ID } from '../../retrieval/registry.ts';
-import type { Block, ChartRef, Column, ReportSection, TableRow } from '../details.ts';
+import type { Block, Column, ReportSection, TableRow } from '../details.ts';
 import { html } from '../html.ts';
 import { fmtMetric, rich } from '../render.ts';
 import { isScored, type Report, type RetrievalScored } from '../types.ts';
@@ -14,20 +15,6 @@ import { METRIC_COLUMNS, metricValues } from './common.ts';
 
 const signed = (x: number) => `${x >= 0 ? '+' : '\u2212'}${fmtMetric(Math.abs(x))}`;
 const json = (o: unknown) => JSON.stringify(o);
-
-function chart(r: Report): ChartRef {
-  const order = new Map<string, number>();
-  for (const x of r.retrieval) if (x.retriever && !order.has(x.retriever.id)) order.set(x.retriever.id, order.size);
-  return {
-    kind: 'chart',
-    spec: 'retriever_recall',
-    rows: r.retrieval.filter(isScored).map((x) => {
-      const f = x.metrics.recall_at_5;
-      return { corpus: x.corpus_id, retriever: x.tuning ? `${x.retriever.id} (CV)` : x.retriever.id, order: order.get(x.retriever.id)!, arm: x.arm, value: f.value, lo: f.ci95?.[0] ?? f.value, hi: f.ci95?.[1] ?? f.value };
-    }),
-    empty: 'no retriever was scored (no golden set)',
-  };
-}
 
 function verdict(r: Report): string {
   const scored = r.retrieval.filter(isScored).filter((x) => x.vs_default);
@@ -101,10 +88,9 @@ export const retrieversSection: ReportSection<Report> = {
           'chosen on the other four folds, so their metrics are held-out scores, never training scores. ' +
           `\u0394R@5: mean per-query recall@5 difference against ${DEFAULT_RETRIEVER_ID} with a paired bootstrap CI; "> CI half-width" compares ` +
           "that difference with the half-width of the retriever's own recall@5 CI. Build and query times are wall-clock in this run " +
-          '(one build; one search per golden query), on this machine: compare them with each other, not across machines.',
+          '(median of 3 builds up to 5,000 docs; one search per golden query after a warm-up pass), on this machine: compare them with each other, not across machines.',
       },
       { kind: 'paragraph', text: verdict(r) },
-      { kind: 'charts', charts: [chart(r)] },
       { kind: 'table', id: 'retrievers-table', columns, rows },
     ];
     if (folds.length) {
