@@ -7,8 +7,8 @@
  * with the reason, as does every retriever when the corpus has no golden set.
  */
 import type { GoldenSet, IndexDoc } from '../types.ts';
-import type { QueryRow, RetrievalMetrics, RetrievalReport, RetrievalScored, RetrieverInfo } from '../report/types.ts';
-import type { QueryResult, RetrievalSummary } from '../retrieval/metrics.ts';
+import type { RetrievalReport, RetrievalScored, RetrieverInfo } from '../report/types.ts';
+import { toMetrics, toQueryRow } from '../report/rows.ts';
 import type { RetrieverMeta, RetrieverOptions } from '../retrieval/types.ts';
 import { DEFAULT_RETRIEVER_ID, getRetrieverEntry } from '../retrieval/registry.ts';
 import { evaluateRetriever } from '../retrieval/evaluate.ts';
@@ -17,30 +17,6 @@ import { pairedDelta } from '../retrieval/compare.ts';
 /** The report's copy of a retriever's meta (params as plain JSON). */
 export function retrieverInfo(meta: RetrieverMeta): RetrieverInfo {
   return { id: meta.id, analyzer: meta.analyzer, params: JSON.parse(JSON.stringify(meta.params)) };
-}
-
-export function toMetrics(s: RetrievalSummary): RetrievalMetrics {
-  return { ...s.metrics } as unknown as RetrievalMetrics;
-}
-
-export function toQueryRow(q: QueryResult): QueryRow {
-  const row: QueryRow = {
-    query_id: q.query_id,
-    query: q.query,
-    first_relevant_rank: q.first_relevant_rank,
-    recall_at_1: q.recall_at_1,
-    recall_at_3: q.recall_at_3,
-    recall_at_5: q.recall_at_5,
-    recall_at_10: q.recall_at_10,
-    rr: q.rr,
-    ndcg_at_10: q.ndcg_at_10,
-    ap: q.ap,
-    comprehensive_at_5: q.comprehensive_at_5,
-    top: q.top,
-    gold: q.gold,
-  };
-  if (q.error !== undefined) row.error = q.error;
-  return row;
 }
 
 export interface ArmRetrievalInput {

@@ -19,6 +19,8 @@ export function register(program: Command): void {
     .option('--catalog-from <file>', 'sample the catalog from the real tool definitions of this corpus file (renamed to stay unique; without --catalog: every tool once)')
     .option('--page-size <n>', 'tools per tools/list page (0 = one page)', '0')
     .option('--max-body-bytes <n>', 'HTTP request body limit (413 above)', String(4 * 1024 * 1024))
+    .option('--max-sessions <n>', 'largest number of live stateful HTTP/SSE sessions; beyond it 503 + JSON-RPC error', '1000')
+    .option('--session-idle-seconds <n>', 'close a stateful session after this many seconds without a request (0 = never)', '600')
     .option('--allow-origin <host...>', 'extra allowed Origin hostnames (localhost, 127.0.0.1, [::1] always allowed)')
     .action(async (opts: Record<string, unknown>) => {
       const { parseConfig } = await import('../fixture/config.ts');
@@ -34,6 +36,8 @@ export function register(program: Command): void {
         pageSize: opts.pageSize as string,
         maxBodyBytes: opts.maxBodyBytes as string,
         allowOrigin: opts.allowOrigin as string[] | undefined,
+        maxSessions: opts.maxSessions as string,
+        sessionIdleSeconds: opts.sessionIdleSeconds as string,
       });
       await runFixture(cfg);
     });

@@ -6,10 +6,12 @@
  *
  * for calls in {1, 3, 5, 10} by default. Rows follow the order of `calls`.
  */
+import { SESSION_CALLS } from '../constants.ts';
 import { UserError } from '../types.ts';
 import { finiteInput } from './breakeven.ts';
 
-export const DEFAULT_SESSION_CALLS: readonly number[] = Object.freeze([1, 3, 5, 10]);
+/** calls per session when none are given (pipeline/constants.ts) */
+export const DEFAULT_SESSION_CALLS: readonly number[] = SESSION_CALLS;
 
 export interface SessionInput {
   menuTokens: number;

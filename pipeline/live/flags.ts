@@ -6,10 +6,7 @@
 import { UserError } from '../types.ts';
 import type { ProtocolChoice } from '../mcp/client.ts';
 import type { Detail } from '../report/types.ts';
-import type { LiveOptions } from './run.ts';
-
-/** Upstreams the embedded default boots: the project's fixture and the four npm reference servers. */
-export const EMBEDDED_SERVERS = ['fixture', 'filesystem', 'memory', 'sequential-thinking', 'everything'] as const;
+import { EMBEDDED_SERVERS, type LiveOptions } from './types.ts';
 
 export interface LiveFlag {
   /** commander flag spec */

@@ -15,86 +15,21 @@
  * - LAP: merged from `--lap-json`, run when `lap` is on PATH, else skipped; never fails the run.
  * A failing query is an error row (and an `errors[]` entry), never an aborted run.
  */
-import { resolve } from 'node:path';
-import { connectMcp, describeTarget, resultText, type McpConnection, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
+import { connectMcp, describeTarget, type McpConnection, type WireTool } from '../mcp/client.ts';
 import { UserError, type Corpus, type GoldenSet, type JsonValue, type ToolRecord } from '../types.ts';
-import { getTokenizer, isTokenizerName, TOKENIZER_NAMES, type Tokenizer } from '../tokens/tokenizer.ts';
+import { getTokenizer, isTokenizerName } from '../tokens/tokenizer.ts';
 import { loadCorpus } from '../corpus/load.ts';
 import { loadGolden } from '../corpus/golden.ts';
-import { scoreGolden, type QueryResult, type RetrievalSummary } from '../retrieval/metrics.ts';
-import { breakEven, breakEvenCurve } from '../economics/breakeven.ts';
-import { sessionEstimates } from '../economics/session.ts';
-import { percentile, mean } from '../util/stats.ts';
 import { arm as baselineArm } from '../../arms/baseline_json.ts';
-import type {
-  BreakEvenCurvePoint,
-  BreakEvenRow,
-  Detail,
-  LiveError,
-  LiveLatency,
-  LiveMenu,
-  LiveReport,
-  LiveResponseRow,
-  LiveResponseSummary,
-  LiveRetrieval,
-  QueryRow,
-  RetrievalMetrics,
-  SessionEstimateRow,
-} from '../report/types.ts';
-import { partitionResponse, toComponents, type ResponsePartition } from './spans.ts';
-import { DEFAULT_CORPUS, DEFAULT_GOLDEN } from '../constants.ts';
-import { DEFAULT_CONNECT_TIMEOUT_MS, listUpstreams, openTarget, type OpenedTarget, type TargetOptions, type UpstreamMenu } from './targets.ts';
+import type { Detail, LiveError, LiveReport } from '../report/types.ts';
+import { DEFAULT_CORPUS, DEFAULT_GOLDEN, TOKENIZER_NAMES } from '../constants.ts';
+import { DEFAULT_CONNECT_TIMEOUT_MS, listUpstreams, openTarget, type OpenedTarget, type UpstreamMenu } from './targets.ts';
 import { lapSection } from './lap.ts';
+import { callOnce, measureDetail, oneLine, waitUntilIndexed, type DetailRun, type DiscoveryCall } from './calls.ts';
+import { countMenus, countResponses, latencyRows, liveEconomics, partitionAll, scoreProxyRankings } from './results.ts';
+import type { ArgNames, LiveOptions } from './types.ts';
 
-
-export interface ArgNames {
-  query: string;
-  /** null: never send a limit */
-  limit: string | null;
-  /** null: the proxy has no detail argument (only `full` is measured) */
-  detail: string | null;
-}
-
-export interface LiveOptions extends TargetOptions {
-  /** discovery tool name (default retrieve_tools) */
-  discoveryTool?: string;
-  argNames?: Partial<ArgNames>;
-  /** `limit` sent with every discovery call (default 10) */
-  limit?: number;
-  /** which detail levels to measure (default both; compact only when the tool declares the detail argument) */
-  details?: Detail[];
-  goldenFile?: string;
-  corpusFile?: string;
-  /** use only the first N golden queries (speed) */
-  maxQueries?: number;
-  /** measured passes over the queries (default 3) */
-  runs?: number;
-  /** warm-up calls per detail before measuring (default 2) */
-  warmup?: number;
-  /** tokenizer names (default both) */
-  tokenizers?: string[];
-  lapJson?: string;
-  lap?: 'auto' | 'off';
-  /** executable to run as `lap` (default: `lap` from PATH) */
-  lapCommand?: string;
-  /** per discovery call deadline (ms, default 30000) */
-  callTimeoutMs?: number;
-  /** retrieval bootstrap (default 2000 iterations, seed 42) */
-  bootstrap?: { iterations: number; seed: number };
-}
-
-interface CallOutcome {
-  ok: boolean;
-  text?: string;
-  error?: string;
-  ms: number;
-}
-
-const round3 = (x: number): number => Math.round(x * 1000) / 1000;
-const oneLine = (s: string, max = 300): string => {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t || '(empty)';
-};
+export type { ArgNames, LiveOptions } from './types.ts';
 
 function posInt(v: unknown, name: string, min: number, dflt: number): number {
   if (v === undefined) return dflt;
@@ -145,55 +80,22 @@ export function headlineProblem(proxyTools: readonly ToolRecord[], upstreamTools
   return problems.length ? `schemas missing: ${problems.join('; ')}; savings and break-even withheld` : null;
 }
 
-async function callOnce(conn: McpConnection, tool: string, args: Record<string, unknown>, timeoutMs: number): Promise<CallOutcome> {
-  const t0 = performance.now();
-  try {
-    const res = await conn.callTool(tool, args, { timeoutMs });
-    const ms = performance.now() - t0;
-    const text = resultText(res);
-    if (res.isError) return { ok: false, error: `tool error: ${oneLine(text)}`, ms };
-    if (text === '') return { ok: false, error: 'empty response (no text content)', ms };
-    return { ok: true, text, ms };
-  } catch (e) {
-    return { ok: false, error: oneLine((e as Error).message ?? String(e)), ms: performance.now() - t0 };
-  }
-}
-
-function toQueryRow(r: QueryResult): QueryRow {
-  const row: QueryRow = {
-    query_id: r.query_id,
-    query: r.query,
-    first_relevant_rank: r.first_relevant_rank,
-    recall_at_1: r.recall_at_1,
-    recall_at_3: r.recall_at_3,
-    recall_at_5: r.recall_at_5,
-    recall_at_10: r.recall_at_10,
-    rr: r.rr,
-    ndcg_at_10: r.ndcg_at_10,
-    ap: r.ap,
-    comprehensive_at_5: r.comprehensive_at_5,
-    top: r.top,
-    gold: r.gold,
-  };
-  if (r.error) row.error = r.error;
-  return row;
-}
-
-function toMetrics(s: RetrievalSummary): RetrievalMetrics {
-  return { ...s.metrics } as unknown as RetrievalMetrics;
-}
-
-/** Measured state of one detail level. */
-interface DetailRun {
-  detail: Detail;
-  /** per query: first successful text, first error, successful latencies */
-  perQuery: { id: string; query: string; text?: string; error?: string; latencies: number[]; failedLatencies: number[]; failures: number; varied: boolean }[];
-  timed: number[];
+/** Resolved, validated live options (stage 1). */
+interface LiveSettings {
+  discoveryTool: string;
+  argNames: ArgNames;
+  limit: number;
+  runs: number;
   warmup: number;
+  callTimeoutMs: number;
+  maxQueries?: number;
+  wantDetails: Detail[];
+  tokenizerNames: string[];
+  corpusFile: string;
+  goldenFile: string;
 }
 
-export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
-  const log = opts.log ?? (() => {});
+function resolveSettings(opts: LiveOptions): LiveSettings {
   const discoveryTool = opts.discoveryTool ?? 'retrieve_tools';
   if (!discoveryTool.trim()) throw new UserError('--discovery-tool: empty name');
   const argNames: ArgNames = {
@@ -202,311 +104,159 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
     detail: opts.argNames?.detail === undefined ? 'detail' : opts.argNames.detail,
   };
   if (!argNames.query) throw new UserError('--query-arg: empty name');
-  const limit = posInt(opts.limit, '--limit', 1, 10);
-  const runs = posInt(opts.runs, '--runs', 1, 3);
-  const warmupN = posInt(opts.warmup, '--warmup', 0, 2);
-  const callTimeoutMs = posInt(opts.callTimeoutMs, '--call-timeout', 1, 30_000);
-  const maxQueries = opts.maxQueries === undefined ? undefined : posInt(opts.maxQueries, '--live-queries', 1, 0);
   const wantDetails: Detail[] = opts.details ?? ['full', 'compact'];
   for (const d of wantDetails) if (d !== 'full' && d !== 'compact') throw new UserError(`detail must be "full" or "compact", got ${JSON.stringify(d)}`);
   // names checked now; the encodings are loaded after the calls (a run killed early never pays for them)
   const tokenizerNames = [...new Set(opts.tokenizers ?? [...TOKENIZER_NAMES])];
   for (const n of tokenizerNames) if (!isTokenizerName(n)) throw new UserError(`unknown tokenizer "${n}" (valid: ${TOKENIZER_NAMES.join(', ')})`);
   if (tokenizerNames.length === 0) throw new UserError(`no tokenizer given (valid: ${TOKENIZER_NAMES.join(', ')})`);
+  return {
+    discoveryTool,
+    argNames,
+    limit: posInt(opts.limit, '--limit', 1, 10),
+    runs: posInt(opts.runs, '--runs', 1, 3),
+    warmup: posInt(opts.warmup, '--warmup', 0, 2),
+    callTimeoutMs: posInt(opts.callTimeoutMs, '--call-timeout', 1, 30_000),
+    maxQueries: opts.maxQueries === undefined ? undefined : posInt(opts.maxQueries, '--live-queries', 1, 0),
+    wantDetails,
+    tokenizerNames,
+    corpusFile: opts.corpusFile ?? DEFAULT_CORPUS,
+    goldenFile: opts.goldenFile ?? DEFAULT_GOLDEN,
+  };
+}
 
-  // Corpus + golden (validated before any process starts).
-  const corpusFile = opts.corpusFile ?? DEFAULT_CORPUS;
-  const goldenFile = opts.goldenFile ?? DEFAULT_GOLDEN;
-  const corpus: Corpus = await loadCorpus(corpusFile);
-  let golden: GoldenSet = await loadGolden(goldenFile, corpus);
-  if (maxQueries !== undefined && maxQueries < golden.queries.length) golden = { ...golden, queries: golden.queries.slice(0, maxQueries) };
+/** Stage 2: corpus + golden set, validated before any process starts. */
+async function loadQueries(s: LiveSettings): Promise<{ corpus: Corpus; golden: GoldenSet }> {
+  const corpus = await loadCorpus(s.corpusFile);
+  let golden = await loadGolden(s.goldenFile, corpus);
+  if (s.maxQueries !== undefined && s.maxQueries < golden.queries.length) golden = { ...golden, queries: golden.queries.slice(0, s.maxQueries) };
+  return { corpus, golden };
+}
 
+/** Stage 3: connect to the proxy; the server's self-description. */
+async function connectProxy(target: OpenedTarget, opts: LiveOptions): Promise<{ conn: McpConnection; proxyInfo: LiveReport['proxy'] }> {
+  let conn: McpConnection;
+  try {
+    conn = await connectMcp(target.proxy, { timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, protocol: opts.protocol ?? 'legacy' });
+  } catch (e) {
+    throw new UserError(`live: ${oneLine((e as Error).message, 500)}`);
+  }
+  const sv = conn.client.getServerVersion();
+  const proxyInfo: LiveReport['proxy'] = {};
+  if (sv?.name) proxyInfo.server_name = sv.name;
+  if (sv?.version) proxyInfo.server_version = sv.version;
+  if (conn.protocolVersion) proxyInfo.protocol_version = conn.protocolVersion;
+  if (target.retriever) proxyInfo.retriever = target.retriever;
+  return { conn, proxyInfo };
+}
+
+/** How discovery calls are made: which details are measured and which arguments are sent. */
+interface CallPlan {
+  details: Detail[];
+  sendDetail: boolean;
+  sendLimit: boolean;
+  proxyTools: ToolRecord[];
+}
+
+/** Stage 4: the proxy's own tools/list and what its discovery tool declares. */
+function planCalls(proxyWire: WireTool[], s: LiveSettings, target: OpenedTarget, errors: LiveError[]): CallPlan {
+  const { discoveryTool, argNames } = s;
+  const dtool = proxyWire.find((t) => t.name === discoveryTool);
+  if (!dtool) {
+    throw new UserError(
+      `${describeTarget(target.proxy)}: the proxy lists no tool named ${JSON.stringify(discoveryTool)} (it lists: ${proxyWire.map((t) => t.name).join(', ') || 'nothing'}); set --discovery-tool`,
+    );
+  }
+  const declared = (schemaMissing(dtool.inputSchema) ? {} : ((dtool.inputSchema as Record<string, unknown>).properties ?? {})) as Record<string, unknown>;
+  const details = s.wantDetails.filter((d) => d === 'full' || (argNames.detail !== null && argNames.detail in declared));
+  if (s.wantDetails.includes('compact') && !details.includes('compact')) {
+    errors.push({ where: 'menu', message: `compact detail not measured: ${discoveryTool} declares no ${JSON.stringify(argNames.detail)} argument` });
+  }
+  const sendDetail = argNames.detail !== null && argNames.detail in declared;
+  // a limit goes out when the tool declares it (or declares nothing at all): strict proxies reject unknown arguments
+  const sendLimit = argNames.limit !== null && (argNames.limit in declared || Object.keys(declared).length === 0);
+  if (argNames.limit !== null && !sendLimit) {
+    errors.push({ where: 'menu', message: `no limit sent: ${discoveryTool} declares no ${JSON.stringify(argNames.limit)} argument (the proxy's default applies)` });
+  }
+  if (argNames.query && Object.keys(declared).length > 0 && !(argNames.query in declared)) {
+    errors.push({ where: 'menu', message: `${discoveryTool} declares no ${JSON.stringify(argNames.query)} argument (declared: ${Object.keys(declared).join(', ')}); set --query-arg` });
+  }
+  return { details, sendDetail, sendLimit, proxyTools: proxyWire.map((t) => recordOf('proxy', t)) };
+}
+
+/** Stage 5: the full menu: listed from the upstreams, known from the embedded target, or the corpus file (labelled). */
+async function upstreamMenu(target: OpenedTarget, corpus: Corpus, s: LiveSettings, opts: LiveOptions, log: (m: string) => void): Promise<UpstreamMenu> {
+  if (target.upstreamMenu) return target.upstreamMenu;
+  if (target.upstreams.length > 0) {
+    log(`live: listing ${target.upstreams.length} upstreams from ${opts.upstreamsFile}`);
+    const tools = await listUpstreams(target.upstreams, { timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, protocol: opts.protocol }).catch((e: Error) => {
+      throw new UserError(`${opts.upstreamsFile}: ${oneLine(e.message, 500)}`);
+    });
+    return { tools, source: `tools/list of the upstreams in ${opts.upstreamsFile}`, live: true };
+  }
+  return {
+    tools: corpus.tools.map((t) => ({ server: t.server, tool: { name: t.tool, description: t.description, inputSchema: t.inputSchema } })),
+    source: `corpus file ${s.corpusFile} (${corpus.version}; not listed live: pass --upstreams FILE to list the proxy's upstreams)`,
+    live: false,
+  };
+}
+
+function discoveryCall(conn: McpConnection, s: LiveSettings, plan: CallPlan): DiscoveryCall {
+  const argsFor = (query: string, detail: Detail): Record<string, unknown> => {
+    const a: Record<string, unknown> = { [s.argNames.query]: query };
+    if (plan.sendLimit) a[s.argNames.limit!] = s.limit;
+    if (plan.sendDetail) a[s.argNames.detail!] = detail;
+    return a;
+  };
+  return (query, detail) => callOnce(conn, s.discoveryTool, argsFor(query, detail), s.callTimeoutMs);
+}
+
+/**
+ * The live stage, as named stages: settings -> queries -> target + connection -> call plan ->
+ * full menu -> (readiness) -> measured calls per detail -> tokens (menus, responses) ->
+ * proxy retrieval -> latency -> economics -> LAP -> the report section.
+ */
+export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
+  const log = opts.log ?? (() => {});
+  const s = resolveSettings(opts);
+  const { corpus, golden } = await loadQueries(s);
   const errors: LiveError[] = [];
   const target: OpenedTarget = await openTarget(opts);
   let conn: McpConnection | undefined;
   try {
-    try {
-      conn = await connectMcp(target.proxy, { timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, protocol: opts.protocol ?? 'legacy' });
-    } catch (e) {
-      throw new UserError(`live: ${oneLine((e as Error).message, 500)}`);
-    }
-    const sv = conn.client.getServerVersion();
-    const proxyInfo: LiveReport['proxy'] = {};
-    if (sv?.name) proxyInfo.server_name = sv.name;
-    if (sv?.version) proxyInfo.server_version = sv.version;
-    if (conn.protocolVersion) proxyInfo.protocol_version = conn.protocolVersion;
-    if (target.retriever) proxyInfo.retriever = target.retriever;
-
-    // --- menus over the wire
-    const proxyWire = await conn.listAllTools();
-    const dtool = proxyWire.find((t) => t.name === discoveryTool);
-    if (!dtool) {
-      throw new UserError(
-        `${describeTarget(target.proxy)}: the proxy lists no tool named ${JSON.stringify(discoveryTool)} (it lists: ${proxyWire.map((t) => t.name).join(', ') || 'nothing'}); set --discovery-tool`,
-      );
-    }
-    const declared = (schemaMissing(dtool.inputSchema) ? {} : ((dtool.inputSchema as Record<string, unknown>).properties ?? {})) as Record<string, unknown>;
-    const details = wantDetails.filter((d) => d === 'full' || (argNames.detail !== null && argNames.detail in declared));
-    if (wantDetails.includes('compact') && !details.includes('compact')) {
-      errors.push({ where: 'menu', message: `compact detail not measured: ${discoveryTool} declares no ${JSON.stringify(argNames.detail)} argument` });
-    }
-    const sendDetail = argNames.detail !== null && argNames.detail in declared;
-    // a limit goes out when the tool declares it (or declares nothing at all): strict proxies reject unknown arguments
-    const sendLimit = argNames.limit !== null && (argNames.limit in declared || Object.keys(declared).length === 0);
-    if (argNames.limit !== null && !sendLimit) {
-      errors.push({ where: 'menu', message: `no limit sent: ${discoveryTool} declares no ${JSON.stringify(argNames.limit)} argument (the proxy's default applies)` });
-    }
-    if (argNames.query && Object.keys(declared).length > 0 && !(argNames.query in declared)) {
-      errors.push({ where: 'menu', message: `${discoveryTool} declares no ${JSON.stringify(argNames.query)} argument (declared: ${Object.keys(declared).join(', ')}); set --query-arg` });
-    }
-    const proxyTools = proxyWire.map((t) => recordOf('proxy', t));
-
-    let upstream: UpstreamMenu;
-    if (target.upstreamMenu) upstream = target.upstreamMenu;
-    else if (target.upstreams.length > 0) {
-      log(`live: listing ${target.upstreams.length} upstreams from ${opts.upstreamsFile}`);
-      const tools = await listUpstreams(target.upstreams, { timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, protocol: opts.protocol }).catch((e: Error) => {
-        throw new UserError(`${opts.upstreamsFile}: ${oneLine(e.message, 500)}`);
-      });
-      upstream = { tools, source: `tools/list of the upstreams in ${opts.upstreamsFile}`, live: true };
-    } else {
-      upstream = {
-        tools: corpus.tools.map((t) => ({ server: t.server, tool: { name: t.tool, description: t.description, inputSchema: t.inputSchema } })),
-        source: `corpus file ${corpusFile} (${corpus.version}; not listed live: pass --upstreams FILE to list the proxy's upstreams)`,
-        live: false,
-      };
-    }
+    const connected = await connectProxy(target, opts);
+    conn = connected.conn;
+    const plan = planCalls(await conn.listAllTools(), s, target, errors);
+    const upstream = await upstreamMenu(target, corpus, s, opts, log);
     const upstreamTools = upstream.tools.map((u) => recordOf(u.server, u.tool));
-    const proxyListing = baselineArm.renderListing(proxyTools);
+    const proxyListing = baselineArm.renderListing(plan.proxyTools);
     const fullListing = baselineArm.renderListing(upstreamTools);
-    const headlineReason = headlineProblem(proxyTools, upstreamTools);
+    const headlineReason = headlineProblem(plan.proxyTools, upstreamTools);
 
-    // --- discovery calls
-    const argsFor = (query: string, detail: Detail): Record<string, unknown> => {
-      const a: Record<string, unknown> = { [argNames.query]: query };
-      if (sendLimit) a[argNames.limit!] = limit;
-      if (sendDetail) a[argNames.detail!] = detail;
-      return a;
-    };
-    const c = conn;
-    const call = (query: string, detail: Detail) => callOnce(c, discoveryTool, argsFor(query, detail), callTimeoutMs);
-
-    // readiness of external proxies that index in the background: wait until one of the first
-    // golden queries returns results (an empty tools array for all of them = not indexed yet)
-    if (target.kind !== 'embedded' && golden.queries.length > 0) {
-      const readyMs = opts.readyTimeoutMs ?? 10_000;
-      const deadline = Date.now() + readyMs;
-      const probes = golden.queries.slice(0, 5);
-      probing: for (;;) {
-        for (const q of probes) {
-          const r = await call(q.query, 'full');
-          if (!r.ok) break probing;
-          const p = partitionResponse(r.text!);
-          if (p.resultCount > 0 || p.flag !== undefined) break probing;
-        }
-        if (Date.now() > deadline) {
-          errors.push({ where: 'ready', message: `the proxy returned no results for the first ${probes.length} golden queries for ${readyMs} ms (not indexed yet?)` });
-          break;
-        }
-        await new Promise((r2) => setTimeout(r2, 250));
-      }
-    }
-
+    const call = discoveryCall(conn, s, plan);
+    if (target.kind !== 'embedded' && golden.queries.length > 0) await waitUntilIndexed(call, golden, opts.readyTimeoutMs ?? 10_000, errors);
     const detailRuns: DetailRun[] = [];
-    for (const detail of details) {
-      const dr: DetailRun = {
-        detail,
-        perQuery: golden.queries.map((q) => ({ id: q.id, query: q.query, latencies: [], failedLatencies: [], failures: 0, varied: false })),
-        timed: [],
-        warmup: 0,
-      };
-      for (let w = 0; w < warmupN && golden.queries.length > 0; w++) {
-        const q = golden.queries[w % golden.queries.length];
-        const r = await call(q.query, detail);
-        dr.warmup++;
-        if (!r.ok) errors.push({ where: `warmup:${q.id}/${detail}`, message: r.error! });
-      }
-      log(`live: ${detail}: ${golden.queries.length} queries x ${runs} runs`);
-      for (let run = 0; run < runs; run++) {
-        for (const pq of dr.perQuery) {
-          const r = await call(pq.query, detail);
-          if (r.ok) {
-            pq.latencies.push(r.ms);
-            dr.timed.push(r.ms);
-            if (pq.text === undefined) pq.text = r.text;
-            else if (r.text !== pq.text) pq.varied = true;
-          } else {
-            pq.failures++;
-            pq.failedLatencies.push(r.ms);
-            if (pq.error === undefined) pq.error = r.error;
-          }
-        }
-      }
-      for (const pq of dr.perQuery) {
-        if (pq.text === undefined) errors.push({ where: `query:${pq.id}/${detail}`, message: pq.error ?? 'failed' });
-        else if (pq.failures > 0) errors.push({ where: `query:${pq.id}/${detail}`, message: `${pq.failures} of ${runs} runs failed (first: ${pq.error})` });
-      }
-      const varied = dr.perQuery.filter((pq) => pq.varied).map((pq) => pq.id);
-      if (varied.length > 0) {
-        errors.push({
-          where: `determinism/${detail}`,
-          message: `the response text differed between runs for ${varied.length} quer${varied.length === 1 ? 'y' : 'ies'} (${varied.slice(0, 5).join(', ')}${varied.length > 5 ? ', …' : ''}); the first successful response is measured`,
-        });
-      }
-      detailRuns.push(dr);
-    }
+    for (const detail of plan.details) detailRuns.push(await measureDetail(call, detail, golden, { runs: s.runs, warmup: s.warmup }, errors, log));
 
-    // --- tokens: menus (both sides rendered like the baseline_json arm)
-    const tokenizers: Tokenizer[] = tokenizerNames.map((n) => getTokenizer(n));
-    const cl100k = getTokenizer('cl100k_base');
-    const menus: LiveMenu[] = tokenizers.map((tk) => ({
-      tokenizer: tk.name,
-      proxy_menu_tokens: { value: tk.count(proxyListing), unit: 'tokens', provenance: 'measured', tokenizer: tk.name, n: proxyTools.length },
-      full_menu_tokens: { value: tk.count(fullListing), unit: 'tokens', provenance: upstream.live ? 'measured' : 'estimated', tokenizer: tk.name, n: upstreamTools.length },
-      proxy_tool_count: proxyTools.length,
-      upstream_tool_count: upstreamTools.length,
-    }));
-
-    // --- responses: exact text, spans, tokens
-    const responses: LiveResponseRow[] = [];
-    const response_summary: LiveResponseSummary[] = [];
-    const partitions = new Map<string, ResponsePartition>();
-    const flagged = new Set<string>();
-    for (const dr of detailRuns) {
-      for (const pq of dr.perQuery) {
-        if (pq.text !== undefined) {
-          const p = partitionResponse(pq.text);
-          partitions.set(`${dr.detail}\u0000${pq.id}`, p);
-          if (p.flag && !flagged.has(dr.detail)) {
-            flagged.add(dr.detail);
-            errors.push({ where: `spans:${pq.id}/${dr.detail}`, message: p.flag });
-          }
-        }
-      }
-    }
-    for (const tk of tokenizers) {
-      for (const dr of detailRuns) {
-        const totals: number[] = [];
-        for (const pq of dr.perQuery) {
-          // per row: the median over the runs (of the failed calls for an error row)
-          const latency = round3(percentile(pq.latencies.length ? pq.latencies : pq.failedLatencies, 50) || 0);
-          if (pq.text === undefined) {
-            responses.push({ query_id: pq.id, detail: dr.detail, tokenizer: tk.name, ok: false, error: pq.error ?? 'failed', latency_ms: latency });
-            continue;
-          }
-          const p = partitions.get(`${dr.detail}\u0000${pq.id}`)!;
-          const { total, byLabel } = tk.countSpans(pq.text, p.spans);
-          totals.push(total);
-          responses.push({
-            query_id: pq.id,
-            detail: dr.detail,
-            tokenizer: tk.name,
-            ok: true,
-            total_tokens: total,
-            result_count: p.resultCount,
-            components: toComponents(byLabel),
-            latency_ms: latency,
-          });
-        }
-        if (totals.length > 0) {
-          response_summary.push({
-            detail: dr.detail,
-            tokenizer: tk.name,
-            n: totals.length,
-            p50: percentile(totals, 50),
-            p95: percentile(totals, 95),
-            p99: percentile(totals, 99),
-            max: Math.max(...totals),
-            mean: mean(totals),
-          });
-        }
-      }
-    }
-
-    // --- retrieval: the proxy's own ranking
-    const retrieval: LiveRetrieval[] = [];
-    for (const dr of detailRuns) {
-      const byQuery = new Map<string, (typeof dr.perQuery)[number]>();
-      for (const pq of dr.perQuery) if (!byQuery.has(pq.query)) byQuery.set(pq.query, pq);
-      const search = (query: string): string[] => {
-        const pq = byQuery.get(query);
-        if (!pq) throw new Error('query not measured');
-        if (pq.text === undefined) throw new Error(pq.error ?? 'discovery call failed');
-        const p = partitions.get(`${dr.detail}\u0000${pq.id}`)!;
-        if (!p.json) throw new Error(p.flag ?? 'response is not JSON');
-        return p.ranking;
-      };
-      const scored = await scoreGolden(search, golden, { k: 10, bootstrap: opts.bootstrap });
-      const r: LiveRetrieval = {
-        detail: dr.detail,
-        query_count: scored.summary.query_count,
-        errors: scored.summary.errors,
-        summary: toMetrics(scored.summary),
-        per_query: scored.perQuery.map(toQueryRow),
-      };
-      if (golden.version) r.golden_version = golden.version;
-      retrieval.push(r);
-    }
-
-    // --- latency
-    const latency: LiveLatency[] = detailRuns
-      .filter((dr) => dr.timed.length > 0)
-      .map((dr) => ({
-        detail: dr.detail,
-        n: dr.timed.length,
-        warmup: dr.warmup,
-        runs,
-        p50_ms: round3(percentile(dr.timed, 50)),
-        p95_ms: round3(percentile(dr.timed, 95)),
-        p99_ms: round3(percentile(dr.timed, 99)),
-        max_ms: round3(Math.max(...dr.timed)),
-        mean_ms: round3(mean(dr.timed)),
-      }));
-
-    // --- economics from the measured inputs
-    const break_even: BreakEvenRow[] = [];
-    const curves: BreakEvenCurvePoint[] = [];
-    const session_estimates: SessionEstimateRow[] = [];
-    for (const m of menus) {
-      for (const s of response_summary.filter((x) => x.tokenizer === m.tokenizer)) {
-        const arm = `proxy_${s.detail}`;
-        const base = { corpus_id: corpus.id, arm, tokenizer: m.tokenizer };
-        for (const row of sessionEstimates({ menuTokens: m.proxy_menu_tokens.value, meanResponseTokens: s.mean, retryRate: 0 })) {
-          session_estimates.push({ ...base, calls_per_session: row.calls_per_session, retry_rate: row.retry_rate, menu_tokens: row.menu_tokens, mean_response_tokens: row.mean_response_tokens, estimated_tokens: row.estimated_tokens, provenance: 'estimated' });
-        }
-        if (headlineReason) continue;
-        const input = { fullMenuTokens: m.full_menu_tokens.value, discoveryMenuTokens: m.proxy_menu_tokens.value, meanResponseTokens: s.mean };
-        if (input.fullMenuTokens > input.discoveryMenuTokens && s.mean <= 0) continue;
-        const be = breakEven(input);
-        const row: BreakEvenRow = {
-          ...base,
-          full_menu_tokens: be.full_menu_tokens,
-          discovery_menu_tokens: be.discovery_menu_tokens,
-          mean_response_tokens: be.mean_response_tokens,
-          break_even_calls: be.break_even_calls,
-          no_break_even: be.no_break_even,
-          provenance: 'computed',
-        };
-        if (be.reason) row.reason = be.reason;
-        break_even.push(row);
-        for (const p of breakEvenCurve(input).points) curves.push({ ...base, calls: p.calls, full_menu_tokens: p.full_menu_tokens, discovery_tokens: p.discovery_tokens });
-      }
-    }
-
-    // --- LAP
+    const tokenizers = s.tokenizerNames.map((n) => getTokenizer(n));
+    const menus = countMenus(tokenizers, { proxyListing, fullListing, proxyToolCount: plan.proxyTools.length, upstreamToolCount: upstreamTools.length, upstreamLive: upstream.live });
+    const partitions = partitionAll(detailRuns, errors);
+    const { responses, response_summary } = countResponses(tokenizers, detailRuns, partitions);
+    const retrieval = await scoreProxyRankings(detailRuns, partitions, golden, opts.bootstrap);
+    const latency = latencyRows(detailRuns, s.runs);
+    const economics = liveEconomics(menus, response_summary, corpus.id, headlineReason);
     const lap = await lapSection({
       lapJson: opts.lapJson,
       mode: opts.lap,
       lapCommand: opts.lapCommand,
-      inHouseMenuTokens: cl100k.count(proxyListing),
+      inHouseMenuTokens: getTokenizer('cl100k_base').count(proxyListing),
       httpUrl: target.httpUrl,
     });
     if (lap.warning) errors.push({ where: 'lap', message: lap.warning });
 
-    const description = `${target.description}; full menu from ${upstream.source}`;
     const report: LiveReport = {
-      target: { kind: target.kind, description, discovery_tool: discoveryTool, arg_names: { query: argNames.query, limit: argNames.limit, detail: argNames.detail } },
-      proxy: proxyInfo,
+      target: { kind: target.kind, description: `${target.description}; full menu from ${upstream.source}`, discovery_tool: s.discoveryTool, arg_names: { ...s.argNames } },
+      proxy: connected.proxyInfo,
       corpus_id: corpus.id,
       menus,
       authoritative_headline: headlineReason === null,
@@ -514,7 +264,7 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
       response_summary,
       retrieval,
       latency,
-      economics: { break_even, session_estimates, curves },
+      economics,
       lap,
       errors,
     };
@@ -525,4 +275,3 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
     await target.close();
   }
 }
-export { liveOptionsFromFlags, LIVE_FLAGS, type LiveFlag } from './flags.ts';

@@ -23,33 +23,15 @@ import { discardScratch, loadProxyConfig, targetOf, type UpstreamConfig } from '
 import { UserError } from '../types.ts';
 import { REPO_ROOT } from '../constants.ts';
 import { DEFAULT_RETRIEVER_ID } from '../retrieval/registry.ts';
-import type { RetrieverOptions } from '../retrieval/types.ts';
 
 
-import { EMBEDDED_SERVERS } from './flags.ts';
+import { EMBEDDED_SERVERS, type TargetOptions } from './types.ts';
 export { EMBEDDED_SERVERS };
+export type { TargetOptions };
 /** connect + tools/list deadline for processes the live stage starts (slow, loaded machines need room) */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
 export type EmbeddedServer = (typeof EMBEDDED_SERVERS)[number];
 
-export interface TargetOptions {
-  proxyUrl?: string;
-  apiKey?: string;
-  proxyCmd?: string;
-  /** proxy-config-format file listing the upstreams of an external proxy (full menu over the wire) */
-  upstreamsFile?: string;
-  /** embedded only: which upstreams to boot (default all five) */
-  embeddedServers?: readonly string[];
-  /** connect + tools/list deadline (ms, default DEFAULT_CONNECT_TIMEOUT_MS) */
-  timeoutMs?: number;
-  readyTimeoutMs?: number;
-  protocol?: ProtocolChoice;
-  /** embedded only: the retriever behind the reference proxy's retrieve_tools (registry id; default bm25f) */
-  retriever?: string;
-  /** embedded only: that retriever's options (e.g. embed's url and model) */
-  retrieverOptions?: RetrieverOptions;
-  log?: (line: string) => void;
-}
 
 /** One upstream tool as listed over the wire, with the server it came from. */
 export interface UpstreamTool {

@@ -10,6 +10,7 @@ import { McpServer, createMcpHandler, fromJsonSchema, type McpServerFactory } fr
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import type { ProxyCore } from './core.ts';
+import { LeanStdioTransport } from '../mcp/stdio-server.ts';
 import { legacySessions } from './sessions.ts';
 
 export const PROXY_SERVER_INFO = { name: 'mcpgauge-proxy', version: '0.1.0' };
@@ -219,16 +220,23 @@ export async function serveHttp(
   };
 }
 
-/** Serve the proxy on this process's stdin/stdout. `onEnd` runs when the client closes stdin. */
+/**
+ * Serve the proxy on this process's stdin/stdout. `onEnd` runs when the client closes stdin,
+ * after the calls already in flight were answered (at most `call_timeout_ms`). Over-long and
+ * malformed lines get a JSON-RPC error and reading goes on, so the end of stdin is always seen.
+ */
 export function serveProxyStdio(core: ProxyCore, opts: { log: (msg: string) => void; onEnd: () => void }): { close(): Promise<void> } {
-  const handle = serveStdio(proxyServerFactory(core), { legacy: 'serve', onerror: (e) => opts.log(`stdio: ${e.message}`) });
-  const onEnd = () => opts.onEnd();
-  process.stdin.once('end', onEnd);
-  process.stdin.once('close', onEnd);
+  const transport = new LeanStdioTransport(process.stdin, process.stdout, { fastParse: false });
+  transport.onInputEnd = () => {
+    opts.log(`stdin closed; answering ${transport.inFlight()} call(s) in flight, then stopping`);
+    void transport
+      .settled(core.config.call_timeout_ms)
+      .then(() => transport.flushed())
+      .then(() => opts.onEnd());
+  };
+  const handle = serveStdio(proxyServerFactory(core), { legacy: 'serve', transport, onerror: (e) => opts.log(`stdio: ${e.message}`) });
   return {
     async close() {
-      process.stdin.off('end', onEnd);
-      process.stdin.off('close', onEnd);
       await handle.close().catch(() => {});
     },
   };

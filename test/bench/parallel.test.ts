@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { runOffline, threadsFromEnv, type OfflineOptions } from '../../pipeline/bench/offline.ts';
-import { startCountWorker } from '../../pipeline/bench/worker_client.ts';
+import { startCountWorker } from '../../pipeline/tokens/worker_client.ts';
 import { getTokenizer } from '../../pipeline/tokens/tokenizer.ts';
 import { UserError } from '../../pipeline/types.ts';
 import { DEFAULT_DISCOVERY_MENU, DEFAULT_GOLDEN } from '../../pipeline/constants.ts';

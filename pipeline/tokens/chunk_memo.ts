@@ -19,7 +19,7 @@
  * by the caller between unrelated texts (the offline stage: per arm). test/bench/count.test.ts checks the identity
  * against the plain tokenizer on real renderings and on edge cases.
  */
-import type { Tokenizer, TokenizerName } from '../tokens/tokenizer.ts';
+import type { Tokenizer, TokenizerName } from './tokenizer.ts';
 
 export interface ChunkCounter {
   readonly name: TokenizerName;

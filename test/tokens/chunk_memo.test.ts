@@ -1,12 +1,12 @@
 /**
- * The chunk-memo counter of the offline stage (pipeline/bench/worker_count.ts) gives exactly the
+ * The chunk-memo counter of the offline stage (pipeline/tokens/chunk_memo.ts) gives exactly the
  * tokenizer's own count: on every arm's per-tool texts and listing of the committed corpus, on
  * simulated responses, and on edge cases around the line boundaries it cuts at.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
-import { createChunkCounter } from '../../pipeline/bench/worker_count.ts';
+import { createChunkCounter } from '../../pipeline/tokens/chunk_memo.ts';
 import { getTokenizer, TOKENIZER_NAMES } from '../../pipeline/tokens/tokenizer.ts';
 import { resolveArms } from '../../pipeline/arms/registry.ts';
 import { loadCorpus } from '../../pipeline/corpus/load.ts';

@@ -7,8 +7,8 @@
  * (worker_count.ts), so they are identical; the memo lives as long as the worker.
  */
 import { parentPort } from 'node:worker_threads';
-import { getTokenizer } from '../tokens/tokenizer.ts';
-import { createChunkCounter, type ChunkCounter } from './worker_count.ts';
+import { getTokenizer } from './tokenizer.ts';
+import { createChunkCounter, type ChunkCounter } from './chunk_memo.ts';
 import { UserError } from '../types.ts';
 import type { CountReply, CountRequest } from './worker_client.ts';
 

@@ -1,0 +1,66 @@
+/**
+ * Types of the live stage shared by its modules and the CLI (kept here so flags, targets and
+ * run do not import each other).
+ */
+import type { ProtocolChoice } from '../mcp/client.ts';
+import type { Detail } from '../report/types.ts';
+import type { RetrieverOptions } from '../retrieval/types.ts';
+
+/** Upstreams the embedded default boots: the project's fixture and the four npm reference servers. */
+export const EMBEDDED_SERVERS = ['fixture', 'filesystem', 'memory', 'sequential-thinking', 'everything'] as const;
+
+export interface TargetOptions {
+  proxyUrl?: string;
+  apiKey?: string;
+  proxyCmd?: string;
+  /** proxy-config-format file listing the upstreams of an external proxy (full menu over the wire) */
+  upstreamsFile?: string;
+  /** embedded only: which upstreams to boot (default all five) */
+  embeddedServers?: readonly string[];
+  /** connect + tools/list deadline (ms, default DEFAULT_CONNECT_TIMEOUT_MS) */
+  timeoutMs?: number;
+  readyTimeoutMs?: number;
+  protocol?: ProtocolChoice;
+  /** embedded only: the retriever behind the reference proxy's retrieve_tools (registry id; default bm25f) */
+  retriever?: string;
+  /** embedded only: that retriever's options (e.g. embed's url and model) */
+  retrieverOptions?: RetrieverOptions;
+  log?: (line: string) => void;
+}
+
+export interface ArgNames {
+  query: string;
+  /** null: never send a limit */
+  limit: string | null;
+  /** null: the proxy has no detail argument (only `full` is measured) */
+  detail: string | null;
+}
+
+export interface LiveOptions extends TargetOptions {
+  /** discovery tool name (default retrieve_tools) */
+  discoveryTool?: string;
+  argNames?: Partial<ArgNames>;
+  /** `limit` sent with every discovery call (default 10) */
+  limit?: number;
+  /** which detail levels to measure (default both; compact only when the tool declares the detail argument) */
+  details?: Detail[];
+  goldenFile?: string;
+  corpusFile?: string;
+  /** use only the first N golden queries (speed) */
+  maxQueries?: number;
+  /** measured passes over the queries (default 3) */
+  runs?: number;
+  /** warm-up calls per detail before measuring (default 2) */
+  warmup?: number;
+  /** tokenizer names (default both) */
+  tokenizers?: string[];
+  lapJson?: string;
+  lap?: 'auto' | 'off';
+  /** executable to run as `lap` (default: `lap` from PATH) */
+  lapCommand?: string;
+  /** per discovery call deadline (ms, default 30000) */
+  callTimeoutMs?: number;
+  /** retrieval bootstrap (default 2000 iterations, seed 42) */
+  bootstrap?: { iterations: number; seed: number };
+}
+

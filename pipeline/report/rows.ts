@@ -1,0 +1,53 @@
+/**
+ * Report rows built from the library's results, shared by the offline and live stages (one
+ * builder per row type, so both stages write identical shapes).
+ */
+import type { BreakEvenCurve, BreakEvenRow as EconBreakEvenRow } from '../economics/breakeven.ts';
+import type { SessionRow } from '../economics/session.ts';
+import type { QueryResult, RetrievalSummary } from '../retrieval/metrics.ts';
+import type { BreakEvenCurvePoint, BreakEvenRow, QueryRow, RetrievalMetrics, RowKey, SessionEstimateRow } from './types.ts';
+
+export function toMetrics(s: RetrievalSummary): RetrievalMetrics {
+  return { ...s.metrics };
+}
+
+export function toQueryRow(q: QueryResult): QueryRow {
+  const row: QueryRow = {
+    query_id: q.query_id,
+    query: q.query,
+    first_relevant_rank: q.first_relevant_rank,
+    recall_at_1: q.recall_at_1,
+    recall_at_3: q.recall_at_3,
+    recall_at_5: q.recall_at_5,
+    recall_at_10: q.recall_at_10,
+    rr: q.rr,
+    ndcg_at_10: q.ndcg_at_10,
+    ap: q.ap,
+    comprehensive_at_5: q.comprehensive_at_5,
+    top: q.top,
+    gold: q.gold,
+  };
+  if (q.error !== undefined) row.error = q.error;
+  return row;
+}
+
+export function breakEvenRow(key: RowKey, be: EconBreakEvenRow): BreakEvenRow {
+  return {
+    ...key,
+    full_menu_tokens: be.full_menu_tokens,
+    discovery_menu_tokens: be.discovery_menu_tokens,
+    mean_response_tokens: be.mean_response_tokens,
+    break_even_calls: be.break_even_calls,
+    no_break_even: be.no_break_even,
+    ...(be.reason ? { reason: be.reason } : {}),
+    provenance: 'computed',
+  };
+}
+
+export function curveRows(key: RowKey, curve: BreakEvenCurve): BreakEvenCurvePoint[] {
+  return curve.points.map((p) => ({ ...key, calls: p.calls, full_menu_tokens: p.full_menu_tokens, discovery_tokens: p.discovery_tokens }));
+}
+
+export function sessionRows(key: RowKey, rows: SessionRow[]): SessionEstimateRow[] {
+  return rows.map((s) => ({ ...key, ...s }));
+}
