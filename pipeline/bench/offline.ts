@@ -24,12 +24,11 @@ import type { TokenizerName } from '../tokens/tokenizer.ts';
 import { getRetrieverEntry, resolveRetrieverIds, DEFAULT_RETRIEVER_ID } from '../retrieval/registry.ts';
 import { scoreArmRetrievers } from './retrieval.ts';
 export { retrieverInfo } from './retrieval.ts';
-import type { RetrieverMeta, RetrieverOptions } from '../retrieval/types.ts';
-import { scoreGolden } from '../retrieval/metrics.ts';
+import type { RetrieverOptions } from '../retrieval/types.ts';
 import { breakEvenCurve } from '../economics/breakeven.ts';
 import { sessionEstimates } from '../economics/session.ts';
 import { mean } from '../util/stats.ts';
-import { breakEvenRow, curveRows, sessionRows, toMetrics, toQueryRow } from '../report/rows.ts';
+import { breakEvenRow, curveRows, sessionRows } from '../report/rows.ts';
 import type {
   ArmReport,
   CorpusReport,
@@ -37,7 +36,6 @@ import type {
   Economics,
   RankingAgreement,
   RetrievalReport,
-  RetrieverInfo,
 } from '../report/types.ts';
 import { statSync } from 'node:fs';
 
