@@ -15,12 +15,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { getArm, BASELINE_ARM_ID } from '../../pipeline/arms/registry.ts';
 import { syntheticTools } from '../../pipeline/corpus/synthetic.ts';
 import { loadLiveMcpToolFlat } from '../../pipeline/corpus/livemcptool.ts';
+import { baselineIndexDocs } from './lib/docs.ts';
 import { percentile, seededRandom } from '../../pipeline/util/stats.ts';
 import { createRetriever } from '../../pipeline/retrieval/registry.ts';
-import type { IndexDoc, ToolRecord } from '../../pipeline/types.ts';
+import type { ToolRecord } from '../../pipeline/types.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const QUERIES = 200;
@@ -62,15 +62,7 @@ interface Row {
 
 async function child(corpus: string, id: string, opts: Record<string, unknown>): Promise<Row> {
   const tools = toolsFor(corpus);
-  const arm = getArm(BASELINE_ARM_ID);
-  const docs: IndexDoc[] = [];
-  for (const t of tools) {
-    try {
-      docs.push(arm.indexDoc(t));
-    } catch {
-      // left out, as in the offline stage
-    }
-  }
+  const docs = baselineIndexDocs(tools);
   const r = createRetriever(id, opts);
   const builds: number[] = [];
   for (let i = 0; i < (docs.length > 5000 ? 1 : 3); i++) {
