@@ -15,6 +15,8 @@ import { retrievalSection } from './sections/retrieval.ts';
 import { retrieversSection } from './sections/retrievers.ts';
 import { economicsSection } from './sections/economics.ts';
 import { liveSection } from './sections/live.ts';
+import { resultsSection } from './sections/results.ts';
+import { liveResultsSection } from './sections/live_results.ts';
 import { notesSection } from './sections/notes.ts';
 
 export const REPORT_SECTIONS: readonly ReportSection<Report>[] = Object.freeze([
@@ -26,6 +28,8 @@ export const REPORT_SECTIONS: readonly ReportSection<Report>[] = Object.freeze([
   retrievalSection,
   retrieversSection,
   economicsSection,
+  resultsSection,
   liveSection,
+  liveResultsSection,
   notesSection,
 ]);
