@@ -9,6 +9,7 @@ import * as bench from './cli/bench.ts';
 import * as fixture from './cli/fixture.ts';
 import * as proxy from './cli/proxy.ts';
 import * as diff from './cli/diff.ts';
+import * as comply from './cli/comply.ts';
 
 export function buildProgram(): Command {
   const program = new Command('mcpgauge')
@@ -16,7 +17,7 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError()
     .exitOverride();
-  for (const m of [corpus, bench, fixture, proxy, diff]) m.register(program);
+  for (const m of [corpus, bench, fixture, proxy, diff, comply]) m.register(program);
   return program;
 }
 

@@ -7,6 +7,7 @@ import { assertWritableDir } from '../util/fs.ts';
 import type { CorpusInput } from '../bench/offline.ts';
 import type { Report } from '../report/types.ts';
 import { LIVE_FLAGS, liveOptionsFromFlags } from '../live/flags.ts';
+import { SYSTEM_FLAGS, systemOptionsFromFlags, runSystemStages } from '../systems/flags.ts';
 import { DEFAULT_RETRIEVER_ID, resolveRetrieverIds, retrieverIds } from '../retrieval/registry.ts';
 import { EMBED_FLAGS, embedOptionsFromFlags } from './embed_flags.ts';
 
@@ -51,11 +52,18 @@ export function register(program: Command): void {
     .option('--discovery-menu <file>', "the reference proxy's own tools (offline break-even)", DEFAULT_DISCOVERY_MENU)
     .option('--result-fixtures <file>', 'tool-result fixtures for the result arms (json, json_compact, toon, csv_when_tabular); "none" = skip', DEFAULT_RESULT_FIXTURES)
     .option('--live', 'also run the live stage (the embedded default unless --proxy-url/--proxy-cmd)')
-    .option('--no-offline', 'skip the offline stage (live only)');
+    .option('--no-offline', 'skip the offline stage (live only)')
+    .option('--comply <file>', 'a `mcpgauge comply --format json` report to render into the same dashboard');
   for (const o of EMBED_FLAGS) cmd.addOption(o);
   for (const f of LIVE_FLAGS) {
     const o = new Option(f.flags, f.description);
     if (f.default !== undefined) o.default(f.default);
+    cmd.addOption(o);
+  }
+  for (const f of SYSTEM_FLAGS) {
+    const o = new Option(f.flags, f.description);
+    if (f.repeatable) o.argParser(collect).default([]);
+    else if (f.default !== undefined) o.default(f.default);
     cmd.addOption(o);
   }
   cmd.action(async (flags: Record<string, unknown>) => {
@@ -65,6 +73,8 @@ export function register(program: Command): void {
     const { runLive } = await import('../live/run.ts');
     // --out first: an unwritable folder fails now, not after the whole run
     assertWritableDir(resolve(String(flags.out)), '--out');
+    // --comply is read and validated before the run, so a bad file fails now
+    const complyExtra = flags.comply ? [await (await import('../comply/section-input.ts')).complySectionInput(String(flags.comply))] : [];
     const argv = process.argv.slice(2);
     const log = (m: string) => process.stderr.write(`${m}\n`);
     const corpusPath = resolve(String(flags.corpus));
@@ -92,6 +102,8 @@ export function register(program: Command): void {
     const liveOpts = flags.live
       ? liveOptionsFromFlags({ ...(flags as Record<string, never>), golden: liveGolden, corpus: liveCorpus, tokenizers: tokenizers.join(',') } as never)
       : undefined;
+    const systemOpts = systemOptionsFromFlags(flags);
+    const explicitSystems = (flags.system as string[]).length > 0;
     const t0 = performance.now();
     const offline = flags.offline || liveOpts
       ? await runOffline({
@@ -116,18 +128,19 @@ export function register(program: Command): void {
       log(`result arms: ${results.fixture_set.fixture_count} fixtures (${results.fixture_set.tabular_count} tabular) x ${results.arms.length} arms`);
     }
     let live;
-    if (liveOpts) {
+    if (liveOpts && !explicitSystems) {
       const t1 = performance.now();
       log('live stage: starting');
       // the embedded proxy runs the first --retriever (the one that also feeds the simulated responses)
       live = await runLive({ ...liveOpts, bootstrap, retriever: retrievers(flags.retriever)[0], retrieverOptions: embedOptionsFromFlags(flags) });
       log(`live stage: ${((performance.now() - t1) / 1000).toFixed(1)} s, ${live.errors.length} error row(s)`);
     }
+    const staged = liveOpts ? await runSystemStages(systemOpts, { ...liveOpts, bootstrap, log }, explicitSystems) : {};
     const options: { [k: string]: JsonValue } = JSON.parse(
-      JSON.stringify({ corpora, arms: flags.arms, tokenizers, bootstrap, bm25, retrievers: retrievers(flags.retriever), ...(flags.embedUrl ? { embed: embedOptionsFromFlags(flags) } : {}), top_k: flags.topK, live: Boolean(flags.live), offline: Boolean(flags.offline), result_fixtures: flags.offline ? flags.resultFixtures : undefined }),
+      JSON.stringify({ corpora, arms: flags.arms, tokenizers, bootstrap, bm25, retrievers: retrievers(flags.retriever), ...(flags.embedUrl ? { embed: embedOptionsFromFlags(flags) } : {}), top_k: flags.topK, live: Boolean(flags.live), offline: Boolean(flags.offline), result_fixtures: flags.offline ? flags.resultFixtures : undefined, ...(systemOpts.systems ? { systems: systemOpts.systems.map((x) => `${x.name}=${x.spec}`) } : {}), ...(systemOpts.scale ? { scale: systemOpts.scale } : {}) }),
     );
-    const report = assembleReport({ offline, live, results, tokenizers, options, argv, secrets: liveOpts?.apiKey ? [liveOpts.apiKey] : [] });
-    const written = await writeReport(report, resolve(String(flags.out)));
+    const report = assembleReport({ offline, live, results, ...staged, tokenizers, options, argv, secrets: liveOpts?.apiKey ? [liveOpts.apiKey] : [] });
+    const written = await writeReport(report, resolve(String(flags.out)), complyExtra);
     printSummary(report, log);
     process.stdout.write(`report: ${written.report}\ndashboard: ${written.dashboard}\n`);
   });

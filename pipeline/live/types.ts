@@ -17,12 +17,12 @@ export interface TargetOptions {
   upstreamsFile?: string;
   /** embedded only: which upstreams to boot (default all five) */
   embeddedServers?: readonly string[];
+  /** embedded only: the reference proxy's retriever (its config's `retriever`; absent = its default) */
+  retriever?: string;
   /** connect + tools/list deadline (ms, default DEFAULT_CONNECT_TIMEOUT_MS) */
   timeoutMs?: number;
   readyTimeoutMs?: number;
   protocol?: ProtocolChoice;
-  /** embedded only: the retriever behind the reference proxy's retrieve_tools (registry id; default bm25f) */
-  retriever?: string;
   /** embedded only: that retriever's options (e.g. embed's url and model) */
   retrieverOptions?: RetrieverOptions;
   log?: (line: string) => void;
@@ -68,5 +68,7 @@ export interface LiveOptions extends TargetOptions {
   resultTopK?: number;
   /** retrieval bootstrap (default 2000 iterations, seed 42) */
   bootstrap?: { iterations: number; seed: number };
+  /** every discovery call goes through this (side-by-side systems take turns; systems/turnstile.ts) */
+  turns?: { run<T>(fn: () => Promise<T>): Promise<T> };
 }
 

@@ -66,11 +66,12 @@ export async function startProxy(config: ProxyConfig, opts: StartProxyOptions): 
       log(`no API key configured (config api_key, --api-key or ${API_KEY_ENV}); generated one for this run: ${apiKey}`);
     }
   }
-  if (opts.retriever !== undefined) {
-    const why = getRetrieverEntry(opts.retriever).unavailable?.(opts.retrieverOptions);
-    if (why) throw new UserError(`proxy --retriever ${opts.retriever}: ${why}`);
+  const retriever = opts.retriever ?? config.retriever;
+  if (retriever !== undefined) {
+    const why = getRetrieverEntry(retriever).unavailable?.(opts.retrieverOptions);
+    if (why) throw new UserError(`proxy --retriever ${retriever}: ${why}`);
   }
-  const core = new ProxyCore(config, log, { retriever: opts.retriever, retrieverOptions: opts.retrieverOptions });
+  const core = new ProxyCore(config, log, { retriever, retrieverOptions: opts.retrieverOptions });
   await core.start();
   log(`${core.toolCount()} tools from ${core.upstreamStatus().filter((s) => s.connected).length}/${config.servers.length} upstreams`);
 
