@@ -38,7 +38,7 @@ test('diff: two identical offline runs pass (exit 0), every figure unchanged', (
   assert.equal(d.summary.regression, 0);
   assert.equal(d.summary.unchanged, d.rows.length);
   assert.ok(d.rows.some((x) => x.kind === 'retrieval' && x.old_ci95));
-  assert.ok(d.identity.some((l) => l.startsWith('golden golden-npm4-v1')), d.identity.join('\n'));
+  assert.ok(d.identity.some((l) => l.startsWith('golden golden-npm4-v2')), d.identity.join('\n'));
 });
 
 test('diff: a worse live run is flagged (exit 1) with the retrieval drop outside the CI; markdown + JSON written', () => {
@@ -73,7 +73,7 @@ test('diff: a worse live run is flagged (exit 1) with the retrieval drop outside
   const refused = cli(['diff', join(dir, 'off-a'), good]);
   assert.equal(refused.status, 2);
   assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr);
-  assert.match(refused.stderr, /diff refused: .*golden golden-npm4-v1/);
+  assert.match(refused.stderr, /diff refused: .*golden golden-npm4-v2/);
 });
 
 test('diff: bad input is one clear line, nothing written', () => {
