@@ -5,8 +5,8 @@
  */
 import type { IndexDoc, ToolRecord } from '../types.ts';
 
-/** The reference arm every saving is measured against. */
-export const BASELINE_ARM_ID = 'baseline_json';
+/** The reference arm every saving is measured against (pipeline/constants.ts). */
+export { BASELINE_ARM_ID } from '../constants.ts';
 
 export interface ArmMeta {
   /** registry key, matches /^[a-z0-9_]+$/ */

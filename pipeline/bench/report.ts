@@ -1,4 +1,6 @@
 /** Assembles the report document from the stage outputs (offline and live) plus run metadata. */
+import { REPO_ROOT as ROOT } from '../constants.ts';
+import { VERSION } from '../constants.ts';
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { JsonValue } from '../types.ts';
@@ -8,7 +10,6 @@ import type { OfflineResult } from './offline.ts';
 import { redactArgv, redactDeep } from '../util/redact.ts';
 import { LAP_PROVENANCE, LIVE_PROVENANCE, OFFLINE_PROVENANCE } from '../report/provenance.ts';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
 
 export function gitCommit(): string | null {
   try {
@@ -42,7 +43,7 @@ export function assembleReport(args: {
   const report: Report = {
     report_version: REPORT_VERSION,
     meta: {
-      tool: { name: 'mcpgauge', version: '0.1.0' },
+      tool: { name: 'mcpgauge', version: VERSION },
       generated_at: (args.generatedAt ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       command_line: ['mcpgauge', ...redactArgv(args.argv, secrets)],
       node_version: process.version,

@@ -3,6 +3,7 @@
  * streamable HTTP (createMcpHandler behind node:http, /mcp, API key, Origin/Host guards,
  * /healthz). Both protocol eras (2025-11-25 and 2026-07-28) are served by the SDK entries.
  */
+import { VERSION } from '../constants.ts';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +14,7 @@ import type { ProxyCore } from './core.ts';
 import { LeanStdioTransport } from '../mcp/stdio-server.ts';
 import { legacySessions } from './sessions.ts';
 
-export const PROXY_SERVER_INFO = { name: 'mcpgauge-proxy', version: '0.1.0' };
+export const PROXY_SERVER_INFO = { name: 'mcpgauge-proxy', version: VERSION };
 
 export const PROXY_TOOL_DESCRIPTIONS = {
   retrieve_tools:
