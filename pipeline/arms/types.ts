@@ -1,9 +1,14 @@
 /**
- * The encoding-arm contract (docs/architecture.md "Arms"). One arm = one deterministic way of
- * presenting tool definitions to a model. Arms live in `arms/<id>.ts`; the registry is
- * `pipeline/arms/registry.ts`.
+ * The encoding-arm contract (docs/architecture.md "Arms"). Two kinds of arm live in this
+ * package, each one file plus one registry line (`pipeline/arms/registry.ts`):
+ * - 'listing' arms (`pipeline/arms/listing/<id>.ts`): one deterministic way of presenting tool
+ *   DEFINITIONS (tools/list) to a model; golden outputs in `pipeline/arms/golden/`;
+ * - 'result' arms (`pipeline/arms/result/<id>.ts`, `ResultArm`): one way of encoding a tool
+ *   call's OUTPUT value (json, json_compact, toon, csv when tabular, ...).
  */
-import type { IndexDoc, ToolRecord } from '../types.ts';
+import type { IndexDoc, JsonValue, ToolRecord } from '../types.ts';
+
+export type ArmKind = 'listing' | 'result';
 
 /** The reference arm every saving is measured against (pipeline/constants.ts). */
 export { BASELINE_ARM_ID } from '../constants.ts';
@@ -11,6 +16,7 @@ export { BASELINE_ARM_ID } from '../constants.ts';
 export interface ArmMeta {
   /** registry key, matches /^[a-z0-9_]+$/ */
   id: string;
+  kind: 'listing';
   description: string;
   /** true when indexDoc() differs from baseline_json's for some tool (the index must be rebuilt on the arm's text) */
   altersIndex: boolean;
@@ -30,4 +36,24 @@ export interface Arm {
   renderListing(tools: readonly ToolRecord[]): string;
   /** what a search index sees of the tool under this arm. Throws ArmEncodeError. */
   indexDoc(tool: ToolRecord): IndexDoc;
+}
+
+/**
+ * A result-encoding arm: renders a tool call's output value (not tool definitions). The
+ * registry lists them in RESULT_ARMS; the offline/live stages that measure result encodings
+ * iterate that list the way they iterate LISTING arms.
+ */
+export interface ResultArmMeta {
+  /** registry key, matches /^[a-z0-9_]+$/, unique across both kinds */
+  id: string;
+  kind: 'result';
+  description: string;
+}
+
+export interface ResultArm {
+  meta: ResultArmMeta;
+  /** null = usable; otherwise the reason the whole arm is skipped */
+  available(): Promise<string | null>;
+  /** the text a model would see for this output value; throws ArmEncodeError when it cannot (e.g. not tabular) */
+  renderResult(value: JsonValue): string;
 }

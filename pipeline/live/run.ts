@@ -20,9 +20,9 @@ import { UserError, type Corpus, type GoldenSet, type JsonValue, type ToolRecord
 import { getTokenizer, isTokenizerName } from '../tokens/tokenizer.ts';
 import { loadCorpus } from '../corpus/load.ts';
 import { loadGolden } from '../corpus/golden.ts';
-import { arm as baselineArm } from '../../arms/baseline_json.ts';
+import { getArm } from '../arms/registry.ts';
 import type { Detail, LiveError, LiveReport } from '../report/types.ts';
-import { DEFAULT_CORPUS, DEFAULT_GOLDEN, TOKENIZER_NAMES } from '../constants.ts';
+import { BASELINE_ARM_ID, DEFAULT_CORPUS, DEFAULT_GOLDEN, TOKENIZER_NAMES } from '../constants.ts';
 import { DEFAULT_CONNECT_TIMEOUT_MS, listUpstreams, openTarget, type OpenedTarget, type UpstreamMenu } from './targets.ts';
 import { lapSection } from './lap.ts';
 import { callOnce, measureDetail, oneLine, waitUntilIndexed, type DetailRun, type DiscoveryCall } from './calls.ts';
@@ -228,6 +228,8 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
     const plan = planCalls(await conn.listAllTools(), s, target, errors);
     const upstream = await upstreamMenu(target, corpus, s, opts, log);
     const upstreamTools = upstream.tools.map((u) => recordOf(u.server, u.tool));
+    // both menus are rendered like the baseline arm
+    const baselineArm = getArm(BASELINE_ARM_ID);
     const proxyListing = baselineArm.renderListing(plan.proxyTools);
     const fullListing = baselineArm.renderListing(upstreamTools);
     const headlineReason = headlineProblem(plan.proxyTools, upstreamTools);
