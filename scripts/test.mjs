@@ -9,6 +9,8 @@ if (files.length === 0) {
   process.exit(1);
 }
 try {
+  // design checks first: no import cycles, no library/server module importing the CLI
+  await $`node scripts/check-cycles.mjs`;
   await $`node --import tsx --test --test-concurrency=2 --test-timeout=300000 ${files}`;
 } catch (e) {
   process.exit(e.exitCode ?? 1);
