@@ -41,15 +41,23 @@ export interface GoldenLabel {
   /** graded relevance: 1 acceptable .. 3 primary; 0 = explicit hard negative */
   relevance: number;
 }
+/** How to call a golden query's answer for real (live result cost). */
+export interface GoldenCall {
+  tool_id: string;
+  arguments: { [k: string]: JsonValue };
+}
 export interface GoldenQuery {
   id: string;
   query: string;
   labels: GoldenLabel[];
   notes?: string;
+  call?: GoldenCall;
 }
 export interface GoldenSet {
   corpus_version: string;
   version?: string;
+  /** tools the live stage may call although they are not annotated readOnlyHint: true */
+  call_allow?: string[];
   queries: GoldenQuery[];
 }
 

@@ -8,7 +8,8 @@ import { REPORT_VERSION, type LiveReport, type Report } from '../report/types.ts
 import { TOKENIZER_CAVEAT } from '../tokens/tokenizer.ts';
 import type { OfflineResult } from './offline.ts';
 import { redactArgv, redactDeep } from '../util/redact.ts';
-import { LAP_PROVENANCE, LIVE_PROVENANCE, OFFLINE_PROVENANCE } from '../report/provenance.ts';
+import { LAP_PROVENANCE, LIVE_PROVENANCE, LIVE_RESULT_PROVENANCE, OFFLINE_PROVENANCE, RESULTS_PROVENANCE } from '../report/provenance.ts';
+import type { ResultsReport } from '../results/stage.ts';
 
 
 export function gitCommit(): string | null {
@@ -23,6 +24,8 @@ export function gitCommit(): string | null {
 export function assembleReport(args: {
   offline?: OfflineResult;
   live?: LiveReport;
+  /** the offline result arms over the result fixtures */
+  results?: ResultsReport;
   tokenizers: string[];
   options: { [k: string]: JsonValue };
   argv: string[];
@@ -37,7 +40,9 @@ export function assembleReport(args: {
   if (live) {
     Object.assign(provenance, LIVE_PROVENANCE);
     if (live.lap.executed) Object.assign(provenance, LAP_PROVENANCE);
+    if (live.result_cost) Object.assign(provenance, LIVE_RESULT_PROVENANCE);
   }
+  if (args.results) Object.assign(provenance, RESULTS_PROVENANCE);
   const notes = [...(offline?.notes ?? [])];
   notes.push('Retrieval: recall/MRR/MAP/comprehensiveness use binary relevance (label >= 1); nDCG@10 uses linear graded gain relevance/log2(rank+1); 95% intervals are percentile bootstraps over queries with a fixed seed.');
   const report: Report = {
@@ -60,6 +65,7 @@ export function assembleReport(args: {
     retrieval: offline?.retrieval ?? [],
     economics: offline?.economics ?? { break_even: [], session_estimates: [], curves: [] },
   };
+  if (args.results) report.results = args.results;
   if (live) {
     // what the live stage recorded about its target and failures may quote a command line or a header
     report.live = { ...live, target: redactDeep(live.target, secrets), proxy: redactDeep(live.proxy, secrets), errors: redactDeep(live.errors, secrets) };

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { JsonValue } from '../types.ts';
 import { UserError } from '../types.ts';
-import { DEFAULT_BENCH_OUT, DEFAULT_CORPUS, DEFAULT_DISCOVERY_MENU, DEFAULT_GOLDEN, TOKENIZER_NAMES } from '../constants.ts';
+import { DEFAULT_BENCH_OUT, DEFAULT_CORPUS, DEFAULT_DISCOVERY_MENU, DEFAULT_GOLDEN, DEFAULT_RESULT_FIXTURES, TOKENIZER_NAMES } from '../constants.ts';
 import { assertWritableDir } from '../util/fs.ts';
 import type { CorpusInput } from '../bench/offline.ts';
 import type { Report } from '../report/types.ts';
@@ -48,6 +48,7 @@ export function register(program: Command): void {
     .option('--b <x>', 'BM25 b', numOpt('--b'))
     .option('--top-k <n>', 'tools per simulated discovery response (offline economics)', intOpt('--top-k', 1), 15)
     .option('--discovery-menu <file>', "the reference proxy's own tools (offline break-even)", DEFAULT_DISCOVERY_MENU)
+    .option('--result-fixtures <file>', 'tool-result fixtures for the result arms (json, json_compact, toon, csv_when_tabular); "none" = skip', DEFAULT_RESULT_FIXTURES)
     .option('--live', 'also run the live stage (the embedded default unless --proxy-url/--proxy-cmd)')
     .option('--no-offline', 'skip the offline stage (live only)');
   for (const f of LIVE_FLAGS) {
@@ -105,6 +106,13 @@ export function register(program: Command): void {
         })
       : undefined;
     if (flags.offline) log(`offline stage: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    let results;
+    if (flags.offline && flags.resultFixtures !== 'none') {
+      const { runResultsStage } = await import('../results/stage.ts');
+      const { resolveTokenizers } = await import('../tokens/tokenizer.ts');
+      results = runResultsStage({ file: resolve(String(flags.resultFixtures)), tokenizers: resolveTokenizers(tokenizers) });
+      log(`result arms: ${results.fixture_set.fixture_count} fixtures (${results.fixture_set.tabular_count} tabular) x ${results.arms.length} arms`);
+    }
     let live;
     if (liveOpts) {
       const t1 = performance.now();
@@ -113,9 +121,9 @@ export function register(program: Command): void {
       log(`live stage: ${((performance.now() - t1) / 1000).toFixed(1)} s, ${live.errors.length} error row(s)`);
     }
     const options: { [k: string]: JsonValue } = JSON.parse(
-      JSON.stringify({ corpora, arms: flags.arms, tokenizers, bootstrap, bm25, ...(retrievers(flags.retriever).join() === DEFAULT_RETRIEVER_ID ? {} : { retrievers: retrievers(flags.retriever) }), top_k: flags.topK, live: Boolean(flags.live), offline: Boolean(flags.offline) }),
+      JSON.stringify({ corpora, arms: flags.arms, tokenizers, bootstrap, bm25, ...(retrievers(flags.retriever).join() === DEFAULT_RETRIEVER_ID ? {} : { retrievers: retrievers(flags.retriever) }), top_k: flags.topK, live: Boolean(flags.live), offline: Boolean(flags.offline), result_fixtures: flags.offline ? flags.resultFixtures : undefined }),
     );
-    const report = assembleReport({ offline, live, tokenizers, options, argv, secrets: liveOpts?.apiKey ? [liveOpts.apiKey] : [] });
+    const report = assembleReport({ offline, live, results, tokenizers, options, argv, secrets: liveOpts?.apiKey ? [liveOpts.apiKey] : [] });
     const written = await writeReport(report, resolve(String(flags.out)));
     printSummary(report, log);
     process.stdout.write(`report: ${written.report}\ndashboard: ${written.dashboard}\n`);
@@ -143,10 +151,20 @@ function printSummary(report: Report, log: (m: string) => void): void {
       log(`  ${a.arm.padEnd(14)} ${cols.join('  ')}${a.skipped_tools ? `  skipped tools ${a.skipped_tools}` : ''}${qs}`);
     }
   }
+  const res = report.results;
+  if (res) {
+    log(`\nresult arms on ${res.fixture_set.version} (${res.fixture_set.tabular_count} tabular, ${res.fixture_set.non_tabular_count} non-tabular fixtures; savings vs json, measured/computed)`);
+    for (const s of res.summary.filter((x) => x.payload_class !== 'all' && x.n > 0)) {
+      log(`  ${s.arm.padEnd(17)} ${s.payload_class.padEnd(12)} ${s.tokenizer} ${String(s.total_tokens).padStart(6)} tokens (${(s.savings_vs_json_pct ?? 0) >= 0 ? '-' : '+'}${Math.abs(s.savings_vs_json_pct ?? 0).toFixed(1)}%) n=${s.n}${s.lossy_n ? ` LOSSY ${s.lossy_n}` : ''}`);
+    }
+  }
   const lv = report.live;
   if (lv) {
     for (const m of lv.menus) log(`\nlive menu (${m.tokenizer}): proxy ${m.proxy_menu_tokens.value} vs full ${m.full_menu_tokens.value} tokens`);
     for (const s of lv.response_summary) log(`live responses ${s.detail} (${s.tokenizer}): p50 ${s.p50} p95 ${s.p95} max ${s.max} tokens, n=${s.n}`);
     for (const l of lv.latency) log(`live latency ${l.detail}: p50 ${l.p50_ms} ms p95 ${l.p95_ms} ms p99 ${l.p99_ms} ms (n=${l.n})`);
+    for (const s of lv.result_cost?.summary ?? []) {
+      log(`live result cost (${s.tokenizer}): ${s.n} calls via ${lv.result_cost!.call_tool}, mean result ${s.mean_result_tokens.toFixed(1)} tokens, mean call ${s.mean_call_tokens.toFixed(1)}, proxy overhead ${s.mean_overhead_tokens?.toFixed(1) ?? 'n/a'} tokens/call (direct n=${s.direct_n})`);
+    }
   }
 }

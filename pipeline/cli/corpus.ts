@@ -56,6 +56,26 @@ export function register(program: Command): void {
     });
 
   corpus
+    .command('freeze-results')
+    .description(
+      'Boot the npm reference MCP servers and the fixture over stdio, run the result capture plan (pipeline/results/plan.ts) on the shipped seed data ' +
+        '(datasets/seeds/), and write <out-dir>/<version>.json: tool-call outputs with clock/host/path specifics stripped, each labelled tabular or non_tabular. Never overwrites.',
+    )
+    .option('--version <v>', 'fixture version, also the file name stem (e.g. results-reference-v2)')
+    .option('--next-version', 'pick the next unused results-reference-vN in --out-dir (the default when --version is not given)', false)
+    .option('--out-dir <dir>', 'output folder (default: the repo datasets/)')
+    .option('--timeout-ms <n>', 'timeout for connect and each call', '30000')
+    .action(async (o: { version?: string; nextVersion: boolean; outDir?: string; timeoutMs: string }) => {
+      const { freezeResults } = await import('../results/capture.ts');
+      const { nextFreeVersion } = await import('../corpus/freeze.ts');
+      const outDir = o.outDir ?? DATASETS_DIR;
+      if (o.version !== undefined && o.nextVersion) throw new UserError('--version and --next-version are mutually exclusive');
+      const version = o.version ?? nextFreeVersion(outDir, 'results-reference', '.json');
+      const r = await freezeResults({ version, outDir, timeoutMs: positiveInt('--timeout-ms', o.timeoutMs), log: err });
+      out(`froze ${r.version}: ${r.fixture_count} results (${r.tabular_count} tabular, ${r.non_tabular_count} non_tabular) -> ${r.path} (fixtures sha256 ${r.fixtures_sha256.slice(0, 16)}...)`);
+    });
+
+  corpus
     .command('fetch')
     .description(
       'Fetch LiveMCPTool (ICIP/LiveMCPBench@ddea2d24, tools/tools.json) and ToolRet (mangopy/ToolRet-Tools, ToolRet-Queries at pinned revisions) ' +

@@ -36,8 +36,8 @@ export interface FreezeServerSpec {
   placeholders: (ctx: FreezeContext) => Array<[string, string]>;
 }
 
-const allowedDir = (ctx: FreezeContext) => join(ctx.tmp, 'allowed');
-const memoryFile = (ctx: FreezeContext) => join(ctx.tmp, 'memory.jsonl');
+export const allowedDir = (ctx: FreezeContext) => join(ctx.tmp, 'allowed');
+export const memoryFile = (ctx: FreezeContext) => join(ctx.tmp, 'memory.jsonl');
 
 /** The four npm reference servers, in the order they are booted. */
 export const NPM4_SERVERS: FreezeServerSpec[] = [
@@ -99,10 +99,11 @@ export function corpusFilePath(outDir: string, version: string): string {
   return join(outDir, `${version}.tools.json`);
 }
 
-/** The next unused `<stem>-vN` in `dir` (N starts at 1). */
-export function nextFreeVersion(dir: string, stem: string): string {
+/** The next unused `<stem>-vN` in `dir` (N starts at 1), for files named `<stem>-vN<suffix>`. */
+export function nextFreeVersion(dir: string, stem: string, suffix = '.tools.json'): string {
   let max = 0;
-  const re = new RegExp(`^${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-v(\\d+)\\.tools\\.json$`);
+  const esc = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const re = new RegExp(`^${esc(stem)}-v(\\d+)${esc(suffix)}$`);
   if (existsSync(dir)) for (const n of readdirSync(dir)) {
     const m = re.exec(n);
     if (m) max = Math.max(max, Number(m[1]));
@@ -110,7 +111,7 @@ export function nextFreeVersion(dir: string, stem: string): string {
   return `${stem}-v${max + 1}`;
 }
 
-function packageInfo(pkg: string): { version: string; license: string; dir: string } {
+export function packageInfo(pkg: string): { version: string; license: string; dir: string } {
   const dir = join(REPO_ROOT, 'node_modules', ...pkg.split('/'));
   try {
     const j = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string; license?: string };
@@ -121,7 +122,7 @@ function packageInfo(pkg: string): { version: string; license: string; dir: stri
 }
 
 /** Replace every occurrence of each run-specific value in every string of `v`. */
-function normalizeStrings(v: unknown, subs: Array<[string, string]>, counts: Map<string, number>): unknown {
+export function normalizeStrings(v: unknown, subs: Array<[string, string]>, counts: Map<string, number>): unknown {
   if (typeof v === 'string') {
     let s = v;
     for (const [from, to] of subs) {
@@ -141,7 +142,7 @@ function normalizeStrings(v: unknown, subs: Array<[string, string]>, counts: Map
 }
 
 /** Also match the resolved form of temp paths (/tmp may be a symlink, e.g. on macOS). */
-function withRealpaths(subs: Array<[string, string]>): Array<[string, string]> {
+export function withRealpaths(subs: Array<[string, string]>): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (const [from, to] of subs) {
     out.push([from, to]);

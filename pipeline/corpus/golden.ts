@@ -1,6 +1,12 @@
 /**
  * Golden query sets: `{format?: "mcpgauge-golden", corpus_version, version?, description?,
- * queries: [{id, query, labels: [{tool_id, relevance}], notes?}]}`.
+ * call_allow?: [tool_id], queries: [{id, query, labels: [{tool_id, relevance}], notes?,
+ * call?: {tool_id, arguments}}]}`.
+ *
+ * `call` (optional) says how to call the query's answer for real (the live stage's result-cost
+ * measurement): the tool and its arguments (strings may hold the placeholder `<ALLOWED_DIR>`, the
+ * filesystem root of the embedded target). The live stage calls only tools annotated
+ * `readOnlyHint: true`, or listed in `call_allow`.
  *
  * Relevance is an integer 0..3: 3 primary, 2 good, 1 acceptable, 0 explicit hard negative (a
  * near-duplicate that must not be mistaken for the answer). Validation (all violations are
@@ -11,13 +17,14 @@
  * - corpus_version equals the corpus version (unless allowed otherwise).
  */
 import { statSync } from 'node:fs';
-import { UserError, type Corpus, type GoldenLabel, type GoldenQuery, type GoldenSet } from '../types.ts';
+import { UserError, type Corpus, type GoldenCall, type GoldenLabel, type GoldenQuery, type GoldenSet } from '../types.ts';
 import { fail, isPlainObject, jp, readJson, typeName } from './record.ts';
 import { loadToolRet } from './toolret.ts';
 
 export const GOLDEN_FORMAT = 'mcpgauge-golden';
-const TOP_KEYS = new Set(['format', 'corpus_version', 'version', 'description', 'queries']);
-const QUERY_KEYS = new Set(['id', 'query', 'labels', 'notes']);
+const TOP_KEYS = new Set(['format', 'corpus_version', 'version', 'description', 'call_allow', 'queries']);
+const QUERY_KEYS = new Set(['id', 'query', 'labels', 'notes', 'call']);
+const CALL_KEYS = new Set(['tool_id', 'arguments']);
 const LABEL_KEYS = new Set(['tool_id', 'relevance']);
 
 /** Shape check of a parsed golden file (types and keys); returns a GoldenSet. */
@@ -45,9 +52,24 @@ export function parseGolden(file: string, data: unknown): GoldenSet {
       if (typeof l.relevance !== 'number') fail(file, `${lp}.relevance`, `must be a number, got ${typeName(l.relevance)}`);
       return { tool_id: l.tool_id, relevance: l.relevance };
     });
-    return { id: q.id, query: q.query, labels, ...(typeof q.notes === 'string' ? { notes: q.notes } : {}) };
+    const out: GoldenQuery = { id: q.id, query: q.query, labels, ...(typeof q.notes === 'string' ? { notes: q.notes } : {}) };
+    if (q.call !== undefined) out.call = parseCall(file, `${p}.call`, q.call);
+    return out;
   });
-  return { corpus_version: data.corpus_version, ...(typeof data.version === 'string' ? { version: data.version } : {}), queries };
+  const set: GoldenSet = { corpus_version: data.corpus_version, ...(typeof data.version === 'string' ? { version: data.version } : {}), queries };
+  if (data.call_allow !== undefined) {
+    if (!Array.isArray(data.call_allow) || data.call_allow.some((x) => typeof x !== 'string')) fail(file, '$.call_allow', `must be an array of tool ids, got ${JSON.stringify(data.call_allow)}`);
+    set.call_allow = data.call_allow as string[];
+  }
+  return set;
+}
+
+function parseCall(file: string, p: string, c: unknown): GoldenCall {
+  if (!isPlainObject(c)) fail(file, p, `expected {tool_id, arguments}, got ${typeName(c)}`);
+  for (const k of Object.keys(c)) if (!CALL_KEYS.has(k)) fail(file, jp(p, k), 'unknown key (allowed: tool_id, arguments)');
+  if (typeof c.tool_id !== 'string' || c.tool_id === '') fail(file, `${p}.tool_id`, `must be a non-empty string, got ${JSON.stringify(c.tool_id)}`);
+  if (!isPlainObject(c.arguments)) fail(file, `${p}.arguments`, `expected an object, got ${typeName(c.arguments)}`);
+  return { tool_id: c.tool_id, arguments: c.arguments as GoldenCall['arguments'] };
 }
 
 /** Semantic validation against a corpus; throws one UserError listing every offending id. */
@@ -77,7 +99,9 @@ export function validateGolden(golden: GoldenSet, corpus: Corpus, where: string,
       else if (l.relevance >= 1) positive++;
     }
     if (positive === 0) add('no label with relevance >= 1', q.id);
+    if (q.call && !ids.has(q.call.tool_id)) add(`unknown call tool_id (not in ${corpus.version})`, `${q.id} (${q.call.tool_id})`);
   }
+  for (const t of golden.call_allow ?? []) if (!ids.has(t)) add(`unknown call_allow tool_id (not in ${corpus.version})`, t);
   if (problems.size === 0) return;
   const parts = [...problems.entries()].map(([kind, items]) => `${kind}: ${items.slice(0, 10).join(', ')}${items.length > 10 ? ` (+${items.length - 10} more)` : ''}`);
   throw new UserError(`${where}: invalid golden set: ${parts.join('; ')}`);

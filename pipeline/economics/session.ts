@@ -54,3 +54,55 @@ export function sessionEstimates(input: SessionInput): SessionRow[] {
     };
   });
 }
+
+/**
+ * Session estimate with the result side (always `estimated`): every task is one discovery call,
+ * one tool call and its result,
+ *
+ *   estimated_tokens = round_half_up(menu + tasks x (mean_discovery_response + mean_call + mean_result))
+ *
+ * for tasks in {1, 3, 5, 10} by default. Every input is echoed in the row.
+ */
+export interface TaskSessionInput {
+  menuTokens: number;
+  meanDiscoveryResponseTokens: number;
+  meanCallTokens: number;
+  meanResultTokens: number;
+  tasks?: readonly number[];
+}
+
+export interface TaskSessionRow {
+  tasks_per_session: number;
+  menu_tokens: number;
+  mean_discovery_response_tokens: number;
+  mean_call_tokens: number;
+  mean_result_tokens: number;
+  /** discovery response + call + result */
+  per_task_tokens: number;
+  estimated_tokens: number;
+  provenance: 'estimated';
+}
+
+export function taskSessionEstimates(input: TaskSessionInput): TaskSessionRow[] {
+  if (!input || typeof input !== 'object') throw new UserError('taskSessionEstimates: input must be an object');
+  const menu = finiteInput('taskSessionEstimates', 'menuTokens', input.menuTokens);
+  const disc = finiteInput('taskSessionEstimates', 'meanDiscoveryResponseTokens', input.meanDiscoveryResponseTokens);
+  const call = finiteInput('taskSessionEstimates', 'meanCallTokens', input.meanCallTokens);
+  const result = finiteInput('taskSessionEstimates', 'meanResultTokens', input.meanResultTokens);
+  const tasks = input.tasks ?? DEFAULT_SESSION_CALLS;
+  if (!Array.isArray(tasks) || tasks.length === 0) throw new UserError('taskSessionEstimates: tasks must be a non-empty array of integers >= 0');
+  const perTask = disc + call + result;
+  return tasks.map((t) => {
+    if (typeof t !== 'number' || !Number.isInteger(t) || t < 0) throw new UserError(`taskSessionEstimates: tasks must hold integers >= 0, got ${String(t)}`);
+    return {
+      tasks_per_session: t,
+      menu_tokens: menu,
+      mean_discovery_response_tokens: disc,
+      mean_call_tokens: call,
+      mean_result_tokens: result,
+      per_task_tokens: perTask,
+      estimated_tokens: roundHalfUp(menu + t * perTask),
+      provenance: 'estimated' as const,
+    };
+  });
+}

@@ -37,6 +37,9 @@ export const LIVE_FLAGS: readonly LiveFlag[] = [
   { flags: '--embedded-servers <list>', description: `upstreams of the embedded default (${EMBEDDED_SERVERS.join(',')})` },
   { flags: '--lap-json <file>', description: 'merge an external `lap lint --json` result (grade, menu tokens); warns when its menu count differs from ours by more than 15%' },
   { flags: '--no-lap', description: 'do not run or merge LAP' },
+  { flags: '--no-result-calls', description: "do not call the golden calls' tools (live result cost)" },
+  { flags: '--call-tool <name>', description: "the proxy's tool that runs an upstream tool (result cost)", default: 'call_tool' },
+  { flags: '--result-top-k <n>', description: "a golden call runs when its tool is within the proxy's first N results (1 = top-1 only)", default: '1' },
   { flags: '--protocol <era>', description: 'MCP protocol towards the proxy: legacy | auto | 2026-07-28', default: 'legacy' },
 ];
 
@@ -67,6 +70,7 @@ function listFlag(v: FlagValue): string[] | undefined {
  * commander options (camelCase) -> LiveOptions. Recognised keys: proxyUrl, apiKey, apiKeyEnv, proxyCmd,
  * upstreams, discoveryTool, queryArg, limitArg, detailArg, limit, liveDetails, runs, warmup,
  * liveQueries, callTimeout, connectTimeout, readyTimeout, embeddedServers, lapJson, lap (false = --no-lap),
+ * resultCalls (false = --no-result-calls), callTool, resultTopK,
  * protocol, plus the bench-wide golden, corpus, tokenizers, bootstrap and seed.
  */
 export function liveOptionsFromFlags(flags: Record<string, FlagValue>): LiveOptions {
@@ -123,6 +127,9 @@ export function liveOptionsFromFlags(flags: Record<string, FlagValue>): LiveOpti
   }
   set('lapJson', strFlag(flags.lapJson, '--lap-json'));
   if (flags.lap === false) o.lap = 'off';
+  if (flags.resultCalls === false) o.resultCalls = false;
+  set('callTool', strFlag(flags.callTool, '--call-tool'));
+  set('resultTopK', intFlag(flags.resultTopK, '--result-top-k', 1));
   if (flags.protocol !== undefined) {
     const p = String(flags.protocol);
     if (p !== 'legacy' && p !== 'auto' && p !== '2026-07-28') throw new UserError(`--protocol must be legacy, auto or 2026-07-28, got ${JSON.stringify(p)}`);

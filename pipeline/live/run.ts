@@ -27,6 +27,7 @@ import { DEFAULT_CONNECT_TIMEOUT_MS, listUpstreams, openTarget, type OpenedTarge
 import { lapSection } from './lap.ts';
 import { callOnce, measureDetail, oneLine, waitUntilIndexed, type DetailRun, type DiscoveryCall } from './calls.ts';
 import { countMenus, countResponses, latencyRows, liveEconomics, partitionAll, scoreProxyRankings } from './results.ts';
+import { resultCostStage, taskSessions } from './result_cost.ts';
 import type { ArgNames, LiveOptions } from './types.ts';
 
 export type { ArgNames, LiveOptions } from './types.ts';
@@ -213,7 +214,8 @@ function discoveryCall(conn: McpConnection, s: LiveSettings, plan: CallPlan): Di
 /**
  * The live stage, as named stages: settings -> queries -> target + connection -> call plan ->
  * full menu -> (readiness) -> measured calls per detail -> tokens (menus, responses) ->
- * proxy retrieval -> latency -> economics -> LAP -> the report section.
+ * proxy retrieval -> latency -> economics -> result cost (result_cost.ts: golden calls through
+ * the proxy and directly) -> LAP -> the report section.
  */
 export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
   const log = opts.log ?? (() => {});
@@ -225,7 +227,8 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
   try {
     const connected = await connectProxy(target, opts);
     conn = connected.conn;
-    const plan = planCalls(await conn.listAllTools(), s, target, errors);
+    const proxyWire = await conn.listAllTools();
+    const plan = planCalls(proxyWire, s, target, errors);
     const upstream = await upstreamMenu(target, corpus, s, opts, log);
     const upstreamTools = upstream.tools.map((u) => recordOf(u.server, u.tool));
     // both menus are rendered like the baseline arm
@@ -246,6 +249,10 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
     const retrieval = await scoreProxyRankings(detailRuns, partitions, golden, opts.bootstrap);
     const latency = latencyRows(detailRuns, s.runs);
     const economics = liveEconomics(menus, response_summary, corpus.id, headlineReason);
+    const resultCost = await resultCostStage({
+      opts, conn, proxyToolNames: proxyWire.map((t) => t.name), golden, detailRuns, partitions, upstream, corpusTools: corpus.tools, target, tokenizers, callTimeoutMs: s.callTimeoutMs, log,
+    });
+    if (resultCost) economics.task_sessions = taskSessions(corpus.id, menus, response_summary, resultCost);
     const lap = await lapSection({
       lapJson: opts.lapJson,
       mode: opts.lap,
@@ -266,6 +273,7 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
       retrieval,
       latency,
       economics,
+      ...(resultCost ? { result_cost: resultCost } : {}),
       lap,
       errors,
     };

@@ -21,8 +21,8 @@ import { randomBytes } from 'node:crypto';
 import { connectMcp, describeTarget, type McpTarget, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
 import { discardScratch, loadProxyConfig, targetOf, type UpstreamConfig } from '../proxy/config.ts';
 import { UserError } from '../types.ts';
+import { ALLOWED_DIR_PLACEHOLDER, copySeedFolder, writeMemorySeed } from '../results/seed.ts';
 import { REPO_ROOT } from '../constants.ts';
-
 
 import { EMBEDDED_SERVERS, type TargetOptions } from './types.ts';
 export { EMBEDDED_SERVERS };
@@ -59,6 +59,10 @@ export interface OpenedTarget {
   proxyToolCount?: number;
   /** for `lap`: an HTTP URL of the proxy */
   httpUrl?: string;
+  /** upstream entries the live stage may call directly (result cost: same call without the proxy) */
+  direct: UpstreamConfig[];
+  /** values of golden-call argument placeholders on this target (embedded: <ALLOWED_DIR>) */
+  placeholders: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -93,7 +97,13 @@ export async function listUpstreams(
   return lists.flat();
 }
 
-/** The generated upstream entries of the embedded default, rooted in `dir`. */
+/** The filesystem upstream's root folder inside the embedded temp folder (`<ALLOWED_DIR>` of golden calls). */
+export const embeddedFilesRoot = (dir: string): string => join(dir, 'files');
+
+/**
+ * The generated upstream entries of the embedded default, rooted in `dir`. The filesystem root is
+ * a copy of the result seed folder and the memory file holds the seed graph (pipeline/results/seed.ts).
+ */
 export async function embeddedUpstreams(dir: string, which: readonly string[] = EMBEDDED_SERVERS): Promise<UpstreamConfig[]> {
   for (const w of which) {
     if (!(EMBEDDED_SERVERS as readonly string[]).includes(w)) {
@@ -112,11 +122,13 @@ export async function embeddedUpstreams(dir: string, which: readonly string[] = 
       if (t.cwd) e.cwd = t.cwd;
       out.push(e);
     } else if (name === 'filesystem') {
-      const root = join(dir, 'files');
+      // the result-fixture seed folder, so golden calls (result cost) read real files
+      const root = embeddedFilesRoot(dir);
       mkdirSync(root, { recursive: true });
-      writeFileSync(join(root, 'README.txt'), 'mcpgauge live stage scratch folder\n');
+      copySeedFolder(root);
       out.push({ name, command: node, args: [join(nm, 'server-filesystem', 'dist', 'index.js'), root], env: {} });
     } else if (name === 'memory') {
+      writeMemorySeed(join(dir, 'memory.jsonl'));
       out.push({ name, command: node, args: [join(nm, 'server-memory', 'dist', 'index.js')], env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } });
     } else if (name === 'sequential-thinking') {
       out.push({ name, command: node, args: [join(nm, 'server-sequential-thinking', 'dist', 'index.js')], env: { DISABLE_THOUGHT_LOGGING: 'true' } });
@@ -180,11 +192,11 @@ export async function openTarget(opts: TargetOptions): Promise<OpenedTarget> {
   };
   if (opts.proxyUrl !== undefined) {
     const proxy = urlTarget(opts.proxyUrl, opts.apiKey);
-    return { kind: 'url', description: `proxy at ${proxy.url}${opts.apiKey ? ' (API key)' : ''}`, proxy, upstreams, httpUrl: proxy.url, close: closeExternal };
+    return { kind: 'url', description: `proxy at ${proxy.url}${opts.apiKey ? ' (API key)' : ''}`, proxy, upstreams, httpUrl: proxy.url, direct: upstreams, placeholders: {}, close: closeExternal };
   }
   if (opts.proxyCmd !== undefined) {
     const proxy = commandTarget(opts.proxyCmd);
-    return { kind: 'command', description: `proxy command: ${opts.proxyCmd}`, proxy, upstreams, close: closeExternal };
+    return { kind: 'command', description: `proxy command: ${opts.proxyCmd}`, proxy, upstreams, direct: upstreams, placeholders: {}, close: closeExternal };
   }
   if (upstreamConfig) {
     discardScratch(upstreamConfig);
@@ -244,6 +256,8 @@ async function openEmbedded(opts: TargetOptions): Promise<OpenedTarget> {
       proxy: target,
       upstreams: [],
       upstreamMenu,
+      direct: servers,
+      placeholders: { [ALLOWED_DIR_PLACEHOLDER]: embeddedFilesRoot(dir) },
       proxyToolCount: count,
       httpUrl: target.url,
       close: guard.close,

@@ -55,6 +55,12 @@ export interface LiveOptions extends TargetOptions {
   lapCommand?: string;
   /** per discovery call deadline (ms, default 30000) */
   callTimeoutMs?: number;
+  /** call the golden calls' tools through the proxy and directly (result cost); default true */
+  resultCalls?: boolean;
+  /** the proxy's tool that runs an upstream tool (default call_tool) */
+  callTool?: string;
+  /** a golden call runs when its tool is within the proxy's first N results (default 1: top-1 only) */
+  resultTopK?: number;
   /** retrieval bootstrap (default 2000 iterations, seed 42) */
   bootstrap?: { iterations: number; seed: number };
 }

@@ -19,5 +19,17 @@ export const LIVE_PROVENANCE: Readonly<Record<string, Provenance>> = Object.free
   'live.economics.session_estimates': 'estimated',
 });
 
+/** the offline result arms (present when result fixtures were profiled) */
+export const RESULTS_PROVENANCE: Readonly<Record<string, Provenance>> = Object.freeze({
+  results: 'measured',
+  'results.savings_vs_json_pct': 'computed',
+});
+
+/** the live result cost (present when golden calls ran) */
+export const LIVE_RESULT_PROVENANCE: Readonly<Record<string, Provenance>> = Object.freeze({
+  'live.result_cost': 'measured',
+  'live.economics.task_sessions': 'estimated',
+});
+
 /** added only when LAP actually ran (or its result was merged) */
 export const LAP_PROVENANCE: Readonly<Record<string, Provenance>> = Object.freeze({ 'live.lap': 'measured' });

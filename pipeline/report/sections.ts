@@ -14,6 +14,8 @@ import { armsSection } from './sections/arms.ts';
 import { retrievalSection } from './sections/retrieval.ts';
 import { economicsSection } from './sections/economics.ts';
 import { liveSection } from './sections/live.ts';
+import { resultsSection } from './sections/results.ts';
+import { liveResultsSection } from './sections/live_results.ts';
 import { notesSection } from './sections/notes.ts';
 
 export const REPORT_SECTIONS: readonly ReportSection<Report>[] = Object.freeze([
@@ -24,6 +26,8 @@ export const REPORT_SECTIONS: readonly ReportSection<Report>[] = Object.freeze([
   armsSection,
   retrievalSection,
   economicsSection,
+  resultsSection,
   liveSection,
+  liveResultsSection,
   notesSection,
 ]);

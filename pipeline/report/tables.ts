@@ -105,10 +105,26 @@ const LIVE_RESPONSE_COLUMNS: ColumnSpec[] = [
   { name: 'other', kind: 'int' },
 ];
 
+const RESULT_ARM_COLUMNS: ColumnSpec[] = [
+  { name: 'fixture_id', kind: 'string' },
+  { name: 'payload_class', kind: 'string' },
+  { name: 'arm', kind: 'string' },
+  { name: 'tokenizer', kind: 'string' },
+  { name: 'skipped', kind: 'bool' },
+  { name: 'skip_reason', kind: 'string' },
+  { name: 'chars', kind: 'int' },
+  { name: 'tokens', kind: 'int' },
+  { name: 'json_tokens', kind: 'int' },
+  { name: 'savings_vs_json_pct', kind: 'double' },
+  { name: 'round_trip', kind: 'bool' },
+  { name: 'round_trip_error', kind: 'string' },
+];
+
 /**
  * The tables of a (valid) report: per_tool (one row per corpus x arm x tokenizer x tool, tokens
  * null where the arm could not encode the tool), per_query (offline and live rows), arms (one
- * row per corpus x arm x tokenizer; one row with tokenizer null for a skipped arm) and, when
+ * row per corpus x arm x tokenizer; one row with tokenizer null for a skipped arm), when the
+ * report has result arms result_arms (one row per fixture x result arm x tokenizer) and, when
  * the report has a live section, live_responses.
  */
 export function reportTables(report: Report): FlatTable[] {
@@ -154,6 +170,11 @@ export function reportTables(report: Report): FlatTable[] {
   }
 
   const tables: FlatTable[] = [perTool, perQuery, arms];
+  if (report.results) {
+    const res = makeTable('result_arms', RESULT_ARM_COLUMNS);
+    for (const r of report.results.rows) res.push(r);
+    tables.push(res);
+  }
   if (report.live) {
     const live = makeTable('live_responses', LIVE_RESPONSE_COLUMNS);
     for (const r of report.live.responses) live.push({ ...r, ...(r.components ?? {}), error: r.error ?? null });

@@ -14,6 +14,8 @@
 import type { Figure, JsonValue, Provenance } from '../types.ts';
 import type { BreakEvenRow as EconBreakEvenRow } from '../economics/breakeven.ts';
 import type { SessionRow as EconSessionRow } from '../economics/session.ts';
+import type { LiveResultCost, TaskSessionEstimateRow } from '../live/result_cost.ts';
+import type { ResultsReport } from '../results/stage.ts';
 
 export type { Figure, Provenance, JsonValue };
 
@@ -392,7 +394,15 @@ export interface LiveReport {
   response_summary: LiveResponseSummary[];
   retrieval: LiveRetrieval[];
   latency: LiveLatency[];
-  economics: { break_even: BreakEvenRow[]; session_estimates: SessionEstimateRow[]; curves?: BreakEvenCurvePoint[] };
+  economics: {
+    break_even: BreakEvenRow[];
+    session_estimates: SessionEstimateRow[];
+    curves?: BreakEvenCurvePoint[];
+    /** menu + tasks x (discovery response + call + result): present when result calls ran */
+    task_sessions?: TaskSessionEstimateRow[];
+  };
+  /** what tool results cost through the proxy vs directly (pipeline/live/results.ts) */
+  result_cost?: LiveResultCost;
   lap: LapResult;
   errors: LiveError[];
 }
@@ -415,5 +425,7 @@ export interface Report {
   ranking_agreement: RankingAgreement[];
   retrieval: RetrievalReport[];
   economics: Economics;
+  /** tool-result encodings (result arms over the result fixtures); absent when not profiled */
+  results?: ResultsReport;
   live?: LiveReport;
 }

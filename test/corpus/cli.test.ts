@@ -78,11 +78,12 @@ test('corpus CLI: --help on every subcommand (in-process)', () => {
   const corpusCmd = buildProgram().commands.find((c) => c.name() === 'corpus');
   assert.ok(corpusCmd);
   const help = Object.fromEntries(corpusCmd.commands.map((c) => [c.name(), c.helpInformation()]));
-  assert.deepEqual(Object.keys(help).sort(), ['fetch', 'freeze', 'info', 'validate']);
+  assert.deepEqual(Object.keys(help).sort(), ['fetch', 'freeze', 'freeze-results', 'info', 'validate']);
   for (const [name, text] of Object.entries(help)) assert.match(text, new RegExp(`^Usage: mcpgauge corpus ${name} `));
   assert.match(help.freeze, /--version <v>/);
   assert.match(help.freeze, /--with-fixture/);
   assert.match(help.fetch, /--from <dir>/);
   assert.match(help.validate, /--golden <path>/);
   assert.match(help.info, /--stub-pattern <regex\.\.\.>/);
+  assert.match(help['freeze-results'], /--next-version/);
 });

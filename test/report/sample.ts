@@ -64,5 +64,13 @@ export function withVariants(r: Report = buildSampleReport()): Report {
   for (const b of [r.economics.break_even[0], live.economics.break_even[0]]) {
     Object.assign(b, { no_break_even: true, break_even_calls: null, reason: 'full menu is not larger than the discovery menu' });
   }
+  // a lossy result rendering (reported, kept out of savings), a failed and a proxy-only live result call
+  const lossy = r.results!.rows.find((x) => x.arm === 'toon' && !x.skipped)!;
+  Object.assign(lossy, { round_trip: false, round_trip_error: 'variant: $[0].size: 12 became "12"', savings_vs_json_pct: null });
+  const calls = live.result_cost!.rows;
+  Object.assign(calls[0], { ok: false, error: 'variant: tool error: ENOENT', overhead_tokens: null });
+  delete calls[0].proxy;
+  Object.assign(calls[1], { direct_error: 'variant: no direct connection to upstream', overhead_tokens: null });
+  delete calls[1].direct;
   return r;
 }

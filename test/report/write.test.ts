@@ -34,8 +34,9 @@ test('writeReport writes report.json, Arrow + Parquet tables and the dashboard; 
   assert.ok(json.endsWith('}\n') && json.startsWith('{\n  "report_version": 1,'));
   assert.deepEqual(readdirSync(join(dir, 'tables')).sort(), [
     'arms.arrow', 'arms.parquet', 'live_responses.arrow', 'live_responses.parquet', 'per_query.arrow', 'per_query.parquet', 'per_tool.arrow', 'per_tool.parquet',
+    'result_arms.arrow', 'result_arms.parquet',
   ]);
-  assert.equal(w.paths.length, 10);
+  assert.equal(w.paths.length, 12);
   assert.equal(w.paths.at(-1), w.report);
   // no temp files left behind
   assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
@@ -132,11 +133,21 @@ test('writeReport writes report.json, Arrow + Parquet tables and the dashboard; 
     (ok.input_schemas as number) + (ok.descriptions as number) + (ok.usage_instructions as number) + (ok.metadata as number) + (ok.other as number),
     ok.total_tokens,
   );
+
+  // result arms: one row per fixture x arm x tokenizer; skipped rows carry the reason, no tokens
+  const rr = await parquet(w.tables.result_arms.parquet);
+  assert.equal(rr.length, report.results!.rows.length);
+  assert.equal(arrow(w.tables.result_arms.arrow).numRows, rr.length);
+  const skippedCsv = rr.filter((r) => r.arm === 'csv_when_tabular' && r.payload_class === 'non_tabular');
+  assert.ok(skippedCsv.length > 0 && skippedCsv.every((r) => r.skipped === true && r.tokens === null && /^not tabular: /.test(String(r.skip_reason))));
+  const src = report.results!.rows.find((r) => r.arm === 'toon' && r.tokenizer === 'o200k_base' && r.payload_class === 'tabular')!;
+  const got = rr.find((r) => r.arm === 'toon' && r.tokenizer === 'o200k_base' && r.fixture_id === src.fixture_id)!;
+  assert.deepEqual([got.tokens, got.json_tokens, got.savings_vs_json_pct, got.round_trip], [src.tokens, src.json_tokens, src.savings_vs_json_pct, true]);
 });
 
 test('no live section -> no live_responses table', async () => {
   const w = await writeReport(buildSampleReport({ live: false }), join(work, 'offline'));
-  assert.deepEqual(Object.keys(w.tables).sort(), ['arms', 'per_query', 'per_tool']);
+  assert.deepEqual(Object.keys(w.tables).sort(), ['arms', 'per_query', 'per_tool', 'result_arms']);
   const r = buildSampleReport({ live: false });
   assert.equal(arrow(w.tables.per_query.arrow).numRows, r.retrieval.filter(isScored).reduce((n, x) => n + x.per_query.length, 0));
 });

@@ -7,6 +7,7 @@ import { percentile } from '../../util/stats.ts';
 import type { ChartRef, ReportSection } from '../details.ts';
 import { isScored, type BreakEvenCurvePoint, type Report, type RetrievalMetrics } from '../types.ts';
 import { primaryTokenizer } from './common.ts';
+import { resultChartRows } from './results.ts';
 
 type Row = Record<string, string | number | null>;
 interface ChartEntry {
@@ -141,6 +142,13 @@ export const CHARTS: readonly ChartEntry[] = [
         empty: 'no break-even curves (economics not computed)',
       };
     },
+  },
+  {
+    spec: 'result_tokens',
+    data: (r) => ({
+      rows: r.results ? resultChartRows(r.results) : [],
+      empty: 'no result fixtures profiled (bench --result-fixtures none)',
+    }),
   },
   {
     spec: 'live_components',

@@ -1,0 +1,2 @@
+import { parseDate } from './utils';
+export const start = (s: string) => parseDate(s);

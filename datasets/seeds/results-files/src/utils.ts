@@ -1,0 +1,3 @@
+export function parseDate(s: string): Date {
+  return new Date(s);
+}

@@ -1,0 +1,388 @@
+/**
+ * Live result cost: what a tool's RESULT costs once the proxy has found the tool.
+ *
+ * For every golden query that carries a `call` (tool + arguments), the stage checks that the
+ * proxy's top-1 tool for the query (its full-detail ranking; `topK` widens this to the first K
+ * results, the row records the rank) is that tool and that the tool is
+ * safe to call (annotated `readOnlyHint: true` in the upstream listing, or listed in the golden
+ * set's `call_allow`), then calls it twice with the same arguments:
+ *   - through the proxy's call tool (`call_tool {name, arguments}`), and
+ *   - directly on the upstream server (a separate connection to the same server config),
+ * and counts each result under every tokenizer, split by component over the compact JSON of the
+ * result object as the MCP client returns it: `content_text` (the text of text blocks),
+ * `structured_content`, `meta` (`_meta`), `wrapper` (everything else: keys, block envelopes,
+ * isError, other block kinds). Components sum exactly to the total (byte-span attribution, each
+ * token to the span holding its first byte). Proxy overhead per call = proxy total - direct total.
+ * The call itself (`{name, arguments}` the model writes) is counted as `call_tokens`.
+ * Skips (not top-1, not safe, unresolved placeholder, no call tool) are rows with the reason.
+ */
+import { connectMcp, type CallResult, type McpConnection, type ProtocolChoice } from '../mcp/client.ts';
+import { targetOf, type UpstreamConfig } from '../proxy/config.ts';
+import type { Span, Tokenizer, TokenizerName } from '../tokens/tokenizer.ts';
+import type { GoldenSet, JsonValue } from '../types.ts';
+import { mean, percentile } from '../util/stats.ts';
+import { taskSessionEstimates, type TaskSessionRow } from '../economics/session.ts';
+import type { ResponsePartition } from './spans.ts';
+import { fillPlaceholders } from '../results/seed.ts';
+import type { DetailRun } from './calls.ts';
+import type { OpenedTarget, UpstreamMenu } from './targets.ts';
+import type { LiveOptions } from './types.ts';
+
+export const RESULT_COMPONENTS = ['content_text', 'structured_content', 'meta', 'wrapper'] as const;
+export type ResultComponent = (typeof RESULT_COMPONENTS)[number];
+export type ResultComponents = Record<ResultComponent, number>;
+
+export interface ResultTokens {
+  total: number;
+  components: ResultComponents;
+}
+
+export interface LiveResultCallRow {
+  query_id: string;
+  tool_id: string;
+  tokenizer: TokenizerName;
+  /** 1-based rank of the tool in the proxy's ranking for the query */
+  rank: number;
+  ok: boolean;
+  error?: string;
+  /** tokens of the call the model writes: compact JSON of {name, arguments} */
+  call_tokens: number;
+  proxy?: ResultTokens;
+  direct?: ResultTokens;
+  direct_error?: string;
+  /** proxy.total - direct.total (null without a direct measurement) */
+  overhead_tokens: number | null;
+}
+
+export interface LiveResultSkip {
+  query_id: string;
+  tool_id: string;
+  reason: string;
+}
+
+export interface LiveResultSummary {
+  tokenizer: TokenizerName;
+  n: number;
+  mean_call_tokens: number;
+  mean_result_tokens: number;
+  p50_result_tokens: number;
+  max_result_tokens: number;
+  /** over the calls that also have a direct measurement */
+  direct_n: number;
+  mean_direct_result_tokens: number | null;
+  mean_overhead_tokens: number | null;
+}
+
+export interface LiveResultCost {
+  call_tool: string;
+  /** a golden call runs when its tool is within the proxy's first top_k results (1 = top-1) */
+  top_k: number;
+  /** golden queries that carry a call */
+  candidates: number;
+  rows: LiveResultCallRow[];
+  skipped: LiveResultSkip[];
+  summary: LiveResultSummary[];
+  method: string;
+}
+
+export interface ResultCallsInput {
+  proxy: McpConnection;
+  /** the proxy's tool that runs an upstream tool (default call_tool) */
+  callTool: string;
+  /** tools the proxy lists (to check the call tool exists) */
+  proxyToolNames: readonly string[];
+  golden: GoldenSet;
+  /** call when the golden tool is within the first topK results (default 1) */
+  topK?: number;
+  /** the proxy's ranking for a query (full detail), or the reason there is none */
+  ranking: (queryId: string) => string[] | string;
+  /** annotations of upstream tools by tool_id */
+  annotations: ReadonlyMap<string, Record<string, unknown> | undefined>;
+  /** placeholder -> value substituted in call arguments (e.g. <ALLOWED_DIR>) */
+  placeholders: Readonly<Record<string, string>>;
+  /** upstream configs for the direct calls (by server name); none = no direct comparison */
+  direct: readonly UpstreamConfig[];
+  tokenizers: readonly Tokenizer[];
+  timeoutMs: number;
+  protocol?: ProtocolChoice;
+  log?: (line: string) => void;
+}
+
+export const RESULT_COST_METHOD =
+  'tokens of the compact JSON of the tools/call result object as the MCP client returns it, split into content_text / structured_content / meta / wrapper by byte spans (each token to the span of its first byte; components sum to the total); overhead = through the proxy minus directly on the upstream, same arguments';
+
+// ---------------------------------------------------------------------------------------------
+
+/** Compact JSON of a call result, with byte spans labelled by component (contiguous, cover everything). */
+export function resultSpans(result: CallResult): { text: string; spans: Span[] } {
+  const pieces: Array<{ label: ResultComponent; text: string }> = [];
+  const put = (label: ResultComponent, text: string) => {
+    const last = pieces[pieces.length - 1];
+    if (last && last.label === label) last.text += text;
+    else pieces.push({ label, text });
+  };
+  put('wrapper', '{');
+  let first = true;
+  for (const [k, v] of Object.entries(result)) {
+    if (v === undefined) continue;
+    put('wrapper', `${first ? '' : ','}${JSON.stringify(k)}:`);
+    first = false;
+    if (k === 'structuredContent') put('structured_content', JSON.stringify(v));
+    else if (k === '_meta') put('meta', JSON.stringify(v));
+    else if (k === 'content' && Array.isArray(v)) {
+      put('wrapper', '[');
+      v.forEach((block: unknown, i) => {
+        if (i > 0) put('wrapper', ',');
+        if (!block || typeof block !== 'object' || Array.isArray(block)) {
+          put('wrapper', JSON.stringify(block) ?? 'null');
+          return;
+        }
+        const b = block as Record<string, unknown>;
+        put('wrapper', '{');
+        let bf = true;
+        for (const [bk, bv] of Object.entries(b)) {
+          if (bv === undefined) continue;
+          put('wrapper', `${bf ? '' : ','}${JSON.stringify(bk)}:`);
+          bf = false;
+          put(bk === 'text' && b.type === 'text' && typeof bv === 'string' ? 'content_text' : 'wrapper', JSON.stringify(bv));
+        }
+        put('wrapper', '}');
+      });
+      put('wrapper', ']');
+    } else put('wrapper', JSON.stringify(v));
+  }
+  put('wrapper', '}');
+  let text = '';
+  let pos = 0;
+  const spans: Span[] = [];
+  for (const p of pieces) {
+    const len = Buffer.byteLength(p.text, 'utf8');
+    spans.push({ label: p.label, start: pos, end: pos + len });
+    pos += len;
+    text += p.text;
+  }
+  return { text, spans };
+}
+
+export function countResult(result: CallResult, tk: Tokenizer): ResultTokens {
+  const { text, spans } = resultSpans(result);
+  const { total, byLabel } = tk.countSpans(text, spans);
+  const components = Object.fromEntries(RESULT_COMPONENTS.map((c) => [c, byLabel[c] ?? 0])) as ResultComponents;
+  return { total, components };
+}
+
+/** Why calling `toolId` is not allowed (null = safe): read-only annotation or the golden allow-list. */
+export function unsafeReason(toolId: string, annotations: ReadonlyMap<string, Record<string, unknown> | undefined>, allow: readonly string[]): string | null {
+  if (allow.includes(toolId)) return null;
+  if (!annotations.has(toolId)) return `${toolId} is not listed by the upstreams (annotations unknown) and not in call_allow`;
+  if (annotations.get(toolId)?.readOnlyHint === true) return null;
+  return `${toolId} is not annotated readOnlyHint: true and not in the golden set's call_allow`;
+}
+
+const PLACEHOLDER = /<[A-Z][A-Z_]*>/;
+const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim().slice(0, 300);
+const resultError = (r: CallResult): string =>
+  oneLine((r.content ?? []).filter((c) => c.type === 'text').map((c) => String(c.text)).join(' ') || 'isError result');
+
+export async function measureResultCalls(input: ResultCallsInput): Promise<LiveResultCost> {
+  const log = input.log ?? (() => {});
+  const candidates = input.golden.queries.filter((q) => q.call);
+  const skipped: LiveResultSkip[] = [];
+  const rows: LiveResultCallRow[] = [];
+  const topK = input.topK ?? 1;
+  const out = (): LiveResultCost => ({ call_tool: input.callTool, top_k: topK, candidates: candidates.length, rows, skipped, summary: summarize(rows, input.tokenizers), method: RESULT_COST_METHOD });
+  if (!input.proxyToolNames.includes(input.callTool)) {
+    for (const q of candidates) skipped.push({ query_id: q.id, tool_id: q.call!.tool_id, reason: `the proxy lists no ${JSON.stringify(input.callTool)} tool` });
+    return out();
+  }
+  const allow = input.golden.call_allow ?? [];
+  const planned: Array<{ id: string; toolId: string; rank: number; args: Record<string, JsonValue> }> = [];
+  for (const q of candidates) {
+    const call = q.call!;
+    const ranking = input.ranking(q.id);
+    const skip = (reason: string) => skipped.push({ query_id: q.id, tool_id: call.tool_id, reason });
+    if (typeof ranking === 'string') {
+      skip(`no ranking from the proxy: ${ranking}`);
+      continue;
+    }
+    const rank = ranking.slice(0, topK).indexOf(call.tool_id) + 1;
+    if (rank === 0) {
+      skip(
+        topK === 1
+          ? `the proxy's top-1 is ${ranking[0] ?? 'nothing'}, the golden call is for ${call.tool_id}`
+          : `${call.tool_id} is not in the proxy's top ${topK} (${ranking.slice(0, topK).join(', ') || 'no results'})`,
+      );
+      continue;
+    }
+    const unsafe = unsafeReason(call.tool_id, input.annotations, allow);
+    if (unsafe) {
+      skip(`not called: ${unsafe}`);
+      continue;
+    }
+    const args = fillPlaceholders(call.arguments, input.placeholders) as Record<string, JsonValue>;
+    const left = PLACEHOLDER.exec(JSON.stringify(args));
+    if (left) {
+      skip(`argument placeholder ${left[0]} has no value for this target (only the embedded default provides <ALLOWED_DIR>)`);
+      continue;
+    }
+    planned.push({ id: q.id, toolId: call.tool_id, rank, args });
+  }
+  log(`live: result cost: ${planned.length} of ${candidates.length} golden calls (${skipped.length} skipped)`);
+  const direct = new Map<string, Promise<McpConnection>>();
+  const directConn = (server: string): Promise<McpConnection> | null => {
+    const cfg = input.direct.find((u) => u.name === server);
+    if (!cfg) return null;
+    let c = direct.get(server);
+    if (!c) {
+      c = connectMcp(targetOf(cfg), { timeoutMs: input.timeoutMs, protocol: cfg.protocol ?? input.protocol ?? 'legacy', clientName: 'mcpgauge-direct' });
+      c.catch(() => {});
+      direct.set(server, c);
+    }
+    return c;
+  };
+  try {
+    for (const p of planned) {
+      const i = p.toolId.indexOf(':');
+      const server = p.toolId.slice(0, i);
+      const tool = p.toolId.slice(i + 1);
+      const callArgs = { name: p.toolId, arguments: p.args };
+      let viaProxy: CallResult | undefined;
+      let proxyError: string | undefined;
+      try {
+        viaProxy = await input.proxy.callTool(input.callTool, callArgs, { timeoutMs: input.timeoutMs });
+        if (viaProxy.isError) proxyError = `tool error: ${resultError(viaProxy)}`;
+      } catch (e) {
+        proxyError = oneLine((e as Error).message);
+      }
+      let viaDirect: CallResult | undefined;
+      let directError: string | undefined;
+      const dc = directConn(server);
+      if (!dc) directError = `no direct connection to upstream ${server} (pass --upstreams FILE for external proxies)`;
+      else {
+        try {
+          viaDirect = await (await dc).callTool(tool, p.args, { timeoutMs: input.timeoutMs });
+          if (viaDirect.isError) directError = `tool error: ${resultError(viaDirect)}`;
+        } catch (e) {
+          directError = oneLine((e as Error).message);
+        }
+      }
+      for (const tk of input.tokenizers) {
+        const row: LiveResultCallRow = { query_id: p.id, tool_id: p.toolId, tokenizer: tk.name, rank: p.rank, ok: proxyError === undefined, call_tokens: tk.count(JSON.stringify(callArgs)), overhead_tokens: null };
+        if (proxyError !== undefined) row.error = proxyError;
+        else row.proxy = countResult(viaProxy!, tk);
+        if (directError !== undefined) row.direct_error = directError;
+        else row.direct = countResult(viaDirect!, tk);
+        if (row.proxy && row.direct) row.overhead_tokens = row.proxy.total - row.direct.total;
+        rows.push(row);
+      }
+    }
+  } finally {
+    for (const c of direct.values()) await c.then((x) => x.close()).catch(() => {});
+  }
+  return out();
+}
+
+function summarize(rows: readonly LiveResultCallRow[], tokenizers: readonly Tokenizer[]): LiveResultSummary[] {
+  const out: LiveResultSummary[] = [];
+  for (const tk of tokenizers) {
+    const ok = rows.filter((r) => r.tokenizer === tk.name && r.ok && r.proxy);
+    if (ok.length === 0) continue;
+    const totals = ok.map((r) => r.proxy!.total);
+    const both = ok.filter((r) => r.direct);
+    out.push({
+      tokenizer: tk.name,
+      n: ok.length,
+      mean_call_tokens: mean(ok.map((r) => r.call_tokens)),
+      mean_result_tokens: mean(totals),
+      p50_result_tokens: percentile(totals, 50),
+      max_result_tokens: Math.max(...totals),
+      direct_n: both.length,
+      mean_direct_result_tokens: both.length ? mean(both.map((r) => r.direct!.total)) : null,
+      mean_overhead_tokens: both.length ? mean(both.map((r) => r.overhead_tokens!)) : null,
+    });
+  }
+  return out;
+}
+
+/** A session estimate with the result side, keyed like the other live economics rows. */
+export interface TaskSessionEstimateRow extends TaskSessionRow {
+  corpus_id: string;
+  /** proxy_full | proxy_compact: which discovery response size is assumed */
+  arm: string;
+  tokenizer: TokenizerName;
+  /** calls the mean call/result tokens are over */
+  result_n: number;
+}
+
+/**
+ * Per tokenizer and detail level: menu + tasks x (mean discovery response + mean call + mean
+ * result), from the measured live numbers (provenance `estimated`: it is a model of a session).
+ */
+export function taskSessions(
+  corpusId: string,
+  menus: ReadonlyArray<{ tokenizer: string; proxy_menu_tokens: { value: number } }>,
+  responseSummary: ReadonlyArray<{ detail: string; tokenizer: string; mean: number }>,
+  cost: LiveResultCost,
+): TaskSessionEstimateRow[] {
+  const out: TaskSessionEstimateRow[] = [];
+  for (const m of menus) {
+    const rs = cost.summary.find((s) => s.tokenizer === m.tokenizer);
+    if (!rs) continue;
+    for (const s of responseSummary.filter((x) => x.tokenizer === m.tokenizer)) {
+      for (const row of taskSessionEstimates({ menuTokens: m.proxy_menu_tokens.value, meanDiscoveryResponseTokens: s.mean, meanCallTokens: rs.mean_call_tokens, meanResultTokens: rs.mean_result_tokens })) {
+        out.push({ corpus_id: corpusId, arm: `proxy_${s.detail}`, tokenizer: rs.tokenizer, result_n: rs.n, ...row });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The live stage's result-cost step: golden calls of the queries measured at the full detail
+ * level, ranked by the proxy's own responses (their partitions), annotations from the upstream
+ * listing (or the corpus when the upstreams were not listed), placeholders and direct upstreams
+ * from the target. Undefined when `resultCalls` is false.
+ */
+export async function resultCostStage(args: {
+  opts: LiveOptions;
+  conn: McpConnection;
+  proxyToolNames: readonly string[];
+  golden: GoldenSet;
+  detailRuns: readonly DetailRun[];
+  partitions: ReadonlyMap<string, ResponsePartition>;
+  upstream: UpstreamMenu;
+  corpusTools: ReadonlyArray<{ tool_id: string; annotations?: Record<string, unknown> }>;
+  target: OpenedTarget;
+  tokenizers: readonly Tokenizer[];
+  callTimeoutMs: number;
+  log?: (line: string) => void;
+}): Promise<LiveResultCost | undefined> {
+  const { opts } = args;
+  if (opts.resultCalls === false) return undefined;
+  const full = args.detailRuns.find((d) => d.detail === 'full');
+  const annotations = new Map<string, Record<string, unknown> | undefined>();
+  if (args.upstream.live) for (const u of args.upstream.tools) annotations.set(`${u.server}:${u.tool.name}`, u.tool.annotations);
+  else for (const t of args.corpusTools) annotations.set(t.tool_id, t.annotations);
+  return measureResultCalls({
+    proxy: args.conn,
+    callTool: opts.callTool ?? 'call_tool',
+    topK: opts.resultTopK,
+    proxyToolNames: args.proxyToolNames,
+    golden: args.golden,
+    ranking: (qid) => {
+      const pq = full?.perQuery.find((p) => p.id === qid);
+      if (!pq) return 'the full detail level was not measured';
+      if (pq.text === undefined) return pq.error ?? 'discovery call failed';
+      const p = args.partitions.get(`full\u0000${qid}`);
+      if (!p) return 'response not partitioned';
+      return p.json ? p.ranking : (p.flag ?? 'response is not JSON');
+    },
+    annotations,
+    placeholders: args.target.placeholders,
+    direct: args.target.direct,
+    tokenizers: args.tokenizers,
+    timeoutMs: args.callTimeoutMs,
+    protocol: opts.protocol,
+    log: args.log,
+  });
+}
