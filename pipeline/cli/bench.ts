@@ -6,7 +6,7 @@ import { DEFAULT_BENCH_OUT, DEFAULT_CORPUS, DEFAULT_DISCOVERY_MENU, DEFAULT_GOLD
 import { assertWritableDir } from '../util/fs.ts';
 import type { CorpusInput } from '../bench/offline.ts';
 import type { Report } from '../report/types.ts';
-import { LIVE_FLAGS, liveOptionsFromFlags } from '../live/flags.ts';
+import { liveOptions, liveOptionsFromFlags } from '../live/flags.ts';
 import { DEFAULT_RETRIEVER_ID, resolveRetrieverIds, retrieverIds } from '../retrieval/registry.ts';
 
 // Heavy modules (tiktoken, arrow, parquet, vega, the MCP SDK) load inside the action, so other
@@ -51,11 +51,7 @@ export function register(program: Command): void {
     .option('--result-fixtures <file>', 'tool-result fixtures for the result arms (json, json_compact, toon, csv_when_tabular); "none" = skip', DEFAULT_RESULT_FIXTURES)
     .option('--live', 'also run the live stage (the embedded default unless --proxy-url/--proxy-cmd)')
     .option('--no-offline', 'skip the offline stage (live only)');
-  for (const f of LIVE_FLAGS) {
-    const o = new Option(f.flags, f.description);
-    if (f.default !== undefined) o.default(f.default);
-    cmd.addOption(o);
-  }
+  for (const o of liveOptions()) cmd.addOption(o);
   cmd.action(async (flags: Record<string, unknown>) => {
     const { runOffline } = await import('../bench/offline.ts');
     const { assembleReport } = await import('../bench/report.ts');
