@@ -10,8 +10,9 @@
  *   - directly on the upstream server (a separate connection to the same server config),
  * and counts each result under every tokenizer, split by component over the compact JSON of the
  * result object as the MCP client returns it: `content_text` (the text of text blocks),
- * `structured_content`, `meta` (`_meta`), `wrapper` (everything else: keys, block envelopes,
- * isError, other block kinds). Components sum exactly to the total (byte-span attribution, each
+ * `content_other` (the payload of other blocks: image/audio data, embedded resources, resource
+ * link fields), `structured_content`, `meta` (`_meta`), `wrapper` (everything else: keys, block
+ * type tags, annotations, isError). Components sum exactly to the total (byte-span attribution, each
  * token to the span holding its first byte). Proxy overhead per call = proxy total - direct total.
  * The call itself (`{name, arguments}` the model writes) is counted as `call_tokens`.
  * Skips (not top-1, not safe, unresolved placeholder, no call tool) are rows with the reason.
@@ -56,9 +57,16 @@ export interface ResultCallsInput {
 }
 
 export const RESULT_COST_METHOD =
-  'tokens of the compact JSON of the tools/call result object as the MCP client returns it, split into content_text / structured_content / meta / wrapper by byte spans (each token to the span of its first byte; components sum to the total); overhead = through the proxy minus directly on the upstream, same arguments';
+  'tokens of the compact JSON of the tools/call result object as the MCP client returns it, split into content_text / content_other (non-text block payload) / structured_content / meta / wrapper by byte spans (each token to the span of its first byte; components sum to the total); overhead = through the proxy minus directly on the upstream, same arguments';
 
 // ---------------------------------------------------------------------------------------------
+
+/** Which component a field of a content block is: the text of a text block, other blocks' payload, or envelope. */
+function blockFieldLabel(type: unknown, key: string, value: unknown): ResultComponent {
+  if (key === 'type' || key === 'annotations' || key === '_meta') return 'wrapper';
+  if (type === 'text') return key === 'text' && typeof value === 'string' ? 'content_text' : 'wrapper';
+  return 'content_other';
+}
 
 /** Compact JSON of a call result, with byte spans labelled by component (contiguous, cover everything). */
 export function resultSpans(result: CallResult): { text: string; spans: Span[] } {
@@ -91,7 +99,7 @@ export function resultSpans(result: CallResult): { text: string; spans: Span[] }
           if (bv === undefined) continue;
           put('wrapper', `${bf ? '' : ','}${JSON.stringify(bk)}:`);
           bf = false;
-          put(bk === 'text' && b.type === 'text' && typeof bv === 'string' ? 'content_text' : 'wrapper', JSON.stringify(bv));
+          put(blockFieldLabel(b.type, bk, bv), JSON.stringify(bv));
         }
         put('wrapper', '}');
       });

@@ -6,7 +6,7 @@
 import type { TaskSessionRow } from '../economics/session.ts';
 import type { TokenizerName } from '../tokens/tokenizer.ts';
 
-export const RESULT_COMPONENTS = ['content_text', 'structured_content', 'meta', 'wrapper'] as const;
+export const RESULT_COMPONENTS = ['content_text', 'content_other', 'structured_content', 'meta', 'wrapper'] as const;
 export type ResultComponent = (typeof RESULT_COMPONENTS)[number];
 export type ResultComponents = Record<ResultComponent, number>;
 
