@@ -1,13 +1,11 @@
 /**
- * The arm registry, as data: every arm of each kind, one line each (sorted by id).
- * - LISTING arms render tool definitions (pipeline/arms/listing/<id>.ts); `ARMS`, `getArm`,
- *   `resolveArms` are about them (the offline stage, the live menus, the proxy index).
- * - RESULT arms render tool-call output values (pipeline/arms/result/<id>.ts, `ResultArm`);
- *   add each as one file and one line in RESULT_ARMS.
- * Ids are unique across both kinds.
+ * The listing-arm registry, as data: every arm that renders tool definitions
+ * (pipeline/arms/listing/<id>.ts), one line each. `ARMS`, `getArm`, `resolveArms` serve the
+ * offline stage, the live menus and the proxy index. Result arms (tool-call outputs) live in
+ * pipeline/arms/result/<id>.ts with their registry in pipeline/results/registry.ts.
  */
 import { UserError } from '../types.ts';
-import { BASELINE_ARM_ID, type Arm, type ResultArm } from './types.ts';
+import { BASELINE_ARM_ID, type Arm } from './types.ts';
 import { arm as baseline_json } from './listing/baseline_json.ts';
 import { arm as compact_json } from './listing/compact_json.ts';
 import { arm as compact_sig } from './listing/compact_sig.ts';
@@ -18,8 +16,6 @@ import { arm as tscg } from './listing/tscg.ts';
 export { BASELINE_ARM_ID };
 
 export const LISTING_ARMS: readonly Arm[] = Object.freeze([baseline_json, compact_json, compact_sig, toon_listing, tron_dedup, tscg]);
-
-export const RESULT_ARMS: readonly ResultArm[] = Object.freeze([]);
 
 const BY_ID: ReadonlyMap<string, Arm> = new Map(LISTING_ARMS.map((a) => [a.meta.id, a]));
 

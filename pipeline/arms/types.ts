@@ -3,10 +3,11 @@
  * package, each one file plus one registry line (`pipeline/arms/registry.ts`):
  * - 'listing' arms (`pipeline/arms/listing/<id>.ts`): one deterministic way of presenting tool
  *   DEFINITIONS (tools/list) to a model; golden outputs in `pipeline/arms/golden/`;
- * - 'result' arms (`pipeline/arms/result/<id>.ts`, `ResultArm`): one way of encoding a tool
- *   call's OUTPUT value (json, json_compact, toon, csv when tabular, ...).
+ * - 'result' arms (`pipeline/arms/result/<id>.ts`): one way of encoding a tool call's OUTPUT
+ *   value (json, json_compact, toon, csv_when_tabular); their contract (`ResultArm`) and
+ *   registry are in `pipeline/results/` (arm.ts, registry.ts).
  */
-import type { IndexDoc, JsonValue, ToolRecord } from '../types.ts';
+import type { IndexDoc, ToolRecord } from '../types.ts';
 
 export type ArmKind = 'listing' | 'result';
 
@@ -36,24 +37,4 @@ export interface Arm {
   renderListing(tools: readonly ToolRecord[]): string;
   /** what a search index sees of the tool under this arm. Throws ArmEncodeError. */
   indexDoc(tool: ToolRecord): IndexDoc;
-}
-
-/**
- * A result-encoding arm: renders a tool call's output value (not tool definitions). The
- * registry lists them in RESULT_ARMS; the offline/live stages that measure result encodings
- * iterate that list the way they iterate LISTING arms.
- */
-export interface ResultArmMeta {
-  /** registry key, matches /^[a-z0-9_]+$/, unique across both kinds */
-  id: string;
-  kind: 'result';
-  description: string;
-}
-
-export interface ResultArm {
-  meta: ResultArmMeta;
-  /** null = usable; otherwise the reason the whole arm is skipped */
-  available(): Promise<string | null>;
-  /** the text a model would see for this output value; throws ArmEncodeError when it cannot (e.g. not tabular) */
-  renderResult(value: JsonValue): string;
 }

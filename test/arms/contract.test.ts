@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARMS, getArm, resolveArms, BASELINE_ARM_ID, LISTING_ARMS, RESULT_ARMS } from '../../pipeline/arms/registry.ts';
+import { ARMS, getArm, resolveArms, BASELINE_ARM_ID, LISTING_ARMS } from '../../pipeline/arms/registry.ts';
+import { RESULT_ARMS, getResultArm } from '../../pipeline/results/registry.ts';
 import { REPO_ROOT } from '../../pipeline/constants.ts';
 import { syntheticTools } from '../../pipeline/corpus/synthetic.ts';
 import { UserError } from '../../pipeline/types.ts';
@@ -36,11 +37,9 @@ test('registry: sorted ids, lookup, resolve', () => {
 test('registry and files agree: one file per arm of each kind, ids unique across kinds', () => {
   const dir = (kind: string) => readdirSync(join(ARMS_DIR, kind)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)).sort();
   assert.deepEqual(dir('listing'), [...ARMS]);
-  assert.deepEqual(dir('result'), RESULT_ARMS.map((a) => a.meta.id).sort());
-  const all = [...LISTING_ARMS.map((a) => a.meta.id), ...RESULT_ARMS.map((a) => a.meta.id)];
-  assert.equal(new Set(all).size, all.length);
+  assert.deepEqual(dir('result'), [...RESULT_ARMS].sort());
+  for (const id of RESULT_ARMS) assert.equal(getResultArm(id).meta.id, id);
   for (const a of LISTING_ARMS) assert.equal(a.meta.kind, 'listing');
-  for (const a of RESULT_ARMS) assert.equal(a.meta.kind, 'result');
 });
 
 test('meta: ids, flags and retry rates are well-formed', () => {
