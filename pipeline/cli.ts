@@ -10,6 +10,7 @@ import * as bench from './cli/bench.ts';
 import * as fixture from './cli/fixture.ts';
 import * as proxy from './cli/proxy.ts';
 import * as diff from './cli/diff.ts';
+import * as comply from './cli/comply.ts';
 
 export function buildProgram(): Command {
   const program = new Command('mcpgauge')
@@ -17,7 +18,7 @@ export function buildProgram(): Command {
     .version(VERSION)
     .showHelpAfterError()
     .exitOverride();
-  for (const m of [corpus, bench, fixture, proxy, diff]) m.register(program);
+  for (const m of [corpus, bench, fixture, proxy, diff, comply]) m.register(program);
   return program;
 }
 

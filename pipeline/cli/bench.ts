@@ -50,7 +50,8 @@ export function register(program: Command): void {
     .option('--discovery-menu <file>', "the reference proxy's own tools (offline break-even)", DEFAULT_DISCOVERY_MENU)
     .option('--result-fixtures <file>', 'tool-result fixtures for the result arms (json, json_compact, toon, csv_when_tabular); "none" = skip', DEFAULT_RESULT_FIXTURES)
     .option('--live', 'also run the live stage (the embedded default unless --proxy-url/--proxy-cmd)')
-    .option('--no-offline', 'skip the offline stage (live only)');
+    .option('--no-offline', 'skip the offline stage (live only)')
+    .option('--comply <file>', 'a `mcpgauge comply --format json` report to render into the same dashboard');
   for (const o of liveOptions()) cmd.addOption(o);
   cmd.action(async (flags: Record<string, unknown>) => {
     const { runOffline } = await import('../bench/offline.ts');
@@ -59,6 +60,8 @@ export function register(program: Command): void {
     const { runLive } = await import('../live/run.ts');
     // --out first: an unwritable folder fails now, not after the whole run
     assertWritableDir(resolve(String(flags.out)), '--out');
+    // --comply is read and validated before the run, so a bad file fails now
+    const complyExtra = flags.comply ? [await (await import('../comply/section-input.ts')).complySectionInput(String(flags.comply))] : [];
     const argv = process.argv.slice(2);
     const log = (m: string) => process.stderr.write(`${m}\n`);
     const corpusPath = resolve(String(flags.corpus));
@@ -120,7 +123,7 @@ export function register(program: Command): void {
       JSON.stringify({ corpora, arms: flags.arms, tokenizers, bootstrap, bm25, ...(retrievers(flags.retriever).join() === DEFAULT_RETRIEVER_ID ? {} : { retrievers: retrievers(flags.retriever) }), top_k: flags.topK, live: Boolean(flags.live), offline: Boolean(flags.offline), result_fixtures: flags.offline ? flags.resultFixtures : undefined }),
     );
     const report = assembleReport({ offline, live, results, tokenizers, options, argv, secrets: liveOpts?.apiKey ? [liveOpts.apiKey] : [] });
-    const written = await writeReport(report, resolve(String(flags.out)));
+    const written = await writeReport(report, resolve(String(flags.out)), complyExtra);
     printSummary(report, log);
     process.stdout.write(`report: ${written.report}\ndashboard: ${written.dashboard}\n`);
   });

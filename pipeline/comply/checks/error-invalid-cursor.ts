@@ -1,0 +1,20 @@
+import { ANY_WIRE, BOTH_ERAS, defineCheck, specUrl } from '../check.ts';
+import { LEGACY } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'error-invalid-cursor',
+    title: 'An invalid pagination cursor is answered with -32602',
+    category: 'errors',
+    severity: 'SHOULD',
+    revisions: BOTH_ERAS,
+    transports: ANY_WIRE,
+    capability: 'tools',
+    prerequisites: ['lifecycle-handshake', 'tools-list'],
+    probes: ['tools-list-bad-cursor', 'tools-list'],
+    spec: { url: specUrl(LEGACY, 'server/utilities/pagination#error-handling'), sentence: 'Invalid cursors SHOULD result in an error with code -32602 (Invalid params).' },
+    knob: 'cursor-ignored',
+    fix: 'Reject cursors you did not issue with -32602.',
+  },
+  (v) => v.rejected('tools-list-bad-cursor', 'tools/list with a forged cursor', { twin: 'tools-list', codes: [-32602] }),
+);

@@ -1,0 +1,19 @@
+import { ANY_WIRE, BOTH_ERAS, defineCheck, rawErrorVerdict, specUrl } from '../check.ts';
+import { LEGACY } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'error-invalid-request',
+    title: 'A JSON object that is not a valid request is answered with an error',
+    category: 'errors',
+    severity: 'MUST',
+    revisions: BOTH_ERAS,
+    transports: ANY_WIRE,
+    prerequisites: ['lifecycle-handshake'],
+    probes: ['invalid-request'],
+    spec: { url: specUrl(LEGACY, 'basic#error-codes'), sentence: 'All messages MUST follow JSON-RPC 2.0: a request whose method is not a string is invalid and is answered with an error response.' },
+    knob: 'invalid-request-silent',
+    fix: 'Reply to invalid requests (e.g. a non-string method) with an error response.',
+  },
+  (v) => rawErrorVerdict(v, 'invalid-request', []),
+);

@@ -1,0 +1,19 @@
+import { ANY_WIRE, BOTH_ERAS, defineCheck, specUrl } from '../check.ts';
+import { LEGACY } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'error-method-code',
+    title: 'The unknown-method error is exactly -32601',
+    category: 'errors',
+    severity: 'MUST',
+    revisions: BOTH_ERAS,
+    transports: ANY_WIRE,
+    prerequisites: ['lifecycle-handshake', 'error-unknown-method'],
+    probes: ['unknown-method', 'twin'],
+    spec: { url: specUrl(LEGACY, 'basic#error-codes'), sentence: 'All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification, which defines -32601 Method not found: the method does not exist or is not available.' },
+    knob: 'unknown-method-wrong-code',
+    fix: 'Use -32601 for unknown methods.',
+  },
+  (v) => v.rejected('unknown-method', 'mcpgauge/no-such-method', { codes: [-32601] }),
+);

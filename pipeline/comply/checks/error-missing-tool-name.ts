@@ -1,0 +1,20 @@
+import { ANY_WIRE, BOTH_ERAS, defineCheck, specUrl } from '../check.ts';
+import { LEGACY } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'error-missing-tool-name',
+    title: 'tools/call without a name is rejected with -32602',
+    category: 'errors',
+    severity: 'SHOULD',
+    revisions: BOTH_ERAS,
+    transports: ANY_WIRE,
+    capability: 'tools',
+    prerequisites: ['lifecycle-handshake', 'tools-call'],
+    probes: ['tools-call-no-name', 'tools-call'],
+    spec: { url: specUrl(LEGACY, 'server/tools#error-handling'), sentence: 'Protocol errors are standard JSON-RPC errors for issues like … invalid arguments; CallToolRequest params.name is required.' },
+    knob: 'missing-name-ok',
+    fix: 'Validate tools/call params: answer -32602 when name is missing.',
+  },
+  (v) => v.rejected('tools-call-no-name', 'tools/call without name', { twin: 'tools-call', codes: [-32602] }),
+);

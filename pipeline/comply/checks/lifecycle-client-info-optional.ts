@@ -1,0 +1,21 @@
+import { ANY_WIRE, MODERN_ONLY, defineCheck, pass, specUrl } from '../check.ts';
+import { MODERN } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'lifecycle-client-info-optional',
+    title: 'A request without _meta clientInfo is still served',
+    category: 'lifecycle',
+    severity: 'MUST',
+    revisions: MODERN_ONLY,
+    transports: ANY_WIRE,
+    probes: ['meta-no-info'],
+    spec: { url: specUrl(MODERN, 'basic/index#meta'), sentence: 'io.modelcontextprotocol/clientInfo is optional (clients SHOULD send it); only protocolVersion and clientCapabilities are required.' },
+    knob: 'require-client-info',
+    fix: 'Serve requests that omit clientInfo; it is optional.',
+  },
+  (v) => {
+    const r = v.served('meta-no-info', 'discover without clientInfo');
+    return 'ok' in r ? pass('served without clientInfo') : r;
+  },
+);

@@ -1,0 +1,18 @@
+import { ANY_WIRE, MODERN_ONLY, defineCheck, specUrl } from '../check.ts';
+import { MODERN } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'lifecycle-meta-caps-required',
+    title: 'A request without _meta clientCapabilities is rejected (-32602, HTTP 400)',
+    category: 'lifecycle',
+    severity: 'MUST',
+    revisions: MODERN_ONLY,
+    transports: ANY_WIRE,
+    probes: ['meta-no-caps', 'twin'],
+    spec: { url: specUrl(MODERN, 'basic/index#meta'), sentence: 'io.modelcontextprotocol/clientCapabilities is required on every request; a request missing a required key MUST get -32602 (HTTP 400).' },
+    knob: 'accept-missing-meta',
+    fix: 'Reject requests lacking io.modelcontextprotocol/clientCapabilities with -32602 and HTTP 400.',
+  },
+  (v) => v.rejected('meta-no-caps', 'discover without clientCapabilities', { codes: [-32602], status: 400 }),
+);

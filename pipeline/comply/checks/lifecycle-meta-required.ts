@@ -1,0 +1,18 @@
+import { ANY_WIRE, MODERN_ONLY, defineCheck, specUrl } from '../check.ts';
+import { MODERN } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'lifecycle-meta-required',
+    title: 'A request without _meta is rejected with -32602 (HTTP 400)',
+    category: 'lifecycle',
+    severity: 'MUST',
+    revisions: MODERN_ONLY,
+    transports: ANY_WIRE,
+    probes: ['meta-missing', 'twin'],
+    spec: { url: specUrl(MODERN, 'basic/index#meta'), sentence: 'A request missing a required _meta key is malformed: the server MUST respond with -32602 (Invalid params); over HTTP the status MUST be 400.' },
+    knob: 'accept-missing-meta',
+    fix: 'Reject requests whose params lack _meta with -32602 and HTTP 400.',
+  },
+  (v) => v.rejected('meta-missing', 'discover without _meta', { codes: [-32602], status: 400 }),
+);

@@ -1,0 +1,19 @@
+import { ANY_WIRE, MODERN_ONLY, defineCheck, specUrl } from '../check.ts';
+import { MODERN } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'lifecycle-meta-version-required',
+    title: 'A request without _meta protocolVersion is rejected (-32602, HTTP 400)',
+    category: 'lifecycle',
+    severity: 'MUST',
+    revisions: MODERN_ONLY,
+    transports: ANY_WIRE,
+    probes: ['meta-no-version', 'twin'],
+    spec: { url: specUrl(MODERN, 'basic/index#meta'), sentence: 'io.modelcontextprotocol/protocolVersion is required on every request; a request missing a required key MUST get -32602 (HTTP 400).' },
+    knob: 'accept-missing-meta',
+    fix: 'Reject requests lacking io.modelcontextprotocol/protocolVersion with -32602 and HTTP 400.',
+  },
+  // -32020 (header/body mismatch) names the same defect from the header side: accepted
+  (v) => v.rejected('meta-no-version', 'discover without protocolVersion', { codes: [-32602, -32020], status: 400 }),
+);

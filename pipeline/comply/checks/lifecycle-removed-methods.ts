@@ -1,0 +1,18 @@
+import { ANY_WIRE, MODERN_ONLY, defineCheck, specUrl } from '../check.ts';
+import { MODERN } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'lifecycle-removed-methods',
+    title: 'ping (removed in 2026-07-28) is answered with -32601',
+    category: 'lifecycle',
+    severity: 'SHOULD',
+    revisions: MODERN_ONLY,
+    transports: ANY_WIRE,
+    probes: ['ping'],
+    spec: { url: specUrl(MODERN, 'changelog#major-changes'), sentence: 'Removed in 2026-07-28: ping, logging/setLevel, resources/subscribe … (no normative keyword; a modern server answers methods outside ClientRequest with -32601; graded SHOULD).' },
+    knob: 'ping-served',
+    fix: 'Do not serve legacy-only methods on modern requests; answer -32601.',
+  },
+  (v) => v.rejected('ping', 'ping under 2026-07-28', { codes: [-32601] }),
+);

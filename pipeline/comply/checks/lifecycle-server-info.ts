@@ -1,0 +1,23 @@
+import { ANY_WIRE, LEGACY_ONLY, defineCheck, fail, isObj, pass, specUrl } from '../check.ts';
+import { LEGACY } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'lifecycle-server-info',
+    title: 'InitializeResult carries serverInfo with name and version',
+    category: 'lifecycle',
+    severity: 'MUST',
+    revisions: LEGACY_ONLY,
+    transports: ANY_WIRE,
+    probes: ['handshake'],
+    spec: { url: specUrl(LEGACY, 'basic/lifecycle#initialization'), sentence: 'InitializeResult: serverInfo: Implementation (required; name and version are required fields of Implementation).' },
+    knob: 'no-server-info',
+    fix: 'Return serverInfo {name, version} in the initialize result.',
+  },
+  (v) => {
+    const si = v.result('handshake')?.serverInfo;
+    if (!isObj(si)) return fail('serverInfo is missing');
+    if (typeof si.name !== 'string' || typeof si.version !== 'string') return fail(`serverInfo lacks string name/version: ${JSON.stringify(si).slice(0, 120)}`);
+    return pass(`${si.name} ${si.version}`);
+  },
+);

@@ -1,0 +1,25 @@
+import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { STRING_ID } from '../probes.ts';
+import { LEGACY } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'lifecycle-string-id',
+    title: 'A string request id is echoed back unchanged',
+    category: 'lifecycle',
+    severity: 'MUST',
+    revisions: BOTH_ERAS,
+    transports: ANY_WIRE,
+    probes: ['string-id'],
+    spec: { url: specUrl(LEGACY, 'basic#responses'), sentence: 'Responses MUST include the same ID as the request they correspond to (request IDs MUST be a string or integer).' },
+    knob: 'string-id-number',
+    fix: 'Echo the request id with its type: a string id stays a string.',
+  },
+  (v) => {
+    const gate = v.unusable('string-id');
+    if (gate) return gate;
+    const reply = v.reply('string-id');
+    if (!reply) return fail(`no response carried the string id ${JSON.stringify(STRING_ID)} (${v.x('string-id')?.error?.detail ?? 'none'})`);
+    return reply.id === STRING_ID ? pass('string id echoed') : fail(`id came back as ${JSON.stringify(reply.id)}`);
+  },
+);

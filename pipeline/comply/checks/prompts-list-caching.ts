@@ -1,0 +1,21 @@
+import { ANY_WIRE, MODERN_ONLY, defineCheck, specUrl } from '../check.ts';
+import { cachingVerdict } from '../caching.ts';
+import { MODERN } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'prompts-list-caching',
+    title: 'prompts/list carries ttlMs and cacheScope',
+    category: 'prompts',
+    severity: 'MUST',
+    revisions: MODERN_ONLY,
+    transports: ANY_WIRE,
+    capability: 'prompts',
+    prerequisites: ['lifecycle-handshake', 'prompts-list'],
+    probes: ['prompts-list'],
+    spec: { url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'), sentence: 'Servers MUST include ttlMs and cacheScope on complete results of cacheable requests (including prompts/list).' },
+    knob: 'no-caching',
+    fix: 'Add ttlMs and cacheScope to the prompts/list result.',
+  },
+  (v) => cachingVerdict(v, 'prompts-list', 'prompts/list'),
+);

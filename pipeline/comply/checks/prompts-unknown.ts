@@ -1,0 +1,20 @@
+import { ANY_WIRE, BOTH_ERAS, defineCheck, specUrl } from '../check.ts';
+import { LEGACY } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'prompts-unknown',
+    title: 'prompts/get of an unknown prompt is a -32602 error',
+    category: 'prompts',
+    severity: 'SHOULD',
+    revisions: BOTH_ERAS,
+    transports: ANY_WIRE,
+    capability: 'prompts',
+    prerequisites: ['lifecycle-handshake', 'prompts-list'],
+    probes: ['prompts-get-unknown', 'prompts-list'],
+    spec: { url: specUrl(LEGACY, 'server/prompts#error-handling'), sentence: 'Servers SHOULD return standard JSON-RPC errors for common failure cases: invalid prompt name: -32602 (Invalid params).' },
+    knob: 'unknown-prompt-ok',
+    fix: 'Answer prompts/get of an unknown name with -32602.',
+  },
+  (v) => v.rejected('prompts-get-unknown', 'unknown prompt', { twin: 'prompts-list', codes: [-32602] }),
+);

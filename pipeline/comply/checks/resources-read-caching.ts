@@ -1,0 +1,21 @@
+import { ANY_WIRE, MODERN_ONLY, defineCheck, specUrl } from '../check.ts';
+import { cachingVerdict } from '../caching.ts';
+import { MODERN } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'resources-read-caching',
+    title: 'resources/read carries ttlMs and cacheScope',
+    category: 'resources',
+    severity: 'MUST',
+    revisions: MODERN_ONLY,
+    transports: ANY_WIRE,
+    capability: 'resources',
+    prerequisites: ['lifecycle-handshake', 'resources-read'],
+    probes: ['resources-read'],
+    spec: { url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'), sentence: 'Servers MUST include ttlMs and cacheScope on complete results of cacheable requests (including resources/read).' },
+    knob: 'no-caching',
+    fix: 'Add ttlMs and cacheScope to the resources/read result.',
+  },
+  (v) => cachingVerdict(v, 'resources-read', 'resources/read'),
+);

@@ -1,0 +1,24 @@
+import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { INTERNAL_IP, errorTexts } from '../leaks.ts';
+import { LEGACY } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'security-error-no-internal-ip',
+    title: 'Error responses reveal no private network addresses',
+    category: 'security',
+    severity: 'best-practice',
+    revisions: BOTH_ERAS,
+    transports: ANY_WIRE,
+    probes: ['unknown-method', 'tools-call-unknown', 'parse-error'],
+    spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), sentence: 'Best practice (the spec has no sentence on error text): an error message or data naming private IPv4 or link-local addresses discloses internal topology to every client.' },
+    knob: 'internal-ip-errors',
+    fix: 'Strip internal addresses from client-facing errors.',
+  },
+  (v) => {
+    const texts = errorTexts(v);
+    const hit = texts.find((t) => INTERNAL_IP.test(t.text));
+    if (hit) return fail(`${hit.where}: error text names ${INTERNAL_IP.exec(hit.text)![0]}`);
+    return texts.length ? pass(`${texts.length} error responses clean`) : { status: 'not_evaluable', reason: 'no_population', detail: 'no error responses to inspect' };
+  },
+);

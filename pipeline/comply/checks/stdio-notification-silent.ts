@@ -1,0 +1,27 @@
+import { BOTH_ERAS, STDIO_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { LEGACY } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'stdio-notification-silent',
+    title: 'Notifications get no response',
+    category: 'errors',
+    severity: 'MUST',
+    revisions: BOTH_ERAS,
+    transports: STDIO_ONLY,
+    probes: ['notification'],
+    spec: { url: specUrl(LEGACY, 'basic#notifications'), sentence: 'Notifications are sent from the client to the server or vice versa, as a one-way message. The receiver MUST NOT send a response.' },
+    knob: 'answer-notifications',
+    fix: 'Never answer a message without an id.',
+  },
+  (v) => {
+    // an answer to a notification can only carry a null (or no) id: there was no id to echo;
+    // id-less parse/invalid-request errors answer unreadable input, not a notification
+    const stray = v.ev.unattributed.filter((m) => {
+      if (!m || typeof m !== 'object' || ((m as { id?: unknown }).id ?? null) !== null) return false;
+      const code = (m as { error?: { code?: unknown } }).error?.code;
+      return 'result' in m || ('error' in m && code !== -32700 && code !== -32600);
+    });
+    return stray.length ? fail(`${stray.length} response(s) answered no request we sent, e.g. ${JSON.stringify(stray[0]).slice(0, 120)}`) : pass('no response to notifications');
+  },
+);

@@ -1,0 +1,24 @@
+import { BOTH_ERAS, STDIO_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { LEGACY } from '../types.ts';
+import { isFragment } from './stdio-framing.ts';
+import { NOISE_MORE } from '../wire/stdio.ts';
+
+export default defineCheck(
+  {
+    id: 'stdio-stdout-clean',
+    title: 'Nothing but MCP messages on stdout (logs go to stderr)',
+    category: 'transport',
+    severity: 'MUST',
+    revisions: BOTH_ERAS,
+    transports: STDIO_ONLY,
+    prerequisites: [],
+    probes: ['handshake'],
+    spec: { url: specUrl(LEGACY, 'basic/transports#stdio'), sentence: 'The server MUST NOT write anything to its stdout that is not a valid MCP message.' },
+    knob: 'stdout-banner',
+    fix: 'Send banners and logs to stderr; stdout carries only JSON-RPC lines.',
+  },
+  (v) => {
+    const other = v.ev.noise.filter((l) => !isFragment(l) && !l.startsWith(NOISE_MORE));
+    return other.length ? fail(`${other.length} non-protocol stdout line(s), first: ${JSON.stringify(other[0])}`) : pass('stdout carried only JSON-RPC');
+  },
+);

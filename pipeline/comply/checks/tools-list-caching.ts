@@ -1,0 +1,21 @@
+import { ANY_WIRE, MODERN_ONLY, defineCheck, specUrl } from '../check.ts';
+import { cachingVerdict } from '../caching.ts';
+import { MODERN } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'tools-list-caching',
+    title: 'tools/list carries ttlMs and cacheScope',
+    category: 'tools',
+    severity: 'MUST',
+    revisions: MODERN_ONLY,
+    transports: ANY_WIRE,
+    capability: 'tools',
+    prerequisites: ['lifecycle-handshake', 'tools-list'],
+    probes: ['tools-list'],
+    spec: { url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'), sentence: 'Servers MUST include ttlMs and cacheScope on complete results of cacheable requests (including tools/list).' },
+    knob: 'no-caching',
+    fix: 'Add ttlMs and cacheScope to the tools/list result.',
+  },
+  (v) => cachingVerdict(v, 'tools-list', 'tools/list'),
+);

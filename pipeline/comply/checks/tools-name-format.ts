@@ -1,0 +1,33 @@
+import { ANY_WIRE, BOTH_ERAS, defineCheck, problems, specUrl } from '../check.ts';
+import { LEGACY } from '../types.ts';
+
+const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+export default defineCheck(
+  {
+    id: 'tools-name-format',
+    title: 'Tool names are 1-128 characters of [A-Za-z0-9_.-] and unique',
+    category: 'schema',
+    severity: 'SHOULD',
+    revisions: BOTH_ERAS,
+    transports: ANY_WIRE,
+    capability: 'tools',
+    prerequisites: ['lifecycle-handshake', 'tools-list'],
+    probes: ['tools-list'],
+    spec: { url: specUrl(LEGACY, 'server/tools#tool-names'), sentence: 'Tool names SHOULD be between 1 and 128 characters in length (inclusive); only A-Z, a-z, 0-9, underscore, hyphen and dot SHOULD be used; names SHOULD be unique within a server.' },
+    knob: 'bad-tool-name',
+    fix: 'Rename tools to [A-Za-z0-9_.-]{1,128}, unique per server.',
+  },
+  (v) => {
+    const tools = v.list('tools-list', 'tools');
+    const seen = new Set<string>();
+    const bad: string[] = [];
+    for (const t of tools) {
+      const n = t.name;
+      if (typeof n !== 'string' || !NAME.test(n)) bad.push(`name ${JSON.stringify(n)}`);
+      else if (seen.has(n)) bad.push(`duplicate name ${n}`);
+      else seen.add(n);
+    }
+    return problems(bad, `${tools.length} tool names well-formed`);
+  },
+);

@@ -1,0 +1,33 @@
+import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { LEGACY } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'transport-batch-reject',
+    title: 'A JSON-RPC batch (array) is rejected, not processed',
+    category: 'transport',
+    severity: 'MUST',
+    revisions: BOTH_ERAS,
+    transports: ANY_WIRE,
+    probes: ['batch', 'twin'],
+    spec: { url: specUrl(LEGACY, 'basic/transports#stdio'), sentence: 'All messages MUST follow JSON-RPC 2.0 as profiled by MCP: since 2025-06-18 a message is one request, notification or response, never a batch array.' },
+    knob: 'batch-ok',
+    fix: 'Reject a JSON array body with an error (-32600 / HTTP 400) instead of processing its elements.',
+  },
+  (v) => {
+    const gate = v.unusable('batch', [-32600]);
+    if (gate) return gate;
+    if (!v.twinServed('twin')) return { status: 'not_evaluable', reason: 'twin_failed', detail: 'the single conformant request was not served either' };
+    const e = v.x('batch')!;
+    const msgs = e.response?.messages ?? [];
+    if (msgs.some((m) => Array.isArray(m) && m.some((x) => x && typeof x === 'object' && 'result' in x))) return fail('the batch was processed: an array of results came back');
+    const results = msgs.filter((m) => m && typeof m === 'object' && !Array.isArray(m) && 'result' in m);
+    if (results.length) return fail('the batch elements were answered with results');
+    const err = msgs.find((m) => m && typeof m === 'object' && 'error' in (m as object)) as { error?: { code?: number } } | undefined;
+    if (err) return pass(`rejected with ${err.error?.code}`);
+    const st = e.response?.status;
+    if (v.http && st !== undefined && st >= 400 && st < 500) return pass(`HTTP ${st}`);
+    if (e.error?.kind === 'died') return fail(`the server died: ${e.error.detail}`);
+    return fail('no error came back for the batch');
+  },
+);

@@ -1,0 +1,19 @@
+import { HTTP_ONLY, MODERN_ONLY, defineCheck, specUrl } from '../check.ts';
+import { MODERN } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'transport-header-method-required',
+    title: 'A request without the Mcp-Method header is rejected (400, -32020)',
+    category: 'transport',
+    severity: 'MUST',
+    revisions: MODERN_ONLY,
+    transports: HTTP_ONLY,
+    prerequisites: ['transport-post'],
+    probes: ['header-no-method', 'twin'],
+    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#server-validation'), sentence: 'Mcp-Method is required on all requests; a missing standard header MUST be rejected with HTTP 400 and -32020.' },
+    knob: 'accept-missing-headers',
+    fix: 'Require Mcp-Method on every request; answer 400 -32020 when it is missing.',
+  },
+  (v) => v.rejected('header-no-method', 'A request without the Mcp-Method header is rejected (400, -32020)', { twin: 'twin', codes: [-32020], status: 400 }),
+);

@@ -1,0 +1,27 @@
+import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { EVIL_ORIGIN } from '../probes.ts';
+import { MODERN } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'transport-origin',
+    title: 'A request with a foreign Origin is refused with 403 (DNS rebinding)',
+    category: 'transport',
+    severity: 'MUST',
+    revisions: BOTH_ERAS,
+    transports: HTTP_ONLY,
+    prerequisites: ['transport-post'],
+    probes: ['origin-evil', 'twin'],
+    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#security-warning'), sentence: 'Servers MUST validate the Origin header on all incoming connections to prevent DNS rebinding attacks. If the Origin header is present and invalid, servers MUST respond with HTTP 403 Forbidden.' },
+    knob: 'no-origin-check',
+    fix: 'Validate Origin against an allow-list and answer 403 for anything else.',
+  },
+  (v) => {
+    const gate = v.unusable('origin-evil');
+    if (gate) return gate;
+    if (!v.twinServed('twin')) return { status: 'not_evaluable', reason: 'twin_failed', detail: 'the same request without Origin was not served either' };
+    const st = v.status('origin-evil');
+    if (st === 403) return pass('403 for a foreign Origin');
+    return fail(`Origin ${EVIL_ORIGIN} answered HTTP ${st ?? v.x('origin-evil')?.error?.detail}${v.result('origin-evil') ? ' and was served' : ''}`);
+  },
+);

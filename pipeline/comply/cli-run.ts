@@ -1,0 +1,103 @@
+/** The `mcpgauge comply` command body: flags -> run or replay -> outputs -> exit code. */
+import { readJsonFile, writeFileAtomic } from '../util/fs.ts';
+import { UserError } from '../types.ts';
+import { atLeast, GRADE_ORDER, type Letter } from './grade.ts';
+import { listChecks } from './list.ts';
+import { FORMATS, isFormat, type Format } from './render/index.ts';
+import { comply, reportFromRecording, type Recording } from './run.ts';
+import { parseSelection } from './select.ts';
+import { parseTarget, secretsOf, type TargetFlags } from './target.ts';
+import { LEGACY, MODERN, REVISIONS, type ComplyReport, type Revision, type SpecChoice } from './types.ts';
+import { validateComplyReport } from './schema.ts';
+
+function int(flag: string, v: unknown, min: number): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new UserError(`${flag} must be an integer >= ${min} (got ${JSON.stringify(v)})`);
+  return n;
+}
+
+function parseOut(s: string | undefined): Array<[Format, string]> {
+  if (!s) return [];
+  return s.split(',').map((pair) => {
+    const i = pair.indexOf('=');
+    const f = pair.slice(0, i).trim();
+    const file = pair.slice(i + 1).trim();
+    if (i <= 0 || !file) throw new UserError(`--out: expected FORMAT=FILE (got ${JSON.stringify(pair)})`);
+    if (!isFormat(f) || f === 'terminal') throw new UserError(`--out: unknown format ${JSON.stringify(f)} (json, sarif, junit, markdown, html)`);
+    return [f, file];
+  });
+}
+
+function specChoice(v: unknown): SpecChoice {
+  if (v === 'auto' || v === LEGACY || v === MODERN) return v;
+  throw new UserError(`--spec-version must be auto, ${LEGACY} or ${MODERN} (got ${JSON.stringify(v)})`);
+}
+
+function progress(enabled: boolean) {
+  if (!enabled) return undefined;
+  let last = 0;
+  return (rev: Revision, done: number, total: number) => {
+    const now = Date.now();
+    if (now - last < 80 && done < total) return;
+    last = now;
+    process.stderr.write(`\r  probing ${rev}: ${done}/${total}${done === total ? '\n' : ''}`);
+  };
+}
+
+export async function runComplyCli(words: string[], o: Record<string, unknown>): Promise<number> {
+  if (words[0] === 'benchmark') {
+    const { runBenchmarkCli } = await import('./benchmark.ts');
+    return runBenchmarkCli(words.slice(1), o);
+  }
+  const format = String(o.format);
+  if (!isFormat(format)) throw new UserError(`--format must be one of ${Object.keys(FORMATS).join(', ')} (got ${JSON.stringify(format)})`);
+  const outs = parseOut(o.out as string | undefined);
+  const spec = specChoice(o.specVersion);
+  const selection = parseSelection(o.only as string | undefined, o.skip as string | undefined);
+  const minGrade = o.minGrade === undefined ? undefined : String(o.minGrade).toUpperCase();
+  if (minGrade !== undefined && !(GRADE_ORDER as readonly string[]).includes(minGrade)) throw new UserError(`--min-grade must be A, B, C, D or F (got ${JSON.stringify(o.minGrade)})`);
+  if (o.list) {
+    const revs: readonly Revision[] = spec === 'auto' ? REVISIONS : [spec];
+    const wire = words.length ? (/^https?:/i.test(words[0]) ? 'http' : 'stdio') : undefined;
+    process.stdout.write(listChecks(revs, wire, selection));
+    return 0;
+  }
+  let report: ComplyReport;
+  if (o.replay) {
+    if (words.length) throw new UserError('--replay re-grades a recording: give no target');
+    const rec = readJsonFile(String(o.replay)) as Recording;
+    if (rec?.format !== 'mcpgauge-comply-recording' || !Array.isArray(rec.evidence)) throw new UserError(`${String(o.replay)}: not an mcpgauge comply recording (format field)`);
+    report = reportFromRecording(rec, selection);
+  } else {
+    const flags: TargetFlags = { header: o.header as string[] | undefined, auth: o.auth as string | undefined, env: o.env as string[] | undefined, envFile: o.envFile as string | undefined, cwd: o.cwd as string | undefined };
+    const target = parseTarget(words, flags);
+    const secrets = secretsOf(target, flags);
+    const tty = Boolean(process.stderr.isTTY) && !process.env.CI;
+    const res = await comply(target, {
+      spec,
+      timeoutMs: int('--timeout', o.timeout, 1),
+      startupTimeoutMs: int('--startup-timeout', o.startupTimeout, 1),
+      selection,
+      invasive: o.invasive !== false,
+      secrets,
+      onProgress: progress(tty),
+      onStatus: tty ? (l) => process.stderr.write(`${l}\n`) : undefined,
+    });
+    report = res.report;
+    if (o.record) writeFileAtomic(String(o.record), `${JSON.stringify(res.recording)}\n`);
+  }
+  validateComplyReport(report);
+  // everything rendered in memory first: a rendering failure writes nothing
+  const rendered = await Promise.all(outs.map(async ([f, file]) => [file, await FORMATS[f](report, Boolean(o.verbose))] as const));
+  const main = await FORMATS[format as Format](report, Boolean(o.verbose));
+  for (const [file, text] of rendered) writeFileAtomic(file, text);
+  process.stdout.write(main);
+  return exitCode(report, Boolean(o.strict), minGrade as Letter | undefined);
+}
+
+export function exitCode(report: ComplyReport, strict: boolean, minGrade?: Letter): number {
+  if (!report.runs.length) return 1;
+  if (strict && report.runs.some((r) => r.results.some((x) => x.status === 'fail' && x.meta.severity === 'MUST' && x.meta.category !== 'security'))) return 1;
+  if (minGrade && report.runs.some((r) => !atLeast(r.conformance.grade as Letter | null, minGrade))) return 1;
+  return 0;
+}

@@ -1,0 +1,38 @@
+/** Human output: grade per run, category bars, failing checks with their spec sentence. */
+import type { ComplyReport } from '../types.ts';
+import { allWarnings, counts, failing, gradeText, poolText, runTitle, statusLabel } from './common.ts';
+
+function bar(passed: number, evaluated: number, width = 20): string {
+  if (!evaluated) return '·'.repeat(width);
+  const n = Math.round((passed / evaluated) * width);
+  return '█'.repeat(n) + '░'.repeat(width - n);
+}
+
+export function renderTerminal(rep: ComplyReport, verbose = false): string {
+  const out: string[] = [`mcpgauge comply ${rep.target}`, `era: ${rep.era.detected ?? rep.era.choice} (${rep.era.reason})`, ''];
+  for (const r of rep.runs) {
+    const c = counts(r);
+    out.push(`■ ${runTitle(r)}`);
+    out.push(`  conformance: ${gradeText(r.conformance)} · ${poolText(r.conformance)}`);
+    out.push(`  security posture: ${gradeText(r.security)} (scored separately)`);
+    out.push(`  checks: ${Object.entries(c).map(([k, n]) => `${n} ${k}`).join(', ')}`);
+    for (const cat of r.categories) out.push(`  ${cat.category.padEnd(10)} ${bar(cat.passed, cat.evaluated)} ${cat.passed}/${cat.evaluated}${cat.applicable > cat.evaluated ? ` (${cat.applicable - cat.evaluated} not evaluated)` : ''}`);
+    const f = failing(r);
+    if (f.length) out.push('', '  failing:');
+    for (const x of f) {
+      out.push(`  ✗ ${x.id} [${x.meta.severity}] ${x.detail}`);
+      out.push(`      spec: "${x.meta.spec.sentence}" ${x.meta.spec.url}`);
+      out.push(`      fix: ${x.meta.fix}`);
+    }
+    const other = r.results.filter((x) => x.status === 'blocked_by' || x.status === 'not_evaluable');
+    if (other.length && !verbose) out.push(`  (${other.length} checks blocked or not evaluable; --verbose lists them)`);
+    if (verbose) {
+      out.push('', '  all checks:');
+      for (const x of r.results) out.push(`  ${x.status === 'pass' ? '✓' : x.status === 'fail' ? '✗' : '·'} ${x.id.padEnd(40)} ${statusLabel(x).padEnd(34)} ${x.detail}`);
+    }
+    out.push('');
+  }
+  const w = allWarnings(rep);
+  if (w.length) out.push('warnings:', ...w.map((x) => `  ! ${x}`));
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,12 @@
+/** A comply JSON report file as a dashboard section input (validated against its schema first). */
+import { readJsonFile } from '../util/fs.ts';
+import { sectionFor, type SectionInput } from '../report/details.ts';
+import { complianceSection } from '../report/sections/compliance.ts';
+import { validateComplyReport } from './schema.ts';
+import type { ComplyReport } from './types.ts';
+
+export async function complySectionInput(path: string): Promise<SectionInput> {
+  const doc = readJsonFile(path);
+  validateComplyReport(doc);
+  return sectionFor(complianceSection, doc as ComplyReport);
+}

@@ -1,0 +1,165 @@
+/**
+ * Types of the compliance prober (`mcpgauge comply`). Data flows one way:
+ * target -> gather (wire exchanges, recordable) -> judge (checks, pure) -> grade -> render.
+ */
+
+export const LEGACY = '2025-11-25';
+export const MODERN = '2026-07-28';
+export type Revision = typeof LEGACY | typeof MODERN;
+export const REVISIONS: readonly Revision[] = [LEGACY, MODERN];
+export type SpecChoice = 'auto' | Revision;
+
+export type WireKind = 'stdio' | 'http';
+export type Category = 'transport' | 'lifecycle' | 'tools' | 'resources' | 'prompts' | 'errors' | 'schema' | 'security';
+export const CATEGORIES: readonly Category[] = ['transport', 'lifecycle', 'tools', 'resources', 'prompts', 'errors', 'schema', 'security'];
+export type Severity = 'MUST' | 'SHOULD' | 'MAY' | 'best-practice';
+/** server capabilities a check can be gated on */
+export type Capability = 'tools' | 'resources' | 'prompts';
+
+export interface CheckMeta {
+  /** stable kebab-case id, unique across the catalog */
+  id: string;
+  title: string;
+  category: Category;
+  /** MUST = required (counts in the 70% pool); anything else = optional (30%) */
+  severity: Severity;
+  /** first and (exclusive) last revision the check applies to */
+  revisions: { introduced: Revision; removed?: Revision };
+  transports: readonly WireKind[];
+  /** applies only when the server declares this capability */
+  capability?: Capability;
+  /** checks that must pass first; a failure marks this one blocked_by:<id> */
+  prerequisites: readonly string[];
+  /** probe ids whose exchanges the check reads */
+  probes: readonly string[];
+  /** spec page and the normative sentence it enforces */
+  spec: { url: string; sentence: string };
+  /** fixture break knob (FIXTURE_BREAK) that makes this check fail */
+  knob: string;
+  /** one-line advice shown next to a failure */
+  fix: string;
+}
+
+export type Status = 'pass' | 'fail' | 'not_applicable' | 'not_evaluable' | 'blocked_by';
+export type Reason =
+  | 'capability_undeclared'
+  | 'transport'
+  | 'revision'
+  | 'auth_gate'
+  | 'rate_limited'
+  | 'gateway_5xx'
+  | 'server_died'
+  | 'unreachable'
+  | 'timeout'
+  | 'twin_failed'
+  | 'no_population'
+  | 'filtered';
+
+/** What a check's judge returns. */
+export type Verdict =
+  | { status: 'pass'; detail: string; warnings?: string[] }
+  | { status: 'fail'; detail: string }
+  | { status: 'not_applicable'; reason: Reason; detail: string }
+  | { status: 'not_evaluable'; reason: Reason; detail: string };
+
+export interface CheckResult {
+  id: string;
+  status: Status;
+  /** blocked_by:<check id> when status = blocked_by */
+  code: string;
+  reason?: Reason;
+  detail: string;
+  warnings?: string[];
+}
+
+/** One HTTP request or one stdio write, and what came back for it. */
+export interface Exchange {
+  probe: string;
+  wire: WireKind;
+  /** ms since the run started, and the round-trip time */
+  at: number;
+  ms: number;
+  request: {
+    /** HTTP: verb, url path, headers (secrets redacted); stdio: absent */
+    http?: { method: string; url: string; headers: Record<string, string> };
+    /** exact text sent (stdio: including the newline; may be truncated in a recording past 64 KiB) */
+    body: string;
+    bodyBytes: number;
+    /** JSON-RPC id the response is matched on (null = none expected / unreadable) */
+    id: string | number | null;
+  };
+  response: {
+    status?: number;
+    headers?: Record<string, string>;
+    /** raw text received (capped) */
+    body: string;
+    bodyBytes: number;
+    truncated?: boolean;
+    /** JSON-RPC messages attributed to this request (SSE data frames, stdio lines) */
+    messages: unknown[];
+  } | null;
+  /** transport-level failure instead of (or cut short) a response */
+  error?: { kind: 'timeout' | 'closed' | 'unreachable' | 'died' | 'too_large'; detail: string };
+}
+
+/** Everything the gatherer saw; a recording is this plus the target description. */
+export interface Evidence {
+  revision: Revision;
+  wire: WireKind;
+  target: string;
+  exchanges: Exchange[];
+  /** stdout lines that were not JSON-RPC messages (stdio), capped */
+  noise: string[];
+  /** stdout messages attributed to no request (stdio) */
+  unattributed: unknown[];
+  /** tail of the server's stderr (stdio) */
+  stderrTail: string;
+  /** the server process exit, when it died during the run (stdio) */
+  exit?: { code: number | null; signal: string | null; afterProbe: string };
+  /** HTTP: the server issued this session id (legacy) */
+  sessionId?: string;
+  warnings: string[];
+}
+
+export interface CategoryScore {
+  category: Category;
+  passed: number;
+  failed: number;
+  evaluated: number;
+  applicable: number;
+}
+
+export interface Grade {
+  /** null when coverage < 50% (no grade given) */
+  score: number | null;
+  grade: 'A' | 'B' | 'C' | 'D' | 'F' | null;
+  coverage: number;
+  required: { passed: number; evaluated: number };
+  optional: { passed: number; evaluated: number };
+  evaluated: number;
+  applicable: number;
+}
+
+export interface RunReport {
+  revision: Revision;
+  wire: WireKind;
+  results: Array<CheckResult & { meta: CheckMeta }>;
+  conformance: Grade;
+  security: Grade;
+  categories: CategoryScore[];
+  serverInfo: { name: string | null; version: string | null; capabilities: Record<string, unknown> };
+  warnings: string[];
+  durationMs: number;
+}
+
+export interface ComplyReport {
+  schemaVersion: '1';
+  tool: { name: 'mcpgauge comply'; version: string };
+  target: string;
+  generatedAt: string;
+  era: { choice: SpecChoice; detected: Revision | 'undetermined' | null; reason: string };
+  runs: RunReport[];
+  warnings: string[];
+  /** how the figures were obtained */
+  provenance: { kind: 'measured'; method: string };
+}

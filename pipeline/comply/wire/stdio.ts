@@ -1,0 +1,267 @@
+/**
+ * stdio wire: spawns the server, writes newline-delimited bytes (raw when a probe needs
+ * malformed input), reads stdout as bytes with a bounded line buffer (an endless line or a
+ * 50 MB answer is cut at MAX_RESPONSE_BYTES, never held whole), decodes UTF-8 strictly, and
+ * attributes each line to the request whose id it carries. Non-protocol lines are noise.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Exchange } from '../types.ts';
+import { MAX_RESPONSE_BYTES, clip, idKey, isResponse, type Wire, type WireRequest } from './types.ts';
+
+export interface StdioTarget {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+interface Pending {
+  resolve(ex: Exchange): void;
+  ex: Exchange;
+  timer: NodeJS.Timeout;
+}
+
+const NOISE_CAP = 20;
+/** the last noise entry when more lines were seen than kept */
+export const NOISE_MORE = '… and ';
+const STDERR_TAIL = 4096;
+
+export class StdioWire implements Wire {
+  readonly kind = 'stdio' as const;
+  private child: ChildProcess;
+  private pending = new Map<string, Pending>();
+  private idless: Pending | null = null;
+  /** the id an idless window also accepts (a raw request whose id is readable) */
+  private idlessKey: string | null = null;
+  private chunks: Buffer[] = [];
+  private chunkBytes = 0;
+  private skipping = false;
+  private noise: string[] = [];
+  private noiseCount = 0;
+  private unattributed: unknown[] = [];
+  private stderr = '';
+  private exit?: { code: number | null; signal: string | null; afterProbe: string };
+  private lastProbe = '(start)';
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  private readonly t0: number;
+  private readonly spawnError: Promise<Error | null>;
+
+  constructor(
+    readonly target: StdioTarget,
+    private readonly defaultTimeoutMs: number,
+    t0 = Date.now(),
+  ) {
+    this.t0 = t0;
+    this.child = spawn(target.command, target.args, { cwd: target.cwd, env: target.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.spawnError = new Promise((resolve) => {
+      this.child.once('error', (e) => resolve(e));
+      this.child.once('spawn', () => resolve(null));
+    });
+    this.child.stdout!.on('data', (d: Buffer) => this.onData(d));
+    this.child.stderr!.on('data', (d: Buffer) => {
+      this.stderr = (this.stderr + d.toString('utf8')).slice(-STDERR_TAIL);
+    });
+    this.child.stdin!.on('error', () => {});
+    this.child.once('exit', (code, signal) => {
+      this.exit = { code, signal, afterProbe: this.lastProbe };
+      // let the last stdout bytes arrive before failing what is still waiting
+      setTimeout(() => this.failAll('died', `server exited (code ${code}${signal ? `, signal ${signal}` : ''}) after probe ${this.lastProbe}`), 30);
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  private failAll(kind: 'died', detail: string): void {
+    for (const [k, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.ex.error = { kind, detail };
+      this.pending.delete(k);
+      p.resolve(p.ex);
+    }
+    if (this.idless) {
+      const p = this.idless;
+      this.idless = null;
+      clearTimeout(p.timer);
+      p.ex.error = { kind, detail };
+      p.resolve(p.ex);
+    }
+  }
+
+  private addNoise(s: string): void {
+    this.noiseCount++;
+    if (this.noise.length < NOISE_CAP) this.noise.push(clip(s, 200));
+  }
+
+  private onData(d: Buffer): void {
+    let start = 0;
+    for (;;) {
+      const nl = d.indexOf(0x0a, start);
+      if (nl < 0) break;
+      const piece = d.subarray(start, nl);
+      start = nl + 1;
+      if (this.skipping) {
+        this.skipping = false;
+        this.chunks = [];
+        this.chunkBytes = 0;
+        continue;
+      }
+      const line = this.chunks.length ? Buffer.concat([...this.chunks, piece]) : piece;
+      this.chunks = [];
+      this.chunkBytes = 0;
+      this.onLine(line);
+    }
+    if (start < d.length && !this.skipping) {
+      const rest = d.subarray(start);
+      this.chunks.push(Buffer.from(rest));
+      this.chunkBytes += rest.length;
+      if (this.chunkBytes > MAX_RESPONSE_BYTES) {
+        this.addNoise(`a stdout line longer than ${MAX_RESPONSE_BYTES} bytes (dropped unread)`);
+        this.chunks = [];
+        this.chunkBytes = 0;
+        this.skipping = true;
+        this.failOversized();
+      }
+    }
+  }
+
+  /** An oversized line answers nothing we can read: the waiting requests get too_large. */
+  private failOversized(): void {
+    for (const [k, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.ex.error = { kind: 'too_large', detail: `a stdout line exceeded ${MAX_RESPONSE_BYTES} bytes and was dropped` };
+      this.pending.delete(k);
+      p.resolve(p.ex);
+    }
+  }
+
+  private onLine(buf: Buffer): void {
+    let text: string;
+    try {
+      text = this.decoder.decode(buf);
+    } catch {
+      this.addNoise(`invalid UTF-8 on stdout (${buf.length} bytes)`);
+      return;
+    }
+    const line = text.endsWith('\r') ? text.slice(0, -1) : text;
+    if (!line.trim()) return;
+    let msg: unknown;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      this.addNoise(line);
+      return;
+    }
+    if (Array.isArray(msg) && this.idless) {
+      // a batch answer: attributed to the raw write that sent the batch
+      this.record(this.idless.ex, line, msg);
+      return;
+    }
+    if (typeof msg !== 'object' || msg === null || (msg as { jsonrpc?: unknown }).jsonrpc === undefined) {
+      this.addNoise(line);
+      return;
+    }
+    if (isResponse(msg)) {
+      const id = (msg as { id?: unknown }).id;
+      const p = id === undefined || id === null ? null : this.pending.get(idKey(id));
+      if (p) {
+        this.pending.delete(idKey(id));
+        clearTimeout(p.timer);
+        this.record(p.ex, line, msg);
+        p.resolve(p.ex);
+        return;
+      }
+      if (this.idless && (id === undefined || id === null || idKey(id) === this.idlessKey)) {
+        this.record(this.idless.ex, line, msg);
+        return;
+      }
+    }
+    this.unattributed.push(msg);
+    if (this.unattributed.length > 200) this.unattributed.shift();
+  }
+
+  private record(ex: Exchange, line: string, msg: unknown): void {
+    const r = (ex.response ??= { body: '', bodyBytes: 0, messages: [] });
+    r.body += `${clip(line)}\n`;
+    r.bodyBytes += Buffer.byteLength(line) + 1;
+    r.messages.push(msg);
+    ex.ms = Date.now() - this.t0 - ex.at;
+  }
+
+  async send(req: WireRequest): Promise<Exchange> {
+    const spawnErr = await this.spawnError;
+    const text = req.rawLine ? req.body : `${req.body}\n`;
+    const ex: Exchange = {
+      probe: req.probe,
+      wire: 'stdio',
+      at: Date.now() - this.t0,
+      ms: 0,
+      request: { body: clip(text), bodyBytes: Buffer.byteLength(text), id: req.id },
+      response: null,
+    };
+    if (spawnErr) {
+      ex.error = { kind: 'unreachable', detail: `cannot start ${this.target.command}: ${spawnErr.message}` };
+      return ex;
+    }
+    if (this.exit) {
+      ex.error = { kind: 'died', detail: `server already exited (code ${this.exit.code}) after probe ${this.exit.afterProbe}` };
+      return ex;
+    }
+    this.lastProbe = req.probe;
+    const timeoutMs = req.timeoutMs ?? this.defaultTimeoutMs;
+    const done = new Promise<Exchange>((resolve) => {
+      if (req.expect === 'none') return resolve(ex);
+      const timer = setTimeout(() => {
+        if (req.expect === 'reply') this.pending.delete(idKey(req.id));
+        else if (this.idless?.ex === ex) this.idless = null;
+        ex.ms = timeoutMs;
+        if (req.expect === 'reply') ex.error = { kind: 'timeout', detail: `no answer within ${timeoutMs} ms` };
+        resolve(ex);
+      }, timeoutMs);
+      const p: Pending = { resolve, ex, timer };
+      if (req.expect === 'reply') this.pending.set(idKey(req.id), p);
+      else {
+        this.idless = p;
+        this.idlessKey = req.id === null ? null : idKey(req.id);
+      }
+    });
+    if (req.split && text.length > 1) {
+      const half = Math.floor(text.length / 2);
+      this.child.stdin!.write(text.slice(0, half));
+      await new Promise((r) => setTimeout(r, 100));
+      if (!this.exit) this.child.stdin!.write(text.slice(half));
+    } else {
+      this.child.stdin!.write(text);
+    }
+    return done;
+  }
+
+  /** Ends the open idless collection window (its sentinel request was answered). */
+  closeIdless(): void {
+    if (!this.idless) return;
+    const p = this.idless;
+    this.idless = null;
+    clearTimeout(p.timer);
+    p.resolve(p.ex);
+  }
+
+  state() {
+    const noise = [...this.noise];
+    if (this.noiseCount > this.noise.length) noise.push(`${NOISE_MORE}${this.noiseCount - this.noise.length} more non-protocol lines`);
+    return { noise, unattributed: [...this.unattributed], stderrTail: this.stderr, exit: this.exit };
+  }
+
+  /** Spec shutdown order: close stdin, wait, SIGTERM, wait, SIGKILL. */
+  async close(): Promise<void> {
+    if (this.exit || this.child.exitCode !== null) return;
+    const exited = new Promise<void>((r) => this.child.once('exit', () => r()));
+    this.child.stdin!.end();
+    const step = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+    if (await step(300)) return;
+    this.child.kill('SIGTERM');
+    if (await step(1000)) return;
+    this.child.kill('SIGKILL');
+    await step(1000);
+  }
+}

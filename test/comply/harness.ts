@@ -1,0 +1,43 @@
+/** Test helpers: run the prober against the fixture (stdio child or loopback HTTP child). */
+import { comply } from '../../pipeline/comply/run.ts';
+import type { RunReport, Revision, SpecChoice } from '../../pipeline/comply/types.ts';
+import { FIXTURE_LIGHT_ENTRY, FIXTURE_TSX_IMPORT, startFixtureProcess } from '../../pipeline/fixture/launch.ts';
+
+export const FEATURES = { FIXTURE_FEATURES: 'resources,prompts' };
+const OPTS = { timeoutMs: 15_000, startupTimeoutMs: 60_000, selection: { only: [], skip: [] }, invasive: true, secrets: [] as string[] };
+
+export function fixtureEnv(extra: Record<string, string>): Record<string, string> {
+  const e: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('FIXTURE_')) e[k] = v;
+  return { ...e, ...extra };
+}
+
+export async function stdioRuns(spec: SpecChoice, env: Record<string, string>): Promise<RunReport[]> {
+  const target = { kind: 'stdio' as const, command: process.execPath, args: ['--import', FIXTURE_TSX_IMPORT, FIXTURE_LIGHT_ENTRY, '--transport', 'stdio'], env: fixtureEnv(env) };
+  return (await comply(target, { ...OPTS, spec })).report.runs;
+}
+
+/** Grade an HTTP endpoint on each revision asked for, with extra request headers. */
+export async function urlRuns(url: string, specs: readonly SpecChoice[], headers: Record<string, string> = {}): Promise<RunReport[]> {
+  const out: RunReport[] = [];
+  for (const spec of specs) out.push(...(await comply({ kind: 'http', url, headers }, { ...OPTS, spec })).report.runs);
+  return out;
+}
+
+/** One HTTP fixture process (stateless), graded on each revision asked for. */
+export async function httpRuns(specs: readonly SpecChoice[], env: Record<string, string>): Promise<RunReport[]> {
+  const fx = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env, light: true, readyTimeoutMs: 60_000 });
+  try {
+    const out: RunReport[] = [];
+    for (const spec of specs) out.push(...(await comply({ kind: 'http', url: fx.url, headers: {} }, { ...OPTS, spec })).report.runs);
+    return out;
+  } finally {
+    await fx.stop();
+  }
+}
+
+export function notPassing(run: RunReport): string[] {
+  return run.results.filter((x) => x.status !== 'pass' && x.status !== 'not_applicable').map((x) => `${x.id}=${x.code}: ${x.detail}`);
+}
+
+export type Combo = { wire: 'stdio' | 'http'; revision: Revision };

@@ -1,0 +1,3 @@
+// Hostile stdio server: reads everything, answers nothing.
+process.stdin.resume();
+process.stdin.on('end', () => process.exit(0));

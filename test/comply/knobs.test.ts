@@ -1,0 +1,124 @@
+/**
+ * Mutation testing of the checks: each fixture break knob (FIXTURE_BREAK) makes exactly its
+ * intended checks fail. For every knob, the checks that name it (meta.knob) must turn from
+ * pass (clean fixture) to fail, and no other check may turn to fail (blocked_by and
+ * not_evaluable are allowed: they are the root-cause collapse at work). Each knob runs on the
+ * fewest (wire, revision) combinations that cover all of its checks.
+ * COMPLY_KNOBS=knob,… limits the run to some knobs (for debugging).
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { CATALOG } from '../../pipeline/comply/checks/index.ts';
+import { catalogFor } from '../../pipeline/comply/select.ts';
+import { KNOBS } from '../../pipeline/fixture/breaks.ts';
+import type { Revision, RunReport } from '../../pipeline/comply/types.ts';
+import { startFixtureProcess, type FixtureProcess } from '../../pipeline/fixture/launch.ts';
+import { FEATURES, stdioRuns, urlRuns, type Combo } from './harness.ts';
+
+const COMBOS: Combo[] = [
+  { wire: 'stdio', revision: '2026-07-28' },
+  { wire: 'http', revision: '2026-07-28' },
+  { wire: 'stdio', revision: '2025-11-25' },
+  { wire: 'http', revision: '2025-11-25' },
+];
+/** collateral a knob may cause by design (one behaviour, two checks that judge it) */
+const ALSO_FAILS: Record<string, readonly string[]> = {
+  // -32002 is both the wrong not-found code (2026-07-28) and a retired code
+  'resource-not-found-32002': ['resources-not-found'],
+};
+
+/** knobs that end the process: they get a fixture of their own (stdio), never the shared HTTP one */
+const OWN_PROCESS = new Set(['crash-on-large-input', 'exit-on-giant-line']);
+
+const key = (c: Combo) => `${c.wire}/${c.revision}`;
+
+function intended(knob: string): string[] {
+  return CATALOG.filter((c) => c.meta.knob === knob).map((c) => c.meta.id);
+}
+
+/** the checks of `knob` that apply to a combination */
+function applies(knob: string, c: Combo): string[] {
+  const ids = new Set(catalogFor(c.revision, c.wire).map((x) => x.meta.id));
+  return intended(knob).filter((id) => ids.has(id));
+}
+
+/**
+ * Greedy cover: fewest combos whose applicable checks cover all of the knob's checks; HTTP
+ * first (one shared fixture, the knob named per request), stdio where only stdio applies.
+ */
+export function plan(knob: string): Combo[] {
+  const left = new Set(intended(knob));
+  const out: Combo[] = [];
+  const order = OWN_PROCESS.has(knob) ? COMBOS.filter((c) => c.wire === 'stdio') : [...COMBOS.filter((c) => c.wire === 'http'), ...COMBOS.filter((c) => c.wire === 'stdio')];
+  while (left.size) {
+    let best: Combo | undefined;
+    let gain = 0;
+    for (const c of order) {
+      const g = applies(knob, c).filter((id) => left.has(id)).length;
+      if (g > gain) [best, gain] = [c, g];
+    }
+    if (!best) break;
+    out.push(best);
+    for (const id of applies(knob, best)) left.delete(id);
+  }
+  return out;
+}
+
+let shared: FixtureProcess;
+
+async function runs(combos: Combo[], knob: string): Promise<Map<string, RunReport>> {
+  const m = new Map<string, RunReport>();
+  const stdio = combos.filter((c) => c.wire === 'stdio');
+  const http = combos.filter((c) => c.wire === 'http');
+  const [s, h] = await Promise.all([
+    Promise.all(stdio.map((c) => stdioRuns(c.revision, { ...FEATURES, FIXTURE_BREAK: knob }).then((r) => r[0]))),
+    http.length ? urlRuns(shared.url, http.map((c) => c.revision as Revision), { 'X-Fixture-Break': knob }) : Promise.resolve([] as RunReport[]),
+  ]);
+  for (const r of [...s, ...h]) m.set(`${r.wire}/${r.revision}`, r);
+  return m;
+}
+
+const only = process.env.COMPLY_KNOBS?.split(',').filter(Boolean);
+const knobs = Object.keys(KNOBS).filter((k) => k !== 'none' && k !== 'per-request' && (!only || only.includes(k)));
+
+describe('every break knob flips exactly its intended checks', { concurrency: 2, timeout: 1_500_000 }, () => {
+  let clean: Map<string, RunReport>;
+  before(async () => {
+    shared = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env: { ...FEATURES, FIXTURE_BREAK: 'per-request' }, light: true, readyTimeoutMs: 60_000 });
+    clean = await runs(COMBOS, 'none');
+  });
+  after(async () => {
+    await shared?.stop();
+  });
+
+  it('the break path with no knob (FIXTURE_BREAK=none) is as clean as the fixture', () => {
+    for (const r of clean.values()) {
+      const bad = r.results.filter((x) => x.status !== 'pass' && x.status !== 'not_applicable').map((x) => `${x.id}=${x.code}: ${x.detail}`);
+      assert.deepEqual(bad, [], key(r));
+    }
+  });
+
+  for (const knob of knobs) {
+    it(`${knob}: ${KNOBS[knob]}`, async () => {
+      const combos = plan(knob);
+      assert.ok(combos.length, `${knob} has no check that applies anywhere`);
+      const broken = await runs(combos, knob);
+      for (const c of combos) {
+        const base = clean.get(key(c))!;
+        const r = broken.get(key(c))!;
+        // pass on the clean fixture, or not applicable there only because a capability is undeclared
+        const want = applies(knob, c).filter((id) => {
+          const b = base.results.find((x) => x.id === id);
+          return b?.status === 'pass' || (b?.status === 'not_applicable' && b.reason !== 'transport');
+        });
+        assert.ok(want.length, `${knob} on ${key(c)}: its checks pass on the clean fixture`);
+        for (const id of want) {
+          const got = r.results.find((x) => x.id === id)!;
+          assert.equal(got.status, 'fail', `${knob} on ${key(c)}: ${id} should fail, got ${got.code}: ${got.detail}`);
+        }
+        const collateral = r.results.filter((x) => x.status === 'fail' && !want.includes(x.id) && !(ALSO_FAILS[knob] ?? []).includes(x.id)).map((x) => `${x.id}: ${x.detail}`);
+        assert.deepEqual(collateral, [], `${knob} on ${key(c)}: other checks failed`);
+      }
+    });
+  }
+});
