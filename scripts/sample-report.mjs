@@ -2,24 +2,42 @@
 // `make sample-report`: regenerates test/data/report.json, the report the renderer, validator
 // and table tests read. It is a real run: the default offline profile plus the live stage
 // against the embedded proxy, with the reference proxy's menu as an extra corpus without a
-// golden set (so not-scorable rows occur). Machine-specific strings (the repository path) are
-// replaced by "<repo>"; only time fields (generated_at, latency) change between runs.
+// golden set (so not-scorable rows occur). A second real run writes test/data/report-systems.json:
+// systems side by side (direct, reference, and a command that exits at once, so failed-system and
+// failed-point shapes occur) plus a small scale sweep. Machine-specific strings (the repository
+// path) are replaced by "<repo>"; only time fields (generated_at, latency) change between runs.
 // Regenerate after changing a producer; never edit the file by hand.
 import { $, fs, path, tmpdir } from 'zx';
 $.verbose = false;
 const root = path.resolve(import.meta.dirname, '..');
 const out = tmpdir();
-try {
-  await $({ cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })`node bin/mcpgauge.mjs bench --live --extra-corpus datasets/proxy-menu-v1.tools.json --out ${out}`;
-  const text = fs.readFileSync(path.join(out, 'report.json'), 'utf8').split(root).join('<repo>');
+
+/** run `mcpgauge bench ARGS`, strip machine-specific strings, write test/data/NAME atomically */
+async function sample(args, name) {
+  const dir = path.join(out, name);
+  await $({ cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })`node bin/mcpgauge.mjs bench ${args} --out ${dir}`;
+  const text = fs.readFileSync(path.join(dir, 'report.json'), 'utf8').split(root).join('<repo>').split(tmpRoot()).join('<tmp>');
   const report = JSON.parse(text);
-  report.meta.command_line = ['mcpgauge', 'bench', '--live', '--extra-corpus', 'datasets/proxy-menu-v1.tools.json', '--out', '<tmp>'];
+  report.meta.command_line = ['mcpgauge', 'bench', ...args, '--out', '<tmp>'];
   report.meta.git_commit = null;
   report.meta.node_version = 'v20.0.0';
-  const dest = path.join(root, 'test', 'data', 'report.json');
+  const dest = path.join(root, 'test', 'data', name);
   fs.writeFileSync(`${dest}.tmp`, `${JSON.stringify(report, null, 1)}\n`);
   fs.renameSync(`${dest}.tmp`, dest);
   console.log(`wrote ${path.relative(root, dest)}`);
+}
+
+/** the system temp folder (paths under it differ per run) */
+function tmpRoot() {
+  return (process.env.TMPDIR || '/tmp').replace(/\/$/, '');
+}
+
+try {
+  await sample(['--live', '--extra-corpus', 'datasets/proxy-menu-v1.tools.json'], 'report.json');
+  await sample(
+    ['--live', '--no-offline', '--system', 'direct', '--system', 'reference', '--system', 'broken=cmd:node -e process.exit(3)', '--scale', '10,100', '--runs', '1', '--warmup', '1', '--live-queries', '12', '--scale-queries', '8', '--bootstrap', '200'],
+    'report-systems.json',
+  );
 } catch (e) {
   process.exit(e.exitCode ?? 1);
 } finally {

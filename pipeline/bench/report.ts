@@ -4,11 +4,11 @@ import { VERSION } from '../constants.ts';
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { JsonValue } from '../types.ts';
-import { REPORT_VERSION, type LiveReport, type Report } from '../report/types.ts';
+import { REPORT_VERSION, type LiveReport, type Report, type ScaleReport, type SystemBlock } from '../report/types.ts';
 import { TOKENIZER_CAVEAT } from '../tokens/tokenizer.ts';
 import type { OfflineResult } from './offline.ts';
 import { redactArgv, redactDeep } from '../util/redact.ts';
-import { LAP_PROVENANCE, LIVE_PROVENANCE, LIVE_RESULT_PROVENANCE, OFFLINE_PROVENANCE, RESULTS_PROVENANCE } from '../report/provenance.ts';
+import { LAP_PROVENANCE, LIVE_PROVENANCE, LIVE_RESULT_PROVENANCE, OFFLINE_PROVENANCE, RESULTS_PROVENANCE, SCALE_PROVENANCE, SYSTEMS_PROVENANCE } from '../report/provenance.ts';
 import type { ResultsReport } from '../results/stage.ts';
 
 
@@ -24,6 +24,10 @@ export function gitCommit(): string | null {
 export function assembleReport(args: {
   offline?: OfflineResult;
   live?: LiveReport;
+  /** side-by-side systems (`--system`) */
+  systems?: SystemBlock[];
+  /** cost growth vs catalog size (`--scale`) */
+  scale?: ScaleReport;
   /** the offline result arms over the result fixtures */
   results?: ResultsReport;
   tokenizers: string[];
@@ -42,6 +46,8 @@ export function assembleReport(args: {
     if (live.lap.executed) Object.assign(provenance, LAP_PROVENANCE);
     if (live.result_cost) Object.assign(provenance, LIVE_RESULT_PROVENANCE);
   }
+  if (args.systems) Object.assign(provenance, SYSTEMS_PROVENANCE);
+  if (args.scale) Object.assign(provenance, SCALE_PROVENANCE);
   if (args.results) Object.assign(provenance, RESULTS_PROVENANCE);
   const notes = [...(offline?.notes ?? [])];
   notes.push('Retrieval: recall/MRR/MAP/comprehensiveness use binary relevance (label >= 1); nDCG@10 uses linear graded gain relevance/log2(rank+1); 95% intervals are percentile bootstraps over queries with a fixed seed.');
@@ -70,6 +76,8 @@ export function assembleReport(args: {
     // what the live stage recorded about its target and failures may quote a command line or a header
     report.live = { ...live, target: redactDeep(live.target, secrets), proxy: redactDeep(live.proxy, secrets), errors: redactDeep(live.errors, secrets) };
   }
+  if (args.systems) report.systems = redactDeep(args.systems, secrets);
+  if (args.scale) report.scale = redactDeep(args.scale, secrets);
   // a known secret value goes wherever it stands (e.g. echoed by a proxy inside a response)
   return secrets.length ? redactDeep(report, secrets, true) : report;
 }

@@ -7,6 +7,7 @@ import { assertWritableDir } from '../util/fs.ts';
 import type { CorpusInput } from '../bench/offline.ts';
 import type { Report } from '../report/types.ts';
 import { liveOptions, liveOptionsFromFlags } from '../live/flags.ts';
+import { SYSTEM_FLAGS, systemOptionsFromFlags, runSystemStages } from '../systems/flags.ts';
 import { DEFAULT_RETRIEVER_ID, resolveRetrieverIds, retrieverIds } from '../retrieval/registry.ts';
 
 // Heavy modules (tiktoken, arrow, parquet, vega, the MCP SDK) load inside the action, so other
@@ -53,6 +54,12 @@ export function register(program: Command): void {
     .option('--no-offline', 'skip the offline stage (live only)')
     .option('--comply <file>', 'a `mcpgauge comply --format json` report to render into the same dashboard');
   for (const o of liveOptions()) cmd.addOption(o);
+  for (const f of SYSTEM_FLAGS) {
+    const o = new Option(f.flags, f.description);
+    if (f.repeatable) o.argParser(collect).default([]);
+    else if (f.default !== undefined) o.default(f.default);
+    cmd.addOption(o);
+  }
   cmd.action(async (flags: Record<string, unknown>) => {
     const { runOffline } = await import('../bench/offline.ts');
     const { assembleReport } = await import('../bench/report.ts');
@@ -89,6 +96,8 @@ export function register(program: Command): void {
     const liveOpts = flags.live
       ? liveOptionsFromFlags({ ...(flags as Record<string, never>), golden: liveGolden, corpus: liveCorpus, tokenizers: tokenizers.join(',') } as never)
       : undefined;
+    const systemOpts = systemOptionsFromFlags(flags);
+    const explicitSystems = (flags.system as string[]).length > 0;
     const t0 = performance.now();
     const offline = flags.offline || liveOpts
       ? await runOffline({
@@ -113,16 +122,17 @@ export function register(program: Command): void {
       log(`result arms: ${results.fixture_set.fixture_count} fixtures (${results.fixture_set.tabular_count} tabular) x ${results.arms.length} arms`);
     }
     let live;
-    if (liveOpts) {
+    if (liveOpts && !explicitSystems) {
       const t1 = performance.now();
       log('live stage: starting');
       live = await runLive({ ...liveOpts, bootstrap });
       log(`live stage: ${((performance.now() - t1) / 1000).toFixed(1)} s, ${live.errors.length} error row(s)`);
     }
+    const staged = liveOpts ? await runSystemStages(systemOpts, { ...liveOpts, bootstrap, log }, explicitSystems) : {};
     const options: { [k: string]: JsonValue } = JSON.parse(
-      JSON.stringify({ corpora, arms: flags.arms, tokenizers, bootstrap, bm25, ...(retrievers(flags.retriever).join() === DEFAULT_RETRIEVER_ID ? {} : { retrievers: retrievers(flags.retriever) }), top_k: flags.topK, live: Boolean(flags.live), offline: Boolean(flags.offline), result_fixtures: flags.offline ? flags.resultFixtures : undefined }),
+      JSON.stringify({ corpora, arms: flags.arms, tokenizers, bootstrap, bm25, ...(retrievers(flags.retriever).join() === DEFAULT_RETRIEVER_ID ? {} : { retrievers: retrievers(flags.retriever) }), top_k: flags.topK, live: Boolean(flags.live), offline: Boolean(flags.offline), result_fixtures: flags.offline ? flags.resultFixtures : undefined, ...(systemOpts.systems ? { systems: systemOpts.systems.map((x) => `${x.name}=${x.spec}`) } : {}), ...(systemOpts.scale ? { scale: systemOpts.scale } : {}) }),
     );
-    const report = assembleReport({ offline, live, results, tokenizers, options, argv, secrets: liveOpts?.apiKey ? [liveOpts.apiKey] : [] });
+    const report = assembleReport({ offline, live, results, ...staged, tokenizers, options, argv, secrets: liveOpts?.apiKey ? [liveOpts.apiKey] : [] });
     const written = await writeReport(report, resolve(String(flags.out)), complyExtra);
     printSummary(report, log);
     process.stdout.write(`report: ${written.report}\ndashboard: ${written.dashboard}\n`);

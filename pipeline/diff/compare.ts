@@ -81,6 +81,10 @@ export function reportIdentity(r: Report): string[] {
       lines.add(`${name} golden ${x.golden_version ?? '(unversioned)'} on ${live.corpus_id ?? '(no corpus)'} (${x.query_count} queries, ids ${short(x.per_query.map((q) => q.query_id))})`);
     }
   }
+  if (r.scale) {
+    const c = r.scale.catalog;
+    lines.add(`scale catalog ${c.corpus_id} (seed ${c.seed}, sizes ${c.sizes.join(',')}, queries ${short(r.scale.queries.ids)})`);
+  }
   return [...lines].sort();
 }
 
@@ -88,7 +92,7 @@ export function reportIdentity(r: Report): string[] {
 export function liveBlocks(r: Report): [string, NonNullable<Report['live']>][] {
   const out: [string, NonNullable<Report['live']>][] = [];
   if (r.live) out.push(['live', r.live]);
-  for (const s of (r as { systems?: { name: string; live: NonNullable<Report['live']> }[] }).systems ?? []) out.push([`system ${s.name}`, s.live]);
+  for (const s of r.systems ?? []) if (s.live) out.push([`system ${s.name}`, s.live]);
   return out;
 }
 

@@ -122,6 +122,46 @@ export const EXTRACTORS: readonly FigureExtractor[] = [
         })),
   },
   {
+    id: 'systems',
+    description: 'each side-by-side system: a proxy block like the live section, direct menus and listing latency',
+    extract: (r) =>
+      (r.systems ?? []).flatMap((b) => {
+        const prefix = `systems/${b.name}`;
+        if (b.live) return liveFigures(b.live, prefix);
+        if (!b.direct) return [];
+        const section = prefix;
+        return [
+          ...b.direct.menus.map((m) => fromFigure(m.menu_tokens, { key: `${prefix}/menu/${m.tokenizer}`, section, label: `${prefix} menu tokens (${m.tokenizer})`, kind: 'tokens', better: 'lower', tokenizer: m.tokenizer })),
+          ...(['p50_ms', 'p99_ms'] as const).map((k): DiffFigure => ({ key: `${prefix}/latency/${k}`, section, label: `${prefix} listing latency ${k.replace('_ms', '')}`, kind: 'latency', better: 'lower', value: b.direct!.latency[k], unit: 'ms', provenance: 'measured', n: b.direct!.latency.n })),
+        ];
+      }),
+  },
+  {
+    id: 'scale',
+    description: 'each measured scale point: menu and response tokens, discovery latency, break-even (memory and time to ready are not compared)',
+    extract: (r) =>
+      (r.scale?.points ?? []).filter((p) => p.ok).flatMap((p) => {
+        const prefix = `scale/${p.system}/${p.catalog_size}`;
+        const section = 'scale';
+        const out: DiffFigure[] = [];
+        const add = (key: string, label: string, kind: FigureKind, better: 'lower' | 'higher', value: number | null | undefined, unit: string, provenance: DiffFigure['provenance'], tokenizer?: string) => {
+          if (typeof value !== 'number') return;
+          const f: DiffFigure = { key: `${prefix}/${key}`, section, label: `${p.system} N=${p.catalog_size} ${label}`, kind, better, value, unit, provenance };
+          if (tokenizer) f.tokenizer = tokenizer;
+          out.push(f);
+        };
+        for (const [tk, v] of Object.entries(p.menu_tokens ?? {})) add(`menu/${tk}`, `menu tokens (${tk})`, 'tokens', 'lower', v, 'tokens', 'measured', tk);
+        for (const [tk, v] of Object.entries(p.response_tokens ?? {})) {
+          add(`responses/${tk}/p50`, `response tokens p50 (${tk})`, 'tokens', 'lower', v.p50, 'tokens', 'measured', tk);
+          add(`responses/${tk}/p95`, `response tokens p95 (${tk})`, 'tokens', 'lower', v.p95, 'tokens', 'measured', tk);
+        }
+        add('latency/p50_ms', 'latency p50', 'latency', 'lower', p.latency?.p50_ms, 'ms', 'measured');
+        add('latency/p99_ms', 'latency p99', 'latency', 'lower', p.latency?.p99_ms, 'ms', 'measured');
+        for (const [tk, v] of Object.entries(p.break_even_calls ?? {})) add(`break_even/${tk}`, `break-even (${tk})`, 'break_even', 'higher', v, 'calls', 'computed', tk);
+        return out;
+      }),
+  },
+  {
     id: 'live',
     description: 'the live section: menu and response tokens, live retrieval, latency, break-even, error rows',
     extract: (r) => (r.live ? liveFigures(r.live, 'live') : []),

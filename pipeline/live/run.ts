@@ -39,7 +39,7 @@ function posInt(v: unknown, name: string, min: number, dflt: number): number {
 }
 
 /** A wire tool as a ToolRecord (for the baseline_json renderer). */
-function recordOf(server: string, t: WireTool): ToolRecord {
+export function recordOf(server: string, t: WireTool): ToolRecord {
   const r: ToolRecord = {
     tool_id: `${server}:${t.name}`,
     server,
@@ -201,14 +201,18 @@ async function upstreamMenu(target: OpenedTarget, corpus: Corpus, s: LiveSetting
   };
 }
 
-function discoveryCall(conn: McpConnection, s: LiveSettings, plan: CallPlan): DiscoveryCall {
+/** `turns`: side-by-side systems pass every call through one FIFO turnstile (systems/turnstile.ts) */
+function discoveryCall(conn: McpConnection, s: LiveSettings, plan: CallPlan, turns?: LiveOptions['turns']): DiscoveryCall {
   const argsFor = (query: string, detail: Detail): Record<string, unknown> => {
     const a: Record<string, unknown> = { [s.argNames.query]: query };
     if (plan.sendLimit) a[s.argNames.limit!] = s.limit;
     if (plan.sendDetail) a[s.argNames.detail!] = detail;
     return a;
   };
-  return (query, detail) => callOnce(conn, s.discoveryTool, argsFor(query, detail), s.callTimeoutMs);
+  return (query, detail) => {
+    const once = () => callOnce(conn, s.discoveryTool, argsFor(query, detail), s.callTimeoutMs);
+    return turns ? turns.run(once) : once();
+  };
 }
 
 /**
@@ -237,7 +241,7 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
     const fullListing = baselineArm.renderListing(upstreamTools);
     const headlineReason = headlineProblem(plan.proxyTools, upstreamTools);
 
-    const call = discoveryCall(conn, s, plan);
+    const call = discoveryCall(conn, s, plan, opts.turns);
     if (target.kind !== 'embedded' && golden.queries.length > 0) await waitUntilIndexed(call, golden, opts.readyTimeoutMs ?? 10_000, errors);
     const detailRuns: DetailRun[] = [];
     for (const detail of plan.details) detailRuns.push(await measureDetail(call, detail, golden, { runs: s.runs, warmup: s.warmup }, errors, log));

@@ -225,6 +225,7 @@ async function openEmbedded(opts: TargetOptions): Promise<OpenedTarget> {
           listen: { host: '127.0.0.1', port: 0 },
           api_key: apiKey,
           connect_timeout_ms: timeoutMs,
+          ...(opts.retriever !== undefined ? { retriever: opts.retriever } : {}),
         },
         null,
         2,

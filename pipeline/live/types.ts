@@ -16,6 +16,8 @@ export interface TargetOptions {
   upstreamsFile?: string;
   /** embedded only: which upstreams to boot (default all five) */
   embeddedServers?: readonly string[];
+  /** embedded only: the reference proxy's retriever (its config's `retriever`; absent = its default) */
+  retriever?: string;
   /** connect + tools/list deadline (ms, default DEFAULT_CONNECT_TIMEOUT_MS) */
   timeoutMs?: number;
   readyTimeoutMs?: number;
@@ -63,5 +65,7 @@ export interface LiveOptions extends TargetOptions {
   resultTopK?: number;
   /** retrieval bootstrap (default 2000 iterations, seed 42) */
   bootstrap?: { iterations: number; seed: number };
+  /** every discovery call goes through this (side-by-side systems take turns; systems/turnstile.ts) */
+  turns?: { run<T>(fn: () => Promise<T>): Promise<T> };
 }
 

@@ -33,3 +33,19 @@ export const LIVE_RESULT_PROVENANCE: Readonly<Record<string, Provenance>> = Obje
 
 /** added only when LAP actually ran (or its result was merged) */
 export const LAP_PROVENANCE: Readonly<Record<string, Provenance>> = Object.freeze({ 'live.lap': 'measured' });
+
+/** side-by-side systems: each proxy block is a live section; direct menus and listings are measured */
+export const SYSTEMS_PROVENANCE: Readonly<Record<string, Provenance>> = Object.freeze({
+  'systems.menus': 'measured',
+  'systems.responses': 'measured',
+  'systems.retrieval': 'measured',
+  'systems.latency': 'measured',
+  'systems.break_even': 'computed',
+});
+
+/** cost growth vs catalog size */
+export const SCALE_PROVENANCE: Readonly<Record<string, Provenance>> = Object.freeze({
+  'scale.points': 'measured',
+  'scale.break_even': 'computed',
+  'scale.fits': 'computed',
+});

@@ -14,6 +14,8 @@ import { armsSection } from './sections/arms.ts';
 import { retrievalSection } from './sections/retrieval.ts';
 import { economicsSection } from './sections/economics.ts';
 import { liveSection } from './sections/live.ts';
+import { systemsSection } from './sections/systems.ts';
+import { scaleSection } from './sections/scale.ts';
 import { resultsSection } from './sections/results.ts';
 import { liveResultsSection } from './sections/live_results.ts';
 import { notesSection } from './sections/notes.ts';
@@ -28,6 +30,8 @@ export const REPORT_SECTIONS: readonly ReportSection<Report>[] = Object.freeze([
   economicsSection,
   resultsSection,
   liveSection,
+  systemsSection,
+  scaleSection,
   liveResultsSection,
   notesSection,
 ]);

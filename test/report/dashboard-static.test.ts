@@ -8,7 +8,9 @@ import { REPORT_SECTIONS } from '../../pipeline/report/sections.ts';
 import { html, toHtml } from '../../pipeline/report/html.ts';
 import { renderPage } from '../../pipeline/report/render.ts';
 import { sectionFor, type ReportSection } from '../../pipeline/report/details.ts';
-import { buildSampleReport, HOSTILE_TEXT, withVariants } from './sample.ts';
+import { buildSampleReport, buildSystemsSample, HOSTILE_TEXT, withVariants } from './sample.ts';
+import { SYSTEMS_CHART } from '../../pipeline/report/sections/systems.ts';
+import { SCALE_CHART } from '../../pipeline/report/sections/scale.ts';
 
 const CHART_IDS = CHARTS.filter((c) => !c.live).map((c) => c.spec);
 const LIVE_CHART_IDS = CHARTS.filter((c) => c.live).map((c) => c.spec);
@@ -29,7 +31,7 @@ test('the html tag escapes interpolations unless already safe', () => {
 });
 
 test('every chart spec in reports-template/charts is rendered, and only those', () => {
-  assert.deepEqual(templateChartIds(), [...CHART_IDS, ...LIVE_CHART_IDS].sort());
+  assert.deepEqual(templateChartIds(), [...CHART_IDS, ...LIVE_CHART_IDS, SYSTEMS_CHART, SCALE_CHART].sort());
   assert.deepEqual(chartIdsFor(buildSampleReport({ live: false })), [...CHART_IDS]);
   assert.deepEqual(chartIdsFor(buildSampleReport()), [...CHART_IDS, ...LIVE_CHART_IDS]);
 });
@@ -106,7 +108,7 @@ test('every listed section has a unique id and schema parts that resolve in the 
     }
   }
   // every section with data renders into the page under its id
-  const page = await renderDashboard(buildSampleReport());
+  const page = (await renderDashboard(buildSampleReport())) + (await renderDashboard(buildSystemsSample()));
   for (const s of REPORT_SECTIONS) if (s.frame !== 'bare') assert.ok(page.includes(`<section id="${s.id}">`), s.id);
 });
 

@@ -15,6 +15,16 @@ export const SAMPLE_REPORT_PATH = fileURLToPath(new URL('../data/report.json', i
 export const HOSTILE_TEXT = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
 
 let cached: string | undefined;
+let cachedSystems: string | undefined;
+
+/** test/data/report-systems.json: a real `--system direct --system reference --system broken=cmd:... --scale 10,100` run (same script). */
+export const SYSTEMS_SAMPLE_PATH = fileURLToPath(new URL('../data/report-systems.json', import.meta.url));
+
+/** A fresh copy of the committed real-run side-by-side + scale report. */
+export function buildSystemsSample(): Report {
+  cachedSystems ??= readFileSync(SYSTEMS_SAMPLE_PATH, 'utf8');
+  return JSON.parse(cachedSystems) as Report;
+}
 
 export interface SampleOptions {
   /** keep the live section (default true) */
@@ -72,5 +82,13 @@ export function withVariants(r: Report = buildSampleReport()): Report {
   delete calls[0].proxy;
   Object.assign(calls[1], { direct_error: 'variant: no direct connection to upstream', overhead_tokens: null });
   delete calls[1].direct;
+  return r;
+}
+
+/** The systems sample whose proxy block carries every optional live shape (the live variants above). */
+export function systemsWithVariants(): Report {
+  const r = buildSystemsSample();
+  const block = r.systems!.find((s) => s.live !== undefined)!;
+  block.live = withVariants().live!;
   return r;
 }

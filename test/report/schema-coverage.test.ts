@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { REPORT_SCHEMA_PATH, validateReport } from '../../pipeline/report/validate.ts';
 import type { Report } from '../../pipeline/report/types.ts';
-import { buildSampleReport, withVariants } from './sample.ts';
+import { buildSampleReport, buildSystemsSample, systemsWithVariants, withVariants } from './sample.ts';
 
 type Schema = { [k: string]: any };
 
@@ -84,7 +84,7 @@ test('every property the schema declares is carried by the (typed) sample report
   validateReport(withLap);
   const present = new Set<string>();
   const figureKeys = new Set<string>();
-  for (const r of [buildSampleReport(), withLap]) instancePaths(r, '', present, mapPaths, figures, figureKeys);
+  for (const r of [buildSampleReport(), withLap, validateReport(buildSystemsSample()), validateReport(systemsWithVariants())]) instancePaths(r, '', present, mapPaths, figures, figureKeys);
   assert.deepEqual([...figureKeys].sort(), Object.keys(schema.$defs.figure.properties).sort());
   const missing = [...declared].filter((p) => !present.has(p)).sort();
   assert.deepEqual(missing, [], 'schema properties never exercised by the sample report');

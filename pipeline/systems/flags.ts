@@ -1,0 +1,102 @@
+/**
+ * CLI side of side-by-side systems and the scale sweep: the flags `mcpgauge bench --live`
+ * accepts for them, validated into options before anything runs, and the stage that runs them.
+ */
+import { resolve } from 'node:path';
+import { UserError } from '../types.ts';
+import { DEFAULT_CORPUS } from '../constants.ts';
+import type { LiveOptions } from '../live/run.ts';
+import type { ScaleReport, SystemBlock } from '../report/types.ts';
+import { parseSystems, type SystemSpec } from './spec.ts';
+import { SCALE_DEFAULTS } from '../scale/defaults.ts';
+
+export interface SystemFlag {
+  flags: string;
+  description: string;
+  default?: string;
+  /** repeatable (collects into a list) */
+  repeatable?: boolean;
+}
+
+export const SYSTEM_FLAGS: readonly SystemFlag[] = [
+  { flags: '--system <spec>', description: 'measure this system side by side (repeatable): NAME=SPEC, SPEC = direct | reference[:retriever=ID] | cmd:<command template> | url:<URL>', repeatable: true },
+  { flags: '--scale <sizes>', description: 'cost growth vs catalog size: comma list of catalog sizes (e.g. 10,100,1000,5000); systems default to direct and reference' },
+  { flags: '--catalog-from <file>', description: 'corpus the scale catalogs are sampled from (real tool definitions, renamed past its size)', default: DEFAULT_CORPUS },
+  { flags: '--page-size <n>', description: 'tools/list page size of the scale catalog fixture (the client must page)', default: String(SCALE_DEFAULTS.pageSize) },
+  { flags: '--scale-queries <n>', description: 'the first N golden queries form the fixed scale query set', default: String(SCALE_DEFAULTS.queryCount) },
+  { flags: '--point-timeout <ms>', description: 'deadline of one (system, catalog size) point; a late point is recorded as failed and the sweep goes on', default: String(SCALE_DEFAULTS.pointTimeoutMs) },
+];
+
+export interface SystemRunOptions {
+  systems?: SystemSpec[];
+  scale?: { sizes: number[]; catalogFrom: string; pageSize: number; queryCount: number; pointTimeoutMs: number };
+}
+
+function posInt(v: unknown, flag: string, min: number): number {
+  const s = String(v).trim();
+  if (!/^\d+$/.test(s) || Number(s) < min || !Number.isSafeInteger(Number(s))) throw new UserError(`${flag} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+  return Number(s);
+}
+
+/** commander options (camelCase) -> what to run; a bad value is a one-line UserError. */
+export function systemOptionsFromFlags(flags: Record<string, unknown>): SystemRunOptions {
+  const given = (flags.system as string[] | undefined) ?? [];
+  const out: SystemRunOptions = {};
+  if (flags.scale === undefined && given.length === 0) return out;
+  if (!flags.live) throw new UserError(`${given.length ? '--system' : '--scale'} needs --live (systems are measured over MCP)`);
+  if (flags.proxyUrl !== undefined || flags.proxyCmd !== undefined) throw new UserError('--system/--scale replace --proxy-url/--proxy-cmd: give those as --system url:URL or --system cmd:COMMAND');
+  const systems = parseSystems(given.length ? given : ['direct', 'reference']);
+  if (given.length) out.systems = systems;
+  if (flags.scale !== undefined) {
+    const sizes = String(flags.scale).split(',').map((x) => x.trim()).filter(Boolean).map((x) => posInt(x, '--scale', 1));
+    if (sizes.length === 0) throw new UserError('--scale needs a comma list of catalog sizes, e.g. 10,100,1000');
+    if (new Set(sizes).size !== sizes.length) throw new UserError(`--scale: a size is listed twice (${flags.scale})`);
+    if (Math.max(...sizes) > 100_000) throw new UserError(`--scale: sizes above 100000 are not supported (got ${Math.max(...sizes)})`);
+    out.scale = {
+      sizes,
+      catalogFrom: resolve(String(flags.catalogFrom ?? DEFAULT_CORPUS)),
+      pageSize: posInt(flags.pageSize ?? SCALE_DEFAULTS.pageSize, '--page-size', 1),
+      queryCount: posInt(flags.scaleQueries ?? SCALE_DEFAULTS.queryCount, '--scale-queries', 1),
+      pointTimeoutMs: posInt(flags.pointTimeout ?? SCALE_DEFAULTS.pointTimeoutMs, '--point-timeout', 1),
+    };
+    out.systems ??= systems;
+  }
+  return out;
+}
+
+/** The stage: side-by-side blocks (when systems were named) and the scale sweep (when sizes were). */
+export async function runSystemStages(o: SystemRunOptions, live: LiveOptions, explicitSystems: boolean): Promise<{ systems?: SystemBlock[]; scale?: ScaleReport }> {
+  const log = live.log ?? (() => {});
+  const out: { systems?: SystemBlock[]; scale?: ScaleReport } = {};
+  if (o.systems && explicitSystems) {
+    const { runSystems } = await import('./live.ts');
+    const t = performance.now();
+    out.systems = await runSystems(o.systems, live);
+    log(`systems: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  }
+  if (o.scale && o.systems) {
+    const { runScale } = await import('../scale/run.ts');
+    const t = performance.now();
+    const tty = process.stderr.isTTY === true;
+    out.scale = await runScale({
+      ...o.scale,
+      systems: o.systems,
+      goldenFile: live.goldenFile,
+      corpusFile: live.corpusFile,
+      runs: live.runs,
+      warmup: live.warmup,
+      limit: live.limit,
+      tokenizers: live.tokenizers ?? ['cl100k_base', 'o200k_base'],
+      timeoutMs: live.timeoutMs,
+      apiKey: live.apiKey,
+      log: (m) => {
+        if (tty) process.stderr.write('\r\x1b[2K');
+        log(m);
+      },
+      progress: tty ? (m) => process.stderr.write(`\r\x1b[2K${m.slice(0, (process.stderr.columns ?? 100) - 1)}`) : undefined,
+    });
+    if (tty) process.stderr.write('\r\x1b[2K');
+    log(`scale: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  }
+  return out;
+}
