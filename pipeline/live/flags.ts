@@ -6,10 +6,13 @@
  * programmatic callers; bad values are one-line UserErrors.
  */
 import { Option } from 'commander';
+import { STYLE_CHOICES, validateToolMap } from '../adapter/options.ts';
+import { readJsonFile } from '../util/fs.ts';
 import { UserError } from '../types.ts';
 import type { ProtocolChoice } from '../mcp/client.ts';
 import type { Detail } from '../report/types.ts';
 import { EMBEDDED_SERVERS, type LiveOptions } from './types.ts';
+
 
 type FlagValue = string | number | boolean | string[] | undefined;
 
@@ -104,8 +107,25 @@ export function liveOptionsFromFlags(flags: Record<string, FlagValue>): LiveOpti
     o.protocol = p as ProtocolChoice;
   }
   const golden = strFlag(flags.golden, '--golden');
-  if (golden === 'none') throw new UserError('--live needs golden queries to send to the proxy; --golden none leaves it none');
-  set('goldenFile', golden);
+  if (golden === 'none') o.noGolden = true;
+  else set('goldenFile', golden);
+  const style = strFlag(flags.style, '--style');
+  if (style !== undefined) {
+    if (!(STYLE_CHOICES as readonly string[]).includes(style)) throw new UserError(`--style must be one of ${STYLE_CHOICES.join(', ')}, got ${JSON.stringify(style)}`);
+    o.style = style as LiveOptions['style'];
+  }
+  const map = strFlag(flags.toolMap, '--tool-map');
+  if (map !== undefined) o.toolMap = validateToolMap(readJsonFile(map), map);
+  const transport = strFlag(flags.transport, '--transport');
+  if (transport !== undefined) {
+    if (!['auto', 'streamable-http', 'sse'].includes(transport)) throw new UserError(`--transport must be auto, streamable-http or sse, got ${JSON.stringify(transport)}`);
+    o.transport = transport as LiveOptions['transport'];
+  }
+  if (flags.maxErrorRate !== undefined) {
+    const x = Number(flags.maxErrorRate);
+    if (String(flags.maxErrorRate).trim() === '' || !Number.isFinite(x) || x < 0 || x > 1) throw new UserError(`--max-error-rate must be a number in 0..1, got ${JSON.stringify(flags.maxErrorRate)}`);
+    o.maxErrorRate = x;
+  }
   const iterations = intFlag(flags.bootstrap, '--bootstrap', 1);
   const seed = intFlag(flags.seed, '--seed', 0);
   if (iterations !== undefined || seed !== undefined) o.bootstrap = { iterations: iterations ?? 2000, seed: seed ?? 42 };
@@ -150,6 +170,11 @@ const servers = (v: string) => {
   for (const x of parts) if (!(EMBEDDED_SERVERS as readonly string[]).includes(x)) throw new UserError(`--embedded-servers: unknown server ${JSON.stringify(x)} (valid: ${EMBEDDED_SERVERS.join(', ')})`);
 };
 
+const errorRate = (v: string) => {
+  const x = Number(v);
+  if (v.trim() === '' || !Number.isFinite(x) || x < 0 || x > 1) throw new UserError(`--max-error-rate must be a number in 0..1, got ${JSON.stringify(v)}`);
+};
+
 /** The live flags of `mcpgauge bench`, fresh Option objects for each command. */
 export function liveOptions(): Option[] {
   return [
@@ -173,6 +198,10 @@ export function liveOptions(): Option[] {
     opt('--embedded-servers <list>', `upstreams of the embedded default (${EMBEDDED_SERVERS.join(',')})`, { check: servers }),
     opt('--lap-json <file>', 'merge an external `lap lint --json` result (grade, menu tokens); warns when its menu count differs from ours by more than 15%', { check: nonEmpty }),
     opt('--no-lap', 'do not run or merge LAP'),
+    opt('--style <style>', 'proxy style: auto (discovery when tools/list has the discovery tool) | discovery | passthrough (menus and a cheap call only)', { default: 'auto', choices: STYLE_CHOICES }),
+    opt('--tool-map <file>', 'pass-through: JSON {"server:tool": "proxy tool name"} for renames beyond a prefix (else matched by suffix)', { check: nonEmpty }),
+    opt('--transport <t>', 'for --proxy-url: auto (streamable HTTP, SSE on 404/405) | streamable-http | sse', { default: 'auto', choices: ['auto', 'streamable-http', 'sse'] }),
+    opt('--max-error-rate <x>', 'largest share of failed measured calls (0..1) before the run is marked failed and bench exits 2', { default: '0', check: errorRate }),
     opt('--no-result-calls', "do not call the golden calls' tools (live result cost)"),
     opt('--call-tool <name>', "the proxy's tool that runs an upstream tool (result cost)", { default: 'call_tool', check: nonEmpty }),
     opt('--result-top-k <n>', "a golden call runs when its tool is within the proxy's first N results (1 = top-1 only)", { default: '1', check: int(1) }),
