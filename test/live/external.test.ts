@@ -14,8 +14,12 @@ import { REPO_ROOT } from '../../pipeline/constants.ts';
 import { UserError } from '../../pipeline/types.ts';
 import { loadCorpus } from '../../pipeline/corpus/load.ts';
 import { getTokenizer } from '../../pipeline/tokens/tokenizer.ts';
-import { arm as baselineArm } from '../../arms/baseline_json.ts';
+import { getArm } from '../../pipeline/arms/registry.ts';
+import { BASELINE_ARM_ID } from '../../pipeline/constants.ts';
 import { assertComponentsSum, assertLiveSchema, processesMentioning } from './helpers.ts';
+
+/** tools are indexed (and menus rendered) like the baseline arm */
+const baselineArm = getArm(BASELINE_ARM_ID);
 
 const GOLDEN = JSON.parse(readFileSync(join(REPO_ROOT, 'datasets', 'golden-npm4-v1.json'), 'utf8')) as {
   corpus_version: string;
@@ -85,7 +89,7 @@ test('a second proxy started by --proxy-cmd (stdio) over a different upstream co
   }
   const full = live.retrieval.find((r) => r.detail === 'full')!;
   assert.ok(full.per_query.every((q) => q.top.some((id) => id.startsWith('memory:'))), JSON.stringify(full.per_query.map((q) => q.top)));
-  assert.ok(full.summary.recall_at_10.value > 0);
+  assert.ok(full.summary!.recall_at_10.value > 0);
   assert.deepEqual(live.latency.map((l) => [l.detail, l.n, l.warmup, l.runs]), [
     ['full', 6, 1, 2],
     ['compact', 6, 1, 2],
@@ -190,7 +194,7 @@ test('a proxy by --proxy-url with --api-key (both auth headers); a wrong key is 
 
     await assert.rejects(runLive({ proxyUrl: proxy.url, apiKey: 'wrong-key', goldenFile: golden, runs: 1, warmup: 0 }), (e: Error) => {
       assert.ok(e instanceof UserError, String(e));
-      assert.match(e.message, /^live: cannot connect to http:http:\/\/127\.0\.0\.1:\d+\/mcp: .*wrong API key/);
+      assert.match(e.message, /^live: cannot connect to http:\/\/127\.0\.0\.1:\d+\/mcp: .*wrong API key/);
       assert.doesNotMatch(e.message, /\n/);
       return true;
     });
