@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 NODE ?= node
 
-.PHONY: all deps bench-discovery test freeze fetch bench-perf fixture-image typecheck clean sample-report
+.PHONY: all deps bench-discovery gate test freeze fetch bench-perf fixture-image typecheck clean sample-report
 
 all: bench-discovery
 
@@ -16,6 +16,10 @@ node_modules/.mcpgauge-installed: package.json package-lock.json
 ## The main job: offline profile + live stage against the embedded default; writes results/
 bench-discovery: deps
 	$(NODE) scripts/bench-discovery.mjs $(ARGS)
+
+## Release gate: try to break the proxy build (cells x steps); writes results/gate/. Exit 0/1/2.
+gate: deps
+	$(NODE) scripts/gate.mjs $(ARGS)
 
 ## The test suite (node:test via tsx)
 test: deps

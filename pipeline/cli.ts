@@ -8,6 +8,8 @@ import * as corpus from './cli/corpus.ts';
 import * as bench from './cli/bench.ts';
 import * as fixture from './cli/fixture.ts';
 import * as proxy from './cli/proxy.ts';
+import * as gate from './cli/gate.ts';
+import * as report from './cli/report.ts';
 import * as diff from './cli/diff.ts';
 import * as comply from './cli/comply.ts';
 
@@ -17,7 +19,7 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError()
     .exitOverride();
-  for (const m of [corpus, bench, fixture, proxy, diff, comply]) m.register(program);
+  for (const m of [corpus, bench, fixture, proxy, diff, comply, gate, report]) m.register(program);
   return program;
 }
 

@@ -31,17 +31,22 @@ let compiled: ValidateFunction | undefined;
 /** The compiled schema validator (compiled once). */
 export function reportSchemaValidator(): ValidateFunction {
   if (compiled) return compiled;
+  compiled = compileSchemaFile(REPORT_SCHEMA_PATH);
+  return compiled;
+}
+
+/** Compile a JSON Schema file (draft 2020-12, strict, with formats). Also used for the gate's schemas. */
+export function compileSchemaFile(path: string): ValidateFunction {
   // ajv and ajv-formats are CommonJS; under NodeNext the default import is module.exports.
   const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as unknown as typeof Ajv2020Module.default;
   const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as typeof addFormatsModule.default;
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
   addFormats(ajv);
-  const schema = JSON.parse(readFileSync(REPORT_SCHEMA_PATH, 'utf8'));
-  compiled = ajv.compile(schema);
-  return compiled;
+  return ajv.compile(JSON.parse(readFileSync(path, 'utf8')));
 }
 
-function describeAjvError(e: ErrorObject): string {
+/** One ajv error as `path message (detail)`. */
+export function describeAjvError(e: ErrorObject): string {
   const where = e.instancePath === '' ? '/' : e.instancePath;
   let msg = e.message ?? 'invalid';
   if (e.keyword === 'additionalProperties') msg += ` (${JSON.stringify((e.params as { additionalProperty: string }).additionalProperty)})`;

@@ -1,0 +1,73 @@
+import type { Command } from 'commander';
+import { UserError } from '../types.ts';
+
+/** Registers `mcpgauge gate`: the release gate (see pipeline/gate/README.md). */
+export function register(program: Command): void {
+  const cmd = program
+    .command('gate')
+    .description('Release gate: try to break a proxy build (fixture transport x protocol era matrix); exit 0 green, 1 a check failed, 2 harness error')
+    .option('--config <file>', 'gate config (JSON, schema datasets/schemas/gate.config.schema.json)', 'gate.config.json')
+    .option('--cells <list>', 'comma-separated subset of the config cells (default: all of them)')
+    .option('--jobs <n>', 'cells in parallel (default: config jobs, 0 = number of cores)')
+    .option('--allow-flaky', 'a cell that passed only on its retry counts as green')
+    .option('--baseline <file>', 'stored gate report or bench report to compare tokens, recall@5 and latency p95 with')
+    .option('--out <dir>', 'output folder', 'results/gate')
+    .option('--proxy-cmd <template>', 'proxy under test: command template ({FIXTURE_CMD} {FIXTURE_URL} {FIXTURE_ARGS_JSON} {SERVERS_JSON} {PORT} {API_KEY} {CONFIG_FILE} ...)')
+    .option('--proxy-config-template <file>', 'config template filled per cell and written to {CONFIG_FILE}')
+    .option('--proxy-url <url>', 'a proxy that is already running (its upstreams must be the cell fixtures: for experiments only)')
+    .option('--api-key <key>', 'API key for --proxy-url')
+    .option('--client-protocol <era>', 'protocol the gate speaks to the proxy: legacy | 2026-07-28', 'legacy');
+  // the adapter options (same names as the live stage's)
+  const adapterFlags = [
+    ['--style <style>', 'proxy style: auto | discovery | passthrough', 'auto'],
+    ['--discovery-tool <name>', 'name of the discovery (search) tool', 'retrieve_tools'],
+    ['--query-arg <name>', "the discovery tool's query argument", 'query'],
+    ['--limit-arg <name>', "the discovery tool's limit argument ('none' = do not send one)", 'limit'],
+    ['--detail-arg <name>', "the discovery tool's detail argument ('none' = it has none)", 'detail'],
+    ['--call-tool <name>', 'discovery style: the tool that runs an upstream tool', 'call_tool'],
+    ['--call-name-arg <name>', "the call tool's argument naming the upstream tool", 'name'],
+    ['--call-args-arg <name>', "the call tool's argument carrying the arguments", 'arguments'],
+    ['--tool-map <file>', 'JSON {"server:tool": "proxy tool name"} for proxies that rename tools'],
+  ] as const;
+  for (const [f, d, def] of adapterFlags) cmd.option(f, d, def);
+  cmd.action(async (o: Record<string, string | boolean | undefined>) => {
+    const { runGate } = await import('../gate/run.ts');
+    const { adapterOptionsFromFlags } = await import('../adapter/index.ts');
+    const fail2 = (m: string) => new UserError(m, 2);
+    let jobs: number | undefined;
+    if (o.jobs !== undefined) {
+      if (!/^\d+$/.test(String(o.jobs)) || Number(o.jobs) < 1) throw fail2(`--jobs must be an integer >= 1, got ${JSON.stringify(o.jobs)}`);
+      jobs = Number(o.jobs);
+    }
+    const proto = String(o.clientProtocol);
+    if (proto !== 'legacy' && proto !== '2026-07-28') throw fail2(`--client-protocol must be legacy or 2026-07-28, got ${JSON.stringify(proto)}`);
+    let adapter;
+    try {
+      adapter = adapterOptionsFromFlags(o as never);
+    } catch (e) {
+      throw fail2((e as Error).message);
+    }
+    const tty = process.stderr.isTTY === true && process.env.CI !== 'true';
+    const run = await runGate({
+      configFile: String(o.config),
+      cells: typeof o.cells === 'string' ? o.cells.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+      jobs,
+      allowFlaky: o.allowFlaky === true,
+      baselineFile: o.baseline as string | undefined,
+      outDir: String(o.out),
+      proxyCmd: o.proxyCmd as string | undefined,
+      proxyConfigTemplate: o.proxyConfigTemplate as string | undefined,
+      proxyUrl: o.proxyUrl as string | undefined,
+      apiKey: o.apiKey as string | undefined,
+      adapter,
+      clientProtocol: proto,
+      progress: tty ? (line) => process.stderr.write(`[gate ${new Date().toISOString().slice(11, 19)}] ${line}\n`) : undefined,
+    });
+    const r = run.report;
+    process.stdout.write(
+      `gate ${r.verdict.toUpperCase()}: ${r.counts.pass} pass, ${r.counts.flaky} flaky, ${r.counts.fail} fail, ${r.counts.skipped} skipped in ${(r.timing.total_ms / 1000).toFixed(1)} s -> ${run.files.report}\n` +
+        r.failures.map((f) => `  ${f}\n`).join(''),
+    );
+    process.exitCode = run.exitCode;
+  });
+}

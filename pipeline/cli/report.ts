@@ -1,0 +1,37 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { UserError } from '../types.ts';
+
+/** Registers `mcpgauge report`: one dashboard from a bench report and, when given or found, a gate report. */
+export function register(program: Command): void {
+  program
+    .command('report')
+    .description('Render one self-contained dashboard from a bench report (report.json) and a gate report (gate-report.json) together')
+    .option('--results <dir>', 'results folder: takes <dir>/discovery/report.json and <dir>/gate/gate-report.json when present', 'results')
+    .option('--bench <file>', 'bench report (default: <results>/discovery/report.json)')
+    .option('--gate <file>', 'gate report (default: <results>/gate/gate-report.json when it exists)')
+    .option('--out <file>', 'dashboard to write (default: <results>/dashboard.html)')
+    .action(async (o: { results: string; bench?: string; gate?: string; out?: string }) => {
+      const { readJsonFile, writeFileAtomic } = await import('../util/fs.ts');
+      const { validateReport } = await import('../report/validate.ts');
+      const { validateGateReport } = await import('../gate/report.ts');
+      const { renderDashboard } = await import('../report/dashboard.ts');
+      const { gateSectionInput } = await import('../report/sections/gate.ts');
+      const dir = resolve(o.results);
+      const benchFile = o.bench ?? join(dir, 'discovery', 'report.json');
+      if (!existsSync(benchFile)) throw new UserError(`${benchFile}: no bench report (run make bench-discovery, or give --bench FILE)`);
+      const bench = validateReport(readJsonFile(benchFile));
+      const gateFile = o.gate ?? join(dir, 'gate', 'gate-report.json');
+      let gate;
+      if (o.gate !== undefined || existsSync(gateFile)) {
+        const raw = readJsonFile(gateFile);
+        const problems = validateGateReport(raw);
+        if (problems.length) throw new UserError(`${gateFile}: not a valid gate report: ${problems.slice(0, 3).join('; ')}`);
+        gate = raw as import('../gate/report.ts').GateReport;
+      }
+      const out = o.out ?? join(dir, 'dashboard.html');
+      writeFileAtomic(out, await renderDashboard(bench, gate ? [gateSectionInput(gate)] : []));
+      process.stdout.write(`dashboard: ${out}${gate ? ` (bench + gate ${gate.verdict})` : ' (bench only: no gate report)'}\n`);
+    });
+}

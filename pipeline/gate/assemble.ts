@@ -1,0 +1,53 @@
+/**
+ * Fail closed: the report holds exactly one result per expected cell. A cell that died without a
+ * result, a duplicated result or an unknown one is red; a required cell that is not green is red;
+ * `flaky` counts as green only with --allow-flaky.
+ */
+import type { CellResult } from './types.ts';
+
+export interface ExpectedCell {
+  id: string;
+  required: boolean;
+  transport: string;
+  era: string;
+}
+
+export interface Assembled {
+  cells: CellResult[];
+  verdict: 'pass' | 'fail';
+  /** "cell: reason" for everything that makes the gate red */
+  failures: string[];
+  /** non-green optional cells */
+  advisories: string[];
+}
+
+function synthetic(e: ExpectedCell | { id: string; transport: string; era: string; required: boolean }, reason: string): CellResult {
+  return { id: e.id, transport: e.transport, era: e.era, required: e.required, status: 'fail', reason, attempts: 0, duration_ms: 0, steps: [], metrics: {}, logs: [] };
+}
+
+export function assemble(expected: readonly ExpectedCell[], results: readonly CellResult[], allowFlaky: boolean): Assembled {
+  const cells: CellResult[] = [];
+  const failures: string[] = [];
+  const advisories: string[] = [];
+  const known = new Set(expected.map((e) => e.id));
+  for (const e of expected) {
+    const mine = results.filter((r) => r.id === e.id);
+    let cell: CellResult;
+    if (mine.length === 0) cell = synthetic(e, 'the cell ended without a result (fail closed)');
+    else if (mine.length > 1) cell = synthetic(e, `${mine.length} results for one cell (duplicated result, fail closed)`);
+    else cell = { ...mine[0], required: e.required };
+    cells.push(cell);
+    const green = cell.status === 'pass' || (cell.status === 'flaky' && allowFlaky);
+    if (green) continue;
+    const why = cell.status === 'flaky' ? `flaky (${cell.reason}); counts as a pass only with --allow-flaky` : `${cell.status}: ${cell.reason}`;
+    if (e.required) failures.push(`${e.id}: ${why}`);
+    else if (cell.status !== 'skipped') advisories.push(`${e.id} (optional): ${why}`);
+  }
+  for (const r of results) {
+    if (known.has(r.id)) continue;
+    const cell = synthetic({ ...r, required: true }, `unknown cell ${JSON.stringify(r.id)} in the results (fail closed)`);
+    cells.push(cell);
+    failures.push(`${r.id}: ${cell.reason}`);
+  }
+  return { cells, verdict: failures.length ? 'fail' : 'pass', failures, advisories };
+}

@@ -1,0 +1,207 @@
+/**
+ * One cell: start its fixtures and a fresh proxy instance (own ports, own temp folder), run the
+ * steps in order (the first failure blocks the rest), tear everything down. One retry when a
+ * step failed: a pass on the retry is `flaky`.
+ */
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { freePort, launchProxy, openProxySession, shellLine, type PlaceholderValues, type ProxySession, type ProxySpec, type RunningProxy } from '../adapter/index.ts';
+import { cellSlug, type CellDef } from './cells.ts';
+import type { GateConfig } from './config.ts';
+import { ROLES, startCellFixtures, type CellFixtures } from './fixtures.ts';
+import { oneLine } from './calls.ts';
+import { STEPS } from './steps/index.ts';
+import type { CellContext, CellMetrics, CellResult, RunOptions, StepResult } from './types.ts';
+
+export const MCPGAUGE_BIN = fileURLToPath(new URL('../../bin/mcpgauge.mjs', import.meta.url));
+
+export interface CellRunContext {
+  cfg: GateConfig;
+  opts: RunOptions;
+  spec: ProxySpec;
+  runId: string;
+  /** report folder; logs go to <outDir>/logs/<cell> */
+  outDir: string;
+  onStep?: (cell: string, step: StepResult) => void;
+}
+
+/** Placeholder values of one cell (pipeline/gate/README.md lists them). */
+function placeholderValues(cell: CellDef, fx: CellFixtures, cfg: GateConfig, workDir: string, port: number, apiKey: string): PlaceholderValues {
+  const v: PlaceholderValues = {
+    PORT: String(port),
+    API_KEY: apiKey,
+    MCPGAUGE: MCPGAUGE_BIN,
+    NODE: process.execPath,
+    WORK_DIR: workDir,
+    CELL: cell.id,
+    ERA: cell.era,
+    CALL_TIMEOUT_MS: String(cfg.timeouts.proxy_call_timeout_ms),
+    SERVERS_JSON: JSON.stringify(ROLES.map((r) => fx.roles[r].entry)),
+  };
+  for (const role of ROLES) {
+    const rf = fx.roles[role];
+    const perRole: PlaceholderValues = {
+      FIXTURE_NAME: rf.name,
+      FIXTURE_URL: rf.url ?? '',
+      FIXTURE_CMD: rf.argv,
+      FIXTURE_COMMAND: rf.argv[0] ?? '',
+      FIXTURE_ARGS_JSON: JSON.stringify(rf.argv.slice(1)),
+      FIXTURE_TRANSPORT: cell.transport === 'stdio' ? 'stdio' : cell.transport === 'sse' ? 'sse' : 'streamable-http',
+    };
+    for (const [k, val] of Object.entries(perRole)) {
+      v[`${k}:${role}`] = val;
+      if (role === 'main') v[k] = val;
+    }
+  }
+  return v;
+}
+
+function lastLines(text: string, n = 8): string[] {
+  return text.trim().split('\n').slice(-n);
+}
+
+interface Attempt {
+  steps: StepResult[];
+  metrics: CellMetrics;
+  style?: string;
+  failed: boolean;
+}
+
+async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): Promise<Attempt> {
+  const logDir = join(rc.outDir, 'logs', cellSlug(cell.id), `attempt-${attempt}`);
+  mkdirSync(logDir, { recursive: true });
+  const rel = (p: string) => relative(rc.outDir, p);
+  const workDir = mkdtempSync(join(tmpdir(), 'mcpgauge-gate-'));
+  const gateLog = join(logDir, 'gate.log');
+  const proxyLog = join(logDir, 'proxy.log');
+  appendFileSync(proxyLog, '');
+  const log = (line: string) => appendFileSync(gateLog, `[${new Date().toISOString()}] ${line}\n`);
+  const steps: StepResult[] = [];
+  const metrics: CellMetrics = {};
+  const sessions: ProxySession[] = [];
+  let fixtures: CellFixtures | undefined;
+  let proxy: RunningProxy | undefined;
+  const apiKey = randomBytes(18).toString('base64url');
+  try {
+    fixtures = await startCellFixtures(cell, rc.cfg, rc.runId, logDir); // a harness error propagates (exit 2)
+    const port = await freePort();
+    const values = placeholderValues(cell, fixtures, rc.cfg, workDir, port, apiKey);
+    proxy = await launchProxy(rc.spec, { workDir, values, secrets: [apiKey], onOutput: (s) => appendFileSync(proxyLog, s) });
+    log(`proxy: ${proxy.description}`);
+    log(`fixtures: ${ROLES.map((r) => `${r}=${fixtures!.roles[r].url ?? shellLine(fixtures!.roles[r].argv.slice(-4))}`).join(' ')}`);
+    const logs = [rel(gateLog), rel(proxyLog), ...ROLES.map((r) => rel(fixtures!.roles[r].log))];
+    const ctx: CellContext = {
+      cell,
+      cfg: rc.cfg,
+      opts: rc.opts,
+      proxy,
+      fixtures,
+      runId: rc.runId,
+      session: undefined,
+      async openSession() {
+        const s = await openProxySession(proxy!.target, { adapter: rc.opts.adapter, protocol: rc.opts.clientProtocol, timeoutMs: rc.cfg.timeouts.step_ms, clientName: 'mcpgauge-gate' });
+        sessions.push(s);
+        return s;
+      },
+      metrics,
+      log,
+    };
+    const cellDeadline = Date.now() + rc.cfg.timeouts.cell_ms;
+    let blockedBy: string | null = null;
+    for (const st of STEPS) {
+      const base = { name: st.meta.name, order: st.meta.order };
+      if (blockedBy !== null) {
+        steps.push({ ...base, status: 'blocked', reason: `blocked by the failed ${blockedBy} step`, duration_ms: 0, evidence: {} });
+        continue;
+      }
+      const t0 = performance.now();
+      let res: StepResult;
+      try {
+        const left = cellDeadline - Date.now();
+        if (left <= 0) throw new Error(`the cell ran out of time (cell_ms ${rc.cfg.timeouts.cell_ms})`);
+        let timer: NodeJS.Timeout | undefined;
+        const out = await Promise.race([
+          st.run(ctx),
+          new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error(`the cell ran out of time (cell_ms ${rc.cfg.timeouts.cell_ms}) during this step`)), left))),
+        ]).finally(() => clearTimeout(timer));
+        res = { ...base, status: out.status, reason: out.reason, duration_ms: 0, evidence: out.evidence ?? {} };
+      } catch (e) {
+        res = { ...base, status: 'fail', reason: oneLine((e as Error).message, 500), duration_ms: 0, evidence: {} };
+      }
+      res.duration_ms = Math.round(performance.now() - t0);
+      if (st.meta.name === 'ready' && ctx.session) sessions.push(ctx.session);
+      const exited = proxy.exit();
+      if (exited) {
+        // a proxy that crashes or exits during a step fails that step with its exit code and last log lines
+        res.status = 'fail';
+        res.reason = `the proxy exited (code ${exited.code}, signal ${exited.signal}) during this step${res.reason ? `; step said: ${res.reason}` : ''}`;
+        res.evidence = { ...res.evidence, exit: exited, last_log_lines: lastLines(proxy.output()) };
+      }
+      if (res.status === 'fail') {
+        res.logs = logs;
+        blockedBy = st.meta.name;
+      }
+      log(`step ${st.meta.order} ${st.meta.name}: ${res.status} (${res.duration_ms} ms) ${res.reason}`);
+      steps.push(res);
+      rc.onStep?.(cell.id, res);
+    }
+    return { steps, metrics, style: ctx.session?.style, failed: blockedBy !== null };
+  } finally {
+    await Promise.all(sessions.map((s) => s.close().catch(() => {})));
+    await proxy?.stop().catch(() => {});
+    await fixtures?.stop().catch(() => {});
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/** Run a cell with the retry policy; never throws for a product failure (a harness error does). */
+export async function runCell(cell: CellDef, required: boolean, rc: CellRunContext): Promise<CellResult> {
+  const t0 = performance.now();
+  const first = await runAttempt(cell, rc, 1);
+  let last = first;
+  let attempts = 1;
+  while (last.failed && attempts <= rc.cfg.retries) {
+    attempts++;
+    last = await runAttempt(cell, rc, attempts);
+  }
+  const slug = cellSlug(cell.id);
+  const logs = Array.from({ length: attempts }, (_, i) => [`logs/${slug}/attempt-${i + 1}/gate.log`, `logs/${slug}/attempt-${i + 1}/proxy.log`]).flat();
+  const failedStep = last.steps.find((s) => s.status === 'fail');
+  let status: CellResult['status'];
+  let reason: string;
+  if (failedStep) {
+    status = 'fail';
+    reason = `${failedStep.name}: ${failedStep.reason}`;
+  } else if (attempts > 1) {
+    status = 'flaky';
+    const firstFail = first.steps.find((s) => s.status === 'fail')!;
+    reason = `passed on attempt ${attempts} of ${rc.cfg.retries + 1}; attempt 1 failed at ${firstFail.name}: ${firstFail.reason}`;
+    for (const s of last.steps) {
+      const before = first.steps.find((x) => x.name === s.name);
+      if (before?.status === 'fail') {
+        s.status = 'flaky';
+        s.reason = `failed on attempt 1 (${before.reason}), passed on attempt ${attempts}: ${s.reason}`;
+      }
+    }
+  } else {
+    status = 'pass';
+    reason = `${last.steps.filter((s) => s.status === 'pass').length} steps passed`;
+  }
+  return {
+    id: cell.id,
+    transport: cell.transport,
+    era: cell.era,
+    required,
+    status,
+    reason,
+    attempts,
+    duration_ms: Math.round(performance.now() - t0),
+    steps: last.steps,
+    metrics: last.metrics,
+    logs,
+    ...(last.style ? { style: last.style } : {}),
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * gate.config.json: loaded, checked against datasets/schemas/gate.config.schema.json (strict:
+ * unknown keys and bad values are errors), one line naming the file, the field and the problem,
+ * exit 2 (a harness error, not a failed check).
+ */
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ValidateFunction } from 'ajv';
+import { UserError } from '../types.ts';
+import { readJsonFile } from '../util/fs.ts';
+import { compileSchemaFile, describeAjvError } from '../report/validate.ts';
+import type { TokenizerName } from '../tokens/tokenizer.ts';
+
+export const GATE_CONFIG_SCHEMA = fileURLToPath(new URL('../../datasets/schemas/gate.config.schema.json', import.meta.url));
+export const DEFAULT_GATE_CONFIG = fileURLToPath(new URL('../../gate.config.json', import.meta.url));
+/** Exit code of a harness error (bad config, fixture that cannot start, report that cannot be written). */
+export const HARNESS_EXIT = 2;
+
+export interface GateConfig {
+  cells: Record<string, { required: boolean; enabled?: boolean }>;
+  jobs: number;
+  retries: number;
+  timeouts: {
+    ready_ms: number;
+    step_ms: number;
+    proxy_call_timeout_ms: number;
+    hang_margin_ms: number;
+    recovery_ms: number;
+    cancel_ms: number;
+    barrier_timeout_s: number;
+    cell_ms: number;
+  };
+  budgets: {
+    tokenizer: TokenizerName;
+    menu_tokens: number;
+    discovery_median_tokens: number;
+    limit: number;
+    queries: Array<{ query: string; tool: string }>;
+  };
+  tolerances: { tokens_pct: number; recall_at_5_drop: number; latency_p95_pct: number };
+  proxy: { command: string; config_template?: string; url?: string };
+  /** absolute path of the file it came from */
+  source: string;
+}
+
+let validator: ValidateFunction | undefined;
+
+export function harnessError(message: string): UserError {
+  return new UserError(message, HARNESS_EXIT);
+}
+
+/** Validate a parsed config; paths in it resolve against the config file's folder. */
+export function validateGateConfig(raw: unknown, source: string): GateConfig {
+  validator ??= compileSchemaFile(GATE_CONFIG_SCHEMA);
+  if (!validator(raw)) {
+    const first = (validator.errors ?? [])[0];
+    throw harnessError(`${source}: ${first ? describeAjvError(first) : 'invalid'}`);
+  }
+  const c = raw as Omit<GateConfig, 'source' | 'jobs' | 'retries'> & { jobs?: number; retries?: number; budgets: { limit?: number } };
+  const dir = dirname(resolve(source));
+  const proxy = { ...c.proxy };
+  if (proxy.config_template !== undefined) proxy.config_template = resolve(dir, proxy.config_template);
+  return {
+    cells: c.cells,
+    jobs: c.jobs ?? 0,
+    retries: c.retries ?? 1,
+    timeouts: c.timeouts,
+    budgets: { ...c.budgets, limit: c.budgets.limit ?? 5 },
+    tolerances: c.tolerances,
+    proxy,
+    source: resolve(source),
+  };
+}
+
+export function loadGateConfig(path: string = DEFAULT_GATE_CONFIG): GateConfig {
+  let raw: unknown;
+  try {
+    raw = readJsonFile(path);
+  } catch (e) {
+    throw harnessError((e as Error).message);
+  }
+  return validateGateConfig(raw, path);
+}

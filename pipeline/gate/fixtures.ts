@@ -1,0 +1,212 @@
+/**
+ * The fixtures of one cell. Each cell fronts four fixture upstreams, one per role, each in the
+ * fault mode its steps need (fault modes are per process):
+ *   main     echo mode: ready, discover, call, hang (slow), kill, isolation, budget
+ *   barrier  barrier mode, N=4, on tools/call: concurrency
+ *   hang     hang mode, the first tools/call hangs: cancellation
+ *   crash    crash mode, the second tools/call exits the process: crash mid-call
+ * stdio cells: the proxy starts them (command + env in the proxy config); every fixture process
+ * carries MCPGAUGE_GATE_TAG=<cell>:<role> so the gate can find (and count) it in /proc.
+ * HTTP cells: the gate starts them (port 0 first, then the same port on every restart) and keeps
+ * them alive: a fixture that exits (crash mode, or killed by the kill step) is started again on
+ * its port, since the gate owns the process.
+ */
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startFixtureProcess, FIXTURE_LIGHT_ENTRY, FIXTURE_TSX_IMPORT, type FixtureProcess } from '../fixture/launch.ts';
+import type { CellDef } from './cells.ts';
+import { protocolOf } from './cells.ts';
+import type { GateConfig } from './config.ts';
+import { harnessError } from './config.ts';
+
+export const ROLES = ['main', 'barrier', 'hang', 'crash'] as const;
+/**
+ * Test-only: extra fixture arguments (JSON array), so a test can make every fixture fail to start
+ * (a harness error, exit 2). Not documented in --help.
+ */
+export const FIXTURE_ARGS_ENV = 'MCPGAUGE_GATE_FIXTURE_ARGS';
+
+function testFixtureArgs(): string[] {
+  const raw = process.env[FIXTURE_ARGS_ENV];
+  if (!raw) return [];
+  const v = JSON.parse(raw) as unknown;
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw harnessError(`${FIXTURE_ARGS_ENV} must be a JSON array of strings`);
+  return v;
+}
+
+/** The stdio fixture command line (node + light entry), with any test-only extra arguments. */
+export function stdioFixtureArgv(): string[] {
+  return [process.execPath, '--import', FIXTURE_TSX_IMPORT, FIXTURE_LIGHT_ENTRY, '--transport', 'stdio', ...testFixtureArgs()];
+}
+
+/**
+ * Start the stdio fixture once and ping it, before any cell: a fixture that cannot start is a
+ * harness error (exit 2), not a proxy failure.
+ */
+export async function preflightFixture(timeoutMs: number): Promise<void> {
+  const { connectMcp } = await import('../mcp/client.ts');
+  const [command, ...args] = stdioFixtureArgv();
+  let conn;
+  try {
+    conn = await connectMcp({ kind: 'stdio', command, args }, { timeoutMs });
+    await conn.callTool('ping', {});
+  } catch (e) {
+    throw harnessError(`the fixture cannot start: ${(e as Error).message.split('\n')[0]}`);
+  } finally {
+    await conn?.close();
+  }
+}
+export type Role = (typeof ROLES)[number];
+export const TAG_ENV = 'MCPGAUGE_GATE_TAG';
+export const BARRIER_N = 4;
+/** the crash fixture exits on its Nth tools/call (1 = the pre-crash ping, 2 = the crashing call) */
+export const CRASH_AFTER_N = 2;
+
+export function upstreamName(role: Role): string {
+  return `gate_${role}`;
+}
+
+function faultEnv(role: Role, cfg: GateConfig): Record<string, string> {
+  switch (role) {
+    case 'main':
+      return {};
+    case 'barrier':
+      return { BACKEND_MODE: 'barrier', BARRIER_N: String(BARRIER_N), BARRIER_TIMEOUT_SECONDS: String(cfg.timeouts.barrier_timeout_s), FAULT_METHODS: 'tools/call' };
+    case 'hang':
+      return { BACKEND_MODE: 'hang', HANG_AFTER_N: '1', FAULT_METHODS: 'tools/call' };
+    case 'crash':
+      return { BACKEND_MODE: 'crash', CRASH_AFTER_N: String(CRASH_AFTER_N), FAULT_METHODS: 'tools/call' };
+  }
+}
+
+export interface RoleFixture {
+  role: Role;
+  /** upstream name in the proxy config */
+  name: string;
+  /** reference-proxy config entry (also {SERVERS_JSON}) */
+  entry: Record<string, unknown>;
+  /** argv of a stdio fixture (with `env K=V` in front), or [] */
+  argv: string[];
+  /** HTTP fixtures: the URL the proxy connects to */
+  url?: string;
+  /** HTTP fixtures: the running process (replaced on restart) */
+  proc?: FixtureProcess;
+  /** HTTP fixtures: times the gate started it again */
+  restarts: number;
+  log: string;
+}
+
+export interface CellFixtures {
+  roles: Record<Role, RoleFixture>;
+  /** kill an HTTP fixture the gate owns; it is restarted on the same port */
+  kill(role: Role): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** pids of live processes carrying `MCPGAUGE_GATE_TAG=<tag>` (Linux /proc; [] elsewhere). */
+export function taggedPids(tag: string): number[] {
+  const needle = `${TAG_ENV}=${tag}\0`;
+  const out: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const env = readFileSync(`/proc/${e}/environ`, 'latin1');
+      if (`${env}\0`.includes(needle)) {
+        const stat = readFileSync(`/proc/${e}/stat`, 'latin1');
+        if (!/\) [ZX] /.test(stat)) out.push(Number(e)); // zombies and dead ones do not count
+      }
+    } catch {
+      /* gone or not ours */
+    }
+  }
+  return out;
+}
+
+export function cellTag(runId: string, cell: CellDef, role: Role): string {
+  return `${runId}/${cell.id}/${role}`;
+}
+
+export async function startCellFixtures(cell: CellDef, cfg: GateConfig, runId: string, logDir: string): Promise<CellFixtures> {
+  const roles = {} as Record<Role, RoleFixture>;
+  const protocol = protocolOf(cell.era);
+  let stopping = false;
+  const http = cell.transport !== 'stdio';
+  const transport = cell.transport === 'sse' ? 'sse' : 'streamable-http';
+  const extraArgs = cell.transport === 'http-stateless' ? ['--stateless'] : [];
+
+  const startHttp = async (rf: RoleFixture, port: number): Promise<void> => {
+    const env = { ...faultEnv(rf.role, cfg), [TAG_ENV]: cellTag(runId, cell, rf.role) };
+    let proc: FixtureProcess;
+    try {
+      proc = await startFixtureProcess({ transport, args: [...extraArgs, ...testFixtureArgs()], env, port, light: true, readyTimeoutMs: cfg.timeouts.ready_ms });
+    } catch (e) {
+      throw harnessError(`fixture ${rf.name} (${cell.id}) cannot start: ${(e as Error).message}`);
+    }
+    rf.proc = proc;
+    rf.url = proc.url;
+    let seen = 0;
+    proc.child.stderr!.on('data', () => {
+      const text = proc.stderr();
+      appendFileSync(rf.log, text.slice(seen));
+      seen = text.length;
+    });
+    proc.child.once('exit', (code, sig) => {
+      appendFileSync(rf.log, `[gate] fixture pid ${proc.pid} exited (code ${code}, signal ${sig})\n`);
+      if (stopping || rf.proc !== proc) return;
+      rf.restarts++;
+      // the gate owns HTTP fixtures: bring it back on the same port (the proxy must reconnect by itself)
+      void startHttp(rf, proc.port).catch((e) => appendFileSync(rf.log, `[gate] restart failed: ${(e as Error).message}\n`));
+    });
+  };
+
+  try {
+    for (const role of ROLES) {
+      const name = upstreamName(role);
+      const log = join(logDir, `fixture-${role}.log`);
+      appendFileSync(log, '');
+      const rf: RoleFixture = { role, name, entry: {}, argv: [], restarts: 0, log };
+      roles[role] = rf;
+      if (!http) {
+        const env = { ...faultEnv(role, cfg), [TAG_ENV]: cellTag(runId, cell, role) };
+        const node = stdioFixtureArgv();
+        // stderr of the fixture goes to its log file; exec keeps the pid the fixture reports
+        const sh = ['/bin/sh', '-c', `exec "$@" 2>>'${log.replace(/'/g, `'\\''`)}'`, 'sh', ...node];
+        rf.argv = ['/usr/bin/env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...sh];
+        rf.entry = { name, command: sh[0], args: sh.slice(1), env, protocol };
+      }
+    }
+    if (http) {
+      await Promise.all(ROLES.map((role) => startHttp(roles[role], 0)));
+      for (const role of ROLES) {
+        const rf = roles[role];
+        rf.entry = { name: rf.name, url: rf.url, transport: cell.transport === 'sse' ? 'sse' : 'streamable-http', protocol };
+      }
+    }
+  } catch (e) {
+    stopping = true;
+    await Promise.all(ROLES.map((r) => roles[r]?.proc?.stop('SIGKILL')));
+    throw e;
+  }
+  return {
+    roles,
+    async kill(role) {
+      const rf = roles[role];
+      if (!rf.proc) throw new Error(`fixture ${rf.name} is not owned by the gate`);
+      const proc = rf.proc;
+      // the exit handler restarts it on the same port; wait until the new one answers
+      await proc.stop('SIGKILL');
+      const deadline = Date.now() + 20_000;
+      while (rf.proc === proc && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    },
+    async stop() {
+      stopping = true;
+      await Promise.all(ROLES.map((r) => roles[r].proc?.stop()));
+    },
+  };
+}

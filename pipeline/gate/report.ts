@@ -1,0 +1,125 @@
+/**
+ * The gate's outputs: gate-report.json (validated against datasets/schemas/gate-report.schema.json
+ * before it is written), summary.md (also appended to $GITHUB_STEP_SUMMARY when set) and
+ * junit.xml (one testcase per cell/step). Each file is written atomically.
+ */
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ValidateFunction } from 'ajv';
+import { writeFileAtomic } from '../util/fs.ts';
+import { compileSchemaFile, describeAjvError } from '../report/validate.ts';
+import { harnessError } from './config.ts';
+import type { CellResult, StepStatus } from './types.ts';
+
+export const GATE_REPORT_SCHEMA = fileURLToPath(new URL('../../datasets/schemas/gate-report.schema.json', import.meta.url));
+
+export interface GateReport {
+  schema_version: 1;
+  tool: 'mcpgauge gate';
+  generated_at: string;
+  verdict: 'pass' | 'fail';
+  exit_code: 0 | 1;
+  proxy: { description: string; style?: string };
+  config: { file: string };
+  options: { jobs: number; allow_flaky: boolean; cells: string[]; baseline: string | null; client_protocol: 'legacy' | '2026-07-28'; retries: number };
+  steps: Array<{ order: number; name: string; title: string; optional: boolean }>;
+  cells: CellResult[];
+  counts: { pass: number; fail: number; flaky: number; skipped: number };
+  failures: string[];
+  advisories: string[];
+  timing: { total_ms: number; provenance: 'measured' };
+}
+
+let validator: ValidateFunction | undefined;
+
+export function validateGateReport(r: unknown): string[] {
+  validator ??= compileSchemaFile(GATE_REPORT_SCHEMA);
+  return validator(r) ? [] : (validator.errors ?? []).map(describeAjvError);
+}
+
+export const STATUS_MARK: Record<StepStatus, string> = {
+  pass: '✅',
+  fail: '❌',
+  flaky: '⚠️',
+  skipped: '⏭️',
+  not_applicable: '➖',
+  blocked: '⛔',
+};
+
+function md(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
+}
+
+export function renderSummary(r: GateReport): string {
+  const out: string[] = [];
+  out.push(`# mcpgauge release gate: ${r.verdict === 'pass' ? '✅ PASS' : '❌ FAIL'}`, '');
+  out.push(`Proxy: ${md(r.proxy.description)}${r.proxy.style ? ` (${r.proxy.style} style)` : ''}. ${r.cells.length} cells, ${r.options.jobs} in parallel, ${(r.timing.total_ms / 1000).toFixed(1)} s wall (measured).`, '');
+  out.push(`| Cell | Required | Status | Attempts | Time | ${r.steps.map((s) => `${s.order} ${s.name}`).join(' | ')} |`);
+  out.push(`|---|---|---|---|---|${r.steps.map(() => '---').join('|')}|`);
+  for (const c of r.cells) {
+    const marks = r.steps.map((s) => {
+      const st = c.steps.find((x) => x.name === s.name);
+      return st ? STATUS_MARK[st.status] : '';
+    });
+    out.push(`| ${c.id} | ${c.required ? 'yes' : 'no'} | ${STATUS_MARK[c.status]} ${c.status} | ${c.attempts} | ${(c.duration_ms / 1000).toFixed(1)} s | ${marks.join(' | ')} |`);
+  }
+  out.push('', `Legend: ${Object.entries(STATUS_MARK).map(([k, v]) => `${v} ${k}`).join(', ')}.`);
+  if (r.failures.length) {
+    out.push('', '## Failures', '');
+    for (const c of r.cells) {
+      if (!r.failures.some((f) => f.startsWith(`${c.id}:`))) continue;
+      const st = c.steps.find((s) => s.status === 'fail');
+      const logs = st?.logs?.length ? ` (logs: ${st.logs.map((l) => `[${l.split('/').pop()}](${l})`).join(', ')})` : '';
+      out.push(`- **${c.id}**${st ? ` step ${st.order} ${st.name}` : ''}: ${md(st?.reason ?? c.reason)}${logs}`);
+    }
+  }
+  if (r.advisories.length) out.push('', '## Optional cells', '', ...r.advisories.map((a) => `- ${md(a)}`));
+  return `${out.join('\n')}\n`;
+}
+
+function xml(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+}
+
+export function renderJunit(r: GateReport): string {
+  const cases = r.cells.flatMap((c) => (c.steps.length ? c.steps : [{ name: 'cell', order: 0, status: c.status, reason: c.reason, duration_ms: c.duration_ms, evidence: {} }]).map((s) => ({ c, s })));
+  const failures = cases.filter(({ s }) => s.status === 'fail' || s.status === 'blocked').length;
+  const skipped = cases.filter(({ s }) => s.status === 'skipped' || s.status === 'not_applicable').length;
+  const lines = [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites name="mcpgauge gate" tests="${cases.length}" failures="${failures}" skipped="${skipped}" time="${(r.timing.total_ms / 1000).toFixed(3)}">`];
+  for (const c of r.cells) {
+    const mine = cases.filter((x) => x.c === c);
+    const f = mine.filter(({ s }) => s.status === 'fail' || s.status === 'blocked').length;
+    const sk = mine.filter(({ s }) => s.status === 'skipped' || s.status === 'not_applicable').length;
+    lines.push(`  <testsuite name="${xml(c.id)}" tests="${mine.length}" failures="${f}" skipped="${sk}" time="${(c.duration_ms / 1000).toFixed(3)}">`);
+    for (const { s } of mine) {
+      const name = `${String(s.order).padStart(2, '0')} ${s.name}`;
+      lines.push(`    <testcase classname="gate.${xml(c.id)}" name="${xml(name)}" time="${(s.duration_ms / 1000).toFixed(3)}">`);
+      if (s.status === 'fail' || s.status === 'blocked') {
+        const logs = 'logs' in s && s.logs ? `\nlogs: ${s.logs.join(', ')}` : '';
+        lines.push(`      <failure message="${xml(s.reason)}" type="${s.status}">${xml(`${s.reason}${logs}\nevidence: ${JSON.stringify(s.evidence)}`)}</failure>`);
+      } else if (s.status === 'skipped' || s.status === 'not_applicable') lines.push(`      <skipped message="${xml(`${s.status}: ${s.reason}`)}"/>`);
+      else if (s.status === 'flaky') lines.push(`      <system-out>${xml(`flaky: ${s.reason}`)}</system-out>`);
+      lines.push('    </testcase>');
+    }
+    lines.push('  </testsuite>');
+  }
+  lines.push('</testsuites>');
+  return `${lines.join('\n')}\n`;
+}
+
+/** Validate, then write the three files (each atomically). A report that fails its schema is a harness error. */
+export function writeGateOutputs(r: GateReport, outDir: string): { report: string; summary: string; junit: string } {
+  const problems = validateGateReport(r);
+  if (problems.length) throw harnessError(`gate report failed its schema (${problems.length} problem(s)): ${problems.slice(0, 3).join('; ')}`);
+  const report = join(outDir, 'gate-report.json');
+  const summary = join(outDir, 'summary.md');
+  const junit = join(outDir, 'junit.xml');
+  const text = renderSummary(r);
+  writeFileAtomic(report, `${JSON.stringify(r, null, 2)}\n`);
+  writeFileAtomic(summary, text);
+  writeFileAtomic(junit, renderJunit(r));
+  const gh = process.env.GITHUB_STEP_SUMMARY;
+  if (gh) appendFileSync(gh, text);
+  return { report, summary, junit };
+}

@@ -1,0 +1,156 @@
+/**
+ * The matrix: selected cells run isolated and in parallel up to `jobs`; the docker cell is probed;
+ * results are assembled fail-closed; report, summary and JUnit written. Exit 0 green, 1 a check
+ * failed, 2 harness error (thrown as a UserError with exitCode 2).
+ */
+import { availableParallelism } from 'node:os';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { UserError } from '../types.ts';
+import type { AdapterOptions, ProxySpec } from '../adapter/index.ts';
+import { ADAPTER_DEFAULTS } from '../adapter/index.ts';
+import { CELLS, CELL_IDS, type CellDef } from './cells.ts';
+import { harnessError, loadGateConfig, type GateConfig } from './config.ts';
+import { probeDocker } from './docker.ts';
+import { preflightFixture } from './fixtures.ts';
+import { runCell } from './cell.ts';
+import { assemble, type ExpectedCell } from './assemble.ts';
+import { loadBaseline } from './baseline.ts';
+import { writeGateOutputs, type GateReport } from './report.ts';
+import { STEPS } from './steps/index.ts';
+import type { CellResult, StepResult } from './types.ts';
+import { redact } from '../adapter/index.ts';
+
+export interface GateOptions {
+  configFile?: string;
+  /** subset of the config's cells (ids); default every cell in the config */
+  cells?: string[];
+  jobs?: number;
+  allowFlaky?: boolean;
+  baselineFile?: string;
+  outDir?: string;
+  /** proxy under test; default the config's proxy */
+  proxyCmd?: string;
+  proxyConfigTemplate?: string;
+  proxyUrl?: string;
+  apiKey?: string;
+  adapter?: AdapterOptions;
+  clientProtocol?: 'legacy' | '2026-07-28';
+  /** progress lines (TTY only; the CLI decides) */
+  progress?: (line: string) => void;
+}
+
+export interface GateRun {
+  report: GateReport;
+  exitCode: 0 | 1;
+  files: { report: string; summary: string; junit: string };
+}
+
+function proxySpec(o: GateOptions, cfg: GateConfig): { spec: ProxySpec; description: string } {
+  if (o.proxyUrl !== undefined) {
+    if (o.proxyCmd !== undefined) throw new UserError('--proxy-url and --proxy-cmd cannot be combined', 2);
+    return { spec: { kind: 'url', url: o.proxyUrl, apiKey: o.apiKey }, description: `proxy at ${o.proxyUrl}` };
+  }
+  if (o.apiKey !== undefined) throw new UserError('--api-key needs --proxy-url (a started proxy gets {API_KEY})', 2);
+  if (o.proxyCmd !== undefined) {
+    const tpl = o.proxyConfigTemplate !== undefined ? resolve(o.proxyConfigTemplate) : undefined;
+    const url = /\{PORT\}/.test(o.proxyCmd) || (tpl !== undefined && cfg.proxy.url !== undefined) ? 'http://127.0.0.1:{PORT}/mcp' : undefined;
+    return { spec: { kind: 'command', command: o.proxyCmd, configTemplate: tpl, url }, description: `--proxy-cmd ${o.proxyCmd}` };
+  }
+  if (o.proxyConfigTemplate !== undefined) throw new UserError('--proxy-config-template needs --proxy-cmd', 2);
+  return {
+    spec: { kind: 'command', command: cfg.proxy.command, configTemplate: cfg.proxy.config_template, url: cfg.proxy.url },
+    description: `reference proxy (${cfg.proxy.command})`,
+  };
+}
+
+async function pool<T>(items: readonly T[], jobs: number, fn: (t: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, worker));
+}
+
+function skippedCell(c: CellDef, required: boolean, reason: string): CellResult {
+  const steps: StepResult[] = STEPS.map((s) => ({ name: s.meta.name, order: s.meta.order, status: 'skipped', reason, duration_ms: 0, evidence: {} }));
+  return { id: c.id, transport: c.transport, era: c.era, required, status: 'skipped', reason, attempts: 0, duration_ms: 0, steps, metrics: {}, logs: [] };
+}
+
+export async function runGate(o: GateOptions = {}): Promise<GateRun> {
+  const t0 = performance.now();
+  const cfg = loadGateConfig(o.configFile);
+  const selected = o.cells ?? Object.keys(cfg.cells);
+  for (const id of selected) {
+    if (!CELL_IDS.includes(id)) throw harnessError(`--cells: unknown cell ${JSON.stringify(id)} (cells: ${CELL_IDS.join(', ')})`);
+    if (!cfg.cells[id]) throw harnessError(`--cells: cell ${JSON.stringify(id)} is not in ${cfg.source}`);
+  }
+  if (selected.length === 0) throw harnessError('--cells: no cell selected');
+  const jobs = o.jobs ?? (cfg.jobs > 0 ? cfg.jobs : availableParallelism());
+  if (!Number.isInteger(jobs) || jobs < 1) throw harnessError(`--jobs must be an integer >= 1, got ${JSON.stringify(o.jobs)}`);
+  const outDir = resolve(o.outDir ?? 'results/gate');
+  mkdirSync(outDir, { recursive: true });
+  const { spec, description } = proxySpec(o, cfg);
+  const baseline = o.baselineFile !== undefined ? loadBaseline(o.baselineFile, cfg.budgets.tokenizer) : null;
+  const runId = randomBytes(4).toString('hex');
+  const cells = CELLS.filter((c) => selected.includes(c.id));
+  const expected: ExpectedCell[] = cells.map((c) => ({ id: c.id, required: cfg.cells[c.id].required, transport: c.transport, era: c.era }));
+  const results: CellResult[] = [];
+  const progress = o.progress;
+
+  const runnable: CellDef[] = [];
+  for (const c of cells) {
+    const required = cfg.cells[c.id].required;
+    if (cfg.cells[c.id].enabled === false) results.push(skippedCell(c, required, `skipped: disabled in ${cfg.source}`));
+    else if (c.transport === 'docker') {
+      const probe = await probeDocker();
+      const reason = probe.ok ? `skipped: a Docker engine answered (${probe.version}) but the docker cell is not implemented yet` : `skipped: no Docker engine (${probe.error})`;
+      results.push(skippedCell(c, required, reason));
+      progress?.(`${c.id}: ${reason}`);
+    } else runnable.push(c);
+  }
+  if (runnable.length) await preflightFixture(cfg.timeouts.ready_ms);
+  let harness: Error | null = null;
+  await pool(runnable, jobs, async (c) => {
+    if (harness) return;
+    progress?.(`${c.id}: started`);
+    try {
+      const r = await runCell(c, cfg.cells[c.id].required, {
+        cfg,
+        opts: { adapter: o.adapter ?? ADAPTER_DEFAULTS, baseline, clientProtocol: o.clientProtocol ?? 'legacy' },
+        spec,
+        runId,
+        outDir,
+        onStep: (cell, s) => progress?.(`${cell}: ${String(s.order).padStart(2)} ${s.name} ${s.status}${s.status === 'fail' ? ` (${s.reason.slice(0, 100)})` : ''}`),
+      });
+      results.push(r);
+      progress?.(`${c.id}: ${r.status.toUpperCase()} in ${(r.duration_ms / 1000).toFixed(1)} s${r.attempts > 1 ? ` (${r.attempts} attempts)` : ''}`);
+    } catch (e) {
+      if (e instanceof UserError && e.exitCode === 2) harness = e;
+      else progress?.(`${c.id}: died: ${(e as Error).message}`); // no result: assembled as a failure (fail closed)
+    }
+  });
+  if (harness) throw harness;
+  const a = assemble(expected, results, o.allowFlaky ?? false);
+  const count = (s: string) => a.cells.filter((c) => c.status === s).length;
+  const style = a.cells.find((c) => c.style)?.style;
+  const report: GateReport = {
+    schema_version: 1,
+    tool: 'mcpgauge gate',
+    generated_at: new Date().toISOString(),
+    verdict: a.verdict,
+    exit_code: a.verdict === 'pass' ? 0 : 1,
+    proxy: { description: redact(description, o.apiKey ? [o.apiKey] : []), ...(style ? { style } : {}) },
+    config: { file: cfg.source },
+    options: { jobs, allow_flaky: o.allowFlaky ?? false, cells: selected, baseline: o.baselineFile ?? null, client_protocol: o.clientProtocol ?? 'legacy', retries: cfg.retries },
+    steps: STEPS.map((s) => ({ order: s.meta.order, name: s.meta.name, title: s.meta.title, optional: s.meta.optional === true })),
+    cells: a.cells,
+    counts: { pass: count('pass'), fail: count('fail'), flaky: count('flaky'), skipped: count('skipped') },
+    failures: a.failures,
+    advisories: a.advisories,
+    timing: { total_ms: Math.round(performance.now() - t0), provenance: 'measured' },
+  };
+  const files = writeGateOutputs(report, outDir);
+  return { report, exitCode: report.exit_code, files };
+}

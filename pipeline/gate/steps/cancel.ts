@@ -1,0 +1,69 @@
+/**
+ * 9. cancellation: the client cancels a hanging call; the cancellation reaches the upstream (the
+ * hang fixture's `stats` shows nothing left hanging), and no upstream process is left behind.
+ */
+import { callJson, mainSession, sleep } from '../calls.ts';
+import { cellTag, taggedPids, upstreamName } from '../fixtures.ts';
+import type { GateStep } from '../types.ts';
+
+export const step: GateStep = {
+  meta: { name: 'cancel', order: 9, title: 'a cancelled call is cancelled upstream, no orphan left' },
+  async run(ctx) {
+    const s = mainSession(ctx);
+    const t = ctx.cfg.timeouts;
+    const server = upstreamName('hang');
+    const stats = async () => (await callJson(s, `${server}:stats`, {}, t.step_ms))?.fault as { hanging: number; hang_fired: boolean };
+    await s.resolve(`${server}:echo`);
+    const ac = new AbortController();
+    const started = Date.now();
+    // tools/call #1 of the hang fixture hangs until the client gives up
+    const call = s.call(`${server}:echo`, { input: 'hangme' }, { signal: ac.signal, timeoutMs: t.step_ms + t.cancel_ms + 10_000 });
+    call.catch(() => {});
+    let held = false;
+    const heldBy = Date.now() + t.step_ms;
+    while (Date.now() < heldBy) {
+      const f = await stats();
+      if (f.hanging >= 1) {
+        held = true;
+        break;
+      }
+      await sleep(50);
+    }
+    if (!held) {
+      ac.abort();
+      return { status: 'fail', reason: `the hanging call never reached the upstream within ${t.step_ms} ms` };
+    }
+    ac.abort('cancelled by the gate');
+    const t0 = Date.now();
+    let f = await stats();
+    while (f.hanging !== 0 && Date.now() - t0 < t.cancel_ms) {
+      await sleep(100);
+      f = await stats();
+    }
+    if (f.hanging !== 0) {
+      return {
+        status: 'fail',
+        reason: `the client's cancellation did not reach the upstream: its stats still show ${f.hanging} call(s) hanging ${t.cancel_ms} ms after notifications/cancelled`,
+        evidence: { fault: f },
+      };
+    }
+    const cancelledAfter = Date.now() - t0;
+    const sinceCall = Date.now() - started;
+    const evidence: Record<string, unknown> = { cancelled_after_ms: cancelledAfter, since_call_ms: sinceCall, proxy_call_timeout_ms: t.proxy_call_timeout_ms, fault: f };
+    // a proxy that drops the cancellation still frees the upstream when its own call timeout fires:
+    // that is not the cancellation reaching the upstream
+    if (sinceCall >= t.proxy_call_timeout_ms) {
+      return {
+        status: 'fail',
+        reason: `the upstream call ended ${sinceCall} ms after it started, i.e. at the proxy's own call timeout (${t.proxy_call_timeout_ms} ms), not ${cancelledAfter} ms after the client's cancellation: the cancellation did not reach the upstream`,
+        evidence,
+      };
+    }
+    if (ctx.cell.transport === 'stdio') {
+      const pids = taggedPids(cellTag(ctx.runId, ctx.cell, 'hang'));
+      evidence.hang_fixture_processes = pids;
+      if (pids.length !== 1) return { status: 'fail', reason: `expected exactly one hang-fixture process after the cancelled call, found ${pids.length} (${pids.join(', ') || 'none'})`, evidence };
+    }
+    return { status: 'pass', reason: `the cancellation reached the upstream after ${cancelledAfter} ms (hanging 0)${ctx.cell.transport === 'stdio' ? ', one fixture process, no orphan' : ''}`, evidence };
+  },
+};

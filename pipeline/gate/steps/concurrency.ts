@@ -1,0 +1,32 @@
+/** 4. concurrency: 4 parallel calls to the barrier fixture (N=4) all return before its timeout. */
+import { resultText } from '../../mcp/client.ts';
+import { describeOutcome, mainSession, nonce, outcomeOf } from '../calls.ts';
+import { BARRIER_N, upstreamName } from '../fixtures.ts';
+import type { GateStep } from '../types.ts';
+
+export const step: GateStep = {
+  meta: { name: 'concurrency', order: 4, title: `${BARRIER_N} parallel calls are not serialized` },
+  async run(ctx) {
+    const s = mainSession(ctx);
+    const tool = `${upstreamName('barrier')}:echo`;
+    await s.resolve(tool); // name lookups happen before the clock starts
+    const barrierMs = ctx.cfg.timeouts.barrier_timeout_s * 1000;
+    // serialized calls are held until the barrier's safety timeout: the deadline sits one second before it
+    const deadline = barrierMs - 1000;
+    const nonces = Array.from({ length: BARRIER_N }, () => nonce('par'));
+    const t0 = performance.now();
+    const outs = await Promise.all(nonces.map((n) => outcomeOf(s.call(tool, { input: n }, { timeoutMs: barrierMs + 5000 }), deadline)));
+    const ms = Math.round(performance.now() - t0);
+    const bad = outs
+      .map((o, i) => (o.kind === 'ok' && resultText(o.result).includes(nonces[i]) ? null : `call ${i + 1}: ${describeOutcome(o)}`))
+      .filter((x): x is string => x !== null);
+    if (bad.length) {
+      return {
+        status: 'fail',
+        reason: `${bad.length} of ${BARRIER_N} parallel calls did not return their own nonce within ${deadline} ms (barrier timeout ${barrierMs} ms; serialized calls are held until it): ${bad.join('; ')}`,
+        evidence: { deadline_ms: deadline, elapsed_ms: ms },
+      };
+    }
+    return { status: 'pass', reason: `${BARRIER_N} parallel calls met at the barrier and returned in ${ms} ms (deadline ${deadline} ms)`, evidence: { elapsed_ms: ms, deadline_ms: deadline } };
+  },
+};

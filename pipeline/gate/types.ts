@@ -1,0 +1,100 @@
+/** Types of the gate: steps, cells, the report (datasets/schemas/gate-report.schema.json). */
+import type { AdapterOptions, ProxySession, RunningProxy } from '../adapter/index.ts';
+import type { CellDef } from './cells.ts';
+import type { GateConfig } from './config.ts';
+import type { CellFixtures } from './fixtures.ts';
+
+export type StepStatus = 'pass' | 'fail' | 'flaky' | 'skipped' | 'not_applicable' | 'blocked';
+export type CellStatus = 'pass' | 'fail' | 'flaky' | 'skipped';
+
+export interface StepMeta {
+  /** stable id, e.g. "crash" */
+  name: string;
+  /** position in the matrix (1-based) */
+  order: number;
+  title: string;
+  /** optional steps may be skipped without making the cell red (regression without --baseline) */
+  optional?: boolean;
+}
+
+/** What a step's run() returns; a thrown error is a fail with its message. */
+export interface StepOutcome {
+  status: 'pass' | 'fail' | 'skipped' | 'not_applicable';
+  reason: string;
+  evidence?: Record<string, unknown>;
+}
+
+export interface GateStep {
+  meta: StepMeta;
+  run(ctx: CellContext): Promise<StepOutcome>;
+}
+
+export interface StepResult {
+  name: string;
+  order: number;
+  status: StepStatus;
+  reason: string;
+  duration_ms: number;
+  evidence: Record<string, unknown>;
+  /** log files (relative to the report folder) of the cell, on failing steps */
+  logs?: string[];
+}
+
+/** Numbers a cell measured, for budgets and later baselines. */
+export interface CellMetrics {
+  tokenizer?: string;
+  menu_tokens?: number;
+  discovery_median_tokens?: number;
+  recall_at_5?: number;
+  latency_p95_ms?: number;
+  /** how many discovery calls the numbers above rest on */
+  n?: number;
+}
+
+export interface CellResult {
+  id: string;
+  transport: string;
+  era: string;
+  required: boolean;
+  status: CellStatus;
+  reason: string;
+  attempts: number;
+  duration_ms: number;
+  steps: StepResult[];
+  metrics: CellMetrics;
+  /** log files relative to the report folder */
+  logs: string[];
+  style?: string;
+}
+
+/** What a baseline offers for the regression step. */
+export interface BaselineMetrics {
+  source: string;
+  kind: 'gate' | 'bench';
+  /** per cell id (gate report) or one set for every cell (bench report) */
+  byCell: Record<string, CellMetrics>;
+  all?: CellMetrics;
+}
+
+export interface RunOptions {
+  adapter: AdapterOptions;
+  baseline: BaselineMetrics | null;
+  /** protocol the gate speaks to the proxy */
+  clientProtocol: 'legacy' | '2026-07-28';
+}
+
+/** Everything a step may use; one per cell attempt. */
+export interface CellContext {
+  cell: CellDef;
+  cfg: GateConfig;
+  opts: RunOptions;
+  proxy: RunningProxy;
+  fixtures: CellFixtures;
+  runId: string;
+  /** the main session (opened by the ready step) */
+  session: ProxySession | undefined;
+  /** a further session with the proxy (closed with the cell) */
+  openSession(): Promise<ProxySession>;
+  metrics: CellMetrics;
+  log(line: string): void;
+}

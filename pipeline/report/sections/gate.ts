@@ -1,0 +1,78 @@
+/**
+ * The release gate's cell × step grid (a gate report, datasets/schemas/gate-report.schema.json),
+ * coloured by status. Rendered next to a bench report's sections by `mcpgauge report`.
+ */
+import { sectionFor, type ReportSection, type SectionInput, type TableRow } from '../details.ts';
+import { html } from '../html.ts';
+import { fmtNum, rich } from '../render.ts';
+import type { GateReport } from '../../gate/report.ts';
+import type { StepStatus } from '../../gate/types.ts';
+
+/** background / text colour per status (the page allows inline styles; readable in both themes) */
+const COLOUR: Record<StepStatus, string> = {
+  pass: 'background:#1a7f37;color:#fff',
+  flaky: 'background:#d4a017;color:#000',
+  fail: 'background:#c62828;color:#fff',
+  blocked: 'background:#6b4e4e;color:#fff',
+  skipped: 'background:#8a8f98;color:#fff',
+  not_applicable: 'background:#c9ccd1;color:#000',
+};
+
+function pill(status: StepStatus, title: string) {
+  return rich(html`<span class="gate-st" title="${title}" style="${COLOUR[status]};display:inline-block;padding:2px 6px;border-radius:3px;font-size:11px;white-space:nowrap">${status.replace('_', ' ')}</span>`, status);
+}
+
+export const gateSection: ReportSection<GateReport> = {
+  id: 'gate',
+  title: 'Release gate',
+  provenanceKeys: ['gate'],
+  schemaRefs: ['gate-report.schema.json#/properties/cells', 'gate-report.schema.json#/$defs/step'],
+  build(g) {
+    const rows: TableRow[] = g.cells.map((c) => {
+      const row: TableRow = {
+        cell: c.id,
+        required: c.required ? 'yes' : 'no',
+        status: pill(c.status, c.reason),
+        attempts: c.attempts,
+        seconds: c.duration_ms / 1000,
+      };
+      for (const s of g.steps) {
+        const st = c.steps.find((x) => x.name === s.name);
+        row[`step_${s.name}`] = st ? pill(st.status, `${s.order} ${s.name}: ${st.reason}`) : '';
+      }
+      return row;
+    });
+    const failing = g.cells.flatMap((c) => c.steps.filter((s) => s.status === 'fail').map((s) => html`<b>${c.id}</b> step ${s.order} ${s.name}: ${s.reason}`));
+    return {
+      tiles: [
+        { label: 'Verdict', value: g.verdict === 'pass' ? 'PASS' : 'FAIL', sub: `exit code ${g.exit_code}`, provenance: 'measured' },
+        { label: 'Cells green', value: `${g.counts.pass + (g.options.allow_flaky ? g.counts.flaky : 0)} / ${g.cells.length}`, sub: `${g.counts.fail} fail, ${g.counts.flaky} flaky, ${g.counts.skipped} skipped`, provenance: 'measured' },
+        { label: 'Wall time', value: `${fmtNum(g.timing.total_ms / 1000, 1)} s`, sub: `${g.options.jobs} cells in parallel`, provenance: 'measured' },
+      ],
+      blocks: [
+        { kind: 'kv', items: [{ label: 'Proxy under test', value: `${g.proxy.description}${g.proxy.style ? ` (${g.proxy.style} style)` : ''}` }, { label: 'Generated', value: g.generated_at }] },
+        {
+          kind: 'table',
+          id: 'gate-grid',
+          caption: 'Each cell (fixture transport × protocol era) runs the steps in order; the first failure blocks the rest. Hover a cell for its reason.',
+          columns: [
+            { key: 'cell', label: 'Cell', type: 'key' },
+            { key: 'required', label: 'Required', type: 'text' },
+            { key: 'status', label: 'Status', type: 'text' },
+            { key: 'attempts', label: 'Attempts', type: 'int' },
+            { key: 'seconds', label: 'Time (s)', type: 'num', digits: 1 },
+            ...g.steps.map((s) => ({ key: `step_${s.name}`, label: `${s.order} ${s.name}`, type: 'text' as const })),
+          ],
+          rows,
+          rowClasses: g.cells.map((c) => (c.status === 'fail' ? 'err' : '')),
+        },
+        ...(failing.length ? [{ kind: 'list' as const, items: failing }] : []),
+      ],
+    };
+  },
+};
+
+/** The gate section bound to its report, for renderDashboard's extra sections. */
+export function gateSectionInput(g: GateReport): SectionInput {
+  return sectionFor(gateSection, g, { gate: 'measured' });
+}

@@ -1,0 +1,79 @@
+/** Run `mcpgauge gate` as a real child process against a test config; read back what it wrote. */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import assert from 'node:assert/strict';
+import type { GateReport } from '../../pipeline/gate/report.ts';
+
+export const REPO = resolve(import.meta.dirname, '..', '..');
+export const BIN = join(REPO, 'bin', 'mcpgauge.mjs');
+export const GATEWAY = `node --import tsx ${join(REPO, 'test', 'gate', 'gateway.ts')} --config {CONFIG_FILE} --port {PORT}`;
+export const REFERENCE_TEMPLATE = join(REPO, 'gate', 'reference-proxy.json');
+
+/** gate.config.json with test overrides (no retry by default, so a red step shows on the first attempt). */
+export function testConfig(dir: string, patch: (c: any) => void = () => {}): string {
+  const c = JSON.parse(readFileSync(join(REPO, 'gate.config.json'), 'utf8'));
+  delete c.$schema;
+  c.retries = 0;
+  // the machine running the suite may be loaded: generous start-up deadlines (they bound waits, they measure nothing)
+  c.timeouts.ready_ms = 90_000;
+  c.timeouts.cell_ms = 300_000;
+  c.proxy.config_template = REFERENCE_TEMPLATE;
+  patch(c);
+  const p = join(dir, 'gate.config.json');
+  writeFileSync(p, JSON.stringify(c, null, 2));
+  return p;
+}
+
+export interface GateRunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  out: string;
+  report?: GateReport;
+}
+
+export async function runGateCli(args: string[], env: Record<string, string> = {}, opts: { patch?: (c: any) => void; config?: string } = {}): Promise<GateRunResult & { cleanup(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-gate-test-'));
+  const config = opts.config ?? testConfig(dir, opts.patch);
+  const out = join(dir, 'out');
+  const res = await new Promise<GateRunResult>((done) => {
+    execFile(process.execPath, [BIN, 'gate', '--config', config, '--out', out, '--jobs', '2', ...args], { cwd: REPO, env: { ...process.env, CI: 'true', ...env }, timeout: 400_000 }, (err, stdout, stderr) => {
+      const code = err ? ((err as { code?: number }).code ?? null) : 0;
+      done({ code: typeof code === 'number' ? code : null, stdout, stderr, out });
+    });
+  });
+  const rp = join(out, 'gate-report.json');
+  if (existsSync(rp)) res.report = JSON.parse(readFileSync(rp, 'utf8')) as GateReport;
+  return { ...res, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Exactly the cells in `red` failed, each at exactly its step (the steps before passed or did not
+ * apply, the ones after are blocked); every other cell passed.
+ */
+export function assertRedExactly(r: GateRunResult, red: Record<string, string>): void {
+  const why = `stdout: ${r.stdout}\nstderr: ${r.stderr.slice(-2000)}`;
+  assert.ok(r.report, `no report written; ${why}`);
+  const report = r.report!;
+  const expectRed = Object.keys(red).length > 0;
+  assert.equal(r.code, expectRed ? 1 : 0, why);
+  assert.equal(report.verdict, expectRed ? 'fail' : 'pass', why);
+  for (const c of report.cells) {
+    const step = red[c.id];
+    const table = c.steps.map((s) => `${s.name}=${s.status}${s.status === 'fail' ? ` (${s.reason})` : ''}`).join(', ');
+    if (step === undefined) {
+      assert.equal(c.status, 'pass', `${c.id} should pass: ${table}`);
+      continue;
+    }
+    assert.equal(c.status, 'fail', `${c.id} should fail at ${step}: ${table}`);
+    const i = c.steps.findIndex((s) => s.name === step);
+    assert.ok(i >= 0, `no step ${step}`);
+    assert.equal(c.steps[i].status, 'fail', `${c.id}: ${step} should fail: ${table}`);
+    assert.ok(c.steps[i].logs && c.steps[i].logs!.length > 0, 'a failing step links the cell logs');
+    for (const s of c.steps.slice(0, i)) assert.ok(['pass', 'not_applicable', 'skipped'].includes(s.status), `${c.id}: ${s.name} before ${step} should pass: ${table}`);
+    for (const s of c.steps.slice(i + 1)) assert.equal(s.status, 'blocked', `${c.id}: ${s.name} after ${step} should be blocked`);
+  }
+  assert.deepEqual(report.cells.map((c) => c.id).sort(), [...new Set([...report.options.cells])].sort());
+}

@@ -1,0 +1,45 @@
+/**
+ * Proof the gate can fail: deliberately broken proxies (test-only switches of the reference proxy,
+ * and a small pass-through gateway with planted bugs) make exactly the intended cell/step red and
+ * nothing else. Real processes, real loopback HTTP; cases run concurrently (each has its own
+ * ports and folders).
+ */
+import { describe, test } from 'node:test';
+import { GATEWAY, REFERENCE_TEMPLATE, assertRedExactly, runGateCli } from './helpers.ts';
+
+const SABOTAGE = 'MCPGAUGE_PROXY_SABOTAGE';
+const gateway = (brk?: string) => ['--proxy-cmd', brk ? `${GATEWAY} --break ${brk}` : GATEWAY, '--proxy-config-template', REFERENCE_TEMPLATE];
+
+interface Case {
+  name: string;
+  cells: string[];
+  args?: string[];
+  env?: Record<string, string>;
+  red: Record<string, string>;
+}
+
+const CASES: Case[] = [
+  { name: '_meta dropped -> call', cells: ['stdio/2025-11-25'], env: { [SABOTAGE]: 'drop-meta' }, red: { 'stdio/2025-11-25': 'call' } },
+  { name: 'calls serialized -> concurrency', cells: ['stdio/2026-07-28'], env: { [SABOTAGE]: 'serialize' }, red: { 'stdio/2026-07-28': 'concurrency' } },
+  { name: 'no call timeout -> hang', cells: ['http-stateless/2025-11-25'], env: { [SABOTAGE]: 'no-timeout' }, red: { 'http-stateless/2025-11-25': 'hang' } },
+  { name: 'cancellations swallowed -> cancel', cells: ['stdio/2025-11-25'], env: { [SABOTAGE]: 'swallow-cancel' }, red: { 'stdio/2025-11-25': 'cancel' } },
+  { name: 'needs a manual restart after an upstream crash -> crash', cells: ['stdio/2025-11-25'], env: { [SABOTAGE]: 'manual-restart' }, red: { 'stdio/2025-11-25': 'crash' } },
+  { name: 'reconnect disabled -> crash (HTTP+SSE upstream)', cells: ['sse/2025-11-25'], env: { [SABOTAGE]: 'no-reconnect' }, red: { 'sse/2025-11-25': 'crash' } },
+  { name: 'pass-through gateway that never re-spawns its child -> crash', cells: ['stdio/2025-11-25'], args: gateway('no-respawn'), red: { 'stdio/2025-11-25': 'crash' } },
+  { name: "gateway delivering one session's result to another -> isolation", cells: ['http-stateless/2025-11-25'], args: gateway('mix-sessions'), red: { 'http-stateless/2025-11-25': 'isolation' } },
+  { name: 'gateway exiting when its upstream dies -> crash', cells: ['stdio/2025-11-25'], args: gateway('exit-on-death'), red: { 'stdio/2025-11-25': 'crash' } },
+  { name: 'the correct pass-through gateway is green', cells: ['stdio/2025-11-25'], args: gateway(), red: {} },
+];
+
+describe('sabotaged proxies go red exactly where they should', { concurrency: 2 }, () => {
+  for (const c of CASES) {
+    test(c.name, async () => {
+      const r = await runGateCli(['--cells', c.cells.join(','), ...(c.args ?? [])], c.env ?? {});
+      try {
+        assertRedExactly(r, c.red);
+      } finally {
+        r.cleanup();
+      }
+    });
+  }
+});

@@ -1,0 +1,60 @@
+/** The gate's cell × step grid in the dashboard, rendered next to a bench report. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { renderDashboard } from '../../pipeline/report/dashboard.ts';
+import { gateSectionInput } from '../../pipeline/report/sections/gate.ts';
+import { validateGateReport, type GateReport } from '../../pipeline/gate/report.ts';
+import { buildSampleReport, HOSTILE_TEXT } from './sample.ts';
+
+function gateReport(): GateReport {
+  const step = (name: string, order: number, status: any, reason = 'ok') => ({ name, order, status, reason, duration_ms: 3, evidence: {} });
+  return {
+    schema_version: 1, tool: 'mcpgauge gate', generated_at: '2026-01-01T00:00:00.000Z', verdict: 'fail', exit_code: 1,
+    proxy: { description: 'reference proxy', style: 'discovery' }, config: { file: 'gate.config.json' },
+    options: { jobs: 2, allow_flaky: false, cells: ['stdio/2025-11-25', 'sse/2025-11-25'], baseline: null, client_protocol: 'legacy', retries: 1 },
+    steps: [{ order: 1, name: 'ready', title: 'ready', optional: false }, { order: 2, name: 'crash', title: 'crash', optional: false }],
+    cells: [
+      { id: 'stdio/2025-11-25', transport: 'stdio', era: '2025-11-25', required: true, status: 'pass', reason: 'ok', attempts: 1, duration_ms: 9000, steps: [step('ready', 1, 'pass'), step('crash', 2, 'pass')], metrics: {}, logs: [] },
+      { id: 'sse/2025-11-25', transport: 'sse', era: '2025-11-25', required: true, status: 'fail', reason: HOSTILE_TEXT, attempts: 2, duration_ms: 7000, steps: [step('ready', 1, 'pass'), step('crash', 2, 'fail', HOSTILE_TEXT)], metrics: {}, logs: [] },
+    ],
+    counts: { pass: 1, fail: 1, flaky: 0, skipped: 0 }, failures: ['sse/2025-11-25: crash'], advisories: [], timing: { total_ms: 12000, provenance: 'measured' },
+  };
+}
+
+test('bench + gate: the grid shows every cell and step coloured by status, text escaped; bench alone has no grid', async () => {
+  const g = gateReport();
+  assert.deepEqual(validateGateReport(g), []);
+  const page = await renderDashboard(buildSampleReport(), [gateSectionInput(g)]);
+  const grid = page.slice(page.indexOf('id="gate-grid"'));
+  assert.ok(page.includes('Release gate'), 'section title');
+  assert.ok(grid.includes('stdio/2025-11-25') && grid.includes('sse/2025-11-25'));
+  assert.equal((grid.match(/class="gate-st"/g) ?? []).length, 2 * 3, '2 cells x (status + 2 steps)');
+  assert.match(grid, /background:#c62828;color:#fff[^>]*>fail</);
+  assert.match(grid, /background:#1a7f37;color:#fff[^>]*>pass</);
+  assert.ok(!page.includes(HOSTILE_TEXT), 'a reason is escaped, never markup');
+  const alone = await renderDashboard(buildSampleReport());
+  assert.ok(!alone.includes('gate-grid'));
+});
+
+test('mcpgauge report --results DIR picks up the bench and the gate report of the same folder', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-report-'));
+  try {
+    mkdirSync(join(dir, 'discovery'));
+    mkdirSync(join(dir, 'gate'));
+    writeFileSync(join(dir, 'discovery', 'report.json'), JSON.stringify(buildSampleReport()));
+    writeFileSync(join(dir, 'gate', 'gate-report.json'), JSON.stringify(gateReport()));
+    const bin = resolve(import.meta.dirname, '..', '..', 'bin', 'mcpgauge.mjs');
+    const out = await new Promise<string>((done, fail) => execFile(process.execPath, [bin, 'report', '--results', dir], (e, so, se) => (e ? fail(new Error(se)) : done(so))));
+    assert.match(out, /bench \+ gate fail/);
+    assert.ok(readFileSync(join(dir, 'dashboard.html'), 'utf8').includes('id="gate-grid"'));
+    writeFileSync(join(dir, 'gate', 'gate-report.json'), JSON.stringify({ ...gateReport(), verdict: 'maybe' }));
+    const err = await new Promise<string>((done) => execFile(process.execPath, [bin, 'report', '--results', dir], (_e, _so, se) => done(se)));
+    assert.match(err, /gate-report\.json: not a valid gate report/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
