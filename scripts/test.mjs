@@ -1,6 +1,11 @@
 #!/usr/bin/env zx
 // Runs every test file under test/ with node's built-in runner through tsx.
+// The run gets a private TMPDIR; anything a test leaves there (a temp folder it did not remove)
+// fails the run with the names, and the folder is removed either way.
 import { $, glob, argv } from 'zx';
+import { mkdtempSync, readdirSync, rmSync, symlinkSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 $.verbose = true;
 const only = argv._.length ? argv._ : ['test/**/*.test.ts'];
 const files = (await glob(only)).sort();
@@ -8,8 +13,22 @@ if (files.length === 0) {
   console.error('no test files matched', only.join(' '));
   process.exit(1);
 }
+const outer = tmpdir();
+const runTmp = mkdtempSync(join(outer, 'mcpgauge-testrun-'));
+// tool caches (tsx's transform cache) are shared with the outer temp folder, not leftovers
+const CACHE = /^tsx-/;
+for (const name of readdirSync(outer).filter((n) => CACHE.test(n))) symlinkSync(join(outer, name), join(runTmp, name));
+$.env = { ...process.env, TMPDIR: runTmp, TMP: runTmp, TEMP: runTmp };
+let code = 0;
 try {
   await $`node --import tsx --test --test-concurrency=2 --test-timeout=300000 ${files}`;
 } catch (e) {
-  process.exit(e.exitCode ?? 1);
+  code = e.exitCode ?? 1;
 }
+const left = existsSync(runTmp) ? readdirSync(runTmp).filter((n) => !CACHE.test(n)) : [];
+rmSync(runTmp, { recursive: true, force: true });
+if (left.length > 0) {
+  console.error(`test: ${left.length} temp entr${left.length === 1 ? 'y was' : 'ies were'} left behind by the tests (every test must remove what it creates): ${left.sort().join(', ')}`);
+  if (code === 0) code = 1;
+}
+process.exit(code);

@@ -8,6 +8,7 @@
  * ending in `_JSON` are inserted as they are (they hold JSON), every other value is JSON-escaped
  * so it can sit inside a JSON string. An unknown placeholder is a one-line error.
  */
+import { redactLiterals } from '../util/redact.ts';
 import { UserError } from '../types.ts';
 import { splitCommandLine } from './target.ts';
 
@@ -72,9 +73,7 @@ export function fillConfig(template: string, values: PlaceholderValues, where: s
 
 /** Replace every occurrence of the given secrets (API keys) by `***` (logs and evidence never carry them). */
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('***');
-  return out;
+  return redactLiterals(text, secrets);
 }
 
 /** Fill placeholders in plain text (a URL template). */

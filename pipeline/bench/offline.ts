@@ -13,7 +13,7 @@ import { UserError } from '../types.ts';
 import { loadCorpus } from '../corpus/load.ts';
 import { loadGolden } from '../corpus/golden.ts';
 import { loadToolRet } from '../corpus/toolret.ts';
-import { corpusHygiene, type CorpusHygiene as CorpusHygieneSrc } from '../corpus/hygiene.ts';
+import { corpusHygiene, invalidUtf8Warning, type CorpusHygiene as CorpusHygieneSrc } from '../corpus/hygiene.ts';
 import { resolveArms } from '../arms/registry.ts';
 import { type Arm } from '../arms/types.ts';
 import { BASELINE_ARM_ID, SESSION_CALLS } from '../constants.ts';
@@ -136,6 +136,7 @@ export function toReportHygiene(h: CorpusHygieneSrc): CorpusHygiene {
       tools_sharing: h.duplicate_schemas.tools_sharing,
       groups: h.duplicate_schemas.largest.map((g) => ({ schema_sha256: g.schema_sha256, bytes: g.bytes, tool_count: g.tool_count, tool_ids: g.tool_ids })),
     },
+    invalid_utf8: { count: h.invalid_utf8.count, tool_ids: h.invalid_utf8.tool_ids },
   };
 }
 
@@ -453,6 +454,8 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
     seen.add(corpus.id);
     out.loaded.push({ corpus, golden });
     log(`corpus ${corpus.id}: ${corpus.tools.length} tools${golden ? `, ${golden.queries.length} golden queries` : ', no golden set'}`);
+    const utf8 = row.hygiene.invalid_utf8 && invalidUtf8Warning(corpus.id, row.hygiene.invalid_utf8);
+    if (utf8) log(utf8);
     out.corpora.push(row);
     if (opts.corpusOnly) continue;
     const cr: CorpusRun = {

@@ -86,7 +86,11 @@ export function register(program: Command): void {
     // default corpus + golden set, which then joins the report's corpora so its rows resolve.
     let liveCorpus = corpusPath;
     let liveGolden = golden;
-    if (flags.live && !golden) {
+    if (flags.live && goldenFlag === 'none') {
+      // honoured: no discovery queries; the live corpus only names the report's corpus row
+      liveGolden = 'none';
+      log('live stage: --golden none: no golden set, so no discovery queries; menus and the latency of a cheap call (tools/list) only');
+    } else if (flags.live && !golden) {
       liveCorpus = DEFAULT_CORPUS;
       liveGolden = DEFAULT_GOLDEN;
       if (corpusPath !== DEFAULT_CORPUS) corpora.push({ path: DEFAULT_CORPUS, golden: DEFAULT_GOLDEN });
@@ -129,7 +133,7 @@ export function register(program: Command): void {
     if (liveOpts && !explicitSystems) {
       const t1 = performance.now();
       log('live stage: starting');
-      live = await runLive({ ...liveOpts, bootstrap });
+      live = await runLive({ ...liveOpts, bootstrap, log });
       log(`live stage: ${((performance.now() - t1) / 1000).toFixed(1)} s, ${live.errors.length} error row(s)`);
     }
     const staged = liveOpts ? await runSystemStages(systemOpts, { ...liveOpts, bootstrap, log }, explicitSystems) : {};
@@ -141,12 +145,23 @@ export function register(program: Command): void {
     printSummary(report, log);
     for (const line of systemsSummary(report)) log(line);
     process.stdout.write(`report: ${written.report}\ndashboard: ${written.dashboard}\n`);
+    if (report.live?.status?.state === 'failed') {
+      // the report is written and marked failed; the exit code says so too
+      log(`live stage FAILED: ${report.live.status.reason}`);
+      process.exitCode = 2;
+    }
   });
 }
 
 /** the parsed --retriever value (the default is a plain string) */
 function retrievers(v: unknown): string[] {
   return Array.isArray(v) ? (v as string[]) : [String(v)];
+}
+
+/** Token change against the baseline as printed: savings 12.34 -> "-12.3%", growth -5 -> "+5.0%", never "-0.0%". */
+export function tokenChange(savingsPct: number): string {
+  const r = Math.round(savingsPct * 10) / 10;
+  return r === 0 ? '0.0%' : `${r > 0 ? '-' : '+'}${Math.abs(r).toFixed(1)}%`;
 }
 
 function printSummary(report: Report, log: (m: string) => void): void {
@@ -158,7 +173,7 @@ function printSummary(report: Report, log: (m: string) => void): void {
         continue;
       }
       const cols = Object.entries(a.by_tokenizer).map(
-        ([tk, s]) => `${tk} ${String(s.total_tokens.value).padStart(7)} (${s.savings_vs_baseline_pct.value >= 0 ? '-' : '+'}${Math.abs(s.savings_vs_baseline_pct.value).toFixed(1)}%)`,
+        ([tk, s]) => `${tk} ${String(s.total_tokens.value).padStart(7)} (${a.arm === 'baseline_json' ? 'baseline' : tokenChange(s.savings_vs_baseline_pct.value)})`,
       );
       const q = report.retrieval.find((r) => r.corpus_id === c.id && r.arm === a.arm);
       const qs = q && 'metrics' in q ? `  recall@5 ${q.metrics.recall_at_5.value.toFixed(3)} MRR ${q.metrics.mrr.value.toFixed(3)}` : '';
@@ -169,14 +184,18 @@ function printSummary(report: Report, log: (m: string) => void): void {
   if (res) {
     log(`\nresult arms on ${res.fixture_set.version} (${res.fixture_set.tabular_count} tabular, ${res.fixture_set.non_tabular_count} non-tabular fixtures; savings vs json, measured/computed)`);
     for (const s of res.summary.filter((x) => x.payload_class !== 'all' && x.n > 0)) {
-      log(`  ${s.arm.padEnd(17)} ${s.payload_class.padEnd(12)} ${s.tokenizer} ${String(s.total_tokens).padStart(6)} tokens (${(s.savings_vs_json_pct ?? 0) >= 0 ? '-' : '+'}${Math.abs(s.savings_vs_json_pct ?? 0).toFixed(1)}%) n=${s.n}${s.lossy_n ? ` LOSSY ${s.lossy_n}` : ''}`);
+      log(`  ${s.arm.padEnd(17)} ${s.payload_class.padEnd(12)} ${s.tokenizer} ${String(s.total_tokens).padStart(6)} tokens (${s.arm === 'json' ? 'baseline' : tokenChange(s.savings_vs_json_pct ?? 0)}) n=${s.n}${s.lossy_n ? ` LOSSY ${s.lossy_n}` : ''}`);
     }
   }
   const lv = report.live;
   if (lv) {
     for (const m of lv.menus) log(`\nlive menu (${m.tokenizer}): proxy ${m.proxy_menu_tokens.value} vs full ${m.full_menu_tokens.value} tokens`);
-    for (const s of lv.response_summary) log(`live responses ${s.detail} (${s.tokenizer}): p50 ${s.p50} p95 ${s.p95} max ${s.max} tokens, n=${s.n}`);
-    for (const l of lv.latency) log(`live latency ${l.detail}: p50 ${l.p50_ms} ms p95 ${l.p95_ms} ms p99 ${l.p99_ms} ms (n=${l.n})`);
+    if (lv.style) log(`live style: ${lv.style} (${lv.style_reason}); discovery: ${lv.discovery?.status}${lv.discovery?.reason ? ` (${lv.discovery.reason})` : ''}`);
+    for (const s of lv.response_summary) log(`live responses ${s.detail} (${s.tokenizer}): p50 ${s.p50} p95 ${s.p95} max ${s.max} tokens, n=${s.n}${s.errors ? `, ${s.errors} failed` : ''}`);
+    for (const l of lv.latency) log(`live latency ${l.detail}: p50 ${l.p50_ms} ms p95 ${l.p95_ms} ms p99 ${l.p99_ms} ms (n=${l.n}${l.errors ? `, ${l.errors} failed` : ''})`);
+    if (lv.cheap_call) log(`live cheap call (${lv.cheap_call.method}): p50 ${lv.cheap_call.p50_ms} ms p95 ${lv.cheap_call.p95_ms} ms (n=${lv.cheap_call.n})`);
+    if (lv.passthrough) log(`live pass-through: ${lv.passthrough.matched} upstream tools matched, prefix overhead ${lv.passthrough.prefix_overhead_tokens} tokens (${lv.passthrough.tokenizer})`);
+    for (const n of lv.not_computed ?? []) log(`live not computed: ${n.what}: ${n.reason}`);
     for (const s of lv.result_cost?.summary ?? []) {
       log(`live result cost (${s.tokenizer}): ${s.n} calls via ${lv.result_cost!.call_tool}, mean result ${s.mean_result_tokens.toFixed(1)} tokens, mean call ${s.mean_call_tokens.toFixed(1)}, proxy overhead ${s.mean_overhead_tokens?.toFixed(1) ?? 'n/a'} tokens/call (direct n=${s.direct_n})`);
     }

@@ -144,6 +144,9 @@ export function register(program: Command): void {
       }
       const ds = h.duplicate_schemas;
       out(`duplicate schemas: ${ds.distinct} distinct of ${ds.tools_with_schema}; ${ds.tools_sharing} tools share one in ${ds.groups} groups${h.tools_without_schema ? `; ${h.tools_without_schema} tools without schema` : ''}`);
+      const { invalidUtf8Warning } = await import('../corpus/hygiene.ts');
+      const utf8 = invalidUtf8Warning(c.id, h.invalid_utf8);
+      if (utf8) out(utf8);
       for (const g of ds.largest) out(`  ${g.schema_sha256} (${g.bytes} bytes) x${g.tool_count}: ${g.tool_ids.slice(0, 4).join(', ')}${g.tool_count > 4 ? ', ...' : ''}`);
     });
 }

@@ -11,11 +11,15 @@ import type { JsonValue } from '../types.ts';
  * - numbers use the ECMAScript shortest round-trip form (1.0 -> 1, 1e3 -> 1000), so two
  *   sources that differ only in number spelling hash alike;
  * - strings use JSON.stringify escaping (no HTML escaping; U+2028/2029 kept literal);
- * - non-finite numbers and undefined values are errors, never silently dropped.
+ * - non-finite numbers and undefined values are errors, never silently dropped;
+ * - nesting deeper than MAX_JSON_DEPTH levels is an error (a clear one, not a stack overflow).
  */
 export function canonicalJson(value: unknown): string {
-  return enc(value, '$');
+  return enc(value, '$', 0);
 }
+
+/** Deepest nesting (objects and arrays) accepted in a schema or any canonical JSON value. */
+export const MAX_JSON_DEPTH = 64;
 
 /**
  * Compare strings by Unicode code point, which equals UTF-8 byte order (Go's sort.Strings,
@@ -38,7 +42,7 @@ export function compareCodePoint(a: string, b: string): number {
   return a.length - b.length;
 }
 
-function enc(v: unknown, path: string): string {
+function enc(v: unknown, path: string, depth: number): string {
   if (v === null) return 'null';
   switch (typeof v) {
     case 'boolean':
@@ -49,13 +53,16 @@ function enc(v: unknown, path: string): string {
     case 'string':
       return JSON.stringify(v);
     case 'object': {
-      if (Array.isArray(v)) return '[' + v.map((x, i) => enc(x, `${path}[${i}]`)).join(',') + ']';
+      if (depth >= MAX_JSON_DEPTH) {
+        throw new Error(`canonical JSON: nested deeper than ${MAX_JSON_DEPTH} levels at ${path.length > 120 ? `${path.slice(0, 120)}…` : path}`);
+      }
+      if (Array.isArray(v)) return '[' + v.map((x, i) => enc(x, `${path}[${i}]`, depth + 1)).join(',') + ']';
       const keys = Object.keys(v as object).sort(compareCodePoint);
       const parts: string[] = [];
       for (const k of keys) {
         const x = (v as Record<string, unknown>)[k];
         if (x === undefined) throw new Error(`canonical JSON: undefined value at ${path}.${k}`);
-        parts.push(JSON.stringify(k) + ':' + enc(x, `${path}.${k}`));
+        parts.push(JSON.stringify(k) + ':' + enc(x, `${path}.${k}`, depth + 1));
       }
       return '{' + parts.join(',') + '}';
     }

@@ -78,7 +78,18 @@ export interface CorpusHygiene {
   schema_bytes: SizeStats;
   schema_properties: SizeStats;
   duplicate_schemas: DuplicateSchemas;
+  /** tools whose description or schema holds U+FFFD: what invalid UTF-8 in the source decodes to */
+  invalid_utf8: InvalidUtf8;
 }
+
+export interface InvalidUtf8 {
+  count: number;
+  /** up to 20, in tool_id order */
+  tool_ids: string[];
+}
+
+/** The replacement character a UTF-8 decoder puts where the bytes are not valid UTF-8. */
+const REPLACEMENT = '\uFFFD';
 
 export interface HygieneOptions {
   /** regex sources; default DEFAULT_STUB_PATTERNS */
@@ -117,9 +128,11 @@ export function corpusHygiene(corpus: Corpus, opts: HygieneOptions = {}): Corpus
   const bytes: number[] = [];
   const props: number[] = [];
   const groups = new Map<string, { bytes: number; ids: string[] }>();
+  const badText: string[] = [];
 
   for (const t of tools) {
     const d = t.description ?? '';
+    if (d.includes(REPLACEMENT) || (t.inputSchema !== undefined && canonicalJson(t.inputSchema).includes(REPLACEMENT))) badText.push(t.tool_id);
     const hit: string[] = [];
     if (d.trim() === '') hit.push(RULE_EMPTY);
     if ([...d].length < MIN_DESCRIPTION_CODE_POINTS) hit.push(RULE_SHORT);
@@ -166,5 +179,12 @@ export function corpusHygiene(corpus: Corpus, opts: HygieneOptions = {}): Corpus
       groups: shared.length,
       largest,
     },
+    invalid_utf8: { count: badText.length, tool_ids: badText.slice(0, 20) },
   };
+}
+
+/** One warning line for the log, or null when every text decoded cleanly. */
+export function invalidUtf8Warning(corpusId: string, h: InvalidUtf8): string | null {
+  if (h.count === 0) return null;
+  return `warning: corpus ${corpusId}: ${h.count} tool(s) hold invalid UTF-8 (decoded as U+FFFD) in a description or schema: ${h.tool_ids.slice(0, 5).join(', ')}${h.count > 5 ? ', …' : ''}`;
 }

@@ -111,6 +111,10 @@ export function makeTool(raw: RawTool, file: string, path: string, opts: { descr
   if (typeof server !== 'string' || server.trim() === '') fail(file, jp(path, 'server'), `server must be a non-empty string, got ${JSON.stringify(server) ?? 'nothing'}`);
   if (typeof tool !== 'string' || tool.trim() === '') fail(file, jp(path, 'tool'), `tool must be a non-empty string, got ${JSON.stringify(tool) ?? 'nothing'}`);
   if (server.includes(':')) fail(file, jp(path, 'server'), `server name ${JSON.stringify(server)} must not contain ":"`);
+  // invalid UTF-8 bytes were decoded as U+FFFD: say so before any tool_id comparison can confuse
+  for (const [key, v] of [['server', server], ['tool', tool], ['tool_id', typeof raw.tool_id === 'string' ? raw.tool_id : '']] as const) {
+    if (v.includes('\uFFFD')) fail(file, jp(path, key), `${key} ${JSON.stringify(v)} holds invalid UTF-8 (decoded as U+FFFD); fix the bytes in the source file`);
+  }
   let description = raw.description;
   if ((description === null || description === undefined) && opts.descriptionNullAsEmpty) description = '';
   if (typeof description !== 'string') fail(file, jp(path, 'description'), `description must be a string, got ${typeName(description)}`);

@@ -64,7 +64,7 @@ export function liveFigures(live: LiveReport, prefix: string): DiffFigure[] {
   }
   for (const r of live.retrieval) {
     for (const m of RETRIEVAL_METRICS) {
-      const f = r.summary[m];
+      const f = r.summary?.[m];
       if (f) out.push(fromFigure(f, { key: `${prefix}/retrieval/${r.detail}/${m}`, section, label: `${prefix} ${r.detail} ${m}`, kind: 'retrieval', better: 'higher' }));
     }
   }

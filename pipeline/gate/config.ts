@@ -10,6 +10,8 @@ import { UserError } from '../types.ts';
 import { readJsonFile } from '../util/fs.ts';
 import { compileSchemaFile, describeAjvError } from '../report/validate.ts';
 import type { TokenizerName } from '../tokens/tokenizer.ts';
+import type { Letter } from '../comply/grade.ts';
+import type { SpecChoice } from '../comply/types.ts';
 
 export const GATE_CONFIG_SCHEMA = fileURLToPath(new URL('../../datasets/schemas/gate.config.schema.json', import.meta.url));
 export const DEFAULT_GATE_CONFIG = fileURLToPath(new URL('../../gate.config.json', import.meta.url));
@@ -39,6 +41,8 @@ export interface GateConfig {
   };
   tolerances: { tokens_pct: number; recall_at_5_drop: number; latency_p95_pct: number };
   proxy: { command: string; config_template?: string; url?: string };
+  /** the compliance step: minimum conformance grade per graded revision (absent: the step is skipped) */
+  compliance?: { min_grade: Letter; spec_version: SpecChoice; skip: string[] };
   /** absolute path of the file it came from */
   source: string;
 }
@@ -56,7 +60,12 @@ export function validateGateConfig(raw: unknown, source: string): GateConfig {
     const first = (validator.errors ?? [])[0];
     throw harnessError(`${source}: ${first ? describeAjvError(first) : 'invalid'}`);
   }
-  const c = raw as Omit<GateConfig, 'source' | 'jobs' | 'retries'> & { jobs?: number; retries?: number; budgets: { limit?: number } };
+  const c = raw as Omit<GateConfig, 'source' | 'jobs' | 'retries' | 'compliance'> & {
+    jobs?: number;
+    retries?: number;
+    budgets: { limit?: number };
+    compliance?: { min_grade: Letter; spec_version?: SpecChoice; skip?: string[] };
+  };
   const dir = dirname(resolve(source));
   const proxy = { ...c.proxy };
   if (proxy.config_template !== undefined) proxy.config_template = resolve(dir, proxy.config_template);
@@ -68,6 +77,7 @@ export function validateGateConfig(raw: unknown, source: string): GateConfig {
     budgets: { ...c.budgets, limit: c.budgets.limit ?? 5 },
     tolerances: c.tolerances,
     proxy,
+    ...(c.compliance ? { compliance: { min_grade: c.compliance.min_grade, spec_version: c.compliance.spec_version ?? 'auto', skip: c.compliance.skip ?? [] } } : {}),
     source: resolve(source),
   };
 }

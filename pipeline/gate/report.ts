@@ -54,7 +54,7 @@ function md(s: string): string {
 export function renderSummary(r: GateReport): string {
   const out: string[] = [];
   out.push(`# mcpgauge release gate: ${r.verdict === 'pass' ? '✅ PASS' : '❌ FAIL'}`, '');
-  out.push(`Proxy: ${md(r.proxy.description)}${r.proxy.style ? ` (${r.proxy.style} style)` : ''}. ${r.cells.length} cells, ${r.options.jobs} in parallel, ${(r.timing.total_ms / 1000).toFixed(1)} s wall (measured).`, '');
+  out.push(`Proxy: ${md(r.proxy.description)}${r.proxy.style ? ` (${r.proxy.style} style)` : ''}. ${r.cells.length} cells, up to ${r.options.jobs} in parallel, ${(r.timing.total_ms / 1000).toFixed(1)} s wall (measured).`, '');
   out.push(`| Cell | Required | Status | Attempts | Time | ${r.steps.map((s) => `${s.order} ${s.name}`).join(' | ')} |`);
   out.push(`|---|---|---|---|---|${r.steps.map(() => '---').join('|')}|`);
   for (const c of r.cells) {

@@ -3,6 +3,8 @@
  * translation into LiveOptions. The CLI registers LIVE_FLAGS and passes commander's parsed
  * options object (camelCase keys) to liveOptionsFromFlags; bad values are one-line UserErrors.
  */
+import { STYLE_CHOICES, validateToolMap } from '../adapter/options.ts';
+import { readJsonFile } from '../util/fs.ts';
 import { UserError } from '../types.ts';
 import type { ProtocolChoice } from '../mcp/client.ts';
 import type { Detail } from '../report/types.ts';
@@ -37,6 +39,10 @@ export const LIVE_FLAGS: readonly LiveFlag[] = [
   { flags: '--embedded-servers <list>', description: `upstreams of the embedded default (${EMBEDDED_SERVERS.join(',')})` },
   { flags: '--lap-json <file>', description: 'merge an external `lap lint --json` result (grade, menu tokens); warns when its menu count differs from ours by more than 15%' },
   { flags: '--no-lap', description: 'do not run or merge LAP' },
+  { flags: '--style <style>', description: 'proxy style: auto (discovery when tools/list has the discovery tool) | discovery | passthrough (menus and a cheap call only)', default: 'auto' },
+  { flags: '--tool-map <file>', description: 'pass-through: JSON {"server:tool": "proxy tool name"} for renames beyond a prefix (else matched by suffix)' },
+  { flags: '--transport <t>', description: 'for --proxy-url: auto (streamable HTTP, SSE on 404/405) | streamable-http | sse', default: 'auto' },
+  { flags: '--max-error-rate <x>', description: 'largest share of failed measured calls (0..1) before the run is marked failed and bench exits 2', default: '0' },
   { flags: '--no-result-calls', description: "do not call the golden calls' tools (live result cost)" },
   { flags: '--call-tool <name>', description: "the proxy's tool that runs an upstream tool (result cost)", default: 'call_tool' },
   { flags: '--result-top-k <n>', description: "a golden call runs when its tool is within the proxy's first N results (1 = top-1 only)", default: '1' },
@@ -136,8 +142,25 @@ export function liveOptionsFromFlags(flags: Record<string, FlagValue>): LiveOpti
     o.protocol = p as ProtocolChoice;
   }
   const golden = strFlag(flags.golden, '--golden');
-  if (golden === 'none') throw new UserError('--live needs golden queries to send to the proxy; --golden none leaves it none');
-  set('goldenFile', golden);
+  if (golden === 'none') o.noGolden = true;
+  else set('goldenFile', golden);
+  const style = strFlag(flags.style, '--style');
+  if (style !== undefined) {
+    if (!(STYLE_CHOICES as readonly string[]).includes(style)) throw new UserError(`--style must be one of ${STYLE_CHOICES.join(', ')}, got ${JSON.stringify(style)}`);
+    o.style = style as LiveOptions['style'];
+  }
+  const map = strFlag(flags.toolMap, '--tool-map');
+  if (map !== undefined) o.toolMap = validateToolMap(readJsonFile(map), map);
+  const transport = strFlag(flags.transport, '--transport');
+  if (transport !== undefined) {
+    if (!['auto', 'streamable-http', 'sse'].includes(transport)) throw new UserError(`--transport must be auto, streamable-http or sse, got ${JSON.stringify(transport)}`);
+    o.transport = transport as LiveOptions['transport'];
+  }
+  if (flags.maxErrorRate !== undefined) {
+    const x = Number(flags.maxErrorRate);
+    if (String(flags.maxErrorRate).trim() === '' || !Number.isFinite(x) || x < 0 || x > 1) throw new UserError(`--max-error-rate must be a number in 0..1, got ${JSON.stringify(flags.maxErrorRate)}`);
+    o.maxErrorRate = x;
+  }
   const iterations = intFlag(flags.bootstrap, '--bootstrap', 1);
   const seed = intFlag(flags.seed, '--seed', 0);
   if (iterations !== undefined || seed !== undefined) o.bootstrap = { iterations: iterations ?? 2000, seed: seed ?? 42 };

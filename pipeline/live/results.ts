@@ -97,6 +97,7 @@ export function countResponses(
           p99: percentile(totals, 99),
           max: Math.max(...totals),
           mean: mean(totals),
+          errors: dr.perQuery.length - totals.length,
         });
       }
     }
@@ -128,9 +129,13 @@ export async function scoreProxyRankings(
       detail: dr.detail,
       query_count: scored.summary.query_count,
       errors: scored.summary.errors,
-      summary: toMetrics(scored.summary),
       per_query: scored.perQuery.map(toQueryRow),
     };
+    // every query failed: no figure at all (a 0 with a [0, 0] interval would read as measured)
+    if (scored.summary.query_count > 0 && scored.summary.errors >= scored.summary.query_count) {
+      const first = dr.perQuery.find((q) => q.error)?.error;
+      r.not_computed_reason = `all ${scored.summary.query_count} discovery calls at detail ${dr.detail} failed or were not parseable${first ? ` (first: ${first})` : ''}`;
+    } else r.summary = toMetrics(scored.summary);
     if (golden.version) r.golden_version = golden.version;
     retrieval.push(r);
   }
@@ -150,6 +155,7 @@ export function latencyRows(detailRuns: DetailRun[], runs: number): LiveLatency[
       p99_ms: round3(percentile(dr.timed, 99)),
       max_ms: round3(Math.max(...dr.timed)),
       mean_ms: round3(mean(dr.timed)),
+      errors: dr.perQuery.reduce((a, q) => a + q.failures, 0),
     }));
 }
 

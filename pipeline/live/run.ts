@@ -15,13 +15,14 @@
  * - LAP: merged from `--lap-json`, run when `lap` is on PATH, else skipped; never fails the run.
  * A failing query is an error row (and an `errors[]` entry), never an aborted run.
  */
-import { connectMcp, describeTarget, type McpConnection, type WireTool } from '../mcp/client.ts';
+import { connectMcp, describeTarget, type McpConnection, type McpTarget, type WireTool } from '../mcp/client.ts';
 import { UserError, type Corpus, type GoldenSet, type JsonValue, type ToolRecord } from '../types.ts';
 import { getTokenizer, isTokenizerName } from '../tokens/tokenizer.ts';
 import { loadCorpus } from '../corpus/load.ts';
 import { loadGolden } from '../corpus/golden.ts';
 import { arm as baselineArm } from '../../arms/baseline_json.ts';
-import type { Detail, LiveError, LiveReport } from '../report/types.ts';
+import type { Detail, LiveError, LiveReport, LiveStatus } from '../report/types.ts';
+import { cheapCallLatency, comparePassthroughMenus } from './passthrough.ts';
 import { DEFAULT_CORPUS, DEFAULT_GOLDEN, TOKENIZER_NAMES } from '../constants.ts';
 import { DEFAULT_CONNECT_TIMEOUT_MS, listUpstreams, openTarget, type OpenedTarget, type UpstreamMenu } from './targets.ts';
 import { lapSection } from './lap.ts';
@@ -94,6 +95,15 @@ interface LiveSettings {
   tokenizerNames: string[];
   corpusFile: string;
   goldenFile: string;
+  style: 'auto' | 'discovery' | 'passthrough';
+  noGolden: boolean;
+  maxErrorRate: number;
+}
+
+function maxErrorRate(v: number | undefined): number {
+  if (v === undefined) return 0;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1) throw new UserError(`--max-error-rate must be a number in 0..1, got ${JSON.stringify(v)}`);
+  return v;
 }
 
 function resolveSettings(opts: LiveOptions): LiveSettings {
@@ -123,24 +133,42 @@ function resolveSettings(opts: LiveOptions): LiveSettings {
     tokenizerNames,
     corpusFile: opts.corpusFile ?? DEFAULT_CORPUS,
     goldenFile: opts.goldenFile ?? DEFAULT_GOLDEN,
+    style: opts.style ?? 'auto',
+    noGolden: opts.noGolden === true,
+    maxErrorRate: maxErrorRate(opts.maxErrorRate),
   };
 }
 
 /** Stage 2: corpus + golden set, validated before any process starts. */
 async function loadQueries(s: LiveSettings): Promise<{ corpus: Corpus; golden: GoldenSet }> {
   const corpus = await loadCorpus(s.corpusFile);
+  if (s.noGolden) return { corpus, golden: { corpus_version: corpus.version, queries: [] } };
   let golden = await loadGolden(s.goldenFile, corpus);
   if (s.maxQueries !== undefined && s.maxQueries < golden.queries.length) golden = { ...golden, queries: golden.queries.slice(0, s.maxQueries) };
   return { corpus, golden };
 }
 
 /** Stage 3: connect to the proxy; the server's self-description. */
-async function connectProxy(target: OpenedTarget, opts: LiveOptions): Promise<{ conn: McpConnection; proxyInfo: LiveReport['proxy'] }> {
+async function connectProxy(target: OpenedTarget, opts: LiveOptions, log: (m: string) => void): Promise<{ conn: McpConnection; proxyInfo: LiveReport['proxy'] }> {
   let conn: McpConnection;
+  const co = { timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, protocol: opts.protocol ?? 'legacy' } as const;
   try {
-    conn = await connectMcp(target.proxy, { timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, protocol: opts.protocol ?? 'legacy' });
+    conn = await connectMcp(target.proxy, co);
   } catch (e) {
-    throw new UserError(`live: ${oneLine((e as Error).message, 500)}`);
+    const msg = (e as Error).message;
+    // --transport auto: no streamable-HTTP endpoint (404/405) -> the deprecated HTTP+SSE transport
+    const p = target.proxy;
+    if (target.kind === 'url' && (opts.transport ?? 'auto') === 'auto' && p.kind === 'http' && /HTTP 40[45]\b/.test(msg)) {
+      const sse = sseFallback(p);
+      log(`live: streamable HTTP at ${p.url} answered ${/HTTP (40[45])/.exec(msg)![1]}; trying SSE at ${describeTarget(sse)}`);
+      try {
+        conn = await connectMcp(sse, co);
+      } catch (e2) {
+        throw new UserError(`live: ${oneLine(msg, 300)}; SSE fallback: ${oneLine((e2 as Error).message, 300)}`);
+      }
+      target.proxy = sse;
+      log(`live: connected over SSE (${describeTarget(sse)})`);
+    } else throw new UserError(`live: ${oneLine(msg, 500)}`);
   }
   const sv = conn.client.getServerVersion();
   const proxyInfo: LiveReport['proxy'] = {};
@@ -148,6 +176,24 @@ async function connectProxy(target: OpenedTarget, opts: LiveOptions): Promise<{ 
   if (sv?.version) proxyInfo.server_version = sv.version;
   if (conn.protocolVersion) proxyInfo.protocol_version = conn.protocolVersion;
   return { conn, proxyInfo };
+}
+
+/** The SSE target for a streamable-HTTP URL: same URL, or /sse when /mcp was only the default path. */
+function sseFallback(t: Extract<McpTarget, { kind: 'http' }>): Extract<McpTarget, { kind: 'sse' }> {
+  const u = new URL(t.url);
+  if (u.pathname === '/mcp') u.pathname = '/sse';
+  return { kind: 'sse', url: u.toString(), headers: t.headers };
+}
+
+/**
+ * Discovery proxy or pass-through gateway. auto: discovery when tools/list has the discovery tool
+ * (measuring discovery needs only that tool; the adapter's call tool is not required here).
+ */
+function liveStyle(proxyWire: WireTool[], s: LiveSettings): { style: 'discovery' | 'passthrough'; reason: string } {
+  if (s.style !== 'auto') return { style: s.style, reason: 'set by --style' };
+  return proxyWire.some((t) => t.name === s.discoveryTool)
+    ? { style: 'discovery', reason: `tools/list has ${s.discoveryTool}` }
+    : { style: 'passthrough', reason: `tools/list has no ${s.discoveryTool}: the upstream tools are listed directly (${proxyWire.length} tools)` };
 }
 
 /** How discovery calls are made: which details are measured and which arguments are sent. */
@@ -226,34 +272,84 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
   const s = resolveSettings(opts);
   const { corpus, golden } = await loadQueries(s);
   const errors: LiveError[] = [];
+  const notComputed: { what: string; reason: string }[] = [];
   const target: OpenedTarget = await openTarget(opts);
   let conn: McpConnection | undefined;
   try {
-    const connected = await connectProxy(target, opts);
+    const connected = await connectProxy(target, opts, log);
     conn = connected.conn;
     const proxyWire = await conn.listAllTools();
-    const plan = planCalls(proxyWire, s, target, errors);
+    const style = liveStyle(proxyWire, s);
+    log(`live: style ${style.style} (${style.reason})`);
+    const plan: CallPlan =
+      style.style === 'discovery' ? planCalls(proxyWire, s, target, errors) : { details: [], sendDetail: false, sendLimit: false, proxyTools: proxyWire.map((t) => recordOf('proxy', t)) };
     const upstream = await upstreamMenu(target, corpus, s, opts, log);
     const upstreamTools = upstream.tools.map((u) => recordOf(u.server, u.tool));
     const proxyListing = baselineArm.renderListing(plan.proxyTools);
     const fullListing = baselineArm.renderListing(upstreamTools);
     const headlineReason = headlineProblem(plan.proxyTools, upstreamTools);
 
-    const call = discoveryCall(conn, s, plan, opts.turns);
-    if (target.kind !== 'embedded' && golden.queries.length > 0) await waitUntilIndexed(call, golden, opts.readyTimeoutMs ?? 10_000, errors);
+    // calls by purpose: readiness probes and warm-up calls never count towards the measured figures
+    const counts = { readiness: { n: 0, errors: 0 }, warmup: { n: 0, errors: 0 }, measured: { n: 0, errors: 0 } };
     const detailRuns: DetailRun[] = [];
-    for (const detail of plan.details) detailRuns.push(await measureDetail(call, detail, golden, { runs: s.runs, warmup: s.warmup }, errors, log));
-
+    let cheap: Awaited<ReturnType<typeof cheapCallLatency>> | undefined;
+    let discovery: NonNullable<LiveReport['discovery']>;
+    if (style.style === 'passthrough') {
+      discovery = { status: 'not_applicable', reason: 'pass-through: the proxy lists the upstream tools directly; no golden query is sent to an arbitrary tool' };
+    } else if (s.noGolden) {
+      discovery = { status: 'not_measured', reason: '--golden none: no discovery queries were sent' };
+    } else {
+      discovery = { status: 'measured' };
+      const base = discoveryCall(conn, s, plan, opts.turns);
+      let phase: keyof typeof counts = 'readiness';
+      const call: DiscoveryCall = async (q, d) => {
+        const r = await base(q, d);
+        counts[phase].n++;
+        if (!r.ok) counts[phase].errors++;
+        return r;
+      };
+      if (target.kind !== 'embedded' && golden.queries.length > 0) await waitUntilIndexed(call, golden, opts.readyTimeoutMs ?? 10_000, errors);
+      for (const detail of plan.details) {
+        phase = 'warmup';
+        const warm = s.warmup;
+        let seen = 0;
+        // measureDetail makes the warm-up calls first, then the measured passes
+        const phased: DiscoveryCall = async (q, d) => {
+          phase = seen++ < Math.min(warm, golden.queries.length > 0 ? warm : 0) ? 'warmup' : 'measured';
+          return call(q, d);
+        };
+        detailRuns.push(await measureDetail(phased, detail, golden, { runs: s.runs, warmup: s.warmup }, errors, log));
+      }
+    }
+    if (discovery.status !== 'measured') {
+      // menus and the latency of a cheap call only
+      cheap = await cheapCallLatency(conn, s.runs, s.warmup, s.callTimeoutMs);
+      counts.warmup.n += s.warmup;
+      counts.measured.n += s.runs;
+      counts.measured.errors += cheap.errors.length;
+      for (const e of cheap.errors.slice(0, 3)) errors.push({ where: 'cheap_call', message: e });
+      notComputed.push({ what: 'responses, retrieval, break-even', reason: discovery.reason ?? '' });
+    }
     const tokenizers = s.tokenizerNames.map((n) => getTokenizer(n));
     const menus = countMenus(tokenizers, { proxyListing, fullListing, proxyToolCount: plan.proxyTools.length, upstreamToolCount: upstreamTools.length, upstreamLive: upstream.live });
     const partitions = partitionAll(detailRuns, errors);
     const { responses, response_summary } = countResponses(tokenizers, detailRuns, partitions);
     const retrieval = await scoreProxyRankings(detailRuns, partitions, golden, opts.bootstrap);
     const latency = latencyRows(detailRuns, s.runs);
-    const economics = liveEconomics(menus, response_summary, corpus.id, headlineReason);
-    const resultCost = await resultCostStage({
-      opts, conn, proxyToolNames: proxyWire.map((t) => t.name), golden, detailRuns, partitions, upstream, corpusTools: corpus.tools, target, tokenizers, callTimeoutMs: s.callTimeoutMs, log,
-    });
+    // savings and break-even only against the full menu of the upstreams this proxy fronts
+    const economics = upstream.live || discovery.status !== 'measured' ? liveEconomics(menus, response_summary, corpus.id, headlineReason) : { break_even: [], session_estimates: [], curves: [] };
+    if (!upstream.live && discovery.status === 'measured') {
+      notComputed.push({ what: 'break-even and menu savings', reason: `the full menu was not listed from the upstreams this proxy fronts (${upstream.source}); pass --upstreams FILE` });
+    }
+    for (const r of retrieval) if (!r.summary) notComputed.push({ what: `retrieval (${r.detail})`, reason: r.not_computed_reason ?? 'no usable response' });
+    const passthrough = style.style === 'passthrough' && upstreamTools.length > 0 && upstream.live ? comparePassthroughMenus(plan.proxyTools, upstreamTools, getTokenizer(tokenizers[0].name), (t) => baselineArm.renderListing(t), opts.toolMap) : undefined;
+    if (style.style === 'passthrough' && !passthrough) notComputed.push({ what: 'pass-through menu comparison', reason: `no upstream menu listed live (${upstream.source}); pass --upstreams FILE` });
+    const resultCost =
+      discovery.status === 'measured'
+        ? await resultCostStage({
+            opts, conn, proxyToolNames: proxyWire.map((t) => t.name), golden, detailRuns, partitions, upstream, corpusTools: corpus.tools, target, tokenizers, callTimeoutMs: s.callTimeoutMs, log,
+          })
+        : undefined;
     if (resultCost) economics.task_sessions = taskSessions(corpus.id, menus, response_summary, resultCost);
     const lap = await lapSection({
       lapJson: opts.lapJson,
@@ -264,8 +360,21 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
     });
     if (lap.warning) errors.push({ where: 'lap', message: lap.warning });
 
+    const measured = counts.measured;
+    const errorRate = measured.n === 0 ? 0 : measured.errors / measured.n;
+    const status: LiveStatus = { state: errorRate > s.maxErrorRate ? 'failed' : 'ok', error_rate: errorRate, max_error_rate: s.maxErrorRate, measured_calls: measured.n, failed_calls: measured.errors };
+    if (status.state === 'failed') status.reason = `${measured.errors} of ${measured.n} measured calls failed (error rate ${errorRate.toFixed(3)} > --max-error-rate ${s.maxErrorRate})`;
+    const transport = target.proxy.kind === 'stdio' ? 'stdio' : target.proxy.kind === 'sse' ? 'sse' : 'streamable-http';
     const report: LiveReport = {
-      target: { kind: target.kind, description: `${target.description}; full menu from ${upstream.source}`, discovery_tool: s.discoveryTool, arg_names: { ...s.argNames } },
+      target: { kind: target.kind, description: `${target.description}; full menu from ${upstream.source}`, discovery_tool: s.discoveryTool, arg_names: { ...s.argNames }, transport },
+      style: style.style,
+      style_reason: style.reason,
+      discovery,
+      calls: counts,
+      status,
+      ...(passthrough ? { passthrough } : {}),
+      ...(cheap?.row ? { cheap_call: { ...cheap.row, mean_ms: cheap.row.mean_ms ?? 0 } } : {}),
+      ...(notComputed.length ? { not_computed: notComputed } : {}),
       proxy: connected.proxyInfo,
       corpus_id: corpus.id,
       menus,

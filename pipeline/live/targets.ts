@@ -191,8 +191,11 @@ export async function openTarget(opts: TargetOptions): Promise<OpenedTarget> {
     if (upstreamConfig) discardScratch(upstreamConfig);
   };
   if (opts.proxyUrl !== undefined) {
-    const proxy = urlTarget(opts.proxyUrl, opts.apiKey);
-    return { kind: 'url', description: `proxy at ${proxy.url}${opts.apiKey ? ' (API key)' : ''}`, proxy, upstreams, httpUrl: proxy.url, direct: upstreams, placeholders: {}, close: closeExternal };
+    const http = urlTarget(opts.proxyUrl, opts.apiKey);
+    // --transport sse: the deprecated HTTP+SSE transport (a bare origin gets /sse instead of /mcp)
+    const bare = /^[a-z]+:\/\/[^/]+\/?$/i.test(opts.proxyUrl.trim());
+    const proxy: McpTarget = opts.transport === 'sse' ? { kind: 'sse', url: bare ? http.url.replace(/\/mcp$/, '/sse') : http.url, headers: http.headers } : http;
+    return { kind: 'url', description: `proxy at ${proxy.url}${opts.apiKey ? ' (API key)' : ''}`, proxy, upstreams, httpUrl: http.url, direct: upstreams, placeholders: {}, close: closeExternal };
   }
   if (opts.proxyCmd !== undefined) {
     const proxy = commandTarget(opts.proxyCmd);

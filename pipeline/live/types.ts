@@ -22,6 +22,8 @@ export interface TargetOptions {
   timeoutMs?: number;
   readyTimeoutMs?: number;
   protocol?: ProtocolChoice;
+  /** --proxy-url transport: auto (streamable HTTP, SSE on 404/405), streamable-http or sse */
+  transport?: 'auto' | 'streamable-http' | 'sse';
   log?: (line: string) => void;
 }
 
@@ -65,6 +67,14 @@ export interface LiveOptions extends TargetOptions {
   resultTopK?: number;
   /** retrieval bootstrap (default 2000 iterations, seed 42) */
   bootstrap?: { iterations: number; seed: number };
+  /** discovery | passthrough | auto (default: discovery when tools/list has the discovery tool) */
+  style?: 'auto' | 'discovery' | 'passthrough';
+  /** pass-through names: upstream "server:tool" -> the proxy's name (else matched by suffix) */
+  toolMap?: Record<string, string>;
+  /** --golden none: no discovery queries at all (menus and the latency of a cheap call only) */
+  noGolden?: boolean;
+  /** largest share of failed measured calls for a run that is not marked failed (default 0) */
+  maxErrorRate?: number;
   /** every discovery call goes through this (side-by-side systems take turns; systems/turnstile.ts) */
   turns?: { run<T>(fn: () => Promise<T>): Promise<T> };
 }

@@ -58,8 +58,10 @@ export interface McpConnection {
   close(): Promise<void>;
 }
 
+/** A target in messages: `stdio:command args`, the URL (streamable HTTP), or `URL (SSE)`. */
 export function describeTarget(t: McpTarget): string {
-  return t.kind === 'stdio' ? `stdio:${[t.command, ...(t.args ?? [])].join(' ')}` : `${t.kind}:${t.url}`;
+  if (t.kind === 'stdio') return `stdio:${[t.command, ...(t.args ?? [])].join(' ')}`;
+  return t.kind === 'sse' ? `${t.url} (SSE)` : t.url;
 }
 
 export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): Promise<McpConnection> {
@@ -106,13 +108,19 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
         ? new StreamableHTTPClientTransport(url, { requestInit })
         : new SSEClientTransport(url, { requestInit, eventSourceInit: target.headers ? ({ headers: target.headers } as never) : undefined });
   }
+  // stdout lines that are not JSON while connecting (the SDK skips them silently): a server that
+  // logs to stdout or is not an MCP server at all otherwise shows only as a timeout
+  const unparsed: string[] = [];
+  if (transport instanceof StdioClientTransport) watchStdoutGarbage(transport, unparsed);
   try {
     await client.connect(transport as never, { timeout: timeoutMs });
   } catch (e) {
     await client.close().catch(() => {});
     const extra = stderrBuf.trim() ? ` (stderr: ${stderrBuf.trim().split('\n').slice(-3).join(' | ')})` : '';
-    throw new Error(`cannot connect to ${describeTarget(target)}: ${(e as Error).message}${extra}`);
+    const notMcp = unparsed.length ? `its stdout was not MCP (first line: ${JSON.stringify(unparsed[0])}); ` : '';
+    throw new Error(`cannot connect to ${describeTarget(target)}: ${notMcp}${httpReason(e, target)}${extra}`);
   }
+  unparsed.length = 0;
   const conn: McpConnection = {
     client,
     target,
@@ -152,6 +160,50 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
     },
   };
   return conn;
+}
+
+/** Collect (up to 3) non-JSON stdout lines of a stdio child. Reaches into the SDK transport's child process; no-op if absent. */
+function watchStdoutGarbage(t: StdioClientTransport, sink: string[]): void {
+  const start = t.start.bind(t);
+  t.start = async () => {
+    await start();
+    const out = (t as unknown as { _process?: { stdout?: Readable | null } })._process?.stdout;
+    let buf = '';
+    const onData = (d: Buffer) => {
+      buf += d.toString('utf8');
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0 && sink.length < 3) {
+        const line = buf.slice(0, nl).trim();
+        buf = buf.slice(nl + 1);
+        if (!line) continue;
+        try {
+          JSON.parse(line);
+        } catch {
+          sink.push(line.slice(0, 120));
+        }
+      }
+      if (sink.length >= 3 || buf.length > 65_536) out?.off('data', onData);
+    };
+    out?.on('data', onData);
+  };
+}
+
+/**
+ * The reason of a failed connect in one line: the HTTP status (the SDK puts it in `data`) and, for
+ * 404/405, a hint at the other HTTP transport; never an empty message.
+ */
+export function httpReason(e: unknown, target: McpTarget): string {
+  const err = e as { message?: string; name?: string; data?: { status?: number; statusText?: string } };
+  const msg = err?.message || err?.name || 'no reason given';
+  const status = err?.data?.status;
+  if (target.kind === 'stdio' || typeof status !== 'number') return msg;
+  const hint =
+    status === 404 || status === 405
+      ? target.kind === 'http'
+        ? ' (no streamable-HTTP endpoint here: an SSE-only server? try the SSE transport)'
+        : ' (no SSE endpoint here: try streamable HTTP)'
+      : '';
+  return `HTTP ${status}${err.data?.statusText ? ` ${err.data.statusText}` : ''}: ${msg}${hint}`;
 }
 
 /** Concatenated text of all text content blocks of a tool result. */

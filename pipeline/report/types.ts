@@ -85,7 +85,8 @@ export interface CorpusHygiene {
     tools_sharing: number;
     /** groups of tools sharing one schema, largest first (may be truncated) */
     groups: { schema_sha256: string; bytes: number; tool_count: number; tool_ids: string[] }[];
-  };
+  };  /** tools whose text holds U+FFFD (invalid UTF-8 in the source); absent in older reports */
+  invalid_utf8?: { count: number; tool_ids: string[] };
 }
 
 export interface CorpusReport {
@@ -322,6 +323,8 @@ export interface LiveResponseSummary {
   p99: number;
   max: number;
   mean: number;
+  /** failed calls at this detail level (their responses are not in n) */
+  errors?: number;
 }
 
 export interface LiveMenu {
@@ -339,7 +342,9 @@ export interface LiveRetrieval {
   golden_version?: string;
   query_count: number;
   errors: number;
-  summary: RetrievalMetrics;
+  /** absent when no discovery call at this detail gave a usable response (see not_computed_reason) */
+  summary?: RetrievalMetrics;
+  not_computed_reason?: string;
   per_query: QueryRow[];
 }
 
@@ -353,6 +358,37 @@ export interface LiveLatency {
   p99_ms: number;
   max_ms: number;
   mean_ms?: number;
+  /** failed measured calls at this detail level (not in n) */
+  errors?: number;
+}
+
+/** Pass-through gateways: the proxy's menu against the upstreams' menus, tool by tool. */
+export interface LivePassthrough {
+  tokenizer: string;
+  /** upstream tools the proxy lists under some name */
+  matched: number;
+  unmatched_upstream: string[];
+  /** proxy tools no upstream tool matched */
+  extra_proxy: string[];
+  /** sum over matched tools of (proxy rendering - upstream rendering) tokens: the cost of renaming/prefixing */
+  prefix_overhead_tokens: number;
+  per_tool: { upstream: string; proxy_name: string | null; how: string; upstream_tokens: number; proxy_tokens: number | null }[];
+}
+
+/** Calls by purpose: only `measured` calls count towards the error rate and the figures. */
+export interface LiveCallCounts {
+  n: number;
+  errors: number;
+}
+
+export interface LiveStatus {
+  state: 'ok' | 'failed';
+  /** failed / measured calls (0 when none were made) */
+  error_rate: number;
+  max_error_rate: number;
+  measured_calls: number;
+  failed_calls: number;
+  reason?: string;
 }
 
 export interface LapResult {
@@ -382,7 +418,21 @@ export interface LiveReport {
     description: string;
     discovery_tool: string;
     arg_names: { query: string; limit: string | null; detail: string | null };
+    /** how the proxy was spoken to (auto-detected for --proxy-url with --transport auto) */
+    transport?: 'stdio' | 'streamable-http' | 'sse';
   };
+  /** discovery proxy or pass-through gateway, and why */
+  style?: 'discovery' | 'passthrough';
+  style_reason?: string;
+  /** whether discovery (search responses, retrieval) was measured */
+  discovery?: { status: 'measured' | 'not_applicable' | 'not_measured'; reason?: string };
+  passthrough?: LivePassthrough;
+  /** latency of a cheap, side-effect-free call (tools/list) */
+  cheap_call?: { method: string; n: number; warmup: number; runs: number; p50_ms: number; p95_ms: number; p99_ms: number; max_ms: number; mean_ms: number };
+  calls?: { readiness: LiveCallCounts; warmup: LiveCallCounts; measured: LiveCallCounts };
+  status?: LiveStatus;
+  /** figures deliberately not computed, with the reason (never a number that would be wrong) */
+  not_computed?: { what: string; reason: string }[];
   proxy: { server_name?: string; server_version?: string; protocol_version?: string };
   /** corpus the golden queries refer to (an id in corpora[] when offline ran) */
   corpus_id?: string;

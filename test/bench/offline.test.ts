@@ -1,6 +1,6 @@
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -13,6 +13,16 @@ import { loadCorpus } from '../../pipeline/corpus/load.ts';
 import { DEFAULT_CORPUS, DEFAULT_GOLDEN, DEFAULT_DISCOVERY_MENU } from '../../pipeline/constants.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
+const made: string[] = [];
+/** A temp folder removed after the file's tests. */
+function tmp(): string {
+  const d = mkdtempSync(join(tmpdir(), 'mcpgauge-bench-'));
+  made.push(d);
+  return d;
+}
+after(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
 
 test('offline stage on the frozen corpus: numbers agree with direct computation', async () => {
   const res = await runOffline({
@@ -58,7 +68,7 @@ function cli(args: string[]) {
 }
 
 test('bench: bad input is a one-line error, non-zero exit, nothing written', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-bench-'));
+  const dir = tmp();
   const bad = join(dir, 'bad.json');
   writeFileSync(bad, '{"tools": [');
   const cases: [string[], RegExp][] = [
@@ -81,10 +91,14 @@ test('bench: bad input is a one-line error, non-zero exit, nothing written', () 
 });
 
 test('bench CLI writes a valid report, tables and dashboard', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-bench-'));
+  const dir = tmp();
   const r = cli(['bench', '--out', dir, '--bootstrap', '50', '--arms', 'baseline_json,compact_sig', '--tokenizers', 'cl100k_base']);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /report: .*report\.json/);
+  // the summary: the baseline is labelled, never a "(-0.0%)" saving against itself
+  assert.doesNotMatch(r.stderr, /\(-0\.0%\)/);
+  assert.match(r.stderr, /baseline_json +cl100k_base +\d+ \(baseline\)/);
+  assert.match(r.stderr, /compact_sig +cl100k_base +\d+ \([-+]\d+\.\d%\)/);
   const report = validateReport(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')));
   assert.equal(report.corpora[0].id, 'corpus-npm4-v1');
   assert.deepEqual(Object.keys(report.arms[0].by_tokenizer), ['cl100k_base']);
@@ -93,7 +107,7 @@ test('bench CLI writes a valid report, tables and dashboard', () => {
 });
 
 test('bench --live --no-offline: a live-only report still describes its corpus and validates', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-bench-'));
+  const dir = tmp();
   const r = cli(['bench', '--out', dir, '--live', '--no-offline', '--live-queries', '3', '--runs', '1', '--warmup', '0', '--embedded-servers', 'memory', '--bootstrap', '20', '--connect-timeout', '120000']);
   assert.equal(r.status, 0, r.stderr);
   const report = validateReport(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')));

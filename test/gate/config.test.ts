@@ -30,6 +30,8 @@ test('unknown keys and bad values: one line naming the file and the field, exit 
     ['negative timeout', (c) => (c.timeouts.step_ms = -1), /\/timeouts\/step_ms must be >= 100/],
     ['unknown cell', (c) => (c.cells['ftp/2025-11-25'] = { required: true }), /\/cells/],
     ['bad tokenizer', (c) => (c.budgets.tokenizer = 'gpt2'), /\/budgets\/tokenizer must be equal to one of the allowed values/],
+    ['bad compliance grade', (c) => (c.compliance = { min_grade: 'Z' }), /\/compliance\/min_grade must be equal to one of the allowed values/],
+    ['unknown compliance key', (c) => (c.compliance = { min_grade: 'B', grade: 'A' }), /\/compliance must NOT have additional properties \("grade"\)/],
   ];
   for (const [what, patch, re] of bad) {
     assert.throws(

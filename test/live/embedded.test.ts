@@ -130,7 +130,7 @@ test('embedded default: menus, responses, retrieval, latency and economics measu
 test('embedded default: a failure after the proxy booted still tears everything down', async () => {
   const lines: string[] = [];
   await assert.rejects(
-    runLive({ embeddedServers: ['memory', 'sequential-thinking'], timeoutMs: 120_000, discoveryTool: 'find_tools', maxQueries: 1, runs: 1, warmup: 0, log: (l) => lines.push(l) }),
+    runLive({ embeddedServers: ['memory', 'sequential-thinking'], timeoutMs: 120_000, discoveryTool: 'find_tools', style: 'discovery', maxQueries: 1, runs: 1, warmup: 0, log: (l) => lines.push(l) }),
     (e: Error) => {
       assert.ok(e instanceof UserError);
       assert.match(e.message, /lists no tool named "find_tools" \(it lists: retrieve_tools, call_tool, describe_tool, upstream_servers\)/);

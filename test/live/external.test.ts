@@ -85,7 +85,7 @@ test('a second proxy started by --proxy-cmd (stdio) over a different upstream co
   }
   const full = live.retrieval.find((r) => r.detail === 'full')!;
   assert.ok(full.per_query.every((q) => q.top.some((id) => id.startsWith('memory:'))), JSON.stringify(full.per_query.map((q) => q.top)));
-  assert.ok(full.summary.recall_at_10.value > 0);
+  assert.ok(full.summary!.recall_at_10.value > 0);
   assert.deepEqual(live.latency.map((l) => [l.detail, l.n, l.warmup, l.runs]), [
     ['full', 6, 1, 2],
     ['compact', 6, 1, 2],
@@ -190,7 +190,7 @@ test('a proxy by --proxy-url with --api-key (both auth headers); a wrong key is 
 
     await assert.rejects(runLive({ proxyUrl: proxy.url, apiKey: 'wrong-key', goldenFile: golden, runs: 1, warmup: 0 }), (e: Error) => {
       assert.ok(e instanceof UserError, String(e));
-      assert.match(e.message, /^live: cannot connect to http:http:\/\/127\.0\.0\.1:\d+\/mcp: .*wrong API key/);
+      assert.match(e.message, /^live: cannot connect to http:\/\/127\.0\.0\.1:\d+\/mcp: .*wrong API key/);
       assert.doesNotMatch(e.message, /\n/);
       return true;
     });

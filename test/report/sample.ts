@@ -48,6 +48,22 @@ export function withVariants(r: Report = buildSampleReport()): Report {
   r.corpora[0].attribution = 'sample attribution (variant)';
   r.corpora[0].hygiene.degenerate.count = 1;
   r.corpora[0].hygiene.degenerate.examples = [{ tool_id: r.corpora[0].tool_ids[0], description: 'x', rule: r.corpora[0].hygiene.degenerate.rules[1] }];
+  r.corpora[0].hygiene.invalid_utf8 = { count: 1, tool_ids: [r.corpora[0].tool_ids[0]] };
+  // live: run health, style and what was deliberately not computed
+  Object.assign(live, {
+    style: 'discovery',
+    style_reason: 'variant',
+    discovery: { status: 'measured', reason: 'variant' },
+    calls: { readiness: { n: 1, errors: 0 }, warmup: { n: 2, errors: 1 }, measured: { n: 10, errors: 1 } },
+    status: { state: 'failed', error_rate: 0.1, max_error_rate: 0, measured_calls: 10, failed_calls: 1, reason: 'variant: 1 of 10 measured calls failed' },
+    cheap_call: { method: 'tools/list', detail: 'full', n: 3, warmup: 1, runs: 3, p50_ms: 1, p95_ms: 2, p99_ms: 2, max_ms: 2, mean_ms: 1.5 },
+    passthrough: { tokenizer: 'cl100k_base', matched: 1, unmatched_upstream: ['a:b'], extra_proxy: ['x'], prefix_overhead_tokens: 3, per_tool: [{ upstream: 'a:c', proxy_name: 'a__c', how: 'suffix + server name', upstream_tokens: 10, proxy_tokens: 13 }] },
+    not_computed: [{ what: 'variant', reason: 'variant reason' }],
+  });
+  live.target.transport = 'streamable-http';
+  live.latency[0].errors = 1;
+  live.response_summary[0].errors = 1;
+  live.retrieval[0].not_computed_reason = 'variant: all discovery calls failed';
   const scored = r.retrieval.filter(isScored)[0];
   Object.assign(live.retrieval[0].per_query[0], { error: 'variant: proxy call failed' });
   Object.assign(scored.per_query[0], { error: 'variant: search failed', first_relevant_rank: null, recall_at_1: 0, recall_at_3: 0, recall_at_5: 0, recall_at_10: 0, rr: 0, ndcg_at_10: 0, ap: 0, comprehensive_at_5: 0, top: [] });

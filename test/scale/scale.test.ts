@@ -33,7 +33,7 @@ test('--system direct --system reference --scale: one report with both systems s
   assert.equal(dm.tool_count, rm.upstream_tool_count);
   assert.equal(dm.menu_tokens.value, rm.full_menu_tokens.value);
   assert.ok(rm.proxy_menu_tokens.value < dm.menu_tokens.value);
-  assert.ok(ref.live!.retrieval[0].summary.recall_at_5.ci95);
+  assert.ok(ref.live!.retrieval[0].summary!.recall_at_5.ci95);
   // scale: every point measured; the catalog is paged (7 per page) yet fully listed
   const pts = rep.scale!.points;
   assert.equal(pts.length, 4);

@@ -11,5 +11,6 @@ import { step as isolation } from './isolation.ts';
 import { step as cancel } from './cancel.ts';
 import { step as budget } from './budget.ts';
 import { step as regression } from './regression.ts';
+import { step as compliance } from './compliance.ts';
 
-export const STEPS: readonly GateStep[] = [ready, discover, call, concurrency, hang, crash, kill, isolation, cancel, budget, regression];
+export const STEPS: readonly GateStep[] = [ready, discover, call, concurrency, hang, crash, kill, isolation, cancel, budget, regression, compliance];

@@ -189,7 +189,7 @@ export const CHARTS: readonly ChartEntry[] = [
       if (live) {
         const off = r.retrieval.filter(isScored).find((s) => s.arm === BASELINE_ARM_ID && (live.corpus_id === undefined || s.corpus_id === live.corpus_id));
         if (off) sources.push({ source: `offline BM25 (${off.arm})`, m: off.metrics });
-        for (const lr of live.retrieval) sources.push({ source: `proxy (${lr.detail})`, m: lr.summary });
+        for (const lr of live.retrieval) if (lr.summary) sources.push({ source: `proxy (${lr.detail})`, m: lr.summary });
       }
       const hasProxy = sources.some((s) => s.source.startsWith('proxy'));
       return {

@@ -18,6 +18,10 @@ function hygieneDetails(c: CorpusReport): Block {
         }
       : { kind: 'paragraph', text: 'no examples', muted: true },
   ];
+  const utf8 = c.hygiene.invalid_utf8;
+  if (utf8 && utf8.count > 0) {
+    blocks.push({ kind: 'paragraph', text: `Invalid UTF-8 (decoded as U+FFFD) in ${utf8.count} tool(s): ${utf8.tool_ids.join(', ')}${utf8.count > utf8.tool_ids.length ? ', …' : ''}` });
+  }
   if (groups.length) {
     blocks.push({
       kind: 'table',

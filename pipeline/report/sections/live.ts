@@ -47,9 +47,24 @@ export const liveSection: ReportSection<Report> = {
     const respRows = l.responses.length <= MAX_QUERY_ROWS ? l.responses : [...l.responses.filter((x) => !x.ok), ...l.responses.filter((x) => x.ok)].slice(0, MAX_QUERY_ROWS);
     const perQueryAll = l.retrieval.flatMap((x) => x.per_query.map((q) => ({ corpus: l.corpus_id ?? 'live', arm: `proxy (${x.detail})`, retriever: 'proxy', q })));
     const perQuery = capRows(perQueryAll);
+    // the run's health first: a failed run must look failed
+    const health: Block[] = [];
+    if (l.status?.state === 'failed') health.push({ kind: 'paragraph', text: `RUN FAILED: ${l.status.reason ?? 'error rate above the limit'}` });
+    if (l.style) health.push({ kind: 'paragraph', text: `style: ${l.style} (${l.style_reason ?? ''}); discovery: ${l.discovery ? `${l.discovery.status}${l.discovery.reason ? ` (${l.discovery.reason})` : ''}` : 'measured'}` });
+    if (l.calls) {
+      const c = l.calls;
+      health.push({ kind: 'paragraph', text: `calls: measured ${c.measured.n} (${c.measured.errors} failed), warm-up ${c.warmup.n} (${c.warmup.errors} failed), readiness probes ${c.readiness.n} (${c.readiness.errors} failed); only measured calls count` });
+    }
+    if (l.cheap_call) health.push({ kind: 'paragraph', text: `cheap call (${l.cheap_call.method}): p50 ${l.cheap_call.p50_ms} ms, p95 ${l.cheap_call.p95_ms} ms, max ${l.cheap_call.max_ms} ms (n=${l.cheap_call.n})` });
+    if (l.passthrough) {
+      const pt = l.passthrough;
+      health.push({ kind: 'paragraph', text: `pass-through menu (${pt.tokenizer}): ${pt.matched} upstream tools matched, ${pt.unmatched_upstream.length} unmatched, ${pt.extra_proxy.length} extra proxy tools; prefix overhead ${pt.prefix_overhead_tokens} tokens` });
+    }
+    for (const n of l.not_computed ?? []) health.push({ kind: 'paragraph', muted: true, text: `not computed: ${n.what}: ${n.reason}` });
     return {
       blocks: [
         targetBlock(l),
+        ...health,
         { kind: 'heading', text: 'Menus over the wire', provenance: p['live.menus'] },
         {
           kind: 'table', id: 'live-menus',
@@ -89,7 +104,8 @@ export const liveSection: ReportSection<Report> = {
             { key: 'detail', label: 'Detail', type: 'ident' }, { key: 'golden_version', label: 'Golden', type: 'text' },
             { key: 'query_count', label: 'Queries', type: 'int' }, { key: 'errors', label: 'Errors', type: 'int' }, ...METRIC_COLUMNS,
           ],
-          rows: l.retrieval.map((x) => ({ detail: x.detail, golden_version: x.golden_version ?? '', query_count: x.query_count, errors: x.errors, ...metricValues(x.summary) })),
+          // a detail whose calls all failed shows no figures (live.not_computed says why)
+          rows: l.retrieval.flatMap((x) => (x.summary ? [{ detail: x.detail, golden_version: x.golden_version ?? '', query_count: x.query_count, errors: x.errors, ...metricValues(x.summary) }] : [])),
         },
         {
           kind: 'details',

@@ -1,0 +1,47 @@
+/**
+ * The gate's compliance step grades a real server with the real prober and compares the grade
+ * with the config's minimum: a clean fixture passes at A, the same fixture with several MUST
+ * behaviours broken (FIXTURE_BREAK knobs) falls below B and fails with the failing checks named.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { step, complyTarget } from '../../pipeline/gate/steps/compliance.ts';
+import { loadGateConfig, type GateConfig } from '../../pipeline/gate/config.ts';
+import type { CellContext } from '../../pipeline/gate/types.ts';
+import type { McpTarget } from '../../pipeline/mcp/client.ts';
+import { REPO } from './helpers.ts';
+
+const FIXTURE = join(REPO, 'bin', 'mcpfixture.mjs');
+const BROKEN = 'tools-list-not-array,call-no-content,unknown-method-ok,parse-error-silent,invalid-request-silent,no-server-info';
+
+function ctxFor(target: McpTarget, compliance: GateConfig['compliance']): CellContext {
+  const base = loadGateConfig(join(REPO, 'gate.config.json'));
+  const cfg: GateConfig = { ...base, compliance, timeouts: { ...base.timeouts, ready_ms: 60_000, step_ms: 30_000 } };
+  // the step reads only the config and how to reach the proxy
+  return { cfg, proxy: { target } } as Partial<CellContext> as CellContext;
+}
+
+const fixture = (breaks?: string): McpTarget => ({ kind: 'stdio', command: process.execPath, args: [FIXTURE, '--transport', 'stdio'], env: breaks ? { FIXTURE_BREAK: breaks } : {} });
+
+test('compliance step: a clean server passes at min_grade A, a broken one fails below B naming its failing checks', async () => {
+  const spec: NonNullable<GateConfig['compliance']> = { min_grade: 'A', spec_version: '2025-11-25', skip: [] };
+  const clean = await step.run(ctxFor(fixture(), { ...spec }));
+  assert.equal(clean.status, 'pass', clean.reason);
+  assert.match(clean.reason, /2025-11-25\/stdio: A \(\d+\) >= A/);
+
+  const broken = await step.run(ctxFor(fixture(BROKEN), { ...spec, min_grade: 'B' }));
+  assert.equal(broken.status, 'fail', broken.reason);
+  assert.match(broken.reason, /compliance below B: 2025-11-25\/stdio: [CDF]/);
+  assert.match(broken.reason, /tools-list|unknown-method|parse-error|invalid-request/);
+  const runs = (broken.evidence as { runs: Array<{ failing: string[] }> }).runs;
+  assert.ok(runs[0]!.failing.length >= 3, 'the failing checks are in the evidence');
+});
+
+test('compliance step: skipped without a config block, not applicable over legacy SSE', async () => {
+  const skipped = await step.run(ctxFor(fixture(), undefined));
+  assert.equal(skipped.status, 'skipped');
+  const sse = await step.run(ctxFor({ kind: 'sse', url: 'http://127.0.0.1:9/sse' }, { min_grade: 'B', spec_version: 'auto', skip: [] }));
+  assert.equal(sse.status, 'not_applicable');
+  assert.equal(complyTarget({ kind: 'http', url: 'http://127.0.0.1:9/mcp', headers: { 'X-API-Key': 'k' } })?.kind, 'http');
+});
