@@ -110,7 +110,7 @@ export function systemsSummary(r: Report): string[] {
     else if (s.direct) out.push(`system ${s.name}: menu ${s.direct.menus.find((m) => m.tokenizer === tk)?.menu_tokens.value} tokens (${tk}), listing p50 ${s.direct.latency.p50_ms} ms`);
     else if (s.live) {
       const ret = s.live.retrieval.find((x) => x.detail === 'full');
-      out.push(`system ${s.name}: menu ${s.live.menus.find((m) => m.tokenizer === tk)?.proxy_menu_tokens.value} tokens (${tk}), recall@5 ${ret?.summary.recall_at_5.value.toFixed(3) ?? '—'}, latency p50 ${s.live.latency.find((x) => x.detail === 'full')?.p50_ms ?? '—'} ms`);
+      out.push(`system ${s.name}: menu ${s.live.menus.find((m) => m.tokenizer === tk)?.proxy_menu_tokens.value} tokens (${tk}), recall@5 ${ret?.summary?.recall_at_5.value.toFixed(3) ?? '—'}, latency p50 ${s.live.latency.find((x) => x.detail === 'full')?.p50_ms ?? '—'} ms`);
     }
   }
   for (const f of r.scale?.fits ?? []) if (f.tokenizer === undefined || f.tokenizer === tk) out.push(`growth ${f.system} ${f.figure}: exponent ${f.exponent} (R² ${f.r2}, ${f.n} points, computed)`);
