@@ -6,7 +6,7 @@ import { DEFAULT_BENCH_OUT, DEFAULT_CORPUS, DEFAULT_DISCOVERY_MENU, DEFAULT_GOLD
 import { assertWritableDir } from '../util/fs.ts';
 import type { CorpusInput } from '../bench/offline.ts';
 import type { Report } from '../report/types.ts';
-import { LIVE_FLAGS, liveOptionsFromFlags } from '../live/flags.ts';
+import { liveOptions, liveOptionsFromFlags } from '../live/flags.ts';
 import { SYSTEM_FLAGS, systemOptionsFromFlags, runSystemStages, systemsSummary } from '../systems/flags.ts';
 import { DEFAULT_RETRIEVER_ID, resolveRetrieverIds, retrieverIds } from '../retrieval/registry.ts';
 
@@ -53,11 +53,7 @@ export function register(program: Command): void {
     .option('--live', 'also run the live stage (the embedded default unless --proxy-url/--proxy-cmd)')
     .option('--no-offline', 'skip the offline stage (live only)')
     .option('--comply <file>', 'a `mcpgauge comply --format json` report to render into the same dashboard');
-  for (const f of LIVE_FLAGS) {
-    const o = new Option(f.flags, f.description);
-    if (f.default !== undefined) o.default(f.default);
-    cmd.addOption(o);
-  }
+  for (const o of liveOptions()) cmd.addOption(o);
   for (const f of SYSTEM_FLAGS) {
     const o = new Option(f.flags, f.description);
     if (f.repeatable) o.argParser(collect).default([]);

@@ -5,10 +5,14 @@
  */
 import { createRetriever, DEFAULT_RETRIEVER_ID } from '../retrieval/registry.ts';
 import type { Retriever } from '../retrieval/types.ts';
-import { arm as baselineArm } from '../../arms/baseline_json.ts';
+import { getArm } from '../arms/registry.ts';
+import { BASELINE_ARM_ID } from '../constants.ts';
 import type { IndexDoc, JsonValue, ToolRecord } from '../types.ts';
 import type { WireTool } from '../mcp/client.ts';
 import type { Upstream } from './upstream.ts';
+
+/** tools are indexed (and menus rendered) like the baseline arm */
+const baselineArm = getArm(BASELINE_ARM_ID);
 
 export interface CatalogEntry {
   record: ToolRecord;

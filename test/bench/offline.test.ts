@@ -1,4 +1,5 @@
 import { test, after } from 'node:test';
+import { REPO_ROOT as ROOT } from '../../pipeline/constants.ts';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,6 @@ import { getTokenizer } from '../../pipeline/tokens/tokenizer.ts';
 import { loadCorpus } from '../../pipeline/corpus/load.ts';
 import { DEFAULT_CORPUS, DEFAULT_GOLDEN, DEFAULT_DISCOVERY_MENU } from '../../pipeline/constants.ts';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const made: string[] = [];
 /** A temp folder removed after the file's tests. */
 function tmp(): string {

@@ -2,6 +2,7 @@
  * The offline stage counting the second tokenizer in a worker thread gives exactly the numbers
  * of the single-thread run; worker errors surface like main-thread ones; MCPGAUGE_THREADS is checked.
  */
+import { REPO_ROOT as ROOT } from '../../pipeline/constants.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
@@ -12,7 +13,6 @@ import { getTokenizer } from '../../pipeline/tokens/tokenizer.ts';
 import { UserError } from '../../pipeline/types.ts';
 import { DEFAULT_DISCOVERY_MENU, DEFAULT_GOLDEN } from '../../pipeline/constants.ts';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const NPM4 = join(ROOT, 'datasets', 'corpus-npm4-v1.tools.json');
 
 const opts = (parallel: boolean): OfflineOptions => ({

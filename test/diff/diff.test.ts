@@ -3,6 +3,7 @@
  * runs pass; a deliberately worse live run (the proxy asked for one result per query instead
  * of ten) is flagged with exit 1; reports of different things are refused with exit 2.
  */
+import { REPO_ROOT as ROOT } from '../../pipeline/constants.ts';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -11,7 +12,6 @@ import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { DiffResult } from '../../pipeline/diff/compare.ts';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-diff-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
