@@ -7,7 +7,7 @@ import { assertWritableDir } from '../util/fs.ts';
 import type { CorpusInput } from '../bench/offline.ts';
 import type { Report } from '../report/types.ts';
 import { liveOptions, liveOptionsFromFlags } from '../live/flags.ts';
-import { SYSTEM_FLAGS, systemOptionsFromFlags, runSystemStages } from '../systems/flags.ts';
+import { SYSTEM_FLAGS, systemOptionsFromFlags, runSystemStages, systemsSummary } from '../systems/flags.ts';
 import { DEFAULT_RETRIEVER_ID, resolveRetrieverIds, retrieverIds } from '../retrieval/registry.ts';
 import { EMBED_FLAGS, embedOptionsFromFlags } from './embed_flags.ts';
 
@@ -142,6 +142,7 @@ export function register(program: Command): void {
     const report = assembleReport({ offline, live, results, ...staged, tokenizers, options, argv, secrets: liveOpts?.apiKey ? [liveOpts.apiKey] : [] });
     const written = await writeReport(report, resolve(String(flags.out)), complyExtra);
     printSummary(report, log);
+    for (const line of systemsSummary(report)) log(line);
     process.stdout.write(`report: ${written.report}\ndashboard: ${written.dashboard}\n`);
     if (report.live?.status?.state === 'failed') {
       // the report is written and marked failed; the exit code says so too
