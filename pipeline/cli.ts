@@ -2,6 +2,7 @@
  * `mcpgauge` command line. Each subcommand lives in pipeline/cli/<name>.ts and exports
  * `register(program)`; this file only wires them and turns errors into one-line messages.
  */
+import { VERSION } from './constants.ts';
 import { Command, CommanderError } from 'commander';
 import { UserError } from './types.ts';
 import * as corpus from './cli/corpus.ts';
@@ -16,7 +17,7 @@ import * as comply from './cli/comply.ts';
 export function buildProgram(): Command {
   const program = new Command('mcpgauge')
     .description('Measure MCP tool-discovery cost and quality; fixture, reference proxy and (later) release gate.')
-    .version('0.1.0')
+    .version(VERSION)
     .showHelpAfterError()
     .exitOverride();
   for (const m of [corpus, bench, fixture, proxy, diff, comply, gate, report]) m.register(program);

@@ -14,7 +14,7 @@ export const VERSION: string = (JSON.parse(readFileSync(resolve(REPO_ROOT, 'pack
 export const DATASETS_DIR = resolve(REPO_ROOT, 'datasets');
 /** the committed default corpus, its golden set and the reference proxy's own menu */
 export const DEFAULT_CORPUS = resolve(DATASETS_DIR, 'corpus-npm4-v1.tools.json');
-export const DEFAULT_GOLDEN = resolve(DATASETS_DIR, 'golden-npm4-v1.json');
+export const DEFAULT_GOLDEN = resolve(DATASETS_DIR, 'golden-npm4-v2.json');
 export const DEFAULT_DISCOVERY_MENU = resolve(DATASETS_DIR, 'proxy-menu-v1.tools.json');
 /** the committed tool-result fixtures the result arms run on (mcpgauge corpus freeze-results) */
 export const DEFAULT_RESULT_FIXTURES = resolve(DATASETS_DIR, 'results-reference-v1.json');

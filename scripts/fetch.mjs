@@ -4,11 +4,10 @@
 //   make fetch FROM=../shared/datasets
 // Without network and without a mirror it says so in one line and exits non-zero.
 import { $, path } from 'zx';
+import { fetchArgs } from './lib/args.mjs';
 $.verbose = false;
 const root = path.resolve(import.meta.dirname, '..');
-const pass = process.argv.slice(2);
-const args = ['corpus', 'fetch', ...pass];
-if (process.env.FROM && !pass.some((a) => a === '--from' || a.startsWith('--from='))) args.push('--from', path.resolve(process.env.FROM));
+const args = fetchArgs(process.argv.slice(2), process.env);
 try {
   await $({ cwd: root, stdio: 'inherit' })`node bin/mcpgauge.mjs ${args}`;
 } catch (e) {

@@ -4,11 +4,10 @@
 // corpus-npm4-vN is chosen. Extra flags pass through, e.g.
 //   make freeze ARGS="--version corpus-npm4-v2"      make freeze ARGS="--with-fixture"
 import { $, path } from 'zx';
+import { freezeArgs } from './lib/args.mjs';
 $.verbose = false;
 const root = path.resolve(import.meta.dirname, '..');
-const pass = process.argv.slice(2);
-const args = ['corpus', 'freeze', ...pass];
-if (!pass.some((a) => a === '--version' || a.startsWith('--version=') || a === '--next-version')) args.push('--next-version');
+const args = freezeArgs(process.argv.slice(2));
 try {
   await $({ cwd: root, stdio: 'inherit' })`node bin/mcpgauge.mjs ${args}`;
 } catch (e) {

@@ -1,23 +1,28 @@
-/** The arm registry: every encoding arm by id (sorted). */
+/**
+ * The listing-arm registry, as data: every arm that renders tool definitions
+ * (pipeline/arms/listing/<id>.ts), one line each. `ARMS`, `getArm`, `resolveArms` serve the
+ * offline stage, the live menus and the proxy index. Result arms (tool-call outputs) live in
+ * pipeline/arms/result/<id>.ts with their registry in pipeline/results/registry.ts.
+ */
 import { UserError } from '../types.ts';
 import { BASELINE_ARM_ID, type Arm } from './types.ts';
-import { arm as baseline_json } from '../../arms/baseline_json.ts';
-import { arm as compact_json } from '../../arms/compact_json.ts';
-import { arm as compact_sig } from '../../arms/compact_sig.ts';
-import { arm as toon_listing } from '../../arms/toon_listing.ts';
-import { arm as tron_dedup } from '../../arms/tron_dedup.ts';
-import { arm as tscg } from '../../arms/tscg.ts';
+import { arm as baseline_json } from './listing/baseline_json.ts';
+import { arm as compact_json } from './listing/compact_json.ts';
+import { arm as compact_sig } from './listing/compact_sig.ts';
+import { arm as toon_listing } from './listing/toon_listing.ts';
+import { arm as tron_dedup } from './listing/tron_dedup.ts';
+import { arm as tscg } from './listing/tscg.ts';
 
 export { BASELINE_ARM_ID };
 
-const BY_ID: ReadonlyMap<string, Arm> = new Map(
-  [baseline_json, compact_json, compact_sig, toon_listing, tron_dedup, tscg].map((a) => [a.meta.id, a]),
-);
+export const LISTING_ARMS: readonly Arm[] = Object.freeze([baseline_json, compact_json, compact_sig, toon_listing, tron_dedup, tscg]);
 
-/** Registered arm ids, sorted. */
+const BY_ID: ReadonlyMap<string, Arm> = new Map(LISTING_ARMS.map((a) => [a.meta.id, a]));
+
+/** Registered listing-arm ids, sorted. */
 export const ARMS: readonly string[] = Object.freeze([...BY_ID.keys()].sort());
 
-/** The arm with this id; an unknown id is a UserError naming it and the valid ids. */
+/** The listing arm with this id; an unknown id is a UserError naming it and the valid ids. */
 export function getArm(id: string): Arm {
   const a = BY_ID.get(id);
   if (!a) throw new UserError(`unknown arm "${id}" (valid: ${ARMS.join(', ')})`);

@@ -1,16 +1,23 @@
 /**
- * The encoding-arm contract (docs/architecture.md "Arms"). One arm = one deterministic way of
- * presenting tool definitions to a model. Arms live in `arms/<id>.ts`; the registry is
- * `pipeline/arms/registry.ts`.
+ * The encoding-arm contract (docs/architecture.md "Arms"). Two kinds of arm live in this
+ * package, each one file plus one registry line (`pipeline/arms/registry.ts`):
+ * - 'listing' arms (`pipeline/arms/listing/<id>.ts`): one deterministic way of presenting tool
+ *   DEFINITIONS (tools/list) to a model; golden outputs in `pipeline/arms/golden/`;
+ * - 'result' arms (`pipeline/arms/result/<id>.ts`): one way of encoding a tool call's OUTPUT
+ *   value (json, json_compact, toon, csv_when_tabular); their contract (`ResultArm`) and
+ *   registry are in `pipeline/results/` (arm.ts, registry.ts).
  */
 import type { IndexDoc, ToolRecord } from '../types.ts';
 
-/** The reference arm every saving is measured against. */
-export const BASELINE_ARM_ID = 'baseline_json';
+export type ArmKind = 'listing' | 'result';
+
+/** The reference arm every saving is measured against (pipeline/constants.ts). */
+export { BASELINE_ARM_ID } from '../constants.ts';
 
 export interface ArmMeta {
   /** registry key, matches /^[a-z0-9_]+$/ */
   id: string;
+  kind: 'listing';
   description: string;
   /** true when indexDoc() differs from baseline_json's for some tool (the index must be rebuilt on the arm's text) */
   altersIndex: boolean;

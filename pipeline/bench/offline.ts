@@ -21,13 +21,14 @@ import { prepareArm, finishArm, rankingAgreement, type ArmCounts, type ArmRunRes
 import { startCountWorker } from '../tokens/worker_client.ts';
 import { makeCounter, PARALLEL_MIN_CHARS, threadsFromEnv, tokenizerNames, type Counter } from '../tokens/counter.ts';
 import type { TokenizerName } from '../tokens/tokenizer.ts';
-import { createRetriever, getRetrieverEntry, resolveRetrieverIds, DEFAULT_RETRIEVER_ID } from '../retrieval/registry.ts';
-import type { RetrieverMeta, RetrieverOptions } from '../retrieval/types.ts';
-import { scoreGolden } from '../retrieval/metrics.ts';
+import { getRetrieverEntry, resolveRetrieverIds, DEFAULT_RETRIEVER_ID } from '../retrieval/registry.ts';
+import { scoreArmRetrievers } from './retrieval.ts';
+export { retrieverInfo } from './retrieval.ts';
+import type { RetrieverOptions } from '../retrieval/types.ts';
 import { breakEvenCurve } from '../economics/breakeven.ts';
 import { sessionEstimates } from '../economics/session.ts';
 import { mean } from '../util/stats.ts';
-import { breakEvenRow, curveRows, sessionRows, toMetrics, toQueryRow } from '../report/rows.ts';
+import { breakEvenRow, curveRows, sessionRows } from '../report/rows.ts';
 import type {
   ArmReport,
   CorpusReport,
@@ -35,7 +36,6 @@ import type {
   Economics,
   RankingAgreement,
   RetrievalReport,
-  RetrieverInfo,
 } from '../report/types.ts';
 import { statSync } from 'node:fs';
 
@@ -176,11 +176,6 @@ function toArmReport(r: ArmRunResult, corpus: Corpus): ArmReport {
   return row;
 }
 
-/** The report's copy of a retriever's meta (params as plain JSON). */
-export function retrieverInfo(meta: RetrieverMeta): RetrieverInfo {
-  return { id: meta.id, analyzer: meta.analyzer, params: JSON.parse(JSON.stringify(meta.params)) };
-}
-
 function timed<T>(timings: StageTiming[], stage: string, corpusId: string | undefined, fn: () => Promise<T>): Promise<T> {
   const t0 = performance.now();
   return fn().then((v) => {
@@ -269,49 +264,29 @@ async function renderAndCount(cr: CorpusRun, arm: Arm, scope: string, baselineRa
   return { prep, counts };
 }
 
-/** Stage: index the arm's docs and score the golden set, once per retriever; rows keyed by (corpus, arm, retriever). */
+/**
+ * Stage: index the arm's docs and score the golden set, once per retriever (bench/retrieval.ts:
+ * cross-validated when a retriever has data-chosen parameters, with costs and the paired
+ * difference against the default); rows keyed by (corpus, arm, retriever).
+ */
 async function scoreArm(cr: CorpusRun, r: ArmRunResult): Promise<RetrievalReport[]> {
   const { corpus, golden, opts } = cr;
-  const rows: RetrievalReport[] = [];
-  if (!golden) {
-    for (const rid of cr.retrieverIds) {
-      const retr = createRetriever(rid, opts.retrieverOptions);
-      rows.push({ corpus_id: corpus.id, arm: r.arm, retriever: retrieverInfo(retr.meta), not_scorable: `no golden query set for ${corpus.version}` });
-    }
-    return rows;
-  }
-  for (const rid of cr.retrieverIds) {
-    const retr = createRetriever(rid, opts.retrieverOptions);
-    const stage = rid === DEFAULT_RETRIEVER_ID ? `retrieval:${r.arm}` : `retrieval:${r.arm}:${rid}`;
-    const scored = await timed(cr.timings, stage, corpus.id, async () => {
-      retr.build(r.index_docs);
-      const rankings = new Map<string, string[]>();
-      const res = await scoreGolden(
-        (q) => {
-          const ids = retr.search(q, Math.max(10, opts.responseTopK)).map((h) => h.tool_id);
-          rankings.set(q, ids);
-          return ids.slice(0, 10);
-        },
-        golden,
-        { bootstrap: opts.bootstrap },
-      );
-      return { res, rankings };
-    });
-    if (rid === cr.retrieverIds[0]) cr.rankingsByArm.set(r.arm, scored.rankings);
-    rows.push({
-      corpus_id: corpus.id,
-      arm: r.arm,
-      retriever: retrieverInfo(retr.meta),
-      golden_version: golden.version ?? golden.corpus_version,
-      query_count: scored.res.summary.query_count,
-      errors: scored.res.summary.errors,
-      metrics: toMetrics(scored.res.summary),
-      per_query: scored.res.perQuery.map(toQueryRow),
-    });
-    cr.log(`  retrieval ${r.arm}${cr.retrieverIds.length > 1 ? ` (${rid})` : ''}: recall@5 ${scored.res.summary.metrics.recall_at_5.value.toFixed(3)}, MRR ${scored.res.summary.metrics.mrr.value.toFixed(3)}`);
-  }
+  const scored = await scoreArmRetrievers({
+    corpusId: corpus.id,
+    corpusVersion: corpus.version,
+    arm: r.arm,
+    docs: r.index_docs,
+    golden,
+    retrieverIds: cr.retrieverIds,
+    retrieverOptions: opts.retrieverOptions,
+    bootstrap: opts.bootstrap,
+    depth: Math.max(10, opts.responseTopK),
+    timed: (stage, fn) => timed(cr.timings, stage, corpus.id, fn),
+    log: cr.log,
+  });
+  if (scored.rankings) cr.rankingsByArm.set(r.arm, scored.rankings);
   r.index_docs = []; // indexed; not needed any more (the report does not carry them)
-  return rows;
+  return scored.rows;
 }
 
 /**

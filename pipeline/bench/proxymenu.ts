@@ -3,6 +3,7 @@
  * proxy process and frozen as a corpus file. The offline stage uses it as the discovery menu
  * for break-even; a test re-captures it to catch drift between the file and the proxy.
  */
+import { REPO_ROOT as ROOT } from '../constants.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,7 +12,6 @@ import { connectMcp } from '../mcp/client.ts';
 import { serializeFrozen } from '../corpus/frozen.ts';
 import { compareIds } from '../corpus/record.ts';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
 export const PROXY_MENU_SERVER = 'mcpgauge-proxy';
 export const PROXY_MENU_VERSION = 'proxy-menu-v1';
 

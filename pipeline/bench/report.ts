@@ -1,4 +1,6 @@
 /** Assembles the report document from the stage outputs (offline and live) plus run metadata. */
+import { REPO_ROOT as ROOT } from '../constants.ts';
+import { VERSION } from '../constants.ts';
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { JsonValue } from '../types.ts';
@@ -9,7 +11,6 @@ import { redactArgv, redactDeep } from '../util/redact.ts';
 import { LAP_PROVENANCE, LIVE_PROVENANCE, LIVE_RESULT_PROVENANCE, OFFLINE_PROVENANCE, RESULTS_PROVENANCE, SCALE_PROVENANCE, SYSTEMS_PROVENANCE } from '../report/provenance.ts';
 import type { ResultsReport } from '../results/stage.ts';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
 
 export function gitCommit(): string | null {
   try {
@@ -53,7 +54,7 @@ export function assembleReport(args: {
   const report: Report = {
     report_version: REPORT_VERSION,
     meta: {
-      tool: { name: 'mcpgauge', version: '0.1.0' },
+      tool: { name: 'mcpgauge', version: VERSION },
       generated_at: (args.generatedAt ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       command_line: ['mcpgauge', ...redactArgv(args.argv, secrets)],
       node_version: process.version,

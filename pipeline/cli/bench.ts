@@ -6,9 +6,10 @@ import { DEFAULT_BENCH_OUT, DEFAULT_CORPUS, DEFAULT_DISCOVERY_MENU, DEFAULT_GOLD
 import { assertWritableDir } from '../util/fs.ts';
 import type { CorpusInput } from '../bench/offline.ts';
 import type { Report } from '../report/types.ts';
-import { LIVE_FLAGS, liveOptionsFromFlags } from '../live/flags.ts';
-import { SYSTEM_FLAGS, systemOptionsFromFlags, runSystemStages } from '../systems/flags.ts';
+import { liveOptions, liveOptionsFromFlags } from '../live/flags.ts';
+import { SYSTEM_FLAGS, systemOptionsFromFlags, runSystemStages, systemsSummary } from '../systems/flags.ts';
 import { DEFAULT_RETRIEVER_ID, resolveRetrieverIds, retrieverIds } from '../retrieval/registry.ts';
+import { EMBED_FLAGS, embedOptionsFromFlags } from './embed_flags.ts';
 
 // Heavy modules (tiktoken, arrow, parquet, vega, the MCP SDK) load inside the action, so other
 // subcommands (e.g. `mcpfixture`, which shares this CLI) start fast.
@@ -27,7 +28,7 @@ function numOpt(name: string) {
   };
 }
 /** comma list of registry ids, validated at parse time (one clear line on an unknown id) */
-const retrieverList = (v: string): string[] => resolveRetrieverIds(list(v));
+const retrieverList = (v: string): string[] => (v.trim() === 'all' ? retrieverIds() : resolveRetrieverIds(list(v)));
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -44,7 +45,7 @@ export function register(program: Command): void {
     .option('--out <dir>', 'output folder', DEFAULT_BENCH_OUT)
     .option('--bootstrap <n>', 'bootstrap iterations for the 95% intervals', intOpt('--bootstrap', 1), 2000)
     .option('--seed <n>', 'bootstrap seed', intOpt('--seed', 0), 42)
-    .addOption(new Option('--retriever <list>', `retrievers to score, comma list (${retrieverIds().join(', ')}); the first one feeds the simulated discovery responses`).default(DEFAULT_RETRIEVER_ID).argParser(retrieverList))
+    .addOption(new Option('--retriever <list>', `retrievers to score, comma list or "all" (${retrieverIds().join(', ')}); the first one feeds the simulated discovery responses`).default('all').argParser(retrieverList))
     .option('--k1 <x>', 'BM25 k1', numOpt('--k1'))
     .option('--b <x>', 'BM25 b', numOpt('--b'))
     .option('--top-k <n>', 'tools per simulated discovery response (offline economics)', intOpt('--top-k', 1), 15)
@@ -53,11 +54,8 @@ export function register(program: Command): void {
     .option('--live', 'also run the live stage (the embedded default unless --proxy-url/--proxy-cmd)')
     .option('--no-offline', 'skip the offline stage (live only)')
     .option('--comply <file>', 'a `mcpgauge comply --format json` report to render into the same dashboard');
-  for (const f of LIVE_FLAGS) {
-    const o = new Option(f.flags, f.description);
-    if (f.default !== undefined) o.default(f.default);
-    cmd.addOption(o);
-  }
+  for (const o of EMBED_FLAGS) cmd.addOption(o);
+  for (const o of liveOptions()) cmd.addOption(o);
   for (const f of SYSTEM_FLAGS) {
     const o = new Option(f.flags, f.description);
     if (f.repeatable) o.argParser(collect).default([]);
@@ -116,7 +114,7 @@ export function register(program: Command): void {
           tokenizers,
           bootstrap,
           retrievers: retrievers(flags.retriever),
-          retrieverOptions: bm25,
+          retrieverOptions: { ...bm25, ...embedOptionsFromFlags(flags) },
           responseTopK: flags.topK as number,
           log,
         })
@@ -133,16 +131,18 @@ export function register(program: Command): void {
     if (liveOpts && !explicitSystems) {
       const t1 = performance.now();
       log('live stage: starting');
-      live = await runLive({ ...liveOpts, bootstrap, log });
+      // the embedded proxy runs the first --retriever (the one that also feeds the simulated responses)
+      live = await runLive({ ...liveOpts, bootstrap, log, retriever: retrievers(flags.retriever)[0], retrieverOptions: embedOptionsFromFlags(flags) });
       log(`live stage: ${((performance.now() - t1) / 1000).toFixed(1)} s, ${live.errors.length} error row(s)`);
     }
     const staged = liveOpts ? await runSystemStages(systemOpts, { ...liveOpts, bootstrap, log }, explicitSystems) : {};
     const options: { [k: string]: JsonValue } = JSON.parse(
-      JSON.stringify({ corpora, arms: flags.arms, tokenizers, bootstrap, bm25, ...(retrievers(flags.retriever).join() === DEFAULT_RETRIEVER_ID ? {} : { retrievers: retrievers(flags.retriever) }), top_k: flags.topK, live: Boolean(flags.live), offline: Boolean(flags.offline), result_fixtures: flags.offline ? flags.resultFixtures : undefined, ...(systemOpts.systems ? { systems: systemOpts.systems.map((x) => `${x.name}=${x.spec}`) } : {}), ...(systemOpts.scale ? { scale: systemOpts.scale } : {}) }),
+      JSON.stringify({ corpora, arms: flags.arms, tokenizers, bootstrap, bm25, retrievers: retrievers(flags.retriever), ...(flags.embedUrl ? { embed: embedOptionsFromFlags(flags) } : {}), top_k: flags.topK, live: Boolean(flags.live), offline: Boolean(flags.offline), result_fixtures: flags.offline ? flags.resultFixtures : undefined, ...(systemOpts.systems ? { systems: systemOpts.systems.map((x) => `${x.name}=${x.spec}`) } : {}), ...(systemOpts.scale ? { scale: systemOpts.scale } : {}) }),
     );
     const report = assembleReport({ offline, live, results, ...staged, tokenizers, options, argv, secrets: liveOpts?.apiKey ? [liveOpts.apiKey] : [] });
     const written = await writeReport(report, resolve(String(flags.out)), complyExtra);
     printSummary(report, log);
+    for (const line of systemsSummary(report)) log(line);
     process.stdout.write(`report: ${written.report}\ndashboard: ${written.dashboard}\n`);
     if (report.live?.status?.state === 'failed') {
       // the report is written and marked failed; the exit code says so too
@@ -154,7 +154,7 @@ export function register(program: Command): void {
 
 /** the parsed --retriever value (the default is a plain string) */
 function retrievers(v: unknown): string[] {
-  return Array.isArray(v) ? (v as string[]) : [String(v)];
+  return Array.isArray(v) ? (v as string[]) : retrieverList(String(v));
 }
 
 /** Token change against the baseline as printed: savings 12.34 -> "-12.3%", growth -5 -> "+5.0%", never "-0.0%". */

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { DEFAULT_RETRIEVER_ID, retrieverIds } from '../retrieval/registry.ts';
 import { UserError } from '../types.ts';
+import { EMBED_FLAGS, embedOptionsFromFlags } from './embed_flags.ts';
 import type { ProxyHandle } from '../proxy/index.ts';
 
 /** Registers `mcpgauge proxy`: the reference discovery proxy (see pipeline/proxy/README.md). */
@@ -12,9 +13,11 @@ export function register(program: Command): void {
     .option('--transport <t>', 'serve MCP over "http" (streamable HTTP at /mcp) or "stdio"', 'http')
     .option('--host <addr>', 'HTTP bind address (default: config listen.host, 127.0.0.1)')
     .option('--port <n>', 'HTTP port, 0 = a free port (default: config listen.port, 8092)')
-    .addOption(new Option('--retriever <id>', 'retriever behind retrieve_tools (pipeline/retrieval/registry.ts)').choices(retrieverIds()).default(DEFAULT_RETRIEVER_ID))
+    .addOption(new Option('--retriever <id>', `retriever behind retrieve_tools (pipeline/retrieval/registry.ts; default: the config's "retriever", else ${DEFAULT_RETRIEVER_ID})`).choices(retrieverIds()))
+    .addOption(EMBED_FLAGS[0])
+    .addOption(EMBED_FLAGS[1])
     .option('--api-key <key>', 'API key HTTP clients must send (X-API-Key or Authorization: Bearer); also MCPGAUGE_PROXY_API_KEY')
-    .action(async (o: { config: string; transport: string; host?: string; port?: string; apiKey?: string; retriever: string }) => {
+    .action(async (o: { config: string; transport: string; host?: string; port?: string; apiKey?: string; retriever?: string; embedUrl?: string; embedModel?: string }) => {
       // loaded here so other subcommands do not pay for the MCP SDK server at start-up
       const { loadProxyConfig, startProxy } = await import('../proxy/index.ts');
       if (o.transport !== 'http' && o.transport !== 'stdio') {
@@ -44,6 +47,7 @@ export function register(program: Command): void {
         host: o.host,
         apiKey: o.apiKey,
         retriever: o.retriever,
+        retrieverOptions: embedOptionsFromFlags(o),
         log,
         onStdinEnd: () => void stop(0),
       });

@@ -6,7 +6,8 @@
  */
 import { View } from './evidence.ts';
 import { catalogFor, selected, type Selection } from './select.ts';
-import type { Check, CheckMeta, CheckResult, Evidence, Verdict } from './types.ts';
+import type { CheckMeta, CheckResult, Evidence, Verdict } from './types.ts';
+import type { Check } from './check.ts';
 
 function capabilityDeclared(v: View, cap: string): boolean {
   return cap in v.caps();

@@ -1,7 +1,8 @@
 /** Which checks apply to a run (revision window, transport) and which the user selected (--only/--skip). */
 import { UserError } from '../types.ts';
 import { CATALOG } from './checks/index.ts';
-import { CATEGORIES, type Check, type Revision, type WireKind } from './types.ts';
+import { CATEGORIES, type Revision, type WireKind } from './types.ts';
+import type { Check } from './check.ts';
 
 export function inRevision(c: Check, rev: Revision): boolean {
   const w = c.meta.revisions;

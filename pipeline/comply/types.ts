@@ -121,11 +121,6 @@ export interface Evidence {
   warnings: string[];
 }
 
-export interface Check {
-  meta: CheckMeta;
-  judge(ev: import('./evidence.ts').View): Verdict;
-}
-
 export interface CategoryScore {
   category: Category;
   passed: number;

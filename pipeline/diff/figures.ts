@@ -3,6 +3,7 @@
  * section (a list of units, data); each yields comparable figures keyed by a stable path such
  * as `retrieval/corpus-npm4-v1/baseline_json/recall_at_5` so two reports line up by key.
  */
+import { DEFAULT_RETRIEVER_ID } from '../retrieval/registry.ts';
 import type { Figure, Report } from '../report/types.ts';
 import { isScored } from '../report/types.ts';
 import type { LiveReport } from '../report/types.ts';
@@ -94,13 +95,15 @@ export const EXTRACTORS: readonly FigureExtractor[] = [
   },
   {
     id: 'retrieval',
-    description: 'retrieval metrics per corpus and arm (offline), judged by the bootstrap CI',
+    description: 'retrieval metrics per corpus, arm and retriever (offline), judged by the bootstrap CI',
     extract: (r) =>
-      r.retrieval.filter(isScored).flatMap((x) =>
-        RETRIEVAL_METRICS.filter((m) => x.metrics[m]).map((m) =>
-          fromFigure(x.metrics[m], { key: `retrieval/${x.corpus_id}/${x.arm}/${m}`, section: 'retrieval', label: `${x.corpus_id} ${x.arm} ${m}`, kind: 'retrieval', better: 'higher' }),
-        ),
-      ),
+      r.retrieval.filter(isScored).flatMap((x) => {
+        // the default retriever keeps the historical key; others add theirs (keys stay unique)
+        const arm = x.retriever.id === DEFAULT_RETRIEVER_ID ? x.arm : `${x.arm}@${x.retriever.id}`;
+        return RETRIEVAL_METRICS.filter((m) => x.metrics[m]).map((m) =>
+          fromFigure(x.metrics[m], { key: `retrieval/${x.corpus_id}/${arm}/${m}`, section: 'retrieval', label: `${x.corpus_id} ${arm} ${m}`, kind: 'retrieval', better: 'higher' }),
+        );
+      }),
   },
   {
     id: 'economics',

@@ -1,8 +1,11 @@
 /**
- * CLI-facing side of the live stage: the flags `mcpgauge bench --live` accepts and their
- * translation into LiveOptions. The CLI registers LIVE_FLAGS and passes commander's parsed
- * options object (camelCase keys) to liveOptionsFromFlags; bad values are one-line UserErrors.
+ * CLI-facing side of the live stage: the flags `mcpgauge bench --live` accepts, as commander
+ * `Option`s (defaults, `choices`, `argParser` validating at parse time), and their translation
+ * into LiveOptions. The CLI adds `liveOptions()` to `bench` and passes commander's parsed
+ * options object (camelCase keys) to liveOptionsFromFlags, which validates again for
+ * programmatic callers; bad values are one-line UserErrors.
  */
+import { Option } from 'commander';
 import { STYLE_CHOICES, validateToolMap } from '../adapter/options.ts';
 import { readJsonFile } from '../util/fs.ts';
 import { UserError } from '../types.ts';
@@ -10,44 +13,6 @@ import type { ProtocolChoice } from '../mcp/client.ts';
 import type { Detail } from '../report/types.ts';
 import { EMBEDDED_SERVERS, type LiveOptions } from './types.ts';
 
-export interface LiveFlag {
-  /** commander flag spec */
-  flags: string;
-  description: string;
-  /** commander default (as the user would type it), when any */
-  default?: string;
-}
-
-export const LIVE_FLAGS: readonly LiveFlag[] = [
-  { flags: '--proxy-url <url>', description: 'measure the discovery proxy at this MCP URL (streamable HTTP; a bare origin gets /mcp) instead of the embedded default' },
-  { flags: '--api-key <key>', description: 'API key for --proxy-url (sent as X-API-Key and Authorization: Bearer)' },
-  { flags: '--api-key-env <name>', description: 'read the API key for --proxy-url from this environment variable (keeps it out of ps output and shell history)' },
-  { flags: '--proxy-cmd <command>', description: 'measure the discovery proxy started by this command line, spoken to over stdio (simple shell quoting)' },
-  { flags: '--upstreams <file>', description: "proxy-config-format file listing the external proxy's upstreams; their tools/list is the full menu (default: the corpus file, labelled)" },
-  { flags: '--discovery-tool <name>', description: 'name of the discovery tool', default: 'retrieve_tools' },
-  { flags: '--query-arg <name>', description: "the discovery tool's query argument", default: 'query' },
-  { flags: '--limit-arg <name>', description: "the discovery tool's result-limit argument ('none' = do not send one)", default: 'limit' },
-  { flags: '--detail-arg <name>', description: "the discovery tool's detail argument ('none' = the proxy has none; only full is measured)", default: 'detail' },
-  { flags: '--limit <n>', description: 'results requested per discovery call', default: '10' },
-  { flags: '--live-details <list>', description: 'detail levels to measure (full,compact; compact only when the tool declares the detail argument)', default: 'full,compact' },
-  { flags: '--runs <n>', description: 'measured passes over the golden queries (latency repetitions)', default: '3' },
-  { flags: '--warmup <n>', description: 'warm-up discovery calls per detail level before measuring', default: '2' },
-  { flags: '--live-queries <n>', description: 'use only the first N golden queries in the live stage' },
-  { flags: '--call-timeout <ms>', description: 'deadline per discovery call', default: '30000' },
-  { flags: '--connect-timeout <ms>', description: 'deadline to connect to the proxy and list tools (also each upstream listed directly)', default: '60000' },
-  { flags: '--ready-timeout <ms>', description: 'how long to wait for the proxy to serve every upstream tool (embedded) or return results (external)' },
-  { flags: '--embedded-servers <list>', description: `upstreams of the embedded default (${EMBEDDED_SERVERS.join(',')})` },
-  { flags: '--lap-json <file>', description: 'merge an external `lap lint --json` result (grade, menu tokens); warns when its menu count differs from ours by more than 15%' },
-  { flags: '--no-lap', description: 'do not run or merge LAP' },
-  { flags: '--style <style>', description: 'proxy style: auto (discovery when tools/list has the discovery tool) | discovery | passthrough (menus and a cheap call only)', default: 'auto' },
-  { flags: '--tool-map <file>', description: 'pass-through: JSON {"server:tool": "proxy tool name"} for renames beyond a prefix (else matched by suffix)' },
-  { flags: '--transport <t>', description: 'for --proxy-url: auto (streamable HTTP, SSE on 404/405) | streamable-http | sse', default: 'auto' },
-  { flags: '--max-error-rate <x>', description: 'largest share of failed measured calls (0..1) before the run is marked failed and bench exits 2', default: '0' },
-  { flags: '--no-result-calls', description: "do not call the golden calls' tools (live result cost)" },
-  { flags: '--call-tool <name>', description: "the proxy's tool that runs an upstream tool (result cost)", default: 'call_tool' },
-  { flags: '--result-top-k <n>', description: "a golden call runs when its tool is within the proxy's first N results (1 = top-1 only)", default: '1' },
-  { flags: '--protocol <era>', description: 'MCP protocol towards the proxy: legacy | auto | 2026-07-28', default: 'legacy' },
-];
 
 type FlagValue = string | number | boolean | string[] | undefined;
 
@@ -138,7 +103,7 @@ export function liveOptionsFromFlags(flags: Record<string, FlagValue>): LiveOpti
   set('resultTopK', intFlag(flags.resultTopK, '--result-top-k', 1));
   if (flags.protocol !== undefined) {
     const p = String(flags.protocol);
-    if (p !== 'legacy' && p !== 'auto' && p !== '2026-07-28') throw new UserError(`--protocol must be legacy, auto or 2026-07-28, got ${JSON.stringify(p)}`);
+    if (!(PROTOCOLS as readonly string[]).includes(p)) throw new UserError(`--protocol must be ${PROTOCOLS.join(', ')}, got ${JSON.stringify(p)}`);
     o.protocol = p as ProtocolChoice;
   }
   const golden = strFlag(flags.golden, '--golden');
@@ -173,4 +138,73 @@ export function liveOptionsFromFlags(flags: Record<string, FlagValue>): LiveOpti
     throw new UserError('--upstreams needs --proxy-url or --proxy-cmd (the embedded default knows its upstreams)');
   }
   return o;
+}
+
+const PROTOCOLS = ['legacy', 'auto', '2026-07-28'] as const;
+
+/** an Option whose value is checked by `check` at parse time (the checker's UserError names the flag) */
+function opt(flags: string, description: string, cfg: { default?: string; choices?: readonly string[]; check?: (v: string, flag: string) => unknown } = {}): Option {
+  const o = new Option(flags, description);
+  const name = flags.split(/[ ,]/)[0];
+  if (cfg.choices) o.choices(cfg.choices);
+  if (cfg.check) {
+    const check = cfg.check;
+    o.argParser((v: string) => {
+      check(v, name);
+      return v;
+    });
+  }
+  if (cfg.default !== undefined) o.default(cfg.default);
+  return o;
+}
+const int = (min: number) => (v: string, flag: string) => intFlag(v, flag, min);
+const nonEmpty = (v: string, flag: string) => strFlag(v, flag);
+const details = (v: string) => {
+  const parts = listFlag(v) ?? [];
+  if (parts.length === 0) throw new UserError('--live-details needs at least one of full, compact');
+  for (const x of parts) if (x !== 'full' && x !== 'compact') throw new UserError(`--live-details: unknown detail ${JSON.stringify(x)} (valid: full, compact)`);
+};
+const servers = (v: string) => {
+  const parts = listFlag(v) ?? [];
+  if (parts.length === 0) throw new UserError('--embedded-servers needs at least one server');
+  for (const x of parts) if (!(EMBEDDED_SERVERS as readonly string[]).includes(x)) throw new UserError(`--embedded-servers: unknown server ${JSON.stringify(x)} (valid: ${EMBEDDED_SERVERS.join(', ')})`);
+};
+
+const errorRate = (v: string) => {
+  const x = Number(v);
+  if (v.trim() === '' || !Number.isFinite(x) || x < 0 || x > 1) throw new UserError(`--max-error-rate must be a number in 0..1, got ${JSON.stringify(v)}`);
+};
+
+/** The live flags of `mcpgauge bench`, fresh Option objects for each command. */
+export function liveOptions(): Option[] {
+  return [
+    opt('--proxy-url <url>', 'measure the discovery proxy at this MCP URL (streamable HTTP; a bare origin gets /mcp) instead of the embedded default', { check: nonEmpty }),
+    opt('--api-key <key>', 'API key for --proxy-url (sent as X-API-Key and Authorization: Bearer)', { check: nonEmpty }),
+    opt('--api-key-env <name>', 'read the API key for --proxy-url from this environment variable (keeps it out of ps output and shell history)', { check: nonEmpty }),
+    opt('--proxy-cmd <command>', 'measure the discovery proxy started by this command line, spoken to over stdio (simple shell quoting)', { check: nonEmpty }),
+    opt('--upstreams <file>', "proxy-config-format file listing the external proxy's upstreams; their tools/list is the full menu (default: the corpus file, labelled)", { check: nonEmpty }),
+    opt('--discovery-tool <name>', 'name of the discovery tool', { default: 'retrieve_tools', check: nonEmpty }),
+    opt('--query-arg <name>', "the discovery tool's query argument", { default: 'query', check: nonEmpty }),
+    opt('--limit-arg <name>', "the discovery tool's result-limit argument ('none' = do not send one)", { default: 'limit', check: nonEmpty }),
+    opt('--detail-arg <name>', "the discovery tool's detail argument ('none' = the proxy has none; only full is measured)", { default: 'detail', check: nonEmpty }),
+    opt('--limit <n>', 'results requested per discovery call', { default: '10', check: int(1) }),
+    opt('--live-details <list>', 'detail levels to measure (full,compact; compact only when the tool declares the detail argument)', { default: 'full,compact', check: details }),
+    opt('--runs <n>', 'measured passes over the golden queries (latency repetitions)', { default: '3', check: int(1) }),
+    opt('--warmup <n>', 'warm-up discovery calls per detail level before measuring', { default: '2', check: int(0) }),
+    opt('--live-queries <n>', 'use only the first N golden queries in the live stage', { check: int(1) }),
+    opt('--call-timeout <ms>', 'deadline per discovery call', { default: '30000', check: int(1) }),
+    opt('--connect-timeout <ms>', 'deadline to connect to the proxy and list tools (also each upstream listed directly)', { default: '60000', check: int(1) }),
+    opt('--ready-timeout <ms>', 'how long to wait for the proxy to serve every upstream tool (embedded) or return results (external)', { check: int(1) }),
+    opt('--embedded-servers <list>', `upstreams of the embedded default (${EMBEDDED_SERVERS.join(',')})`, { check: servers }),
+    opt('--lap-json <file>', 'merge an external `lap lint --json` result (grade, menu tokens); warns when its menu count differs from ours by more than 15%', { check: nonEmpty }),
+    opt('--no-lap', 'do not run or merge LAP'),
+    opt('--style <style>', 'proxy style: auto (discovery when tools/list has the discovery tool) | discovery | passthrough (menus and a cheap call only)', { default: 'auto', choices: STYLE_CHOICES }),
+    opt('--tool-map <file>', 'pass-through: JSON {"server:tool": "proxy tool name"} for renames beyond a prefix (else matched by suffix)', { check: nonEmpty }),
+    opt('--transport <t>', 'for --proxy-url: auto (streamable HTTP, SSE on 404/405) | streamable-http | sse', { default: 'auto', choices: ['auto', 'streamable-http', 'sse'] }),
+    opt('--max-error-rate <x>', 'largest share of failed measured calls (0..1) before the run is marked failed and bench exits 2', { default: '0', check: errorRate }),
+    opt('--no-result-calls', "do not call the golden calls' tools (live result cost)"),
+    opt('--call-tool <name>', "the proxy's tool that runs an upstream tool (result cost)", { default: 'call_tool', check: nonEmpty }),
+    opt('--result-top-k <n>', "a golden call runs when its tool is within the proxy's first N results (1 = top-1 only)", { default: '1', check: int(1) }),
+    opt('--protocol <era>', 'MCP protocol towards the proxy', { default: 'legacy', choices: PROTOCOLS }),
+  ];
 }

@@ -29,62 +29,9 @@ import type { DetailRun } from './calls.ts';
 import type { OpenedTarget, UpstreamMenu } from './targets.ts';
 import type { LiveOptions } from './types.ts';
 
-export const RESULT_COMPONENTS = ['content_text', 'content_other', 'structured_content', 'meta', 'wrapper'] as const;
-export type ResultComponent = (typeof RESULT_COMPONENTS)[number];
-export type ResultComponents = Record<ResultComponent, number>;
+import { RESULT_COMPONENTS, type LiveResultCallRow, type LiveResultCost, type LiveResultSkip, type LiveResultSummary, type ResultComponent, type ResultComponents, type ResultTokens, type TaskSessionEstimateRow } from './result_types.ts';
 
-export interface ResultTokens {
-  total: number;
-  components: ResultComponents;
-}
-
-export interface LiveResultCallRow {
-  query_id: string;
-  tool_id: string;
-  tokenizer: TokenizerName;
-  /** 1-based rank of the tool in the proxy's ranking for the query */
-  rank: number;
-  ok: boolean;
-  error?: string;
-  /** tokens of the call the model writes: compact JSON of {name, arguments} */
-  call_tokens: number;
-  proxy?: ResultTokens;
-  direct?: ResultTokens;
-  direct_error?: string;
-  /** proxy.total - direct.total (null without a direct measurement) */
-  overhead_tokens: number | null;
-}
-
-export interface LiveResultSkip {
-  query_id: string;
-  tool_id: string;
-  reason: string;
-}
-
-export interface LiveResultSummary {
-  tokenizer: TokenizerName;
-  n: number;
-  mean_call_tokens: number;
-  mean_result_tokens: number;
-  p50_result_tokens: number;
-  max_result_tokens: number;
-  /** over the calls that also have a direct measurement */
-  direct_n: number;
-  mean_direct_result_tokens: number | null;
-  mean_overhead_tokens: number | null;
-}
-
-export interface LiveResultCost {
-  call_tool: string;
-  /** a golden call runs when its tool is within the proxy's first top_k results (1 = top-1) */
-  top_k: number;
-  /** golden queries that carry a call */
-  candidates: number;
-  rows: LiveResultCallRow[];
-  skipped: LiveResultSkip[];
-  summary: LiveResultSummary[];
-  method: string;
-}
+export { RESULT_COMPONENTS, type LiveResultCallRow, type LiveResultCost, type LiveResultSkip, type LiveResultSummary, type ResultComponent, type ResultComponents, type ResultTokens, type TaskSessionEstimateRow } from './result_types.ts';
 
 export interface ResultCallsInput {
   proxy: McpConnection;
@@ -312,15 +259,6 @@ function summarize(rows: readonly LiveResultCallRow[], tokenizers: readonly Toke
   return out;
 }
 
-/** A session estimate with the result side, keyed like the other live economics rows. */
-export interface TaskSessionEstimateRow extends TaskSessionRow {
-  corpus_id: string;
-  /** proxy_full | proxy_compact: which discovery response size is assumed */
-  arm: string;
-  tokenizer: TokenizerName;
-  /** calls the mean call/result tokens are over */
-  result_n: number;
-}
 
 /**
  * Per tokenizer and detail level: menu + tasks x (mean discovery response + mean call + mean

@@ -20,10 +20,10 @@ import { UserError, type Corpus, type GoldenSet, type JsonValue, type ToolRecord
 import { getTokenizer, isTokenizerName } from '../tokens/tokenizer.ts';
 import { loadCorpus } from '../corpus/load.ts';
 import { loadGolden } from '../corpus/golden.ts';
-import { arm as baselineArm } from '../../arms/baseline_json.ts';
+import { getArm } from '../arms/registry.ts';
 import type { Detail, LiveError, LiveReport, LiveStatus } from '../report/types.ts';
 import { cheapCallLatency, comparePassthroughMenus } from './passthrough.ts';
-import { DEFAULT_CORPUS, DEFAULT_GOLDEN, TOKENIZER_NAMES } from '../constants.ts';
+import { BASELINE_ARM_ID, DEFAULT_CORPUS, DEFAULT_GOLDEN, TOKENIZER_NAMES } from '../constants.ts';
 import { DEFAULT_CONNECT_TIMEOUT_MS, listUpstreams, openTarget, type OpenedTarget, type UpstreamMenu } from './targets.ts';
 import { lapSection } from './lap.ts';
 import { callOnce, measureDetail, oneLine, waitUntilIndexed, type DetailRun, type DiscoveryCall } from './calls.ts';
@@ -175,6 +175,7 @@ async function connectProxy(target: OpenedTarget, opts: LiveOptions, log: (m: st
   if (sv?.name) proxyInfo.server_name = sv.name;
   if (sv?.version) proxyInfo.server_version = sv.version;
   if (conn.protocolVersion) proxyInfo.protocol_version = conn.protocolVersion;
+  if (target.retriever) proxyInfo.retriever = target.retriever;
   return { conn, proxyInfo };
 }
 
@@ -285,6 +286,8 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
       style.style === 'discovery' ? planCalls(proxyWire, s, target, errors) : { details: [], sendDetail: false, sendLimit: false, proxyTools: proxyWire.map((t) => recordOf('proxy', t)) };
     const upstream = await upstreamMenu(target, corpus, s, opts, log);
     const upstreamTools = upstream.tools.map((u) => recordOf(u.server, u.tool));
+    // both menus are rendered like the baseline arm
+    const baselineArm = getArm(BASELINE_ARM_ID);
     const proxyListing = baselineArm.renderListing(plan.proxyTools);
     const fullListing = baselineArm.renderListing(upstreamTools);
     const headlineReason = headlineProblem(plan.proxyTools, upstreamTools);

@@ -23,6 +23,7 @@ import { discardScratch, loadProxyConfig, targetOf, type UpstreamConfig } from '
 import { UserError } from '../types.ts';
 import { ALLOWED_DIR_PLACEHOLDER, copySeedFolder, writeMemorySeed } from '../results/seed.ts';
 import { REPO_ROOT } from '../constants.ts';
+import { DEFAULT_RETRIEVER_ID } from '../retrieval/registry.ts';
 
 import { EMBEDDED_SERVERS, type TargetOptions } from './types.ts';
 export { EMBEDDED_SERVERS };
@@ -55,6 +56,8 @@ export interface OpenedTarget {
   upstreams: UpstreamConfig[];
   /** filled for the embedded target (listed before the proxy booted) */
   upstreamMenu?: UpstreamMenu;
+  /** the retriever behind the proxy's retrieve_tools, when known (embedded: the one it was started with) */
+  retriever?: string;
   /** the proxy's own tool count once ready (embedded) */
   proxyToolCount?: number;
   /** for `lap`: an HTTP URL of the proxy */
@@ -239,7 +242,8 @@ async function openEmbedded(opts: TargetOptions): Promise<OpenedTarget> {
     log(`live: listing ${servers.length} upstreams directly (${names}) while booting the reference proxy on loopback HTTP`);
     const { startProxy } = await import('../proxy/index.ts');
     const config = loadProxyConfig(configPath);
-    const booting = startProxy(config, { transport: 'http', port: 0, log: (m) => log(`proxy: ${m}`) });
+    const retriever = opts.retriever ?? DEFAULT_RETRIEVER_ID;
+    const booting = startProxy(config, { transport: 'http', port: 0, retriever, retrieverOptions: opts.retrieverOptions, log: (m) => log(`proxy: ${m}`) });
     // registered before anything can fail, so a failed listing still closes a proxy that did boot
     cleanups.push(async () => {
       const p = await booting.catch(() => null);
@@ -256,7 +260,8 @@ async function openEmbedded(opts: TargetOptions): Promise<OpenedTarget> {
     const target = urlTarget(proxy.url, proxy.apiKey ?? apiKey);
     return {
       kind: 'embedded',
-      description: `embedded reference proxy (loopback HTTP) over ${names}`,
+      description: `embedded reference proxy (loopback HTTP, retriever ${retriever}) over ${names}`,
+      retriever,
       proxy: target,
       upstreams: [],
       upstreamMenu,

@@ -4,6 +4,7 @@
  */
 import type { ProtocolChoice } from '../mcp/client.ts';
 import type { Detail } from '../report/types.ts';
+import type { RetrieverOptions } from '../retrieval/types.ts';
 
 /** Upstreams the embedded default boots: the project's fixture and the four npm reference servers. */
 export const EMBEDDED_SERVERS = ['fixture', 'filesystem', 'memory', 'sequential-thinking', 'everything'] as const;
@@ -22,6 +23,8 @@ export interface TargetOptions {
   timeoutMs?: number;
   readyTimeoutMs?: number;
   protocol?: ProtocolChoice;
+  /** embedded only: that retriever's options (e.g. embed's url and model) */
+  retrieverOptions?: RetrieverOptions;
   /** --proxy-url transport: auto (streamable HTTP, SSE on 404/405), streamable-http or sse */
   transport?: 'auto' | 'streamable-http' | 'sse';
   log?: (line: string) => void;

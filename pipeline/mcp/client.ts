@@ -2,6 +2,7 @@
  * The one MCP client wrapper every stage uses (corpus freeze, fixture tests, proxy upstreams,
  * live stage, later the gate and the prober). Built on the official SDK v2 client.
  */
+import { VERSION } from '../constants.ts';
 import { Client, StreamableHTTPClientTransport, SSEClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { Readable } from 'node:stream';
@@ -74,7 +75,7 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
         ? { mode: 'auto' as const, probe: { timeoutMs: Math.min(timeoutMs, 5000) } }
         : { mode: { pin: protocol } };
   const client = new Client(
-    { name: opts.clientName ?? 'mcpgauge', version: '0.1.0' },
+    { name: opts.clientName ?? 'mcpgauge', version: VERSION },
     { capabilities: {}, versionNegotiation },
   );
   let stderrBuf = '';

@@ -4,11 +4,15 @@
  * offline stage indexes). Rebuilt whenever an upstream connects, is lost or re-lists.
  */
 import { createRetriever, DEFAULT_RETRIEVER_ID } from '../retrieval/registry.ts';
-import type { Retriever } from '../retrieval/types.ts';
-import { arm as baselineArm } from '../../arms/baseline_json.ts';
+import type { Retriever, RetrieverOptions } from '../retrieval/types.ts';
+import { getArm } from '../arms/registry.ts';
+import { BASELINE_ARM_ID } from '../constants.ts';
 import type { IndexDoc, JsonValue, ToolRecord } from '../types.ts';
 import type { WireTool } from '../mcp/client.ts';
 import type { Upstream } from './upstream.ts';
+
+/** tools are indexed (and menus rendered) like the baseline arm */
+const baselineArm = getArm(BASELINE_ARM_ID);
 
 export interface CatalogEntry {
   record: ToolRecord;
@@ -51,10 +55,15 @@ export class ToolCatalog {
   constructor(
     private readonly upstreams: Upstream[],
     private readonly retrieverId: string = DEFAULT_RETRIEVER_ID,
+    private readonly retrieverOptions?: RetrieverOptions,
+    private readonly onError: (msg: string) => void = () => {},
   ) {
-    this.retriever = createRetriever(retrieverId);
-    this.rebuild();
+    this.retriever = createRetriever(retrieverId, retrieverOptions);
+    void this.rebuild();
   }
+
+  /** rebuilds started so far; an async build is swapped in only if no later one started */
+  private generation = 0;
 
   /** bumped on every rebuild */
   get version(): number {
@@ -64,7 +73,13 @@ export class ToolCatalog {
     return this.entries.size;
   }
 
-  rebuild(): void {
+  /**
+   * Re-index the upstreams' tools. A synchronous retriever (every lexical one) swaps the new
+   * index in before returning; an asynchronous one (`embed`) swaps it in when its build
+   * resolves (until then the previous index keeps serving; a failed build is reported through
+   * onError and leaves the previous index in place), and the promise is returned.
+   */
+  rebuild(): void | Promise<void> {
     const entries = new Map<string, CatalogEntry>();
     for (const u of this.upstreams) {
       for (const wire of u.tools) {
@@ -73,11 +88,17 @@ export class ToolCatalog {
       }
     }
     const docs = [...entries.values()].map((e) => proxyIndexDoc(e.record)).sort((a, b) => (a.tool_id < b.tool_id ? -1 : a.tool_id > b.tool_id ? 1 : 0));
-    const retriever = createRetriever(this.retrieverId);
-    retriever.build(docs);
-    this.entries = entries;
-    this.retriever = retriever;
-    this._version++;
+    const retriever = createRetriever(this.retrieverId, this.retrieverOptions);
+    const gen = ++this.generation;
+    const swap = () => {
+      if (gen !== this.generation) return; // a later rebuild started meanwhile
+      this.entries = entries;
+      this.retriever = retriever;
+      this._version++;
+    };
+    const built = retriever.build(docs);
+    if (!(built instanceof Promise)) return swap();
+    return built.then(swap, (e: unknown) => this.onError(`indexing with ${this.retrieverId} failed: ${(e as Error).message}`));
   }
 
   get(toolId: string): CatalogEntry | undefined {
@@ -88,13 +109,19 @@ export class ToolCatalog {
     return [...this.entries.values()];
   }
 
-  search(query: string, k: number): CatalogHit[] {
+  /** Top k entries for the query (a promise when the retriever answers asynchronously). */
+  search(query: string, k: number): CatalogHit[] | Promise<CatalogHit[]> {
     if (this.entries.size === 0 || k <= 0) return [];
-    const out: CatalogHit[] = [];
-    for (const h of this.retriever.search(query, k)) {
-      const entry = this.entries.get(h.tool_id);
-      if (entry) out.push({ entry, score: h.score });
-    }
-    return out;
+    const entries = this.entries;
+    const pick = (hits: { tool_id: string; score: number }[]): CatalogHit[] => {
+      const out: CatalogHit[] = [];
+      for (const h of hits) {
+        const entry = entries.get(h.tool_id);
+        if (entry) out.push({ entry, score: h.score });
+      }
+      return out;
+    };
+    const hits = this.retriever.search(query, k);
+    return hits instanceof Promise ? hits.then(pick) : pick(hits);
   }
 }

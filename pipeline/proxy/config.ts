@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { UserError } from '../types.ts';
 import { readJsonFile } from '../util/fs.ts';
 import type { McpTarget, ProtocolChoice } from '../mcp/client.ts';
+import { retrieverIds } from '../retrieval/registry.ts';
 
 export interface StdioServerConfig {
   name: string;
@@ -55,6 +56,8 @@ export interface ProxyConfig {
   /** protocol the proxy speaks to upstreams unless an entry overrides it */
   upstream_protocol: ProtocolChoice;
   restart: RestartPolicy;
+  /** retriever behind retrieve_tools (registry id); `proxy --retriever` overrides it; absent = the registry default */
+  retriever?: string;
   /** where the config came from (for messages) */
   source: string;
   /** the private temp folder `${SCRATCH_DIR}` resolved to (created only when referenced; removed when the proxy closes) */
@@ -88,6 +91,7 @@ const TOP_KEYS = new Set([
   'health_timeout_ms',
   'upstream_protocol',
   'restart',
+  'retriever',
 ]);
 const STDIO_KEYS = new Set(['name', 'command', 'args', 'env', 'cwd', 'protocol', 'description']);
 const REMOTE_KEYS = new Set(['name', 'url', 'transport', 'headers', 'protocol', 'description']);
@@ -284,8 +288,14 @@ function validateWith(raw: unknown, source: string, env: NodeJS.ProcessEnv): Pro
     health_timeout_ms: int(top.health_timeout_ms, 'health_timeout_ms', 1, 86_400_000, d.health_timeout_ms),
     upstream_protocol: protocolOf(top.upstream_protocol, 'upstream_protocol') ?? d.upstream_protocol,
     restart,
+    ...(top.retriever !== undefined ? { retriever: retrieverOf(top.retriever, fail) } : {}),
     source,
   };
+}
+
+function retrieverOf(v: unknown, fail: (msg: string) => never): string {
+  if (typeof v !== 'string' || !retrieverIds().includes(v)) fail(`field "retriever" must be one of ${retrieverIds().join(', ')}, got ${JSON.stringify(v)}`);
+  return v as string;
 }
 
 /** Read and validate a proxy config file (UserError naming the file on any problem). */

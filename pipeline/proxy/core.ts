@@ -6,6 +6,7 @@
 import type { CallResult } from '../mcp/client.ts';
 import { discardScratch, type ProxyConfig } from './config.ts';
 import { ToolCatalog } from './catalog.ts';
+import type { RetrieverOptions } from '../retrieval/types.ts';
 import { describeResponse, retrieveResponse, type Detail } from './render.ts';
 import { Upstream, isCallFailure, type CallContext, type UpstreamStatus } from './upstream.ts';
 import { readSabotage, type SabotageSwitch } from './sabotage.ts';
@@ -32,7 +33,7 @@ export class ProxyCore {
   constructor(
     config: ProxyConfig,
     log: (msg: string) => void,
-    opts: { retriever?: string; sabotage?: ReadonlySet<SabotageSwitch> } = {},
+    opts: { retriever?: string; retrieverOptions?: RetrieverOptions; sabotage?: ReadonlySet<SabotageSwitch> } = {},
   ) {
     const sabotage = opts.sabotage ?? readSabotage();
     const retrieverId = opts.retriever;
@@ -53,7 +54,7 @@ export class ProxyCore {
           sabotage,
         }),
     );
-    this.catalog = new ToolCatalog(this.upstreams, retrieverId);
+    this.catalog = new ToolCatalog(this.upstreams, retrieverId, opts.retrieverOptions, (m) => log(m));
   }
 
   /** Connect every upstream concurrently; resolves once each has connected or failed its first attempt. */
@@ -64,7 +65,7 @@ export class ProxyCore {
   private reindex(): void {
     if (this.closed) return;
     try {
-      this.catalog.rebuild();
+      void this.catalog.rebuild();
     } catch (e) {
       this.log(`re-indexing failed: ${(e as Error).message}`);
     }
@@ -78,7 +79,7 @@ export class ProxyCore {
     return this.upstreams.map((u) => u.status());
   }
 
-  retrieveTools(args: { query?: unknown; limit?: unknown; detail?: unknown }): ToolResult {
+  retrieveTools(args: { query?: unknown; limit?: unknown; detail?: unknown }): ToolResult | Promise<ToolResult> {
     const query = typeof args.query === 'string' ? args.query.trim() : '';
     if (!query) return textResult("retrieve_tools: 'query' must be a non-empty string describing the task", true);
     let limit = this.config.tools_limit;
@@ -92,7 +93,12 @@ export class ProxyCore {
     if (detail !== 'full' && detail !== 'compact') {
       return textResult(`retrieve_tools: 'detail' must be "full" or "compact", got ${JSON.stringify(args.detail)}`, true);
     }
-    return textResult(retrieveResponse(query, this.catalog.search(query, limit), detail));
+    const hits = this.catalog.search(query, limit);
+    if (!(hits instanceof Promise)) return textResult(retrieveResponse(query, hits, detail));
+    return hits.then(
+      (h) => textResult(retrieveResponse(query, h, detail)),
+      (e: unknown) => textResult(`retrieve_tools: search failed: ${(e as Error).message}`, true),
+    );
   }
 
   describeTool(args: { name?: unknown }): ToolResult {

@@ -3,6 +3,8 @@
  * streamable HTTP (createMcpHandler behind node:http, /mcp, API key, Origin/Host guards,
  * /healthz). Both protocol eras (2025-11-25 and 2026-07-28) are served by the SDK entries.
  */
+import { closeServer, isLoopbackHost, listen, sendJson, urlHost } from '../util/http.ts';
+import { VERSION } from '../constants.ts';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +15,7 @@ import type { ProxyCore } from './core.ts';
 import { LeanStdioTransport } from '../mcp/stdio-server.ts';
 import { legacySessions } from './sessions.ts';
 
-export const PROXY_SERVER_INFO = { name: 'mcpgauge-proxy', version: '0.1.0' };
+export const PROXY_SERVER_INFO = { name: 'mcpgauge-proxy', version: VERSION };
 
 export const PROXY_TOOL_DESCRIPTIONS = {
   retrieve_tools:
@@ -127,18 +129,7 @@ export function presentedKey(req: IncomingMessage): string | undefined {
   return undefined;
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-}
-
-export function isLoopbackHost(host: string): boolean {
-  return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host.startsWith('127.');
-}
+export { isLoopbackHost };
 
 export interface HttpServing {
   url: string;
@@ -198,24 +189,16 @@ export async function serveHttp(
     });
   });
   server.on('clientError', (_e, socket) => socket.destroy());
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  const port = await listen(server, opts.port, opts.host, 'proxy');
   server.on('error', (e) => opts.log(`http server: ${e.message}`));
-  const port = (server.address() as AddressInfo).port;
-  const hostForUrl = opts.host.includes(':') ? `[${opts.host}]` : opts.host === '0.0.0.0' ? '127.0.0.1' : opts.host;
+  const hostForUrl = opts.host === '0.0.0.0' ? '127.0.0.1' : urlHost(opts.host);
   return {
     url: `http://${hostForUrl}:${port}/mcp`,
     port,
     async close() {
       await sessions.close();
       await handler.close().catch(() => {});
-      server.closeAllConnections?.();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer(server);
     },
   };
 }

@@ -10,6 +10,8 @@ import type { ProxyConfig } from './config.ts';
 import { ProxyCore } from './core.ts';
 import { serveHttp, serveProxyStdio } from './serve.ts';
 import type { UpstreamStatus } from './upstream.ts';
+import { getRetrieverEntry } from '../retrieval/registry.ts';
+import type { RetrieverOptions } from '../retrieval/types.ts';
 
 export interface StartProxyOptions {
   transport: 'http' | 'stdio';
@@ -21,6 +23,8 @@ export interface StartProxyOptions {
   apiKey?: string;
   /** retriever id behind retrieve_tools (pipeline/retrieval/registry.ts); default the registry's first */
   retriever?: string;
+  /** options for that retriever (e.g. embed's url and model) */
+  retrieverOptions?: RetrieverOptions;
   /** log sink (default: stderr lines prefixed "mcpgauge proxy: ") */
   log?: (msg: string) => void;
   /** stdio only: called when the client closes stdin (the CLI exits there) */
@@ -62,7 +66,12 @@ export async function startProxy(config: ProxyConfig, opts: StartProxyOptions): 
       log(`no API key configured (config api_key, --api-key or ${API_KEY_ENV}); generated one for this run: ${apiKey}`);
     }
   }
-  const core = new ProxyCore(config, log, { retriever: opts.retriever });
+  const retriever = opts.retriever ?? config.retriever;
+  if (retriever !== undefined) {
+    const why = getRetrieverEntry(retriever).unavailable?.(opts.retrieverOptions);
+    if (why) throw new UserError(`proxy --retriever ${retriever}: ${why}`);
+  }
+  const core = new ProxyCore(config, log, { retriever, retrieverOptions: opts.retrieverOptions });
   await core.start();
   log(`${core.toolCount()} tools from ${core.upstreamStatus().filter((s) => s.connected).length}/${config.servers.length} upstreams`);
 

@@ -12,6 +12,7 @@ import { chartsSection } from './sections/charts.ts';
 import { corporaSection } from './sections/corpora.ts';
 import { armsSection } from './sections/arms.ts';
 import { retrievalSection } from './sections/retrieval.ts';
+import { retrieversSection } from './sections/retrievers.ts';
 import { economicsSection } from './sections/economics.ts';
 import { liveSection } from './sections/live.ts';
 import { systemsSection } from './sections/systems.ts';
@@ -27,6 +28,7 @@ export const REPORT_SECTIONS: readonly ReportSection<Report>[] = Object.freeze([
   corporaSection,
   armsSection,
   retrievalSection,
+  retrieversSection,
   economicsSection,
   resultsSection,
   liveSection,

@@ -14,7 +14,7 @@
 import type { Figure, JsonValue, Provenance } from '../types.ts';
 import type { BreakEvenRow as EconBreakEvenRow } from '../economics/breakeven.ts';
 import type { SessionRow as EconSessionRow } from '../economics/session.ts';
-import type { LiveResultCost, TaskSessionEstimateRow } from '../live/result_cost.ts';
+import type { LiveResultCost, TaskSessionEstimateRow } from '../live/result_types.ts';
 import type { ResultsReport } from '../results/stage.ts';
 
 export type { Figure, Provenance, JsonValue };
@@ -226,6 +226,42 @@ export interface RetrievalScored {
   errors: number;
   metrics: RetrievalMetrics;
   per_query: QueryRow[];
+  /** build wall time and per-query search wall time p50/p99, measured in this run */
+  costs?: RetrievalCosts;
+  /** cross-validation of the data-chosen parameters (metrics are then over held-out folds only) */
+  tuning?: RetrievalTuning;
+  /** paired recall@5 difference against the default retriever on the same queries */
+  vs_default?: RetrievalVsDefault;
+}
+
+export interface RetrievalCosts {
+  build_ms: Figure;
+  query_p50_ms: Figure;
+  query_p99_ms: Figure;
+}
+
+export interface RetrievalTuning {
+  method: string;
+  objective: string;
+  folds: number;
+  seed: number;
+  /** what the grid varies, e.g. "mode x weight x senses" */
+  grid: string;
+  grid_size: number;
+  per_fold: { fold: number; queries: number; chosen: { [k: string]: JsonValue }; train_recall_at_5: number; heldout_recall_at_5: number }[];
+  mean_heldout_recall_at_5: number;
+  chosen_all: { [k: string]: JsonValue };
+}
+
+export interface RetrievalVsDefault {
+  retriever: string;
+  metric: string;
+  delta: number;
+  ci95: [number, number];
+  ci_half_width: number;
+  beats_by_more_than_half_width: boolean;
+  paired_ci_excludes_zero: boolean;
+  n: number;
 }
 
 export interface RetrievalNotScorable {
@@ -421,6 +457,8 @@ export interface LiveReport {
     /** how the proxy was spoken to (auto-detected for --proxy-url with --transport auto) */
     transport?: 'stdio' | 'streamable-http' | 'sse';
   };
+  /** `retriever`: the registry id behind the embedded reference proxy (absent for an external proxy) */
+  proxy: { server_name?: string; server_version?: string; protocol_version?: string; retriever?: string };
   /** discovery proxy or pass-through gateway, and why */
   style?: 'discovery' | 'passthrough';
   style_reason?: string;
@@ -433,7 +471,6 @@ export interface LiveReport {
   status?: LiveStatus;
   /** figures deliberately not computed, with the reason (never a number that would be wrong) */
   not_computed?: { what: string; reason: string }[];
-  proxy: { server_name?: string; server_version?: string; protocol_version?: string };
   /** corpus the golden queries refer to (an id in corpora[] when offline ran) */
   corpus_id?: string;
   menus: LiveMenu[];

@@ -2,6 +2,8 @@
  * Report validation: JSON Schema (draft 2020-12, ajv) plus cross-reference checks the schema
  * cannot express (ids resolve, aligned arrays have the right length, components sum to totals).
  */
+import { DATASETS_DIR } from '../constants.ts';
+import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Ajv2020Module from 'ajv/dist/2020.js';
@@ -11,7 +13,7 @@ import { UserError } from '../types.ts';
 import type { Report } from './types.ts';
 import { isScored, retrievalKey } from './types.ts';
 
-export const REPORT_SCHEMA_PATH = fileURLToPath(new URL('../../datasets/schemas/report.schema.json', import.meta.url));
+export const REPORT_SCHEMA_PATH = resolve(DATASETS_DIR, 'schemas', 'report.schema.json');
 
 /** How many failures the one-line message lists. */
 const MAX_LISTED = 5;

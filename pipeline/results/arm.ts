@@ -2,7 +2,7 @@
  * The result-arm contract: one deterministic way of putting a tool's result payload into the
  * model's context. Every arm also decodes its own text, so the runner can check per fixture that
  * decode(render(payload)) gives the payload back (a lossy rendering is reported, never counted
- * as savings). Arms live in `arms/results/<id>.ts`; the registry is `pipeline/results/registry.ts`.
+ * as savings). Arms live in `pipeline/arms/result/<id>.ts`; the registry is `pipeline/results/registry.ts`.
  */
 import type { JsonValue } from '../types.ts';
 import type { PayloadClass } from './tabular.ts';

@@ -1,10 +1,10 @@
 /** The result-arm registry: every result arm by id (json first, then sorted). */
 import { UserError } from '../types.ts';
 import { RESULT_BASELINE_ARM_ID, type ResultArm } from './arm.ts';
-import { arm as json } from '../../arms/results/json.ts';
-import { arm as json_compact } from '../../arms/results/json_compact.ts';
-import { arm as toon } from '../../arms/results/toon.ts';
-import { arm as csv_when_tabular } from '../../arms/results/csv_when_tabular.ts';
+import { arm as json } from '../arms/result/json.ts';
+import { arm as json_compact } from '../arms/result/json_compact.ts';
+import { arm as toon } from '../arms/result/toon.ts';
+import { arm as csv_when_tabular } from '../arms/result/csv_when_tabular.ts';
 
 const BY_ID: ReadonlyMap<string, ResultArm> = new Map([json, json_compact, toon, csv_when_tabular].map((a) => [a.meta.id, a]));
 

@@ -193,55 +193,99 @@ interface WordAnalysis {
   joined: string;
 }
 
+/** The three field analyzers, all built on one stemmer (see `createAnalyzer`). */
+export interface Analyzer {
+  /** analyzer id reported with every score, e.g. `mcpgauge-analyzer-v1` */
+  id: string;
+  /** per word its kept parts (stemmed) and, for a multi-part word, the joined form (stemmed) */
+  analyze(text: string, mode?: AnalyzeMode): string[];
+  /** only the parts of each word: the `name_parts` field */
+  analyzeParts(text: string): string[];
+  /** only the joined form of each word (a single-part word is its own): the `name` field */
+  analyzeJoined(text: string): string[];
+}
+
 // Words repeat heavily across a catalog; memoize per mode (bounded, cleared when full).
 const CACHE_LIMIT = 200_000;
-const wordCache: Record<AnalyzeMode, Map<string, WordAnalysis>> = { text: new Map(), params: new Map() };
 
-function analyzeWord(word: string, mode: AnalyzeMode): WordAnalysis {
-  const cache = wordCache[mode];
-  const hit = cache.get(word);
-  if (hit) return hit;
-  let res: WordAnalysis;
-  if (LOWER_ASCII_RE.test(word)) {
-    // fast path: one lowercase ASCII part
-    res = keepPart(word, mode) ? { parts: [stem(word)], joined: '' } : { parts: [], joined: '' };
-  } else {
-    const parts = identifierParts(word);
-    if (mode === 'params' && parts.length > 1 && !CONNECTOR_RE.test(word) && SCHEMA_KEYWORDS.has(parts.join(''))) {
-      res = { parts: [], joined: '' };
+/**
+ * Steps 1-5 of the header with `stemFn` as step 6 (`stem` above for `mcpgauge-analyzer-v1`;
+ * another stemmer gives another analyzer id, e.g. the Snowball one of `bm25f_snowball`).
+ * `stemFn` is only called on lowercase ASCII-letter tokens longer than 3 characters.
+ */
+export function createAnalyzer(id: string, stemFn: (token: string) => string): Analyzer {
+  const stemOne = stemFn === stem ? stem : (t: string) => (t.length <= 3 || !ASCII_WORD_RE.test(t) ? t : stemFn(t));
+  const wordCache: Record<AnalyzeMode, Map<string, WordAnalysis>> = { text: new Map(), params: new Map() };
+
+  function analyzeWord(word: string, mode: AnalyzeMode): WordAnalysis {
+    const cache = wordCache[mode];
+    const hit = cache.get(word);
+    if (hit) return hit;
+    let res: WordAnalysis;
+    if (LOWER_ASCII_RE.test(word)) {
+      // fast path: one lowercase ASCII part
+      res = keepPart(word, mode) ? { parts: [stemOne(word)], joined: '' } : { parts: [], joined: '' };
     } else {
-      const kept = parts.filter((p) => keepPart(p, mode));
-      res = { parts: kept.map(stem), joined: kept.length >= 2 ? stem(kept.join('')) : '' };
+      const parts = identifierParts(word);
+      if (mode === 'params' && parts.length > 1 && !CONNECTOR_RE.test(word) && SCHEMA_KEYWORDS.has(parts.join(''))) {
+        res = { parts: [], joined: '' };
+      } else {
+        const kept = parts.filter((p) => keepPart(p, mode));
+        res = { parts: kept.map(stemOne), joined: kept.length >= 2 ? stemOne(kept.join('')) : '' };
+      }
     }
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    cache.set(word, res);
+    return res;
   }
-  if (cache.size >= CACHE_LIMIT) cache.clear();
-  cache.set(word, res);
-  return res;
+
+  return {
+    id,
+    analyze(text: string, mode: AnalyzeMode = 'text'): string[] {
+      const out: string[] = [];
+      if (!text) return out;
+      forEachWord(normalize(text, mode), (word) => {
+        const w = analyzeWord(word, mode);
+        for (const p of w.parts) out.push(p);
+        if (w.joined) out.push(w.joined);
+      });
+      return out;
+    },
+    analyzeParts(text: string): string[] {
+      const out: string[] = [];
+      if (!text) return out;
+      forEachWord(normalize(text, 'text'), (word) => {
+        for (const p of analyzeWord(word, 'text').parts) out.push(p);
+      });
+      return out;
+    },
+    analyzeJoined(text: string): string[] {
+      const out: string[] = [];
+      if (!text) return out;
+      forEachWord(normalize(text, 'text'), (word) => {
+        const w = analyzeWord(word, 'text');
+        if (w.joined) out.push(w.joined);
+        else if (w.parts.length === 1) out.push(w.parts[0]);
+      });
+      return out;
+    },
+  };
 }
+
+/** The default analyzer (`mcpgauge-analyzer-v1`, the light stemmer of step 6). */
+export const DEFAULT_ANALYZER: Analyzer = createAnalyzer(ANALYZER_ID, stem);
 
 /**
  * Analyze text into index/query terms: per word its kept parts (stemmed) and, for a
  * multi-part word, the joined form (stemmed). Order follows the text.
  */
 export function analyze(text: string, mode: AnalyzeMode = 'text'): string[] {
-  const out: string[] = [];
-  if (!text) return out;
-  forEachWord(normalize(text, mode), (word) => {
-    const w = analyzeWord(word, mode);
-    for (const p of w.parts) out.push(p);
-    if (w.joined) out.push(w.joined);
-  });
-  return out;
+  return DEFAULT_ANALYZER.analyze(text, mode);
 }
 
 /** Only the parts of each word (stemmed, stop words dropped): the `name_parts` field. */
 export function analyzeParts(text: string): string[] {
-  const out: string[] = [];
-  if (!text) return out;
-  forEachWord(normalize(text, 'text'), (word) => {
-    for (const p of analyzeWord(word, 'text').parts) out.push(p);
-  });
-  return out;
+  return DEFAULT_ANALYZER.analyzeParts(text);
 }
 
 /**
@@ -249,12 +293,5 @@ export function analyzeParts(text: string): string[] {
  * the `name` field, i.e. the bare tool name as one exact token.
  */
 export function analyzeJoined(text: string): string[] {
-  const out: string[] = [];
-  if (!text) return out;
-  forEachWord(normalize(text, 'text'), (word) => {
-    const w = analyzeWord(word, 'text');
-    if (w.joined) out.push(w.joined);
-    else if (w.parts.length === 1) out.push(w.parts[0]);
-  });
-  return out;
+  return DEFAULT_ANALYZER.analyzeJoined(text);
 }

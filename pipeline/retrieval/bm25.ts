@@ -19,15 +19,15 @@
  * field, qtf(t) is how often the analyzed query holds t. Results: score descending, ties by
  * tool_id ascending (UTF-16 code unit order), docs scoring 0 are not returned.
  *
- * Layout: one pass analyzes every doc into (term, field, count) triples; a second pass folds
- * them into a CSR inverted index (Int32Array doc ids, Float64Array precomputed
- * tf~/(k1+tf~) impacts per posting); a search adds idf * impact into a reused Float64Array
- * accumulator and selects the top k with a bounded heap.
+ * The scoring code is engine.ts (shared with the other lexical retrievers); this file holds
+ * the bm25f fields, their default weights and parameter validation. `createBm25Retriever(opts,
+ * analyzer)` with another analyzer is how `bm25f_snowball` swaps the stemmer.
  */
 import type { IndexDoc } from '../types.ts';
 import { UserError } from '../types.ts';
-import { ANALYZER_ID, analyze, analyzeJoined, analyzeParts } from './analyzer.ts';
-import type { Retriever, RetrieverEntry, SearchHit } from './types.ts';
+import { DEFAULT_ANALYZER, type Analyzer } from './analyzer.ts';
+import { createBm25Engine, termCounts, type FieldSpec } from './engine.ts';
+import type { RetrieverEntry, SyncRetriever } from './types.ts';
 
 export type { Retriever, RetrieverMeta, SearchHit } from './types.ts';
 
@@ -59,26 +59,23 @@ export interface IndexStats {
 }
 
 /** The BM25F retriever also reports index statistics. */
-export interface Bm25Retriever extends Retriever<Bm25Params> {
+export interface Bm25Retriever extends SyncRetriever<Bm25Params> {
   stats(): IndexStats;
 }
 
-function fieldTokens(doc: IndexDoc, f: FieldName): string[] {
-  switch (f) {
-    case 'name':
-      return analyzeJoined(doc.name);
-    case 'name_parts':
-      return analyzeParts(doc.name);
-    case 'server':
-      return analyze(doc.server);
-    case 'description':
-      return analyze(doc.description);
-    case 'params':
-      return analyze(doc.params, 'params');
-  }
+/** The bm25f fields (FIELD_NAMES order) analyzed by `analyzer`, weighted by `weights`. */
+export function bm25fFields(weights: FieldWeights, analyzer: Analyzer = DEFAULT_ANALYZER): FieldSpec[] {
+  const tokens: Record<FieldName, (doc: IndexDoc) => string[]> = {
+    name: (d) => analyzer.analyzeJoined(d.name),
+    name_parts: (d) => analyzer.analyzeParts(d.name),
+    server: (d) => analyzer.analyze(d.server),
+    description: (d) => analyzer.analyze(d.description),
+    params: (d) => analyzer.analyze(d.params, 'params'),
+  };
+  return FIELD_NAMES.map((f) => ({ name: f, weight: weights[f], tokens: tokens[f] }));
 }
 
-function resolveParams(opts: Bm25Options = {}): Bm25Params {
+export function resolveParams(opts: Bm25Options = {}): Bm25Params {
   const p: Bm25Params = {
     k1: opts.k1 ?? DEFAULT_BM25_PARAMS.k1,
     b: opts.b ?? DEFAULT_BM25_PARAMS.b,
@@ -97,207 +94,20 @@ function resolveParams(opts: Bm25Options = {}): Bm25Params {
   return p;
 }
 
-export function createBm25Retriever(opts?: Bm25Options): Bm25Retriever {
+export function createBm25Retriever(opts?: Bm25Options, analyzer: Analyzer = DEFAULT_ANALYZER, id = 'bm25f'): Bm25Retriever {
   const params = resolveParams(opts);
-  const weights = FIELD_NAMES.map((f) => params.weights[f]);
-  const nf = FIELD_NAMES.length;
-
-  let ids: string[] = [];
-  let idRank = new Int32Array(0); // position of each doc's tool_id in ascending order
-  let vocab = new Map<string, number>();
-  let df = new Int32Array(0);
-  let offsets = new Int32Array(1);
-  let postDocs = new Int32Array(0);
-  let postImpact = new Float64Array(0);
-  let acc = new Float64Array(0);
-  let avgLen: number[] = FIELD_NAMES.map(() => 0);
-  let built = false;
-
-  function build(docs: IndexDoc[]): void {
-    if (!Array.isArray(docs)) throw new UserError('bm25: build() expects an array of IndexDoc');
-    const n = docs.length;
-    const seen = new Set<string>();
-    const newIds: string[] = new Array(n);
-    for (let d = 0; d < n; d++) {
-      const doc = docs[d];
-      if (!doc || typeof doc.tool_id !== 'string' || doc.tool_id === '') throw new UserError(`bm25: doc #${d} has no tool_id`);
-      for (const f of ['server', 'name', 'description', 'params'] as const) {
-        if (typeof doc[f] !== 'string') throw new UserError(`bm25: doc ${doc.tool_id}: field "${f}" must be a string, got ${typeof doc[f]}`);
-      }
-      if (seen.has(doc.tool_id)) throw new UserError(`bm25: duplicate tool_id "${doc.tool_id}" in index docs`);
-      seen.add(doc.tool_id);
-      newIds[d] = doc.tool_id;
-    }
-
-    // Pass 1: analyze; record (term, field, count) triples per doc and field lengths.
-    const v = new Map<string, number>();
-    const dfList: number[] = [];
-    const lastDoc: number[] = [];
-    const lens = FIELD_NAMES.map(() => new Int32Array(n));
-    const tTerm: number[] = [];
-    const tField: number[] = [];
-    const tCount: number[] = [];
-    const docStart = new Int32Array(n + 1);
-    const counts = new Map<number, number>();
-    for (let d = 0; d < n; d++) {
-      docStart[d] = tTerm.length;
-      for (let f = 0; f < nf; f++) {
-        const toks = fieldTokens(docs[d], FIELD_NAMES[f]);
-        lens[f][d] = toks.length;
-        counts.clear();
-        for (const tok of toks) {
-          let id = v.get(tok);
-          if (id === undefined) {
-            id = v.size;
-            v.set(tok, id);
-            dfList.push(0);
-            lastDoc.push(-1);
-          }
-          counts.set(id, (counts.get(id) ?? 0) + 1);
-        }
-        for (const [id, c] of counts) {
-          tTerm.push(id);
-          tField.push(f);
-          tCount.push(c);
-          if (lastDoc[id] !== d) {
-            lastDoc[id] = d;
-            dfList[id]++;
-          }
-        }
-      }
-    }
-    docStart[n] = tTerm.length;
-
-    const avg = FIELD_NAMES.map((_, f) => {
-      let s = 0;
-      for (let d = 0; d < n; d++) s += lens[f][d];
-      return n ? s / n : 0;
-    });
-    const T = v.size;
-    const newDf = Int32Array.from(dfList);
-    const newOffsets = new Int32Array(T + 1);
-    for (let t = 0; t < T; t++) newOffsets[t + 1] = newOffsets[t] + newDf[t];
-    const P = newOffsets[T];
-    const newDocs = new Int32Array(P);
-    const newImpact = new Float64Array(P);
-    const fill = newOffsets.slice(0, T);
-
-    // Pass 2: fold fields into tf~ per (doc, term), write postings in doc order.
-    const tfTilde = new Float64Array(T);
-    const touched: number[] = [];
-    const mark = new Int32Array(T).fill(-1);
-    const norm = new Float64Array(nf);
-    for (let d = 0; d < n; d++) {
-      for (let f = 0; f < nf; f++) norm[f] = avg[f] > 0 ? 1 - params.b + (params.b * lens[f][d]) / avg[f] : 1;
-      for (let i = docStart[d]; i < docStart[d + 1]; i++) {
-        const t = tTerm[i];
-        const f = tField[i];
-        if (mark[t] !== d) {
-          mark[t] = d;
-          touched.push(t);
-        }
-        tfTilde[t] += (weights[f] * tCount[i]) / norm[f];
-      }
-      for (const t of touched) {
-        const tt = tfTilde[t];
-        const p = fill[t]++;
-        newDocs[p] = d;
-        newImpact[p] = tt > 0 ? tt / (params.k1 + tt) : 0;
-        tfTilde[t] = 0;
-      }
-      touched.length = 0;
-    }
-
-    const order = newIds.map((_, i) => i).sort((a, b) => (newIds[a] < newIds[b] ? -1 : newIds[a] > newIds[b] ? 1 : 0));
-    const rank = new Int32Array(n);
-    order.forEach((d, r) => (rank[d] = r));
-
-    ids = newIds;
-    idRank = rank;
-    vocab = v;
-    df = newDf;
-    offsets = newOffsets;
-    postDocs = newDocs;
-    postImpact = newImpact;
-    acc = new Float64Array(n);
-    avgLen = avg;
-    built = true;
-  }
-
-  function search(query: string, k: number): SearchHit[] {
-    if (!built) throw new Error('bm25: search() called before build()');
-    if (typeof query !== 'string') throw new UserError(`bm25: query must be a string, got ${typeof query}`);
-    if (typeof k !== 'number' || Number.isNaN(k)) throw new UserError(`bm25: k must be a number, got ${String(k)}`);
-    const limit = Math.floor(k);
-    if (limit <= 0 || ids.length === 0) return [];
-    const qtf = new Map<number, number>();
-    for (const tok of analyze(query)) {
-      const t = vocab.get(tok);
-      if (t !== undefined) qtf.set(t, (qtf.get(t) ?? 0) + 1);
-    }
-    if (qtf.size === 0) return [];
-    const N = ids.length;
-    const terms = [...qtf.keys()].sort((a, b) => a - b); // fixed summation order
-    const touched: number[] = [];
-    for (const t of terms) {
-      const dft = df[t];
-      const w = qtf.get(t)! * Math.log(1 + (N - dft + 0.5) / (dft + 0.5));
-      for (let p = offsets[t]; p < offsets[t + 1]; p++) {
-        const d = postDocs[p];
-        const inc = w * postImpact[p];
-        if (inc === 0) continue;
-        if (acc[d] === 0) touched.push(d);
-        acc[d] += inc;
-      }
-    }
-    // Bounded min-heap of the best `limit` docs; root = worst kept.
-    const worse = (a: number, b: number) => acc[a] < acc[b] || (acc[a] === acc[b] && idRank[a] > idRank[b]);
-    const heap: number[] = [];
-    const siftDown = (i: number) => {
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < heap.length && worse(heap[l], heap[m])) m = l;
-        if (r < heap.length && worse(heap[r], heap[m])) m = r;
-        if (m === i) return;
-        [heap[i], heap[m]] = [heap[m], heap[i]];
-        i = m;
-      }
-    };
-    for (const d of touched) {
-      if (!(acc[d] > 0)) continue;
-      if (heap.length < limit) {
-        heap.push(d);
-        let i = heap.length - 1;
-        while (i > 0) {
-          const parent = (i - 1) >> 1;
-          if (!worse(heap[i], heap[parent])) break;
-          [heap[i], heap[parent]] = [heap[parent], heap[i]];
-          i = parent;
-        }
-      } else if (worse(heap[0], d)) {
-        heap[0] = d;
-        siftDown(0);
-      }
-    }
-    heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
-    const out = heap.map((d) => ({ tool_id: ids[d], score: acc[d] }));
-    for (const d of touched) acc[d] = 0;
-    return out;
-  }
-
-  function stats(): IndexStats {
-    const avg_field_length = {} as Record<FieldName, number>;
-    FIELD_NAMES.forEach((f, i) => (avg_field_length[f] = avgLen[i]));
-    return { docs: ids.length, terms: vocab.size, postings: postDocs.length, avg_field_length };
-  }
-
+  const engine = createBm25Engine({
+    label: 'bm25',
+    k1: params.k1,
+    b: params.b,
+    fields: bm25fFields(params.weights, analyzer),
+    queryTerms: (q) => termCounts(analyzer.analyze(q)),
+  });
   return {
-    meta: { id: 'bm25f', analyzer: ANALYZER_ID, params },
-    build,
-    search,
-    stats,
+    meta: { id, analyzer: analyzer.id, params },
+    build: engine.build,
+    search: engine.search,
+    stats: () => engine.stats() as IndexStats,
   };
 }
 

@@ -5,9 +5,25 @@
  */
 import { UserError } from '../types.ts';
 import { bm25fRetriever } from './bm25.ts';
+import { bm25PlainRetriever } from './bm25_plain.ts';
+import { bm25fSnowballRetriever } from './bm25f_snowball.ts';
+import { bm25fExpandRetriever } from './bm25f_expand.ts';
+import { bm25fTunedRetriever } from './bm25f_tuned.ts';
+import { hybridRrfRetriever } from './hybrid_rrf.ts';
+import { embedRetriever } from './embed.ts';
+import { hybridEmbedRetriever } from './hybrid_embed.ts';
 import type { Retriever, RetrieverEntry, RetrieverOptions } from './types.ts';
 
-export const RETRIEVERS: readonly RetrieverEntry[] = Object.freeze([bm25fRetriever]);
+export const RETRIEVERS: readonly RetrieverEntry[] = Object.freeze([
+  bm25fRetriever,
+  bm25PlainRetriever,
+  bm25fSnowballRetriever,
+  bm25fTunedRetriever,
+  bm25fExpandRetriever,
+  hybridRrfRetriever,
+  embedRetriever,
+  hybridEmbedRetriever,
+]);
 
 export const DEFAULT_RETRIEVER_ID: string = RETRIEVERS[0].id;
 

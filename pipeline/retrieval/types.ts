@@ -20,11 +20,21 @@ export interface SearchHit {
   score: number;
 }
 
+/**
+ * A retriever. Lexical ones are synchronous; one that calls a service (`embed`) returns
+ * promises, so callers always `await` build() and search().
+ */
 export interface Retriever<P = { [k: string]: JsonValue }> {
   meta: RetrieverMeta<P>;
   /** (Re)build the index from scratch. Throws UserError on a duplicate or malformed doc. */
-  build(docs: IndexDoc[]): void;
+  build(docs: IndexDoc[]): void | Promise<void>;
   /** Top k hits, score desc then tool_id asc; never returns zero-score docs. */
+  search(query: string, k: number): SearchHit[] | Promise<SearchHit[]>;
+}
+
+/** A retriever that answers synchronously (every lexical one). */
+export interface SyncRetriever<P = { [k: string]: JsonValue }> extends Retriever<P> {
+  build(docs: IndexDoc[]): void;
   search(query: string, k: number): SearchHit[];
 }
 
@@ -39,4 +49,15 @@ export interface RetrieverEntry {
   description: string;
   /** builds an empty retriever; throws UserError on bad options */
   create(opts?: RetrieverOptions): Retriever;
+  /**
+   * why this retriever cannot run with these options (e.g. `skipped: no --embed-url`), or
+   * undefined when it can; a scored row then says `not_scorable: <reason>`
+   */
+  unavailable?(opts?: RetrieverOptions): string | undefined;
+  /**
+   * parameters chosen from data: every grid point is an options object merged over the user's
+   * options; a scored row is cross-validated over the golden set (cv.ts), never scored on the
+   * queries its parameters were chosen on. The first point should be the defaults.
+   */
+  tuning?: { grid: readonly RetrieverOptions[]; describe: string };
 }

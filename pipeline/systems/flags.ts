@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { UserError } from '../types.ts';
 import { DEFAULT_CORPUS } from '../constants.ts';
 import type { LiveOptions } from '../live/run.ts';
-import type { ScaleReport, SystemBlock } from '../report/types.ts';
+import type { Report, ScaleReport, SystemBlock } from '../report/types.ts';
 import { parseSystems, type SystemSpec } from './spec.ts';
 import { SCALE_DEFAULTS } from '../scale/defaults.ts';
 
@@ -98,5 +98,21 @@ export async function runSystemStages(o: SystemRunOptions, live: LiveOptions, ex
     if (tty) process.stderr.write('\r\x1b[2K');
     log(`scale: ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
+  return out;
+}
+
+/** Summary lines for the terminal: one per system, one per scale fit (first tokenizer). */
+export function systemsSummary(r: Report): string[] {
+  const out: string[] = [];
+  const tk = r.meta.tokenizers[0]?.name;
+  for (const s of r.systems ?? []) {
+    if (s.error) out.push(`system ${s.name}: FAILED: ${s.error}`);
+    else if (s.direct) out.push(`system ${s.name}: menu ${s.direct.menus.find((m) => m.tokenizer === tk)?.menu_tokens.value} tokens (${tk}), listing p50 ${s.direct.latency.p50_ms} ms`);
+    else if (s.live) {
+      const ret = s.live.retrieval.find((x) => x.detail === 'full');
+      out.push(`system ${s.name}: menu ${s.live.menus.find((m) => m.tokenizer === tk)?.proxy_menu_tokens.value} tokens (${tk}), recall@5 ${ret?.summary?.recall_at_5.value.toFixed(3) ?? '—'}, latency p50 ${s.live.latency.find((x) => x.detail === 'full')?.p50_ms ?? '—'} ms`);
+    }
+  }
+  for (const f of r.scale?.fits ?? []) if (f.tokenizer === undefined || f.tokenizer === tk) out.push(`growth ${f.system} ${f.figure}: exponent ${f.exponent} (R² ${f.r2}, ${f.n} points, computed)`);
   return out;
 }

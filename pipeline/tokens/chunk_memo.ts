@@ -19,6 +19,7 @@
  * by the caller between unrelated texts (the offline stage: per arm). test/bench/count.test.ts checks the identity
  * against the plain tokenizer on real renderings and on edge cases.
  */
+import { TOKENIZER_NAMES } from '../constants.ts';
 import type { Tokenizer, TokenizerName } from './tokenizer.ts';
 
 export interface ChunkCounter {
@@ -54,7 +55,7 @@ function safeBoundary(text: string, b: number): boolean {
 }
 
 /** the encodings whose pre-tokenizer patterns the boundary rule above was checked against */
-const CHECKED: ReadonlySet<string> = new Set(['cl100k_base', 'o200k_base']);
+const CHECKED: ReadonlySet<string> = new Set(TOKENIZER_NAMES);
 
 export function createChunkCounter(tk: Tokenizer, maxChars = MEMO_MAX_CHARS): ChunkCounter {
   // another encoding would need its own check of the rule: count it whole

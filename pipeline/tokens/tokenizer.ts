@@ -9,8 +9,9 @@
 import { get_encoding, type Tiktoken } from 'tiktoken';
 import { UserError } from '../types.ts';
 
-export type TokenizerName = 'cl100k_base' | 'o200k_base';
-export const TOKENIZER_NAMES: readonly TokenizerName[] = Object.freeze(['cl100k_base', 'o200k_base'] as const);
+import { TOKENIZER_NAMES, type TokenizerName } from '../constants.ts';
+
+export { TOKENIZER_NAMES, type TokenizerName };
 
 /** A labelled range of UTF-8 byte offsets [start, end) of one text. */
 export interface Span {

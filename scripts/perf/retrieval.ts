@@ -11,11 +11,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { getArm, BASELINE_ARM_ID } from '../../pipeline/arms/registry.ts';
 import { syntheticTools } from '../../pipeline/corpus/synthetic.ts';
 import { loadLiveMcpToolFlat } from '../../pipeline/corpus/livemcptool.ts';
 import { createBm25Retriever, DEFAULT_BM25_PARAMS, FIELD_NAMES } from '../../pipeline/retrieval/bm25.ts';
 import { analyze, analyzeJoined, analyzeParts } from '../../pipeline/retrieval/analyzer.ts';
+import { baselineIndexDocs } from './lib/docs.ts';
 import { percentile, seededRandom } from '../../pipeline/util/stats.ts';
 import type { IndexDoc, ToolRecord } from '../../pipeline/types.ts';
 
@@ -70,15 +70,7 @@ function median(xs: number[]): number {
 }
 
 async function section(label: string, tools: ToolRecord[]) {
-  const arm = getArm(BASELINE_ARM_ID);
-  const docs: IndexDoc[] = [];
-  for (const t of tools) {
-    try {
-      docs.push(arm.indexDoc(t));
-    } catch {
-      // a tool the baseline cannot encode is left out, as in the offline stage
-    }
-  }
+  const docs = baselineIndexDocs(tools);
   const r = createBm25Retriever();
   const buildMs: number[] = [];
   for (let i = 0; i < 3; i++) {

@@ -3,9 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getArm } from '../../pipeline/arms/registry.ts';
 import { ArmEncodeError } from '../../pipeline/arms/errors.ts';
-import { signatureOf, paramsOf } from '../../arms/compact_sig.ts';
-import { className } from '../../arms/tron_dedup.ts';
-import { splitTscgEncoded, TSCG_SKIP_REASON } from '../../arms/tscg.ts';
+import { signatureOf, paramsOf } from '../../pipeline/arms/listing/compact_sig.ts';
+import { className } from '../../pipeline/arms/listing/tron_dedup.ts';
+import { splitTscgEncoded, TSCG_SKIP_REASON } from '../../pipeline/arms/listing/tscg.ts';
 import type { JsonValue, ToolRecord } from '../../pipeline/types.ts';
 import { COLLIDING_SCHEMAS, predecessorGoldens, sampleTools } from './sample.ts';
 

@@ -5,43 +5,55 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ARMS, getArm, resolveArms, BASELINE_ARM_ID } from '../../pipeline/arms/registry.ts';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ARMS, getArm, resolveArms, BASELINE_ARM_ID, LISTING_ARMS } from '../../pipeline/arms/registry.ts';
+import { RESULT_ARMS, getResultArm } from '../../pipeline/results/registry.ts';
+import { REPO_ROOT } from '../../pipeline/constants.ts';
 import { syntheticTools } from '../../pipeline/corpus/synthetic.ts';
 import { UserError } from '../../pipeline/types.ts';
 import type { Arm } from '../../pipeline/arms/types.ts';
 import type { ToolRecord } from '../../pipeline/types.ts';
 import { sampleTools } from './sample.ts';
 
+const ARMS_DIR = join(REPO_ROOT, 'pipeline', 'arms');
+
 test('registry: sorted ids, lookup, resolve', () => {
-  assert.deepEqual([...ARMS], ['baseline_json', 'compact_json', 'compact_sig', 'toon_listing', 'tron_dedup', 'tscg']);
-  assert.equal(BASELINE_ARM_ID, 'baseline_json');
+  assert.deepEqual([...ARMS], [...ARMS].sort());
+  assert.ok(ARMS.includes(BASELINE_ARM_ID));
   for (const id of ARMS) assert.equal(getArm(id).meta.id, id);
   assert.throws(
     () => getArm('toon'),
-    (e: unknown) => e instanceof UserError && (e as Error).message === 'unknown arm "toon" (valid: baseline_json, compact_json, compact_sig, toon_listing, tron_dedup, tscg)',
+    (e: unknown) => e instanceof UserError && (e as Error).message === `unknown arm "toon" (valid: ${ARMS.join(', ')})`,
   );
   assert.deepEqual(resolveArms('all').map((a) => a.meta.id), [...ARMS]);
   assert.deepEqual(resolveArms(['all']).map((a) => a.meta.id), [...ARMS]);
-  assert.deepEqual(resolveArms(['tron_dedup', 'baseline_json', 'tron_dedup']).map((a) => a.meta.id), ['baseline_json', 'tron_dedup']);
+  const [first, last] = [ARMS[0], ARMS[ARMS.length - 1]];
+  assert.deepEqual(resolveArms([last, first, last]).map((a) => a.meta.id), [first, last]);
   assert.throws(() => resolveArms([]), UserError);
-  assert.throws(() => resolveArms(['compact_sig', 'nope']), /unknown arm "nope"/);
+  assert.throws(() => resolveArms([first, 'nope']), /unknown arm "nope"/);
 });
 
-test('meta: ids, flags and retry rates', () => {
-  const expected: Record<string, [boolean, boolean, number]> = {
-    baseline_json: [false, false, 0],
-    compact_json: [false, false, 0],
-    compact_sig: [true, false, 0],
-    toon_listing: [true, false, 0.05],
-    tron_dedup: [true, false, 0],
-    tscg: [true, true, 0],
-  };
+test('registry and files agree: one file per arm of each kind, ids unique across kinds', () => {
+  const dir = (kind: string) => readdirSync(join(ARMS_DIR, kind)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)).sort();
+  assert.deepEqual(dir('listing'), [...ARMS]);
+  assert.deepEqual(dir('result'), [...RESULT_ARMS].sort());
+  for (const id of RESULT_ARMS) assert.equal(getResultArm(id).meta.id, id);
+  for (const a of LISTING_ARMS) assert.equal(a.meta.kind, 'listing');
+});
+
+test('meta: ids, flags and retry rates are well-formed', () => {
   for (const id of ARMS) {
     const m = getArm(id).meta;
     assert.match(m.id, /^[a-z0-9_]+$/);
     assert.ok(m.description.length > 10, `${id} has a description`);
-    assert.deepEqual([m.altersIndex, m.lowerBound, m.retryRate], expected[id], id);
+    assert.equal(typeof m.altersIndex, 'boolean');
+    assert.equal(typeof m.lowerBound, 'boolean');
+    assert.ok(m.retryRate >= 0 && m.retryRate <= 1, `${id} retry rate ${m.retryRate}`);
   }
+  // the baseline is the reference: it neither alters the index nor drops information
+  const b = getArm(BASELINE_ARM_ID).meta;
+  assert.deepEqual([b.altersIndex, b.lowerBound, b.retryRate], [false, false, 0]);
 });
 
 /** Tool ids whose index document differs from baseline's. */

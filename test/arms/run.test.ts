@@ -13,7 +13,7 @@ import { UserError } from '../../pipeline/types.ts';
 import { COLLIDING_SCHEMAS, sampleCorpus, sampleTools } from './sample.ts';
 
 const TKS = resolveTokenizers('all');
-const golden = (f: string) => readFileSync(fileURLToPath(new URL(`../../arms/golden/${f}`, import.meta.url)), 'utf8').replace(/\n$/, '');
+const golden = (f: string) => readFileSync(fileURLToPath(new URL(`../../pipeline/arms/golden/${f}`, import.meta.url)), 'utf8').replace(/\n$/, '');
 const tool = (name: string, description: string, inputSchema?: JsonValue): ToolRecord =>
   inputSchema === undefined ? { tool_id: `s:${name}`, server: 's', tool: name, description } : { tool_id: `s:${name}`, server: 's', tool: name, description, inputSchema };
 

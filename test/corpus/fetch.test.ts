@@ -100,9 +100,8 @@ test('fetch without network and without a mirror says so in one line (unreachabl
   const port = (closed.address() as { port: number }).port;
   await new Promise((r) => closed.close(r));
   const cache = join(tmp.dir, 'cache3');
-  const t0 = Date.now();
+  // ECONNREFUSED in the message shows the refusal (not the 1.5 s timeout) ended it; no wall-clock assert
   await assert.rejects(fetchCorpora({ cacheDir: cache, endpoint: `http://127.0.0.1:${port}`, timeoutMs: 1500 }), oneLineUserError(/^cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED for .*\/datasets\/ICIP\/LiveMCPBench\/resolve\/ddea2d24196638bc4026c4cb891f679d0357bfd0\/tools\/tools\.json\): no network and no mirror; pass --from DIR/));
-  assert.ok(Date.now() - t0 < 5000);
   // a server that accepts and never answers: the timeout fires
   const silent = createTcpServer((s) => sockets.push(s));
   servers.push(silent);

@@ -12,12 +12,12 @@ after(() => tmp.cleanup());
 
 const corpusP = loadCorpus(join(ROOT, 'datasets', 'corpus-npm4-v1.tools.json'));
 
-test('golden-npm4-v1 validates against corpus-npm4-v1 and meets the authoring rules', async () => {
+for (const [version, minQueries] of [['golden-npm4-v1', 60], ['golden-npm4-v2', 120]] as const) test(`${version} validates against corpus-npm4-v1 and meets the authoring rules`, async () => {
   const corpus = await corpusP;
-  const g = await loadGolden(join(ROOT, 'datasets', 'golden-npm4-v1.json'), corpus);
+  const g = await loadGolden(join(ROOT, 'datasets', `${version}.json`), corpus);
   assert.equal(g.corpus_version, 'corpus-npm4-v1');
-  assert.equal(g.version, 'golden-npm4-v1');
-  assert.ok(g.queries.length >= 60, `need >= 60 queries, have ${g.queries.length}`);
+  assert.equal(g.version, version);
+  assert.ok(g.queries.length >= minQueries, `need >= ${minQueries} queries, have ${g.queries.length}`);
   // id prefixes follow the server of a primary label
   const prefix: Record<string, string> = { filesystem: 'q-fs-', memory: 'q-mem-', 'sequential-thinking': 'q-think-', everything: 'q-ev-' };
   for (const q of g.queries) {
@@ -42,6 +42,16 @@ test('golden-npm4-v1 validates against corpus-npm4-v1 and meets the authoring ru
     for (const t of corpus.tools) assert.ok(!q.query.toLowerCase().includes(t.tool.toLowerCase()), `${q.id} names tool ${t.tool}`);
     for (const x of grams(words(q.query))) assert.ok(!descGrams.has(x), `${q.id} copies "${x}" from ${descGrams.get(x)}`);
   }
+});
+
+test('golden-npm4-v2 keeps every golden-npm4-v1 query and label unchanged (queries are only added)', async () => {
+  const corpus = await corpusP;
+  const v1 = await loadGolden(join(ROOT, 'datasets', 'golden-npm4-v1.json'), corpus);
+  const v2 = await loadGolden(join(ROOT, 'datasets', 'golden-npm4-v2.json'), corpus);
+  assert.deepEqual(v2.queries.slice(0, v1.queries.length), v1.queries);
+  const added = v2.queries.slice(v1.queries.length);
+  assert.ok(added.length >= 48, `added ${added.length}`);
+  for (const q of added) assert.match(q.id, /^q-(fs|mem|think|ev)-v2-/, `${q.id}: added ids carry -v2-`);
 });
 
 test('validateGolden lists every offending id in one line', async () => {

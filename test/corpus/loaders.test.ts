@@ -164,14 +164,15 @@ test('LiveMCPTool flattened: header counts, duplicates and bad rows are errors',
   await rejects(loadCorpus(file(liveFlat({ tools: [], tool_count: 0, server_count: 0 }))), /\$\.tools: corpus has no tools/);
 });
 
-test('LiveMCPTool: the shared offline mirror loads when present (527 tools, 70 servers)', async (t) => {
-  const mirror = '/work/shared/datasets/livemcptool/tools.json';
-  try {
-    readFileSync(mirror);
-  } catch {
-    t.skip('no ../shared mirror here');
+test('LiveMCPTool: the shared offline mirror loads (MCPGAUGE_SHARED_DATASETS=DIR; 527 tools, 70 servers)', async (t) => {
+  const dir = process.env.MCPGAUGE_SHARED_DATASETS;
+  if (!dir) {
+    t.skip('MCPGAUGE_SHARED_DATASETS not set (a folder holding livemcptool/tools.json)');
     return;
   }
+  // set means "must be there": a wrong path fails instead of skipping
+  const mirror = join(dir, 'livemcptool', 'tools.json');
+  readFileSync(mirror);
   const c = await loadCorpus(mirror);
   assert.equal(c.tools.length, 527);
   assert.equal(new Set(c.tools.map((x) => x.server)).size, 70);

@@ -3,6 +3,7 @@
  * runs pass; a deliberately worse live run (the proxy asked for one result per query instead
  * of ten) is flagged with exit 1; reports of different things are refused with exit 2.
  */
+import { REPO_ROOT as ROOT } from '../../pipeline/constants.ts';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -11,7 +12,6 @@ import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { DiffResult } from '../../pipeline/diff/compare.ts';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-diff-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -38,7 +38,7 @@ test('diff: two identical offline runs pass (exit 0), every figure unchanged', (
   assert.equal(d.summary.regression, 0);
   assert.equal(d.summary.unchanged, d.rows.length);
   assert.ok(d.rows.some((x) => x.kind === 'retrieval' && x.old_ci95));
-  assert.ok(d.identity.some((l) => l.startsWith('golden golden-npm4-v1')), d.identity.join('\n'));
+  assert.ok(d.identity.some((l) => l.startsWith('golden golden-npm4-v2')), d.identity.join('\n'));
 });
 
 test('diff: a worse live run is flagged (exit 1) with the retrieval drop outside the CI; markdown + JSON written', () => {
@@ -73,7 +73,7 @@ test('diff: a worse live run is flagged (exit 1) with the retrieval drop outside
   const refused = cli(['diff', join(dir, 'off-a'), good]);
   assert.equal(refused.status, 2);
   assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr);
-  assert.match(refused.stderr, /diff refused: .*golden golden-npm4-v1/);
+  assert.match(refused.stderr, /diff refused: .*golden golden-npm4-v2/);
 });
 
 test('diff: bad input is one clear line, nothing written', () => {

@@ -14,8 +14,12 @@ import { REPO_ROOT } from '../../pipeline/constants.ts';
 import { UserError } from '../../pipeline/types.ts';
 import { loadCorpus } from '../../pipeline/corpus/load.ts';
 import { getTokenizer } from '../../pipeline/tokens/tokenizer.ts';
-import { arm as baselineArm } from '../../arms/baseline_json.ts';
+import { getArm } from '../../pipeline/arms/registry.ts';
+import { BASELINE_ARM_ID } from '../../pipeline/constants.ts';
 import { assertComponentsSum, assertLiveSchema, processesMentioning } from './helpers.ts';
+
+/** tools are indexed (and menus rendered) like the baseline arm */
+const baselineArm = getArm(BASELINE_ARM_ID);
 
 const GOLDEN = JSON.parse(readFileSync(join(REPO_ROOT, 'datasets', 'golden-npm4-v1.json'), 'utf8')) as {
   corpus_version: string;

@@ -5,7 +5,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { splitCommandLine, commandTarget, urlTarget, openTarget } from '../../pipeline/live/targets.ts';
-import { liveOptionsFromFlags, LIVE_FLAGS } from '../../pipeline/live/flags.ts';
+import { liveOptionsFromFlags, liveOptions } from '../../pipeline/live/flags.ts';
+import { buildProgram } from '../../pipeline/cli.ts';
 import { headlineProblem, schemaMissing } from '../../pipeline/live/run.ts';
 import { lapSection, parseLapText, findOnPath } from '../../pipeline/live/lap.ts';
 import { UserError, type ToolRecord } from '../../pipeline/types.ts';
@@ -108,7 +109,7 @@ test('liveOptionsFromFlags maps commander options and names the bad flag', () =>
   assert.throws(() => liveOptionsFromFlags({ proxyCmd: 'x', proxyUrl: 'http://a' }), userError(/cannot be combined/));
   assert.throws(() => liveOptionsFromFlags({ upstreams: 'u.json' }), userError(/--upstreams needs/));
   // every recognised key is described for the CLI
-  const described = LIVE_FLAGS.map((f) => f.flags.split(/[ ,]/)[0]);
+  const described = liveOptions().map((o) => o.long);
   for (const f of ['--proxy-url', '--api-key', '--proxy-cmd', '--upstreams', '--discovery-tool', '--lap-json', '--no-lap', '--runs', '--warmup', '--live-queries']) {
     assert.ok(described.includes(f), f);
   }
@@ -191,4 +192,23 @@ test('LAP on PATH: runs `lap lint --mcp-url URL --json` (stand-in executable: la
   const f = await lapSection({ lapCommand: failing, httpUrl: 'http://127.0.0.1:1/mcp', inHouseMenuTokens: 1000 });
   assert.equal(f.executed, false);
   assert.match(f.skip_reason!, /^lap failed: .*no such server/);
+});
+
+test('bench parses the live flags with commander Options: defaults, choices and argParser errors at parse time', () => {
+  const parse = (...args: string[]) => {
+    const program = buildProgram();
+    const bench = program.commands.find((c) => c.name() === 'bench')!;
+    bench.exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} });
+    bench.action(() => {});
+    program.parse(['node', 'mcpgauge', 'bench', ...args]);
+    return bench.opts();
+  };
+  const d = parse();
+  assert.equal(d.protocol, 'legacy');
+  assert.equal(d.runs, '3');
+  assert.equal(parse('--runs', '5').runs, '5');
+  assert.throws(() => parse('--protocol', '2024'), /argument '2024' is invalid\. Allowed choices are legacy, auto, 2026-07-28/);
+  assert.throws(() => parse('--runs', '0'), userError(/^--runs must be an integer >= 1, got "0"$/));
+  assert.throws(() => parse('--live-details', 'full,tiny'), userError(/unknown detail "tiny"/));
+  assert.throws(() => parse('--embedded-servers', 'github'), userError(/unknown server "github"/));
 });

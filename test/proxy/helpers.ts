@@ -7,7 +7,8 @@ import { fixtureStdioTarget } from '../../pipeline/fixture/launch.ts';
 import { startProxy, validateProxyConfig, type ProxyHandle } from '../../pipeline/proxy/index.ts';
 import assert from 'node:assert/strict';
 
-export const REPO = resolve(import.meta.dirname, '..', '..');
+import { REPO_ROOT as REPO } from '../../pipeline/constants.ts';
+export { REPO };
 export const MCPGAUGE_BIN = join(REPO, 'bin', 'mcpgauge.mjs');
 const NM = join(REPO, 'node_modules', '@modelcontextprotocol');
 

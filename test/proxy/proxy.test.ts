@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { connectMcp, resultText, type McpConnection, type WireTool } from '../../pipeline/mcp/client.ts';
 import { createBm25Retriever } from '../../pipeline/retrieval/bm25.ts';
-import { arm as baselineArm } from '../../arms/baseline_json.ts';
+import { getArm } from '../../pipeline/arms/registry.ts';
+import { BASELINE_ARM_ID } from '../../pipeline/constants.ts';
 import {
   PROXY_TOOL_DESCRIPTIONS,
   USAGE_INSTRUCTIONS,
@@ -19,6 +20,9 @@ import {
 } from '../../pipeline/proxy/index.ts';
 import { toolRecordOf } from '../../pipeline/proxy/catalog.ts';
 import { callJson, connectProxy, everythingServer, fixtureServer, memoryServer, quiet, rawInitialize, tempDir } from './helpers.ts';
+
+/** tools are indexed (and menus rendered) like the baseline arm */
+const baselineArm = getArm(BASELINE_ARM_ID);
 
 const KEY = 'test-key-7f3a';
 const tmp = tempDir('proxy');

@@ -3,6 +3,7 @@
  * tokenizer's own count: on every arm's per-tool texts and listing of the committed corpus, on
  * simulated responses, and on edge cases around the line boundaries it cuts at.
  */
+import { REPO_ROOT as ROOT } from '../../pipeline/constants.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
@@ -11,7 +12,6 @@ import { getTokenizer, TOKENIZER_NAMES } from '../../pipeline/tokens/tokenizer.t
 import { resolveArms } from '../../pipeline/arms/registry.ts';
 import { loadCorpus } from '../../pipeline/corpus/load.ts';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
 
 const EDGE = [
   'a\nb',

@@ -3,7 +3,8 @@
  * discovery response, in tokens, within the config's budgets. Also measures recall@5 over the
  * config's queries and discovery latency, for the regression step and later baselines.
  */
-import { arm as baselineArm } from '../../../arms/baseline_json.ts';
+import { getArm } from '../../arms/registry.ts';
+import { BASELINE_ARM_ID } from '../../constants.ts';
 import { recordOf } from '../../live/run.ts';
 import { getTokenizer } from '../../tokens/tokenizer.ts';
 import { percentile } from '../../util/stats.ts';
@@ -19,7 +20,7 @@ export const step: GateStep = {
     const b = ctx.cfg.budgets;
     const tk = getTokenizer(b.tokenizer);
     const tools = await within(s.listTools(ctx.cfg.timeouts.step_ms), ctx.cfg.timeouts.step_ms + 500, 'tools/list');
-    const menu = tk.count(baselineArm.renderListing(tools.map((t) => recordOf('proxy', t))));
+    const menu = tk.count(getArm(BASELINE_ARM_ID).renderListing(tools.map((t) => recordOf('proxy', t))));
     ctx.metrics.tokenizer = b.tokenizer;
     ctx.metrics.menu_tokens = menu;
     const problems: string[] = [];

@@ -31,6 +31,16 @@ function seriesLabel(r: Report): (corpus: string, arm: string) => string {
 const RECALL_KS = [1, 3, 5, 10] as const;
 
 /**
+ * The scored rows of one retriever (default: the first scored one, which fed the simulated
+ * responses); the retriever comparison has its own section and chart (sections/retrievers.ts).
+ */
+function scoredOf(r: Report, retriever?: string) {
+  const scored = r.retrieval.filter(isScored);
+  const id = retriever ?? scored[0]?.retriever.id;
+  return scored.filter((s) => s.retriever.id === id);
+}
+
+/**
  * Break-even curves of the live section: its own `curves` when the live stage wrote them,
  * else drawn from the live break-even rows (flat full menu vs menu + calls x mean response).
  * Labelled "live · <corpus>" so they sit in their own chart row.
@@ -90,7 +100,7 @@ export const CHARTS: readonly ChartEntry[] = [
     spec: 'savings_vs_recall',
     data: (r) => {
       const tok = primaryTokenizer(r);
-      const scored = r.retrieval.filter(isScored);
+      const scored = scoredOf(r);
       const series = seriesLabel(r);
       const rows: Row[] = [];
       for (const arm of r.arms) {
@@ -122,8 +132,22 @@ export const CHARTS: readonly ChartEntry[] = [
     data: (r) => {
       const series = seriesLabel(r);
       return {
-        rows: r.retrieval.filter(isScored).flatMap((s) => RECALL_KS.map((k) => ({ series: series(s.corpus_id, s.arm), k, recall: s.metrics[`recall_at_${k}`].value }))),
+        rows: scoredOf(r).flatMap((s) => RECALL_KS.map((k) => ({ series: series(s.corpus_id, s.arm), k, recall: s.metrics[`recall_at_${k}`].value }))),
         empty: 'no corpus with a golden set was scored',
+      };
+    },
+  },
+  {
+    spec: 'retriever_recall',
+    data: (r) => {
+      const order = new Map<string, number>();
+      for (const x of r.retrieval) if (x.retriever && !order.has(x.retriever.id)) order.set(x.retriever.id, order.size);
+      return {
+        rows: r.retrieval.filter(isScored).map((x) => {
+          const f = x.metrics.recall_at_5;
+          return { corpus: x.corpus_id, retriever: x.tuning ? `${x.retriever.id} (CV)` : x.retriever.id, order: order.get(x.retriever.id)!, arm: x.arm, value: f.value, lo: f.ci95?.[0] ?? f.value, hi: f.ci95?.[1] ?? f.value };
+        }),
+        empty: 'no retriever was scored (no golden set)',
       };
     },
   },
@@ -187,8 +211,8 @@ export const CHARTS: readonly ChartEntry[] = [
       const sources: { source: string; m: RetrievalMetrics }[] = [];
       const live = r.live;
       if (live) {
-        const off = r.retrieval.filter(isScored).find((s) => s.arm === BASELINE_ARM_ID && (live.corpus_id === undefined || s.corpus_id === live.corpus_id));
-        if (off) sources.push({ source: `offline BM25 (${off.arm})`, m: off.metrics });
+        const off = scoredOf(r, live.proxy.retriever).find((s) => s.arm === BASELINE_ARM_ID && (live.corpus_id === undefined || s.corpus_id === live.corpus_id));
+        if (off) sources.push({ source: `offline ${off.retriever.id} (${off.arm})`, m: off.metrics });
         for (const lr of live.retrieval) if (lr.summary) sources.push({ source: `proxy (${lr.detail})`, m: lr.summary });
       }
       const hasProxy = sources.some((s) => s.source.startsWith('proxy'));

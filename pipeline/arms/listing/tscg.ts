@@ -13,10 +13,10 @@
  * shim; it could not be exercised here (package absent). splitTscgEncoded is tested on the
  * predecessor's golden compiler outputs.
  */
-import type { Arm } from '../pipeline/arms/types.ts';
-import { ArmEncodeError } from '../pipeline/arms/errors.ts';
-import { hasSchema } from '../pipeline/arms/schema.ts';
-import type { ToolRecord } from '../pipeline/types.ts';
+import type { Arm } from '../types.ts';
+import { ArmEncodeError } from '../errors.ts';
+import { hasSchema } from '../schema.ts';
+import type { ToolRecord } from '../../types.ts';
 
 const ID = 'tscg';
 export const TSCG_MODULE = '@tscg/core';
@@ -74,6 +74,7 @@ export function splitTscgEncoded(name: string, encoded: string, toolId = name): 
 export const arm: Arm = {
   meta: {
     id: ID,
+    kind: 'listing',
     description: 'TSCG compiler output (@tscg/core, balanced profile): rewritten description, param lines, closure.',
     altersIndex: true,
     lowerBound: true,

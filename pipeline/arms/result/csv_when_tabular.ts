@@ -12,8 +12,8 @@
  */
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import type { ResultArm } from '../../pipeline/results/arm.ts';
-import { whyNotTabular } from '../../pipeline/results/tabular.ts';
+import type { ResultArm } from '../../results/arm.ts';
+import { whyNotTabular } from '../../results/tabular.ts';
 
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 /** a string that, unquoted, would decode as something other than itself */

@@ -3,9 +3,9 @@
  * One tool = `name\ndescription` plus `\n<canonical JSON of inputSchema>` when the tool has a
  * schema; the listing joins tools with a blank line. The index sees the tool unchanged.
  */
-import type { Arm } from '../pipeline/arms/types.ts';
-import { canonicalSchema, hasSchema } from '../pipeline/arms/schema.ts';
-import type { IndexDoc, ToolRecord } from '../pipeline/types.ts';
+import type { Arm } from '../types.ts';
+import { canonicalSchema, hasSchema } from '../schema.ts';
+import type { IndexDoc, ToolRecord } from '../../types.ts';
 
 const ID = 'baseline_json';
 
@@ -28,6 +28,7 @@ export function baselineIndexDoc(tool: ToolRecord, armId: string = ID): IndexDoc
 export const arm: Arm = {
   meta: {
     id: ID,
+    kind: 'listing',
     description: 'Tool name, description and canonical JSON input schema, one block per tool (the reference).',
     altersIndex: false,
     lowerBound: false,

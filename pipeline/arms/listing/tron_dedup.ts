@@ -13,11 +13,11 @@
  * - The index sees `params` = `{"$class":"C…"}`: the schema text leaves the index.
  * `|` and newlines inside names/descriptions are not escaped (as in the predecessor).
  */
-import type { Arm } from '../pipeline/arms/types.ts';
-import { ArmEncodeError } from '../pipeline/arms/errors.ts';
-import { canonicalSchema, hasSchema } from '../pipeline/arms/schema.ts';
-import { sha256Hex } from '../pipeline/corpus/canonical.ts';
-import type { ToolRecord } from '../pipeline/types.ts';
+import type { Arm } from '../types.ts';
+import { ArmEncodeError } from '../errors.ts';
+import { canonicalSchema, hasSchema } from '../schema.ts';
+import { sha256Hex } from '../../corpus/canonical.ts';
+import type { ToolRecord } from '../../types.ts';
 
 const ID = 'tron_dedup';
 
@@ -59,6 +59,7 @@ function renderListing(tools: readonly ToolRecord[]): string {
 export const arm: Arm = {
   meta: {
     id: ID,
+    kind: 'listing',
     description: 'Distinct schemas declared once as content-addressed classes; tools reference their class.',
     altersIndex: true,
     lowerBound: false,

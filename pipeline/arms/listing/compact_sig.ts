@@ -18,10 +18,10 @@
  * are ArmEncodeErrors, counted as skips.
  * The index sees `params` as the parameter text (the part inside the parentheses).
  */
-import type { Arm } from '../pipeline/arms/types.ts';
-import { ArmEncodeError } from '../pipeline/arms/errors.ts';
-import { compareCodePoint, hasOwn, hasSchema, isPlainObject } from '../pipeline/arms/schema.ts';
-import type { JsonValue, ToolRecord } from '../pipeline/types.ts';
+import type { Arm } from '../types.ts';
+import { ArmEncodeError } from '../errors.ts';
+import { compareCodePoint, hasOwn, hasSchema, isPlainObject } from '../schema.ts';
+import type { JsonValue, ToolRecord } from '../../types.ts';
 
 const ID = 'compact_sig';
 
@@ -108,6 +108,7 @@ function renderTool(tool: ToolRecord): string {
 export const arm: Arm = {
   meta: {
     id: ID,
+    kind: 'listing',
     description: 'One-line signature name(required:type, optional?:type) followed by |description.',
     altersIndex: true,
     lowerBound: false,

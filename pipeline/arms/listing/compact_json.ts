@@ -9,9 +9,9 @@
  * are byte-identical, so re-indexing would score the same documents. The contract test in
  * test/arms/contract.test.ts checks the declaration both ways.
  */
-import type { Arm } from '../pipeline/arms/types.ts';
-import { canonicalSchema, hasSchema } from '../pipeline/arms/schema.ts';
-import type { ToolRecord } from '../pipeline/types.ts';
+import type { Arm } from '../types.ts';
+import { canonicalSchema, hasSchema } from '../schema.ts';
+import type { ToolRecord } from '../../types.ts';
 import { baselineIndexDoc } from './baseline_json.ts';
 
 const ID = 'compact_json';
@@ -24,6 +24,7 @@ function renderTool(tool: ToolRecord): string {
 export const arm: Arm = {
   meta: {
     id: ID,
+    kind: 'listing',
     description: 'Minified JSON objects {name, description, inputSchema}; the listing is one JSON array.',
     altersIndex: false,
     lowerBound: false,

@@ -16,10 +16,10 @@
  *   number lexeme (`1.0` stays `1.0` there, becomes `1` here; integers beyond 2^53 lose precision).
  */
 import { encode } from '@toon-format/toon';
-import type { Arm } from '../pipeline/arms/types.ts';
-import { ArmEncodeError } from '../pipeline/arms/errors.ts';
-import { canonicalSchema, hasSchema } from '../pipeline/arms/schema.ts';
-import type { JsonValue, ToolRecord } from '../pipeline/types.ts';
+import type { Arm } from '../types.ts';
+import { ArmEncodeError } from '../errors.ts';
+import { canonicalSchema, hasSchema } from '../schema.ts';
+import type { JsonValue, ToolRecord } from '../../types.ts';
 
 const ID = 'toon_listing';
 
@@ -45,6 +45,7 @@ function toon(value: unknown, toolId?: string): string {
 export const arm: Arm = {
   meta: {
     id: ID,
+    kind: 'listing',
     description: 'TOON (@toon-format/toon) of {name, description, inputSchema}; the listing is one TOON array.',
     altersIndex: true,
     lowerBound: false,

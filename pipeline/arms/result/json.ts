@@ -4,7 +4,7 @@
  * `returned.text_is_pretty_json`). A text payload is its JSON string literal. The reference
  * every result saving is measured against.
  */
-import type { ResultArm } from '../../pipeline/results/arm.ts';
+import type { ResultArm } from '../../results/arm.ts';
 
 export const arm: ResultArm = {
   meta: { id: 'json', description: 'JSON as returned by the reference servers (2-space indent)' },

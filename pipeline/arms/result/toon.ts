@@ -5,7 +5,7 @@
  * package's `decode` (strict mode).
  */
 import { decode, encode } from '@toon-format/toon';
-import type { ResultArm } from '../../pipeline/results/arm.ts';
+import type { ResultArm } from '../../results/arm.ts';
 
 export const arm: ResultArm = {
   meta: { id: 'toon', description: 'TOON (@toon-format/toon, default options)', library: '@toon-format/toon' },

@@ -1,5 +1,5 @@
 /** json_compact: the payload minified (JSON.stringify without whitespace, key order as returned). */
-import type { ResultArm } from '../../pipeline/results/arm.ts';
+import type { ResultArm } from '../../results/arm.ts';
 
 export const arm: ResultArm = {
   meta: { id: 'json_compact', description: 'minified JSON (no whitespace), key order as returned' },
