@@ -262,3 +262,11 @@ export class LeanStdioTransport implements Transport {
     this.onclose?.();
   }
 }
+
+/**
+ * Tell a transport (or the wrappers around one) that request `id` will never be answered, so a
+ * stdio transport flushing at EOF does not wait for it. Wrappers forward it with their own abandon().
+ */
+export function abandonRequest(transport: unknown, id: string | number): void {
+  (transport as { abandon?: (id: string | number) => void }).abandon?.(id);
+}
