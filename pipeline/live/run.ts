@@ -83,7 +83,7 @@ export function headlineProblem(proxyTools: readonly ToolRecord[], upstreamTools
 }
 
 /** Resolved, validated live options (stage 1). */
-interface LiveSettings {
+export interface LiveSettings {
   discoveryTool: string;
   argNames: ArgNames;
   limit: number;
@@ -198,7 +198,7 @@ function liveStyle(proxyWire: WireTool[], s: LiveSettings): { style: 'discovery'
 }
 
 /** How discovery calls are made: which details are measured and which arguments are sent. */
-interface CallPlan {
+export interface CallPlan {
   details: Detail[];
   sendDetail: boolean;
   sendLimit: boolean;
@@ -206,7 +206,7 @@ interface CallPlan {
 }
 
 /** Stage 4: the proxy's own tools/list and what its discovery tool declares. */
-function planCalls(proxyWire: WireTool[], s: LiveSettings, target: OpenedTarget, errors: LiveError[]): CallPlan {
+export function planCalls(proxyWire: WireTool[], s: LiveSettings, target: OpenedTarget, errors: LiveError[]): CallPlan {
   const { discoveryTool, argNames } = s;
   const dtool = proxyWire.find((t) => t.name === discoveryTool);
   if (!dtool) {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { splitCommandLine, commandTarget, urlTarget, openTarget } from '../../pipeline/live/targets.ts';
 import { liveOptionsFromFlags, liveOptions } from '../../pipeline/live/flags.ts';
 import { buildProgram } from '../../pipeline/cli.ts';
-import { headlineProblem, schemaMissing } from '../../pipeline/live/run.ts';
+import { headlineProblem, schemaMissing, planCalls, type LiveSettings } from '../../pipeline/live/run.ts';
 import { lapSection, parseLapText, findOnPath } from '../../pipeline/live/lap.ts';
 import { UserError, type ToolRecord } from '../../pipeline/types.ts';
 
@@ -211,4 +211,21 @@ test('bench parses the live flags with commander Options: defaults, choices and 
   assert.throws(() => parse('--runs', '0'), userError(/^--runs must be an integer >= 1, got "0"$/));
   assert.throws(() => parse('--live-details', 'full,tiny'), userError(/unknown detail "tiny"/));
   assert.throws(() => parse('--embedded-servers', 'github'), userError(/unknown server "github"/));
+});
+
+test('--detail-arg none: no detail argument is sent even when the discovery tool declares one, and only full is measured', () => {
+  assert.equal(liveOptionsFromFlags({ detailArg: 'none' }).argNames?.detail, null);
+  const tool = { name: 'retrieve_tools', inputSchema: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'number' }, detail: { type: 'string' } } } };
+  const settings = (detail: string | null) =>
+    ({ discoveryTool: 'retrieve_tools', argNames: { query: 'query', limit: 'limit', detail }, wantDetails: ['full', 'compact'] }) as Partial<LiveSettings> as LiveSettings;
+  type Opened = Parameters<typeof planCalls>[2];
+  const target = { proxy: { kind: 'http', url: 'http://127.0.0.1:9/mcp' } } as Partial<Opened> as Opened;
+  const withArg = planCalls([tool], settings('detail'), target, []);
+  assert.equal(withArg.sendDetail, true);
+  assert.deepEqual(withArg.details, ['full', 'compact']);
+  const errors: Parameters<typeof planCalls>[3] = [];
+  const none = planCalls([tool], settings(null), target, errors);
+  assert.equal(none.sendDetail, false);
+  assert.deepEqual(none.details, ['full']);
+  assert.match(errors.map((e) => e.message).join(' '), /compact detail not measured/);
 });
