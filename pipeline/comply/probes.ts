@@ -3,90 +3,19 @@
  * a stage (later stages may read earlier answers). Probes never judge; checks read their
  * exchanges. The list is data; gather.ts runs it.
  */
-import { build, initializeParams, type Built, type BuildOptions, type EnvelopeState, type Obj } from './envelope.ts';
-import { LEGACY, MODERN, type Exchange, type Revision, type WireKind } from './types.ts';
+import { build, initializeParams, type BuildOptions, type Obj } from './envelope.ts';
+import { LEGACY, MODERN } from './types.ts';
+import {
+  EVIL_ORIGIN, GIANT_BYTES, HTTP, L, M, MISSING_URI, OVERSIZED_BYTES, STDIO, STRING_ID, UNKNOWN_TOOL,
+  cheap, listOf, pickPrompt, pickTool, req, type Probe,
+} from './probe-kit.ts';
+import { TRANSPORT_PROBES } from './probes-transport.ts';
+import { LIFECYCLE_PROBES } from './probes-lifecycle.ts';
+import { SECURITY_PROBES } from './probes-security.ts';
 
-export interface ProbeCtx {
-  rev: Revision;
-  wire: WireKind;
-  env: EnvelopeState;
-  nextId(): number;
-  ex(probe: string): Exchange | undefined;
-  result(probe: string): Obj | undefined;
-}
+export * from './probe-kit.ts';
 
-export interface ProbeOut {
-  built?: Built;
-  /** raw text instead of a JSON message (headers still from `built` on HTTP) */
-  raw?: string;
-  httpMethod?: string;
-  expect?: 'reply' | 'none' | 'idless';
-  split?: boolean;
-  timeoutMs?: number;
-  headersOnly?: boolean;
-  /** raw bytes whose JSON-RPC id is still readable: the answer is matched on it */
-  matchId?: string | number;
-}
-
-export interface Probe {
-  id: string;
-  /** 0 handshake, 1 post-handshake, 2 independent, 3 needs lists, 4 raw/serial, 5 invasive, 6 liveness */
-  stage: number;
-  revisions?: readonly Revision[];
-  wires?: readonly WireKind[];
-  build(c: ProbeCtx): ProbeOut | null;
-}
-
-const req = (c: ProbeCtx, method: string, params: Obj = {}, opts: BuildOptions = {}, id: string | number = c.nextId()): ProbeOut => ({
-  built: build(c.env, id, method, params, opts),
-});
-/** The cheapest conformant request of the era: discover (modern) or ping (legacy). */
-const cheap = (c: ProbeCtx, opts: BuildOptions = {}, id: string | number = c.nextId()): ProbeOut =>
-  c.rev === MODERN ? req(c, 'server/discover', {}, opts, id) : req(c, 'ping', {}, opts, id);
-
-type Tool = { name?: unknown; inputSchema?: { required?: unknown; properties?: Record<string, { type?: unknown }> }; annotations?: Obj };
-
-function listOf(c: ProbeCtx, probe: string, key: string): Obj[] {
-  const r = c.result(probe)?.[key];
-  return Array.isArray(r) ? (r.filter((x) => x && typeof x === 'object') as Obj[]) : [];
-}
-
-/** The tool a harmless call can go to: no required arguments, read-only first. */
-export function pickTool(tools: Obj[]): { name: string; args: Obj } | null {
-  const named = (tools as Tool[]).filter((t) => typeof t.name === 'string');
-  const noReq = named.filter((t) => !Array.isArray(t.inputSchema?.required) || (t.inputSchema!.required as unknown[]).length === 0);
-  const ro = (l: Tool[]) => [...l.filter((t) => t.annotations?.readOnlyHint === true), ...l.filter((t) => t.annotations?.readOnlyHint !== true)];
-  const t = ro(noReq)[0];
-  if (t) return { name: t.name as string, args: {} };
-  for (const cand of ro(named)) {
-    const reqd = cand.inputSchema!.required as string[];
-    const props = cand.inputSchema?.properties ?? {};
-    if (reqd.every((k) => props[k]?.type === 'string')) return { name: cand.name as string, args: Object.fromEntries(reqd.map((k) => [k, 'mcpgauge'])) };
-  }
-  return null;
-}
-
-function pickPrompt(prompts: Obj[]): { name: string; args: Obj } | null {
-  for (const p of prompts) {
-    if (typeof p.name !== 'string') continue;
-    const args = Array.isArray(p.arguments) ? (p.arguments as Obj[]) : [];
-    return { name: p.name, args: Object.fromEntries(args.filter((a) => a.required === true && typeof a.name === 'string').map((a) => [a.name as string, 'mcpgauge'])) };
-  }
-  return null;
-}
-
-const HTTP: readonly WireKind[] = ['http'];
-const STDIO: readonly WireKind[] = ['stdio'];
-const M: readonly Revision[] = [MODERN];
-const L: readonly Revision[] = [LEGACY];
-export const GIANT_BYTES = 2 * 1024 * 1024;
-export const OVERSIZED_BYTES = 1024 * 1024;
-export const STRING_ID = 'mcpgauge-string-id';
-export const MISSING_URI = 'mcpgauge://no-such-resource/7f3a';
-export const UNKNOWN_TOOL = 'mcpgauge_no_such_tool_7f3a';
-export const EVIL_ORIGIN = 'https://evil-rebinding.example';
-
-export const PROBES: readonly Probe[] = [
+const CORE_PROBES: readonly Probe[] = [
   // 0: handshake
   {
     id: 'handshake',
@@ -194,3 +123,6 @@ export const PROBES: readonly Probe[] = [
   // 6: liveness after everything
   { id: 'alive', stage: 6, build: (c) => cheap(c) },
 ];
+
+/** Every probe: the core list, then the group lists (one file per group, each an addition). */
+export const PROBES: readonly Probe[] = [...CORE_PROBES, ...TRANSPORT_PROBES, ...LIFECYCLE_PROBES, ...SECURITY_PROBES];

@@ -1,0 +1,87 @@
+/**
+ * The probe kit: the Probe shape and the helpers probe lists share (request builders, tool and
+ * prompt pickers, probe constants). probes.ts and the probe group files (probes-*.ts) import
+ * from here, so a group file is an addition, not an edit of the core list.
+ */
+import { build, initializeParams, type Built, type BuildOptions, type EnvelopeState, type Obj } from './envelope.ts';
+import { LEGACY, MODERN, type Exchange, type Revision, type WireKind } from './types.ts';
+
+export interface ProbeCtx {
+  rev: Revision;
+  wire: WireKind;
+  env: EnvelopeState;
+  nextId(): number;
+  ex(probe: string): Exchange | undefined;
+  result(probe: string): Obj | undefined;
+}
+
+export interface ProbeOut {
+  built?: Built;
+  /** raw text instead of a JSON message (headers still from `built` on HTTP) */
+  raw?: string;
+  httpMethod?: string;
+  expect?: 'reply' | 'none' | 'idless';
+  split?: boolean;
+  timeoutMs?: number;
+  headersOnly?: boolean;
+  /** raw bytes whose JSON-RPC id is still readable: the answer is matched on it */
+  matchId?: string | number;
+}
+
+export interface Probe {
+  id: string;
+  /** 0 handshake, 1 post-handshake, 2 independent, 3 needs lists, 4 raw/serial, 5 invasive, 6 liveness */
+  stage: number;
+  revisions?: readonly Revision[];
+  wires?: readonly WireKind[];
+  build(c: ProbeCtx): ProbeOut | null;
+}
+
+export const req = (c: ProbeCtx, method: string, params: Obj = {}, opts: BuildOptions = {}, id: string | number = c.nextId()): ProbeOut => ({
+  built: build(c.env, id, method, params, opts),
+});
+/** The cheapest conformant request of the era: discover (modern) or ping (legacy). */
+export const cheap = (c: ProbeCtx, opts: BuildOptions = {}, id: string | number = c.nextId()): ProbeOut =>
+  c.rev === MODERN ? req(c, 'server/discover', {}, opts, id) : req(c, 'ping', {}, opts, id);
+
+type Tool = { name?: unknown; inputSchema?: { required?: unknown; properties?: Record<string, { type?: unknown }> }; annotations?: Obj };
+
+export function listOf(c: ProbeCtx, probe: string, key: string): Obj[] {
+  const r = c.result(probe)?.[key];
+  return Array.isArray(r) ? (r.filter((x) => x && typeof x === 'object') as Obj[]) : [];
+}
+
+/** The tool a harmless call can go to: no required arguments, read-only first. */
+export function pickTool(tools: Obj[]): { name: string; args: Obj } | null {
+  const named = (tools as Tool[]).filter((t) => typeof t.name === 'string');
+  const noReq = named.filter((t) => !Array.isArray(t.inputSchema?.required) || (t.inputSchema!.required as unknown[]).length === 0);
+  const ro = (l: Tool[]) => [...l.filter((t) => t.annotations?.readOnlyHint === true), ...l.filter((t) => t.annotations?.readOnlyHint !== true)];
+  const t = ro(noReq)[0];
+  if (t) return { name: t.name as string, args: {} };
+  for (const cand of ro(named)) {
+    const reqd = cand.inputSchema!.required as string[];
+    const props = cand.inputSchema?.properties ?? {};
+    if (reqd.every((k) => props[k]?.type === 'string')) return { name: cand.name as string, args: Object.fromEntries(reqd.map((k) => [k, 'mcpgauge'])) };
+  }
+  return null;
+}
+
+export function pickPrompt(prompts: Obj[]): { name: string; args: Obj } | null {
+  for (const p of prompts) {
+    if (typeof p.name !== 'string') continue;
+    const args = Array.isArray(p.arguments) ? (p.arguments as Obj[]) : [];
+    return { name: p.name, args: Object.fromEntries(args.filter((a) => a.required === true && typeof a.name === 'string').map((a) => [a.name as string, 'mcpgauge'])) };
+  }
+  return null;
+}
+
+export const HTTP: readonly WireKind[] = ['http'];
+export const STDIO: readonly WireKind[] = ['stdio'];
+export const M: readonly Revision[] = [MODERN];
+export const L: readonly Revision[] = [LEGACY];
+export const GIANT_BYTES = 2 * 1024 * 1024;
+export const OVERSIZED_BYTES = 1024 * 1024;
+export const STRING_ID = 'mcpgauge-string-id';
+export const MISSING_URI = 'mcpgauge://no-such-resource/7f3a';
+export const UNKNOWN_TOOL = 'mcpgauge_no_such_tool_7f3a';
+export const EVIL_ORIGIN = 'https://evil-rebinding.example';
