@@ -13,7 +13,7 @@ import { catalogFor } from '../../pipeline/comply/select.ts';
 import { KNOBS } from '../../pipeline/fixture/breaks.ts';
 import type { Revision, RunReport } from '../../pipeline/comply/types.ts';
 import { startFixtureProcess, type FixtureProcess } from '../../pipeline/fixture/launch.ts';
-import { FEATURES, stdioRuns, urlRuns, type Combo } from './harness.ts';
+import { AUTH_HEADER, AUTH_MODE, FEATURES, stdioRuns, urlRuns, type Combo } from './harness.ts';
 
 const COMBOS: Combo[] = [
   { wire: 'stdio', revision: '2026-07-28' },
@@ -29,6 +29,8 @@ const ALSO_FAILS: Record<string, readonly string[]> = {
 
 /** knobs that end the process: they get a fixture of their own (stdio), never the shared HTTP one */
 const OWN_PROCESS = new Set(['crash-on-large-input', 'exit-on-giant-line']);
+/** knobs of legacy HTTP sessions: only a stateful fixture issues session ids (the shared one is stateless) */
+const STATEFUL = new Set(['session-as-auth', 'sequential-session-ids']);
 
 const key = (c: Combo) => `${c.wire}/${c.revision}`;
 
@@ -72,19 +74,21 @@ async function runs(combos: Combo[], knob: string): Promise<Map<string, RunRepor
   const http = combos.filter((c) => c.wire === 'http');
   const [s, h] = await Promise.all([
     Promise.all(stdio.map((c) => stdioRuns(c.revision, { ...FEATURES, FIXTURE_BREAK: knob }).then((r) => r[0]))),
-    http.length ? urlRuns(shared.url, http.map((c) => c.revision as Revision), { 'X-Fixture-Break': knob }) : Promise.resolve([] as RunReport[]),
+    http.length ? urlRuns(shared.url, http.map((c) => c.revision as Revision), { 'X-Fixture-Break': knob, ...AUTH_HEADER }) : Promise.resolve([] as RunReport[]),
   ]);
   for (const r of [...s, ...h]) m.set(`${r.wire}/${r.revision}`, r);
   return m;
 }
 
 const only = process.env.COMPLY_KNOBS?.split(',').filter(Boolean);
-const knobs = Object.keys(KNOBS).filter((k) => k !== 'none' && k !== 'per-request' && (!only || only.includes(k)));
+const knobs = Object.keys(KNOBS).filter((k) => k !== 'none' && k !== 'per-request' && !STATEFUL.has(k) && (!only || only.includes(k)));
+const statefulKnobs = [...STATEFUL].filter((k) => !only || only.includes(k));
 
 describe('every break knob flips exactly its intended checks', { concurrency: 2, timeout: 1_500_000 }, () => {
   let clean: Map<string, RunReport>;
   before(async () => {
-    shared = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env: { ...FEATURES, FIXTURE_BREAK: 'per-request' }, light: true, readyTimeoutMs: 60_000 });
+    // the shared HTTP fixture runs in auth mode (the auth checks need it) and every run carries the token
+    shared = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env: { ...FEATURES, ...AUTH_MODE, FIXTURE_BREAK: 'per-request' }, light: true, readyTimeoutMs: 60_000 });
     clean = await runs(COMBOS, 'none');
   });
   after(async () => {
@@ -119,6 +123,31 @@ describe('every break knob flips exactly its intended checks', { concurrency: 2,
         const collateral = r.results.filter((x) => x.status === 'fail' && !want.includes(x.id) && !(ALSO_FAILS[knob] ?? []).includes(x.id)).map((x) => `${x.id}: ${x.detail}`);
         assert.deepEqual(collateral, [], `${knob} on ${key(c)}: other checks failed`);
       }
+    });
+  }
+});
+
+describe('session knobs flip exactly their checks (stateful HTTP fixture, legacy sessions, auth mode)', { concurrency: 1, timeout: 300_000 }, () => {
+  let fx: FixtureProcess;
+  let clean: RunReport;
+  const failing = (r: RunReport) => new Set(r.results.filter((x) => x.status === 'fail').map((x) => x.id));
+  before(async () => {
+    if (!statefulKnobs.length) return;
+    fx = await startFixtureProcess({ transport: 'streamable-http', args: [], env: { ...FEATURES, ...AUTH_MODE, FIXTURE_BREAK: 'per-request' }, light: true, readyTimeoutMs: 60_000 });
+    [clean] = await urlRuns(fx.url, ['2025-11-25'], { 'X-Fixture-Break': 'none', ...AUTH_HEADER });
+  });
+  after(async () => {
+    await fx?.stop();
+  });
+  for (const knob of statefulKnobs) {
+    it(`${knob}: ${KNOBS[knob]}`, async () => {
+      const ids = intended(knob);
+      for (const id of ids) assert.equal(clean.results.find((x) => x.id === id)?.status, 'pass', `${id} passes on the clean stateful fixture`);
+      const [r] = await urlRuns(fx.url, ['2025-11-25'], { 'X-Fixture-Break': knob, ...AUTH_HEADER });
+      for (const id of ids) assert.equal(r.results.find((x) => x.id === id)?.status, 'fail', `${knob}: ${id} should fail`);
+      const base = failing(clean);
+      const collateral = [...failing(r)].filter((id) => !ids.includes(id) && !base.has(id));
+      assert.deepEqual(collateral, [], `${knob}: other checks failed`);
     });
   }
 });
