@@ -25,6 +25,8 @@ const COMBOS: Combo[] = [
 const ALSO_FAILS: Record<string, readonly string[]> = {
   // -32002 is both the wrong not-found code (2026-07-28) and a retired code
   'resource-not-found-32002': ['resources-not-found'],
+  // drops the cache hints from every result, resources/templates/list included
+  'no-caching': ['resources-templates-caching'],
 };
 
 /** knobs that end the process: they get a fixture of their own (stdio), never the shared HTTP one */
