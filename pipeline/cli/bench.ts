@@ -7,7 +7,7 @@ import { assertWritableDir } from '../util/fs.ts';
 import type { CorpusInput } from '../bench/offline.ts';
 import type { Report } from '../report/types.ts';
 import { liveOptions, liveOptionsFromFlags } from '../live/flags.ts';
-import { SYSTEM_FLAGS, systemOptionsFromFlags, runSystemStages, systemsSummary } from '../systems/flags.ts';
+import { systemOptions, systemOptionsFromFlags, runSystemStages, systemsSummary } from '../systems/flags.ts';
 import { DEFAULT_RETRIEVER_ID, resolveRetrieverIds, retrieverIds } from '../retrieval/registry.ts';
 import { EMBED_FLAGS, embedOptionsFromFlags } from './embed_flags.ts';
 
@@ -56,12 +56,7 @@ export function register(program: Command): void {
     .option('--comply <file>', 'a `mcpgauge comply --format json` report to render into the same dashboard');
   for (const o of EMBED_FLAGS) cmd.addOption(o);
   for (const o of liveOptions()) cmd.addOption(o);
-  for (const f of SYSTEM_FLAGS) {
-    const o = new Option(f.flags, f.description);
-    if (f.repeatable) o.argParser(collect).default([]);
-    else if (f.default !== undefined) o.default(f.default);
-    cmd.addOption(o);
-  }
+  for (const o of systemOptions()) cmd.addOption(o);
   cmd.action(async (flags: Record<string, unknown>) => {
     const { runOffline } = await import('../bench/offline.ts');
     const { assembleReport } = await import('../bench/report.ts');

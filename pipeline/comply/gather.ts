@@ -43,9 +43,6 @@ function toWire(probe: string, out: ProbeOut, wireKind: 'stdio' | 'http'): WireR
   };
 }
 
-/** stages --no-invasive leaves out: tool-input payloads and the 1 MB argument (5), request bursts (7) */
-const INVASIVE_STAGES = [5, 7];
-
 export async function gather(o: GatherOptions): Promise<Evidence> {
   const { wire, revision } = o;
   const env: EnvelopeState = { revision, userHeaders: o.userHeaders };
@@ -69,7 +66,7 @@ export async function gather(o: GatherOptions): Promise<Evidence> {
     byProbe.set(ex.probe, ex);
   };
   const probes = PROBES.filter(
-    (p) => (!p.revisions || p.revisions.includes(revision)) && (!p.wires || p.wires.includes(wire.kind)) && (o.invasive || !INVASIVE_STAGES.includes(p.stage)),
+    (p) => (!p.revisions || p.revisions.includes(revision)) && (!p.wires || p.wires.includes(wire.kind)) && (o.invasive || !(p.invasive || p.stage === 5)),
   );
   const stages = [...new Set(probes.map((p) => p.stage))].sort((a, b) => a - b);
   let done = 0;

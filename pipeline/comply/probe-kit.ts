@@ -36,10 +36,12 @@ export interface ProbeOut {
 
 export interface Probe {
   id: string;
-  /** 0 handshake, 1 post-handshake, 2 independent, 3 needs lists, 4 raw/serial, 5 invasive, 6 liveness, 7 invasive after liveness (bursts) */
+  /** 0 handshake, 1 post-handshake, 2 independent, 3 needs lists, 4 raw/serial, 5 invasive, 6 liveness (fractions run between) */
   stage: number;
   revisions?: readonly Revision[];
   wires?: readonly WireKind[];
+  /** left out by --no-invasive (as every stage-5 probe is): payloads, bursts */
+  invasive?: boolean;
   build(c: ProbeCtx): ProbeOut | null;
 }
 

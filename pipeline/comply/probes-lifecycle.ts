@@ -1,4 +1,59 @@
 /** Probes added for the lifecycle, resources, prompts and schema checks (a group file: the core list lives in probes.ts). */
-import type { Probe } from './probe-kit.ts';
+import { build, type Obj } from './envelope.ts';
+import { L, M, cheap, listOf, pickTool, req, type Probe, type ProbeCtx } from './probe-kit.ts';
 
-export const LIFECYCLE_PROBES: readonly Probe[] = [];
+/** a numeric id past 2^31 (still a safe integer): a server that narrows ids to 32 bits answers another id */
+export const WIDE_ID = 2 ** 31 + 7;
+export const PROGRESS_TOKEN = 'mcpgauge-progress-7f3a';
+export const UNKNOWN_NOTIFICATION = 'notifications/mcpgauge/no-such-notification';
+export const UNKNOWN_PROMPT = 'mcpgauge_no_such_prompt_7f3a';
+export const BAD_LOG_LEVEL = 'mcpgauge-loud';
+export const K_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+
+const declared = (c: ProbeCtx, cap: string): boolean => {
+  const caps = c.result('handshake')?.capabilities;
+  return typeof caps === 'object' && caps !== null && cap in caps;
+};
+
+/** What completion/complete can be asked about: the first prompt argument, else the first template variable. */
+export function completionRef(c: ProbeCtx): Obj | null {
+  for (const p of listOf(c, 'prompts-list', 'prompts')) {
+    const arg = (Array.isArray(p.arguments) ? (p.arguments as Obj[]) : []).find((a) => typeof a.name === 'string');
+    if (typeof p.name === 'string' && arg) return { ref: { type: 'ref/prompt', name: p.name }, argument: { name: arg.name, value: '' } };
+  }
+  for (const t of listOf(c, 'templates-list', 'resourceTemplates')) {
+    const v = typeof t.uriTemplate === 'string' ? /\{([A-Za-z0-9_]+)\}/.exec(t.uriTemplate) : null;
+    if (v) return { ref: { type: 'ref/resource', uri: t.uriTemplate }, argument: { name: v[1], value: '' } };
+  }
+  return null;
+}
+
+export const LIFECYCLE_PROBES: readonly Probe[] = [
+  { id: 'id-match', stage: 2, build: (c) => cheap(c, {}, WIDE_ID) },
+  { id: 'unknown-notification', stage: 2, build: (c) => ({ built: build(c.env, null, UNKNOWN_NOTIFICATION, {}), expect: c.wire === 'http' ? 'reply' : 'none' }) },
+  { id: 'resources-list-page2', stage: 3, build: (c) => {
+    const cur = c.result('resources-list')?.nextCursor;
+    return typeof cur === 'string' ? req(c, 'resources/list', { cursor: cur }) : null;
+  } },
+  // completions (sent only when declared)
+  { id: 'completion', stage: 3, build: (c) => {
+    const ref = declared(c, 'completions') ? completionRef(c) : null;
+    return ref ? req(c, 'completion/complete', ref) : null;
+  } },
+  { id: 'completion-unknown', stage: 3, build: (c) => (declared(c, 'completions') ? req(c, 'completion/complete', { ref: { type: 'ref/prompt', name: UNKNOWN_PROMPT }, argument: { name: 'name', value: '' } }) : null) },
+  // progress: the harmless call of tools-call, with a progress token
+  { id: 'progress', stage: 3, build: (c) => {
+    const t = pickTool(listOf(c, 'tools-list', 'tools'));
+    return t ? req(c, 'tools/call', { name: t.name, arguments: t.args }, { meta: { progressToken: PROGRESS_TOKEN } }) : null;
+  } },
+  // logging, legacy: logging/setLevel (sent only when declared)
+  { id: 'set-level', stage: 2, revisions: L, build: (c) => (declared(c, 'logging') ? req(c, 'logging/setLevel', { level: 'debug' }) : null) },
+  { id: 'set-level-bad', stage: 2, revisions: L, build: (c) => (declared(c, 'logging') ? req(c, 'logging/setLevel', { level: BAD_LOG_LEVEL }) : null) },
+  // logging, modern: the per-request level (a tools/call that asks for messages, a discover with a bad level and its twin)
+  { id: 'log-call', stage: 3, revisions: M, build: (c) => {
+    const t = declared(c, 'logging') ? pickTool(listOf(c, 'tools-list', 'tools')) : null;
+    return t ? req(c, 'tools/call', { name: t.name, arguments: t.args }, { meta: { [K_LOG_LEVEL]: 'debug' } }) : null;
+  } },
+  { id: 'log-level-ok', stage: 2, revisions: M, build: (c) => (declared(c, 'logging') ? cheap(c, { meta: { [K_LOG_LEVEL]: 'error' } }) : null) },
+  { id: 'log-level-bad', stage: 2, revisions: M, build: (c) => (declared(c, 'logging') ? cheap(c, { meta: { [K_LOG_LEVEL]: BAD_LOG_LEVEL } }) : null) },
+];

@@ -4,9 +4,9 @@
  *   user's token moved into ?access_token=, tools/list without a credential, a session id without
  *   a credential; then the RFC 9728 metadata document (challenge URL, else the well-known URIs).
  * - sessions (legacy HTTP): two more initialize requests, for three session ids to compare.
- * - tool inputs (stage 5, invasive): one payload per class to one read-only tool, a conformant
- *   twin, and undeclared arguments; never sent to a tool without readOnlyHint:true.
- * - a burst of cheap requests (stage 7, invasive, HTTP) after the liveness probe.
+ * - tool inputs (invasive): one payload per class to one read-only tool, a conformant twin, and
+ *   undeclared arguments; never sent to a tool without readOnlyHint:true.
+ * - a burst of tool calls to a read-only tool (invasive, HTTP) after the liveness probe.
  */
 import { initializeParams, type Obj } from './envelope.ts';
 import { LEGACY } from './types.ts';
@@ -14,6 +14,10 @@ import { HTTP, L, M, cheap, listOf, req, type Probe, type ProbeCtx, type ProbeOu
 import { BURST_SIZE, GARBAGE_TOKEN, INJECTIONS, PRM_WELL_KNOWN, bearerChallenge, pickInjectionTarget, prmOf, type InjectionKind } from './security-kit.ts';
 
 const NO_AUTH = { Authorization: null };
+/** tool-input payloads: after the raw-byte stage, before the 1 MB argument (5), so a crash is pinned on the probe that caused it */
+const PAYLOAD_STAGE = 4.5;
+/** the burst: after the liveness probe (6), before the legacy session is deleted (7) */
+const BURST_STAGE = 6.5;
 
 /**
  * The cheapest request that needs nothing but the credential: modern, the cheap request; legacy,
@@ -56,11 +60,23 @@ function challengeUrl(c: ProbeCtx): string | null {
 
 const authUsed = (c: ProbeCtx) => userToken(c) !== null || [401, 403].includes(c.ex('auth-none')?.response?.status ?? 0);
 
+/** the burst's call: a read-only tool without required arguments, else the injection target's twin call (read-only too) */
+function burstTarget(tools: Obj[]): { tool: string; args: Obj } | null {
+  const bare = tools.find((x) => {
+    const s = x.inputSchema as { required?: unknown } | undefined;
+    return typeof x.name === 'string' && (x.annotations as Obj | undefined)?.readOnlyHint === true && !(Array.isArray(s?.required) && s.required.length);
+  });
+  if (bare) return { tool: bare.name as string, args: {} };
+  const t = pickInjectionTarget(tools, 'any');
+  return t ? { tool: t.tool, args: { ...t.base, [t.arg]: 'mcpgauge' } } : null;
+}
+
 function inject(kind: InjectionKind): Probe {
   const want = kind === 'ssrf' ? 'url' : kind === 'traversal' ? 'path' : 'any';
   return {
     id: INJECTIONS[kind].probe,
-    stage: 5,
+    stage: PAYLOAD_STAGE,
+    invasive: true,
     build: (c) => {
       const t = pickInjectionTarget(listOf(c, 'tools-list', 'tools'), want);
       return t ? req(c, 'tools/call', { name: t.tool, arguments: { ...t.base, [t.arg]: INJECTIONS[kind].payload } }) : null;
@@ -100,7 +116,7 @@ export const SECURITY_PROBES: readonly Probe[] = [
     build: (c) => (c.env.sessionId ? req(c, 'initialize', initializeParams(c.rev), { headers: { 'Mcp-Session-Id': null, 'MCP-Protocol-Version': null } }) : null),
   })),
   // tool inputs (invasive)
-  { id: 'inject-twin', stage: 5, build: (c) => {
+  { id: 'inject-twin', stage: PAYLOAD_STAGE, invasive: true, build: (c) => {
     const t = pickInjectionTarget(listOf(c, 'tools-list', 'tools'), 'any');
     return t ? req(c, 'tools/call', { name: t.tool, arguments: { ...t.base, [t.arg]: 'mcpgauge' } }) : null;
   } },
@@ -108,7 +124,7 @@ export const SECURITY_PROBES: readonly Probe[] = [
   inject('sql'),
   inject('traversal'),
   inject('ssrf'),
-  { id: 'extra-params', stage: 5, build: (c) => {
+  { id: 'extra-params', stage: PAYLOAD_STAGE, invasive: true, build: (c) => {
     const t = pickInjectionTarget(listOf(c, 'tools-list', 'tools'), 'any');
     if (!t) return null;
     const args: Obj = { ...t.base, [t.arg]: 'mcpgauge', mcpgauge_undeclared: 'x' };
@@ -119,14 +135,12 @@ export const SECURITY_PROBES: readonly Probe[] = [
   // a burst of cheap calls after the liveness probe (invasive): a read-only tool without arguments, else the cheap request
   ...Array.from({ length: BURST_SIZE }, (_, i): Probe => ({
     id: `burst-${i}`,
-    stage: 7,
+    stage: BURST_STAGE,
+    invasive: true,
     wires: HTTP,
     build: (c) => {
-      const t = listOf(c, 'tools-list', 'tools').find((x) => {
-        const s = x.inputSchema as { required?: unknown } | undefined;
-        return typeof x.name === 'string' && (x.annotations as Obj | undefined)?.readOnlyHint === true && !(Array.isArray(s?.required) && s.required.length);
-      });
-      return t ? req(c, 'tools/call', { name: t.name, arguments: {} }) : cheap(c);
+      const t = burstTarget(listOf(c, 'tools-list', 'tools'));
+      return t ? req(c, 'tools/call', { name: t.tool, arguments: t.args }) : null;
     },
   })),
 ];

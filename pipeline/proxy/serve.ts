@@ -3,14 +3,14 @@
  * streamable HTTP (createMcpHandler behind node:http, /mcp, API key, Origin/Host guards,
  * /healthz). Both protocol eras (2025-11-25 and 2026-07-28) are served by the SDK entries.
  */
-import { closeServer, isLoopbackHost, listen, sendJson, urlHost } from '../util/http.ts';
+import { CORS_ALLOW_HEADERS, closeServer, hostGuard, isLoopbackHost, listen, originPolicy, sendJson, urlHost } from '../util/http.ts';
 import { VERSION } from '../constants.ts';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { McpServer, createMcpHandler, fromJsonSchema, type McpServerFactory } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
+import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { ProxyCore } from './core.ts';
 import { LeanStdioTransport } from '../mcp/stdio-server.ts';
 import { legacySessions } from './sessions.ts';
@@ -149,10 +149,10 @@ export async function serveHttp(
   });
   const node = toNodeHandler(handler, { onerror: (e) => opts.log(`http adapter: ${e.message}`) });
   const sessions = legacySessions(factory, (req, res, body) => node(req, res, body), opts.log);
-  const originGuard = localhostOriginValidation();
-  // DNS-rebinding guard on the Host header when bound to loopback; a non-loopback bind
-  // (e.g. 0.0.0.0 in a container) is reached under other host names.
-  const hostGuard = isLoopbackHost(opts.host) ? localhostHostValidation() : null;
+  // one Origin/CORS policy and one Host guard for every loopback server (util/http.ts); the
+  // Host guard is off for a non-loopback bind (e.g. 0.0.0.0 in a container)
+  const origins = originPolicy();
+  const guardHost = hostGuard(opts.host);
   const wanted = digest(opts.apiKey);
 
   const server: HttpServer = createServer((req, res) => {
@@ -171,8 +171,16 @@ export async function serveHttp(
       sendJson(res, 404, { error: `not found: ${path} (the MCP endpoint is /mcp)` });
       return;
     }
-    if (hostGuard && !hostGuard(req, res)) return;
-    if (!originGuard(req, res)) return;
+    if (guardHost && !guardHost(req, res)) return;
+    if (!origins.guard(req, res)) return;
+    const cors = origins.cors(req);
+    for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
+    if (req.method === 'OPTIONS') {
+      // a browser preflight carries no credentials: answer it before the key check
+      res.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS', 'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS, 'Access-Control-Max-Age': '86400', 'Content-Length': '0' });
+      res.end();
+      return;
+    }
     const key = presentedKey(req);
     if (key === undefined || !timingSafeEqual(digest(key), wanted)) {
       sendJson(

@@ -3,6 +3,7 @@
  * accepts for them, validated into options before anything runs, and the stage that runs them.
  */
 import { resolve } from 'node:path';
+import { Option } from 'commander';
 import { UserError } from '../types.ts';
 import { DEFAULT_CORPUS } from '../constants.ts';
 import type { LiveOptions } from '../live/run.ts';
@@ -10,22 +11,30 @@ import type { Report, ScaleReport, SystemBlock } from '../report/types.ts';
 import { parseSystems, type SystemSpec } from './spec.ts';
 import { SCALE_DEFAULTS } from '../scale/defaults.ts';
 
-export interface SystemFlag {
-  flags: string;
-  description: string;
-  default?: string;
-  /** repeatable (collects into a list) */
-  repeatable?: boolean;
+/** Checks a value at parse time (the UserError names the flag) and keeps the string; `flags` below re-reads it. */
+function checked(flags: string, description: string, check: (v: string) => unknown, dflt?: string): Option {
+  const o = new Option(flags, description).argParser((v: string) => {
+    check(v);
+    return v;
+  });
+  return dflt === undefined ? o : o.default(dflt);
 }
+const collectSpecs = (v: string, prev: string[] = []) => {
+  parseSystems([v]);
+  return [...prev, v];
+};
 
-export const SYSTEM_FLAGS: readonly SystemFlag[] = [
-  { flags: '--system <spec>', description: 'measure this system side by side (repeatable): NAME=SPEC, SPEC = direct | reference[:retriever=ID] | cmd:<command template> | url:<URL>', repeatable: true },
-  { flags: '--scale <sizes>', description: 'cost growth vs catalog size: comma list of catalog sizes (e.g. 10,100,1000,5000); systems default to direct and reference' },
-  { flags: '--catalog-from <file>', description: 'corpus the scale catalogs are sampled from (real tool definitions, renamed past its size)', default: DEFAULT_CORPUS },
-  { flags: '--page-size <n>', description: 'tools/list page size of the scale catalog fixture (the client must page)', default: String(SCALE_DEFAULTS.pageSize) },
-  { flags: '--scale-queries <n>', description: 'the first N golden queries form the fixed scale query set', default: String(SCALE_DEFAULTS.queryCount) },
-  { flags: '--point-timeout <ms>', description: 'deadline of one (system, catalog size) point; a late point is recorded as failed and the sweep goes on', default: String(SCALE_DEFAULTS.pointTimeoutMs) },
-];
+/** The commander options `mcpgauge bench` takes for systems and the scale sweep (checked as parsed). */
+export function systemOptions(): Option[] {
+  return [
+    new Option('--system <spec>', 'measure this system side by side (repeatable): NAME=SPEC, SPEC = direct | reference[:retriever=ID] | cmd:<command template> | url:<URL>').argParser(collectSpecs).default([]),
+    checked('--scale <sizes>', 'cost growth vs catalog size: comma list of catalog sizes (e.g. 10,100,1000,5000); systems default to direct and reference', (v) => scaleSizes(v)),
+    new Option('--catalog-from <file>', 'corpus the scale catalogs are sampled from (real tool definitions, renamed past its size)').default(DEFAULT_CORPUS),
+    checked('--page-size <n>', 'tools/list page size of the scale catalog fixture (the client must page)', (v) => posInt(v, '--page-size', 1), String(SCALE_DEFAULTS.pageSize)),
+    checked('--scale-queries <n>', 'the first N golden queries form the fixed scale query set', (v) => posInt(v, '--scale-queries', 1), String(SCALE_DEFAULTS.queryCount)),
+    checked('--point-timeout <ms>', 'deadline of one (system, catalog size) point; a late point is recorded as failed and the sweep goes on', (v) => posInt(v, '--point-timeout', 1), String(SCALE_DEFAULTS.pointTimeoutMs)),
+  ];
+}
 
 export interface SystemRunOptions {
   systems?: SystemSpec[];
@@ -38,6 +47,14 @@ function posInt(v: unknown, flag: string, min: number): number {
   return Number(s);
 }
 
+function scaleSizes(v: string): number[] {
+  const sizes = v.split(',').map((x) => x.trim()).filter(Boolean).map((x) => posInt(x, '--scale', 1));
+  if (sizes.length === 0) throw new UserError('--scale needs a comma list of catalog sizes, e.g. 10,100,1000');
+  if (new Set(sizes).size !== sizes.length) throw new UserError(`--scale: a size is listed twice (${v})`);
+  if (Math.max(...sizes) > 100_000) throw new UserError(`--scale: sizes above 100000 are not supported (got ${Math.max(...sizes)})`);
+  return sizes;
+}
+
 /** commander options (camelCase) -> what to run; a bad value is a one-line UserError. */
 export function systemOptionsFromFlags(flags: Record<string, unknown>): SystemRunOptions {
   const given = (flags.system as string[] | undefined) ?? [];
@@ -48,10 +65,7 @@ export function systemOptionsFromFlags(flags: Record<string, unknown>): SystemRu
   const systems = parseSystems(given.length ? given : ['direct', 'reference']);
   if (given.length) out.systems = systems;
   if (flags.scale !== undefined) {
-    const sizes = String(flags.scale).split(',').map((x) => x.trim()).filter(Boolean).map((x) => posInt(x, '--scale', 1));
-    if (sizes.length === 0) throw new UserError('--scale needs a comma list of catalog sizes, e.g. 10,100,1000');
-    if (new Set(sizes).size !== sizes.length) throw new UserError(`--scale: a size is listed twice (${flags.scale})`);
-    if (Math.max(...sizes) > 100_000) throw new UserError(`--scale: sizes above 100000 are not supported (got ${Math.max(...sizes)})`);
+    const sizes = scaleSizes(String(flags.scale));
     out.scale = {
       sizes,
       catalogFrom: resolve(String(flags.catalogFrom ?? DEFAULT_CORPUS)),

@@ -31,7 +31,7 @@ describe('clean fixture: every applicable check passes', { concurrency: 2, timeo
     }
   });
   it('streamable HTTP in auth mode (bearer token, PRM, rate limit) graded with --auth: all pass, every security check evaluated', async () => {
-    const runs = await httpRuns(['2026-07-28', '2025-11-25'], { ...FEATURES, ...AUTH_MODE }, AUTH_HEADER);
+    const runs = await httpRuns(['2026-07-28', '2025-11-25'], { ...FEATURES, ...AUTH_MODE }, ['--stateless'], AUTH_HEADER);
     for (const r of runs) {
       assert.deepEqual(notPassing(r), [], `${r.revision}`);
       assert.equal(r.conformance.grade, 'A');
@@ -39,6 +39,13 @@ describe('clean fixture: every applicable check passes', { concurrency: 2, timeo
       // only the session checks (stateless fixture: no session ids) are not applicable
       const na = r.results.filter((x) => x.meta.category === 'security' && x.status !== 'pass').map((x) => x.id);
       assert.deepEqual(na, r.revision === '2025-11-25' ? ['security-session-entropy', 'security-session-not-auth'] : [], r.revision);
+    }
+  });
+  it('streamable HTTP with sessions (the SDK session transport), 2025-11-25, auth mode: the session checks pass', async () => {
+    const [r] = await httpRuns(['2025-11-25'], { ...FEATURES, ...AUTH_MODE }, [], AUTH_HEADER);
+    for (const id of ['transport-session-required', 'transport-session-unknown', 'transport-session-delete', 'transport-session-id-charset', 'security-session-entropy', 'security-session-not-auth']) {
+      const x = r.results.find((y) => y.id === id);
+      assert.equal(x?.status, 'pass', `${id}: ${x?.code} ${x?.detail}`);
     }
   });
   it('tools-only fixture: undeclared resources/prompts are refused (capability-gated check applies)', async () => {

@@ -43,9 +43,10 @@ test('freeze refuses to overwrite an existing version, before booting anything',
   const dir = join(tmp.dir, 'b');
   const path = join(dir, 'corpus-npm4-v1.tools.json');
   writeExclusiveAtomic(path, 'previous bytes\n');
-  const t0 = Date.now();
-  await assert.rejects(freezeCorpus({ version: 'corpus-npm4-v1', outDir: dir }), (e: unknown) => e instanceof UserError && /corpus-npm4-v1\.tools\.json: already exists; frozen versions are immutable, choose a new version \(e\.g\. --version corpus-npm4-v2\)/.test(e.message));
-  assert.ok(Date.now() - t0 < 1000, 'refusal must not boot servers');
+  // every server boot logs "freeze: <name> (<package>@<version>)" first: no log line = nothing booted
+  const logged: string[] = [];
+  await assert.rejects(freezeCorpus({ version: 'corpus-npm4-v1', outDir: dir, withFixture: true, log: (m) => logged.push(m) }), (e: unknown) => e instanceof UserError && /corpus-npm4-v1\.tools\.json: already exists; frozen versions are immutable, choose a new version \(e\.g\. --version corpus-npm4-v2\)/.test(e.message));
+  assert.deepEqual(logged, [], 'refusal must not boot servers');
   assert.equal(readFileSync(path, 'utf8'), 'previous bytes\n');
   assert.throws(() => writeExclusiveAtomic(path, 'new'), /already exists/);
   assert.deepEqual(readdirSync(dir), ['corpus-npm4-v1.tools.json'], 'no temp files left behind');

@@ -240,7 +240,17 @@ test('HTTP: API key required (401), X-API-Key or Bearer accepted, foreign Origin
   }
   const evil = await rawInitialize(proxy.url, { 'X-API-Key': KEY, Origin: 'https://evil.example' });
   assert.equal(evil.status, 403);
-  await evil.arrayBuffer();
+  // the same policy and the same answer as the fixture (pipeline/util/http.ts originPolicy)
+  assert.deepEqual(await evil.json(), { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden: Origin "https://evil.example" is not allowed' } });
+  const local = await rawInitialize(proxy.url, { 'X-API-Key': KEY, Origin: 'http://localhost:5173' });
+  assert.equal(local.status, 200);
+  assert.equal(local.headers.get('access-control-allow-origin'), 'http://localhost:5173');
+  await local.arrayBuffer();
+  // a browser preflight carries no key: answered before the key check, for a loopback origin only
+  const pre = await fetch(proxy.url, { method: 'OPTIONS', headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' } });
+  assert.equal(pre.status, 204);
+  assert.equal(pre.headers.get('access-control-allow-origin'), 'http://localhost:5173');
+  assert.match(pre.headers.get('access-control-allow-headers') ?? '', /X-API-Key/);
   // DNS rebinding: a foreign Host header on the loopback listener
   const u = new URL(proxy.url);
   const hostStatus = await new Promise<number>((resolve, reject) => {

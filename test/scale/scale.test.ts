@@ -74,6 +74,9 @@ test('--system/--scale: bad values are one line, nothing written', () => {
     [['--live', '--system', 'bogus'], /--system "bogus": unknown system spec/],
     [['--live', '--scale', '10,abc'], /--scale must be an integer >= 1, got "abc"/],
     [['--scale', '10'], /--scale needs --live/],
+    // checked as parsed (commander Option argParser), even when no sweep runs
+    [['--page-size', '0'], /--page-size must be an integer >= 1, got "0"/],
+    [['--point-timeout', 'soon'], /--point-timeout must be an integer >= 1, got "soon"/],
     [['--live', '--system', 'direct', '--proxy-url', 'http://127.0.0.1:9/mcp'], /replace --proxy-url/],
   ] as [string[], RegExp][]) {
     const r = cli(['bench', ...args, '--out', out]);

@@ -30,3 +30,35 @@ test('listen on port 0, a JSON-RPC error reply over real HTTP, close; a taken po
   await closeServer(server);
   await assert.rejects(fetch(`http://127.0.0.1:${port}/mcp`));
 });
+
+test('originPolicy + hostGuard: localhost origins plus extras; a foreign Origin gets 403 naming it; CORS echoes one origin, never *', async () => {
+  const { originPolicy, hostGuard } = await import('../../pipeline/util/http.ts');
+  const p = originPolicy(['app.internal.example']);
+  for (const o of ['http://localhost:3000', 'http://127.0.0.1', 'http://[::1]:8080', 'https://app.internal.example']) assert.equal(p.allows(o), true, o);
+  for (const o of ['https://evil.example', 'http://localhost.evil.example', 'null']) assert.equal(p.allows(o), false, o);
+  assert.equal(hostGuard('0.0.0.0'), null, 'no Host guard on a non-loopback bind');
+  const guard = hostGuard('127.0.0.1')!;
+  const server = createServer((req, res) => {
+    if (!guard(req, res) || !p.guard(req, res)) return;
+    res.writeHead(200, p.cors(req));
+    res.end('ok');
+  });
+  const port = await listen(server, 0, '127.0.0.1');
+  try {
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const evil = await fetch(url, { headers: { origin: 'https://evil.example' } });
+    assert.equal(evil.status, 403);
+    assert.deepEqual(await evil.json(), { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden: Origin "https://evil.example" is not allowed' } });
+    const local = await fetch(url, { headers: { origin: 'http://localhost:5173' } });
+    assert.equal(local.status, 200);
+    assert.equal(local.headers.get('access-control-allow-origin'), 'http://localhost:5173');
+    assert.equal(local.headers.get('vary'), 'Origin');
+    await local.text();
+    const none = await fetch(url);
+    assert.equal(none.status, 200, 'no Origin (a non-browser client) is served');
+    assert.equal(none.headers.get('access-control-allow-origin'), null);
+    await none.text();
+  } finally {
+    await closeServer(server);
+  }
+});

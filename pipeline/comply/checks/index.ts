@@ -12,11 +12,16 @@ import error_unknown_method_404 from './error-unknown-method-404.ts';
 import error_unknown_method from './error-unknown-method.ts';
 import error_unknown_tool from './error-unknown-tool.ts';
 import lifecycle_capabilities_shape from './lifecycle-capabilities-shape.ts';
+import lifecycle_capability_flags from './lifecycle-capability-flags.ts';
 import lifecycle_capability_gated from './lifecycle-capability-gated.ts';
 import lifecycle_client_info_optional from './lifecycle-client-info-optional.ts';
+import lifecycle_client_only_caps from './lifecycle-client-only-caps.ts';
 import lifecycle_discover_caching from './lifecycle-discover-caching.ts';
 import lifecycle_discover_versions from './lifecycle-discover-versions.ts';
 import lifecycle_handshake from './lifecycle-handshake.ts';
+import lifecycle_id_match from './lifecycle-id-match.ts';
+import lifecycle_initialized_202 from './lifecycle-initialized-202.ts';
+import lifecycle_instructions from './lifecycle-instructions.ts';
 import lifecycle_jsonrpc_envelope from './lifecycle-jsonrpc-envelope.ts';
 import lifecycle_meta_caps_required from './lifecycle-meta-caps-required.ts';
 import lifecycle_meta_required from './lifecycle-meta-required.ts';
@@ -28,6 +33,7 @@ import lifecycle_result_type from './lifecycle-result-type.ts';
 import lifecycle_server_info_meta from './lifecycle-server-info-meta.ts';
 import lifecycle_server_info from './lifecycle-server-info.ts';
 import lifecycle_string_id from './lifecycle-string-id.ts';
+import lifecycle_unknown_notification from './lifecycle-unknown-notification.ts';
 import lifecycle_version_format from './lifecycle-version-format.ts';
 import lifecycle_version_negotiate from './lifecycle-version-negotiate.ts';
 import lifecycle_version_unsupported from './lifecycle-version-unsupported.ts';
@@ -39,10 +45,13 @@ import prompts_unknown from './prompts-unknown.ts';
 import resources_list_caching from './resources-list-caching.ts';
 import resources_list from './resources-list.ts';
 import resources_not_found from './resources-not-found.ts';
+import resources_pagination from './resources-pagination.ts';
 import resources_read_caching from './resources-read-caching.ts';
 import resources_read from './resources-read.ts';
 import resources_schema from './resources-schema.ts';
+import resources_templates_caching from './resources-templates-caching.ts';
 import resources_templates from './resources-templates.ts';
+import schema_no_input_required_on_lists from './schema-no-input-required-on-lists.ts';
 import security_auth_all_methods from './security-auth-all-methods.ts';
 import security_auth_malformed from './security-auth-malformed.ts';
 import security_auth_required from './security-auth-required.ts';
@@ -80,10 +89,13 @@ import tools_input_schema from './tools-input-schema.ts';
 import tools_list_caching from './tools-list-caching.ts';
 import tools_list from './tools-list.ts';
 import tools_name_format from './tools-name-format.ts';
+import tools_output_schema from './tools-output-schema.ts';
 import tools_pagination from './tools-pagination.ts';
 import tools_structured_output from './tools-structured-output.ts';
+import tools_title_field from './tools-title-field.ts';
 import transport_batch_reject from './transport-batch-reject.ts';
 import transport_content_type from './transport-content-type.ts';
+import transport_content_type_reject from './transport-content-type-reject.ts';
 import transport_delete_removed from './transport-delete-removed.ts';
 import transport_get_legacy from './transport-get-legacy.ts';
 import transport_get_removed from './transport-get-removed.ts';
@@ -92,10 +104,17 @@ import transport_header_method_required from './transport-header-method-required
 import transport_header_name_mismatch from './transport-header-name-mismatch.ts';
 import transport_header_version_mismatch from './transport-header-version-mismatch.ts';
 import transport_header_version_required from './transport-header-version-required.ts';
+import transport_no_server_requests from './transport-no-server-requests.ts';
 import transport_notification_202 from './transport-notification-202.ts';
 import transport_origin from './transport-origin.ts';
 import transport_post from './transport-post.ts';
+import transport_session_delete from './transport-session-delete.ts';
+import transport_session_id_charset from './transport-session-id-charset.ts';
 import transport_session_ignored from './transport-session-ignored.ts';
+import transport_session_required from './transport-session-required.ts';
+import transport_session_unknown from './transport-session-unknown.ts';
+import transport_unicode_roundtrip from './transport-unicode-roundtrip.ts';
+import transport_version_header_legacy from './transport-version-header-legacy.ts';
 
 export const CATALOG: readonly Check[] = [
   error_invalid_cursor,
@@ -110,11 +129,16 @@ export const CATALOG: readonly Check[] = [
   error_unknown_method,
   error_unknown_tool,
   lifecycle_capabilities_shape,
+  lifecycle_capability_flags,
   lifecycle_capability_gated,
   lifecycle_client_info_optional,
+  lifecycle_client_only_caps,
   lifecycle_discover_caching,
   lifecycle_discover_versions,
   lifecycle_handshake,
+  lifecycle_id_match,
+  lifecycle_initialized_202,
+  lifecycle_instructions,
   lifecycle_jsonrpc_envelope,
   lifecycle_meta_caps_required,
   lifecycle_meta_required,
@@ -126,6 +150,7 @@ export const CATALOG: readonly Check[] = [
   lifecycle_server_info_meta,
   lifecycle_server_info,
   lifecycle_string_id,
+  lifecycle_unknown_notification,
   lifecycle_version_format,
   lifecycle_version_negotiate,
   lifecycle_version_unsupported,
@@ -137,10 +162,13 @@ export const CATALOG: readonly Check[] = [
   resources_list_caching,
   resources_list,
   resources_not_found,
+  resources_pagination,
   resources_read_caching,
   resources_read,
   resources_schema,
+  resources_templates_caching,
   resources_templates,
+  schema_no_input_required_on_lists,
   security_auth_all_methods,
   security_auth_malformed,
   security_auth_required,
@@ -178,10 +206,13 @@ export const CATALOG: readonly Check[] = [
   tools_list_caching,
   tools_list,
   tools_name_format,
+  tools_output_schema,
   tools_pagination,
   tools_structured_output,
+  tools_title_field,
   transport_batch_reject,
   transport_content_type,
+  transport_content_type_reject,
   transport_delete_removed,
   transport_get_legacy,
   transport_get_removed,
@@ -190,8 +221,15 @@ export const CATALOG: readonly Check[] = [
   transport_header_name_mismatch,
   transport_header_version_mismatch,
   transport_header_version_required,
+  transport_no_server_requests,
   transport_notification_202,
   transport_origin,
   transport_post,
+  transport_session_delete,
+  transport_session_id_charset,
   transport_session_ignored,
+  transport_session_required,
+  transport_session_unknown,
+  transport_unicode_roundtrip,
+  transport_version_header_legacy,
 ];

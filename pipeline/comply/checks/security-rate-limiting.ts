@@ -12,7 +12,8 @@ export default defineCheck(
     severity: 'best-practice',
     revisions: BOTH_ERAS,
     transports: HTTP_ONLY,
-    prerequisites: ['transport-post'],
+    capability: 'tools',
+    prerequisites: ['transport-post', 'tools-list'],
     probes: BURST,
     spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), sentence: 'Servers MUST: ... Rate limit tool invocations.' },
     knob: 'no-rate-limit',
@@ -20,7 +21,7 @@ export default defineCheck(
   },
   (v) => {
     const sent = BURST.map((p) => v.x(p)).filter((e) => e !== undefined);
-    if (!sent.length) return { status: 'not_evaluable', reason: 'filtered', detail: 'the burst was not sent (--no-invasive)' };
+    if (!sent.length) return { status: 'not_evaluable', reason: 'no_population', detail: 'the burst was not sent: no read-only tool to call (bursts go to read-only tools only), or --no-invasive' };
     const st = sent.map((e) => e!.response?.status);
     const n429 = st.filter((s) => s === 429).length;
     if (n429) return pass(`${n429} of ${sent.length} answered 429`);

@@ -1,0 +1,23 @@
+import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { LEGACY } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'lifecycle-instructions',
+    title: 'instructions in the handshake result is absent or a string',
+    category: 'lifecycle',
+    severity: 'MUST',
+    revisions: BOTH_ERAS,
+    transports: ANY_WIRE,
+    probes: ['handshake'],
+    spec: { url: specUrl(LEGACY, 'basic/lifecycle#initialization'), sentence: 'InitializeResult / DiscoverResult (schema): instructions?: string, natural-language guidance the client may add to the model context (messages MUST conform to the schema).' },
+    knob: 'instructions-object',
+    fix: 'Send instructions as one plain string, or leave the field out.',
+  },
+  (v) => {
+    const r = v.result('handshake')!;
+    if (!('instructions' in r) || r.instructions === undefined) return pass('no instructions');
+    if (typeof r.instructions !== 'string') return fail(`instructions is ${JSON.stringify(r.instructions).slice(0, 80)}, not a string`);
+    return pass(`instructions: ${r.instructions.length} characters`);
+  },
+);

@@ -1,0 +1,24 @@
+import { ANY_WIRE, MODERN_ONLY, defineCheck, pass, specUrl } from '../check.ts';
+import { cachingVerdict } from '../caching.ts';
+import { MODERN } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'resources-templates-caching',
+    title: 'resources/templates/list carries ttlMs and cacheScope (when templates are served)',
+    category: 'resources',
+    severity: 'MUST',
+    revisions: MODERN_ONLY,
+    transports: ANY_WIRE,
+    capability: 'resources',
+    prerequisites: ['lifecycle-handshake', 'resources-templates'],
+    probes: ['templates-list'],
+    spec: { url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'), sentence: 'Servers MUST include ttlMs and cacheScope on complete results of cacheable requests (server/discover, tools/list, prompts/list, resources/list, resources/templates/list, resources/read).' },
+    knob: 'no-templates-caching',
+    fix: 'Add ttlMs and cacheScope to the resources/templates/list result.',
+  },
+  (v) => {
+    if (v.error('templates-list')?.code === -32601) return pass('templates not implemented (-32601): nothing to cache');
+    return cachingVerdict(v, 'templates-list', 'resources/templates/list');
+  },
+);

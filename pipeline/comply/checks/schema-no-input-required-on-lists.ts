@@ -1,0 +1,31 @@
+import { ANY_WIRE, MODERN_ONLY, defineCheck, isObj, problems, specUrl } from '../check.ts';
+import { MODERN } from '../types.ts';
+
+/** the only requests a server may answer with input_required */
+const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+export default defineCheck(
+  {
+    id: 'schema-no-input-required-on-lists',
+    title: 'input_required appears only on tools/call, prompts/get and resources/read',
+    category: 'schema',
+    severity: 'MUST',
+    revisions: MODERN_ONLY,
+    transports: ANY_WIRE,
+    probes: ['handshake'],
+    spec: { url: specUrl(MODERN, 'basic/patterns/mrtr#supported-requests'), sentence: 'A server MAY answer only tools/call, prompts/get or resources/read with an InputRequiredResult (resultType "input_required"); every other request gets a complete result or an error.' },
+    knob: 'list-input-required',
+    fix: 'Answer list, discover and completion requests with a complete result (or an error); ask for input only from tools/call, prompts/get or resources/read.',
+  },
+  (v) => {
+    const bad: string[] = [];
+    let n = 0;
+    for (const { ex, msg } of v.responses()) {
+      if (!isObj(msg.result)) continue;
+      n++;
+      const m = v.requestMethod(ex);
+      if (msg.result.resultType === 'input_required' && !(m && MRTR_METHODS.has(m))) bad.push(`${m ?? ex.probe} answered input_required`);
+    }
+    return problems(bad, `${n} results: input_required only where allowed`);
+  },
+);

@@ -1,0 +1,25 @@
+import { ANY_WIRE, BOTH_ERAS, defineCheck, isObj, problems, specUrl } from '../check.ts';
+import { LEGACY } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'tools-title-field',
+    title: 'A tool title, when present, is a string',
+    category: 'schema',
+    severity: 'MUST',
+    revisions: BOTH_ERAS,
+    transports: ANY_WIRE,
+    capability: 'tools',
+    prerequisites: ['lifecycle-handshake', 'tools-list'],
+    probes: ['tools-list'],
+    spec: { url: specUrl(LEGACY, 'server/tools#tool'), sentence: 'Tool (schema): title?: string, a human-readable display name (messages MUST conform to the schema).' },
+    knob: 'tool-title-number',
+    fix: 'Send title as a string (or leave it out: clients then show annotations.title or the name).',
+  },
+  (v) => {
+    const tools = v.list('tools-list', 'tools').filter(isObj);
+    const titled = tools.filter((t) => 'title' in t && t.title !== undefined);
+    const bad = titled.filter((t) => typeof t.title !== 'string').map((t) => `${String(t.name)}: title is ${JSON.stringify(t.title)}`);
+    return problems(bad, `${titled.length} of ${tools.length} tools have a string title`);
+  },
+);
