@@ -16,6 +16,8 @@ import { BURST_SIZE, GARBAGE_TOKEN, INJECTIONS, PRM_WELL_KNOWN, bearerChallenge,
 const NO_AUTH = { Authorization: null };
 /** tool-input payloads: after the raw-byte stage, before the 1 MB argument (5), so a crash is pinned on the probe that caused it */
 const PAYLOAD_STAGE = 4.5;
+/** a liveness probe right after the payloads (the core one runs after the 1 MB argument too) */
+const PAYLOAD_ALIVE_STAGE = 4.6;
 /** the burst: after the liveness probe (6), before the legacy session is deleted (7) */
 const BURST_STAGE = 6.5;
 
@@ -132,6 +134,7 @@ export const SECURITY_PROBES: readonly Probe[] = [
     Object.defineProperty(args, '__proto__', { value: { mcpgauge_polluted: true }, enumerable: true, writable: true, configurable: true });
     return req(c, 'tools/call', { name: t.tool, arguments: args });
   } },
+  { id: 'inject-alive', stage: PAYLOAD_ALIVE_STAGE, invasive: true, build: (c) => (c.ex('inject-twin') ? cheap(c) : null) },
   // a burst of cheap calls after the liveness probe (invasive): a read-only tool without arguments, else the cheap request
   ...Array.from({ length: BURST_SIZE }, (_, i): Probe => ({
     id: `burst-${i}`,

@@ -11,7 +11,7 @@ export default defineCheck(
     transports: ANY_WIRE,
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
-    probes: ['extra-params', 'inject-twin', 'alive'],
+    probes: ['extra-params', 'inject-twin', 'inject-alive'],
     spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), sentence: 'Servers MUST validate all tool inputs (an undeclared or prototype-polluting key is either refused as invalid params or ignored).' },
     knob: 'extra-params-crash',
     fix: 'Validate arguments against inputSchema (strip or refuse unknown keys) and never merge them into plain objects by key.',
@@ -24,7 +24,7 @@ export default defineCheck(
     if (st === 401 || st === 429) return { status: 'not_evaluable', reason: st === 401 ? 'auth_gate' : 'rate_limited', detail: `HTTP ${st}` };
     if (e.error?.kind === 'died') return fail(`the server died: ${e.error.detail}`);
     if (e.error?.kind === 'timeout' && !e.response) return fail(`no answer (${e.error.detail})`);
-    if (v.x('alive') && !v.reply('alive')) return fail('the server stopped answering after the call with undeclared arguments');
+    if (v.x('inject-alive') && !v.reply('inject-alive')) return fail('the server stopped answering after the call with undeclared arguments');
     const err = v.error('extra-params');
     if (err && err.code !== -32602) return fail(`error ${err.code} ${JSON.stringify(err.message).slice(0, 100)}${st !== undefined && v.http ? ` (HTTP ${st})` : ''}: expected -32602 or the arguments ignored`);
     if (st !== undefined && st >= 500) return fail(`HTTP ${st}`);
