@@ -1,7 +1,35 @@
-/** The shared judgement of the tool-input injection checks: fail only on evidence (an echo passes). */
+/**
+ * The tool-input injection checks (command, SQL, path traversal, SSRF): one shape, four files.
+ * Fail only on evidence of the flaw (an echo of the payload passes).
+ */
+import { ANY_WIRE, BOTH_ERAS, defineCheck, specUrl, type Check } from './check.ts';
 import type { View } from './evidence.ts';
 import { INJECTIONS, answerText, type InjectionKind } from './security-kit.ts';
-import type { Verdict } from './types.ts';
+import { LEGACY, type Verdict } from './types.ts';
+
+const SENTENCE = 'Servers MUST: Validate all tool inputs; Implement proper access controls; Rate limit tool invocations; Sanitize tool outputs.';
+const NO_TOOL = 'no tool annotated readOnlyHint:true takes a free-form string argument (payloads go to read-only tools only)';
+
+/** One injection check: its class, knob and words; the meta and judge are shared. */
+export function injectionCheck(o: { kind: InjectionKind; id: string; knob: string; title: string; why: string; fix: string; noTarget?: string }): Check {
+  return defineCheck(
+    {
+      id: o.id,
+      title: o.title,
+      category: 'security',
+      severity: 'best-practice',
+      revisions: BOTH_ERAS,
+      transports: ANY_WIRE,
+      capability: 'tools',
+      prerequisites: ['lifecycle-handshake', 'tools-list'],
+      probes: [INJECTIONS[o.kind].probe],
+      spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), sentence: `${SENTENCE} (${o.why})` },
+      knob: o.knob,
+      fix: o.fix,
+    },
+    (v) => injectionVerdict(v, o.kind, o.noTarget ?? NO_TOOL),
+  );
+}
 
 /** `noTarget`: why no probe went out (no read-only tool with a fitting argument; --no-invasive also sends none) */
 export function injectionVerdict(v: View, kind: InjectionKind, noTarget: string): Verdict {
