@@ -25,6 +25,8 @@ export default defineCheck(
     if (v.result('tools-call') && !v.result('progress')) {
       const err = v.error('progress');
       const e = v.x('progress')!;
+      // an answer that came back without a readable response (e.g. a mislabelled stream) is not the token's doing
+      if (!err && !e.error) return { status: 'not_evaluable', reason: 'no_population', detail: `the answer to the call with a token holds no readable response (HTTP ${e.response?.status}, ${e.response?.headers?.['content-type'] ?? 'no content type'})` };
       return fail(`the call fails only when it carries a progress token (${err ? `error ${err.code} ${JSON.stringify(err.message).slice(0, 80)}` : (e.error?.detail ?? 'no result')})`);
     }
     const notes = v.messages().filter(({ msg }) => msg.method === 'notifications/progress').map(({ msg }) => (isObj(msg.params) ? msg.params : {}));
