@@ -16,7 +16,8 @@ export function register(program: Command): void {
     .option('--proxy-config-template <file>', 'config template filled per cell and written to {CONFIG_FILE}')
     .option('--proxy-url <url>', 'a proxy that is already running (its upstreams must be the cell fixtures: for experiments only)')
     .option('--api-key <key>', 'API key for --proxy-url')
-    .option('--client-protocol <era>', 'protocol the gate speaks to the proxy: legacy | 2026-07-28', 'legacy');
+    .option('--client-protocol <era>', 'protocol the gate speaks to the proxy: legacy | 2026-07-28', 'legacy')
+    .option('--no-fixture-grade', 'do not grade the fixture itself (once per run, with the compliance prober) before the cells');
   // the adapter options (same names as the live stage's)
   const adapterFlags = [
     ['--style <style>', 'proxy style: auto | discovery | passthrough', 'auto'],
@@ -50,6 +51,7 @@ export function register(program: Command): void {
     const tty = process.stderr.isTTY === true && process.env.CI !== 'true';
     const run = await runGate({
       configFile: String(o.config),
+      gradeFixture: o.fixtureGrade !== false,
       cells: typeof o.cells === 'string' ? o.cells.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
       jobs,
       allowFlaky: o.allowFlaky === true,

@@ -4,6 +4,7 @@
  * junit.xml (one testcase per cell/step). Each file is written atomically.
  */
 import { appendFileSync } from 'node:fs';
+import type { YardstickResult } from './yardstick.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
@@ -28,6 +29,8 @@ export interface GateReport {
   counts: { pass: number; fail: number; flaky: number; skipped: number };
   failures: string[];
   advisories: string[];
+  /** once per run: the fixture itself graded by the compliance prober (absent when no cell ran) */
+  fixture_compliance?: YardstickResult;
   timing: { total_ms: number; provenance: 'measured' };
 }
 
@@ -75,6 +78,15 @@ export function renderSummary(r: GateReport): string {
     }
   }
   if (r.advisories.length) out.push('', '## Optional cells', '', ...r.advisories.map((a) => `- ${md(a)}`));
+  const y = r.fixture_compliance;
+  if (y) {
+    out.push('', `## The yardstick: the fixture's own compliance grade (${y.status})`, '', md(y.reason), '');
+    if (y.runs.length) {
+      out.push('| Wire | Revision | Grade | Score | Checks evaluated | Failing |', '|---|---|---|---|---|---|');
+      for (const x of y.runs) out.push(`| ${x.wire} | ${x.revision} | ${x.grade ?? 'no grade'} | ${x.score ?? '-'} | ${x.evaluated} | ${md(x.failing.join(', ')) || '-'} |`);
+    }
+    if (y.not_probed.length) out.push('', `Not probed: ${md(y.not_probed.join('; '))}.`);
+  }
   return `${out.join('\n')}\n`;
 }
 
@@ -103,6 +115,13 @@ export function renderJunit(r: GateReport): string {
       lines.push('    </testcase>');
     }
     lines.push('  </testsuite>');
+  }
+  const y = r.fixture_compliance;
+  if (y && y.status !== 'skipped') {
+    lines.push(`  <testsuite name="fixture-compliance" tests="1" failures="${y.status === 'fail' ? 1 : 0}" skipped="0" time="${(y.duration_ms / 1000).toFixed(3)}">`);
+    lines.push(`    <testcase classname="gate.fixture-compliance" name="the fixture grades at or above ${xml(y.min_grade ?? '')}" time="${(y.duration_ms / 1000).toFixed(3)}">`);
+    if (y.status === 'fail') lines.push(`      <failure message="${xml(y.reason)}" type="fail">${xml(y.reason)}</failure>`);
+    lines.push('    </testcase>', '  </testsuite>');
   }
   lines.push('</testsuites>');
   return `${lines.join('\n')}\n`;

@@ -14,6 +14,7 @@ import { CELLS, CELL_IDS, type CellDef } from './cells.ts';
 import { harnessError, loadGateConfig, type GateConfig } from './config.ts';
 import { probeDocker } from './docker.ts';
 import { preflightFixture } from './fixtures.ts';
+import { gradeYardstick, type YardstickResult } from './yardstick.ts';
 import { runCell } from './cell.ts';
 import { assemble, type ExpectedCell } from './assemble.ts';
 import { loadBaseline } from './baseline.ts';
@@ -37,6 +38,8 @@ export interface GateOptions {
   apiKey?: string;
   adapter?: AdapterOptions;
   clientProtocol?: 'legacy' | '2026-07-28';
+  /** grade the fixture itself once per run (default true; needs a "compliance" config block) */
+  gradeFixture?: boolean;
   /** progress lines (TTY only; the CLI decides) */
   progress?: (line: string) => void;
 }
@@ -110,7 +113,15 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
       progress?.(`${c.id}: ${reason}`);
     } else runnable.push(c);
   }
-  if (runnable.length) await preflightFixture(cfg.timeouts.ready_ms);
+  let yardstick: YardstickResult | undefined;
+  if (runnable.length) {
+    await preflightFixture(cfg.timeouts.ready_ms);
+    // once per run, before the cells (so it cannot disturb their timing): the fixture's own grade
+    if (o.gradeFixture !== false) {
+      yardstick = await gradeYardstick(cfg);
+      progress?.(`fixture compliance: ${yardstick.status} (${yardstick.reason.slice(0, 160)})`);
+    }
+  }
   let harness: Error | null = null;
   await pool(runnable, jobs, async (c) => {
     if (harness) return;
@@ -133,6 +144,10 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
   });
   if (harness) throw harness;
   const a = assemble(expected, results, o.allowFlaky ?? false);
+  if (yardstick?.status === 'fail') {
+    a.verdict = 'fail';
+    a.failures.push(`fixture-compliance: ${yardstick.reason}`);
+  }
   const count = (s: string) => a.cells.filter((c) => c.status === s).length;
   const style = a.cells.find((c) => c.style)?.style;
   const report: GateReport = {
@@ -149,6 +164,7 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
     counts: { pass: count('pass'), fail: count('fail'), flaky: count('flaky'), skipped: count('skipped') },
     failures: a.failures,
     advisories: a.advisories,
+    ...(yardstick ? { fixture_compliance: yardstick } : {}),
     timing: { total_ms: Math.round(performance.now() - t0), provenance: 'measured' },
   };
   const files = writeGateOutputs(report, outDir);

@@ -24,9 +24,9 @@ export async function urlRuns(url: string, specs: readonly SpecChoice[], headers
   return out;
 }
 
-/** One HTTP fixture process (stateless), graded on each revision asked for. */
-export async function httpRuns(specs: readonly SpecChoice[], env: Record<string, string>): Promise<RunReport[]> {
-  const fx = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env, light: true, readyTimeoutMs: 60_000 });
+/** One HTTP fixture process (stateless unless `args` says otherwise), graded on each revision asked for. */
+export async function httpRuns(specs: readonly SpecChoice[], env: Record<string, string>, args: readonly string[] = ['--stateless']): Promise<RunReport[]> {
+  const fx = await startFixtureProcess({ transport: 'streamable-http', args: [...args], env, light: true, readyTimeoutMs: 60_000 });
   try {
     const out: RunReport[] = [];
     for (const spec of specs) out.push(...(await comply({ kind: 'http', url: fx.url, headers: {} }, { ...OPTS, spec })).report.runs);

@@ -88,7 +88,8 @@ const knobs = Object.keys(KNOBS).filter((k) => k !== 'none' && k !== 'per-reques
 describe('every break knob flips exactly its intended checks', { concurrency: 2, timeout: 1_500_000 }, () => {
   let clean: Map<string, RunReport>;
   before(async () => {
-    shared = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env: { ...FEATURES, FIXTURE_BREAK: 'per-request' }, light: true, readyTimeoutMs: 60_000 });
+    // stateful: 2025-11-25 runs get sessions from the break path's session front (the session knobs need them)
+    shared = await startFixtureProcess({ transport: 'streamable-http', args: [], env: { ...FEATURES, FIXTURE_BREAK: 'per-request' }, light: true, readyTimeoutMs: 60_000 });
     clean = await runs(COMBOS, 'none');
   });
   after(async () => {

@@ -5,6 +5,9 @@
  * ports and folders).
  */
 import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { GATEWAY, REFERENCE_TEMPLATE, assertRedExactly, runGateCli } from './helpers.ts';
 
 const SABOTAGE = 'MCPGAUGE_PROXY_SABOTAGE';
@@ -16,6 +19,8 @@ interface Case {
   args?: string[];
   env?: Record<string, string>;
   red: Record<string, string>;
+  /** grade the fixture itself too (once per gate run; the other cases skip it to save time) */
+  fixtureGrade?: boolean;
 }
 
 const CASES: Case[] = [
@@ -28,15 +33,21 @@ const CASES: Case[] = [
   { name: 'pass-through gateway that never re-spawns its child -> crash', cells: ['stdio/2025-11-25'], args: gateway('no-respawn'), red: { 'stdio/2025-11-25': 'crash' } },
   { name: "gateway delivering one session's result to another -> isolation", cells: ['http-stateless/2025-11-25'], args: gateway('mix-sessions'), red: { 'http-stateless/2025-11-25': 'isolation' } },
   { name: 'gateway exiting when its upstream dies -> crash', cells: ['stdio/2025-11-25'], args: gateway('exit-on-death'), red: { 'stdio/2025-11-25': 'crash' } },
-  { name: 'the correct pass-through gateway is green', cells: ['stdio/2025-11-25'], args: gateway(), red: {} },
+  { name: 'the correct pass-through gateway is green (and the fixture itself grades A)', cells: ['stdio/2025-11-25'], args: gateway(), red: {}, fixtureGrade: true },
 ];
 
 describe('sabotaged proxies go red exactly where they should', { concurrency: 2 }, () => {
   for (const c of CASES) {
     test(c.name, async () => {
-      const r = await runGateCli(['--cells', c.cells.join(','), ...(c.args ?? [])], c.env ?? {});
+      const r = await runGateCli(['--cells', c.cells.join(','), ...(c.args ?? []), ...(c.fixtureGrade ? [] : ['--no-fixture-grade'])], c.env ?? {});
       try {
         assertRedExactly(r, c.red);
+        if (c.fixtureGrade) {
+          const y = r.report!.fixture_compliance!;
+          assert.equal(y.status, 'pass', y.reason);
+          assert.deepEqual(y.runs.map((x) => `${x.wire}/${x.revision}:${x.grade}`).sort(), ['http-stateful/2025-11-25:A', 'http-stateless/2025-11-25:A', 'http-stateless/2026-07-28:A', 'stdio/2025-11-25:A', 'stdio/2026-07-28:A']);
+          assert.match(readFileSync(join(r.out, 'summary.md'), 'utf8'), /## The yardstick: the fixture's own compliance grade \(pass\)/);
+        } else assert.equal(r.report?.fixture_compliance, undefined);
       } finally {
         r.cleanup();
       }

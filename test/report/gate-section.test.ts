@@ -58,3 +58,23 @@ test('mcpgauge report --results DIR picks up the bench and the gate report of th
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the yardstick table: the fixture graded once per run, one row per wire and revision, failing checks named', async () => {
+  const g: GateReport = {
+    ...gateReport(),
+    fixture_compliance: {
+      status: 'fail', reason: 'the fixture itself grades below B: stdio/2025-11-25: C (66)', min_grade: 'B', not_probed: ['sse (legacy HTTP+SSE: not probed by the compliance prober)'],
+      duration_ms: 8000, provenance: 'measured',
+      runs: [
+        { wire: 'stdio', revision: '2025-11-25', grade: 'C', score: 66, coverage: 0.9, evaluated: 40, failing: ['lifecycle-ping [MUST]'] },
+        { wire: 'http-stateless', revision: '2026-07-28', grade: 'A', score: 100, coverage: 1, evaluated: 61, failing: [] },
+      ],
+    },
+  };
+  assert.deepEqual(validateGateReport(g), []);
+  const page = await renderDashboard(buildSampleReport(), [gateSectionInput(g)]);
+  const t = page.slice(page.indexOf('id="gate-yardstick"'));
+  assert.ok(page.includes('id="gate-yardstick"'));
+  assert.ok(t.includes('lifecycle-ping [MUST]') && t.includes('http-stateless') && t.includes('not probed by the compliance prober'));
+  assert.ok(!(await renderDashboard(buildSampleReport(), [gateSectionInput(gateReport())])).includes('gate-yardstick'), 'no block without the run');
+});

@@ -85,6 +85,7 @@ import tools_structured_output from './tools-structured-output.ts';
 import tools_title_field from './tools-title-field.ts';
 import transport_batch_reject from './transport-batch-reject.ts';
 import transport_content_type from './transport-content-type.ts';
+import transport_content_type_reject from './transport-content-type-reject.ts';
 import transport_delete_removed from './transport-delete-removed.ts';
 import transport_get_legacy from './transport-get-legacy.ts';
 import transport_get_removed from './transport-get-removed.ts';
@@ -93,10 +94,17 @@ import transport_header_method_required from './transport-header-method-required
 import transport_header_name_mismatch from './transport-header-name-mismatch.ts';
 import transport_header_version_mismatch from './transport-header-version-mismatch.ts';
 import transport_header_version_required from './transport-header-version-required.ts';
+import transport_no_server_requests from './transport-no-server-requests.ts';
 import transport_notification_202 from './transport-notification-202.ts';
 import transport_origin from './transport-origin.ts';
 import transport_post from './transport-post.ts';
+import transport_session_delete from './transport-session-delete.ts';
+import transport_session_id_charset from './transport-session-id-charset.ts';
 import transport_session_ignored from './transport-session-ignored.ts';
+import transport_session_required from './transport-session-required.ts';
+import transport_session_unknown from './transport-session-unknown.ts';
+import transport_unicode_roundtrip from './transport-unicode-roundtrip.ts';
+import transport_version_header_legacy from './transport-version-header-legacy.ts';
 
 export const CATALOG: readonly Check[] = [
   error_invalid_cursor,
@@ -184,6 +192,7 @@ export const CATALOG: readonly Check[] = [
   tools_title_field,
   transport_batch_reject,
   transport_content_type,
+  transport_content_type_reject,
   transport_delete_removed,
   transport_get_legacy,
   transport_get_removed,
@@ -192,8 +201,15 @@ export const CATALOG: readonly Check[] = [
   transport_header_name_mismatch,
   transport_header_version_mismatch,
   transport_header_version_required,
+  transport_no_server_requests,
   transport_notification_202,
   transport_origin,
   transport_post,
+  transport_session_delete,
+  transport_session_id_charset,
   transport_session_ignored,
+  transport_session_required,
+  transport_session_unknown,
+  transport_unicode_roundtrip,
+  transport_version_header_legacy,
 ];

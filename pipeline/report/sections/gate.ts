@@ -26,7 +26,7 @@ export const gateSection: ReportSection<GateReport> = {
   id: 'gate',
   title: 'Release gate',
   provenanceKeys: ['gate'],
-  schemaRefs: ['gate-report.schema.json#/properties/cells', 'gate-report.schema.json#/$defs/step'],
+  schemaRefs: ['gate-report.schema.json#/properties/cells', 'gate-report.schema.json#/$defs/step', 'gate-report.schema.json#/properties/fixture_compliance'],
   build(g) {
     const rows: TableRow[] = g.cells.map((c) => {
       const row: TableRow = {
@@ -67,6 +67,25 @@ export const gateSection: ReportSection<GateReport> = {
           rowClasses: g.cells.map((c) => (c.status === 'fail' ? 'err' : '')),
         },
         ...(failing.length ? [{ kind: 'list' as const, items: failing }] : []),
+        ...(g.fixture_compliance && g.fixture_compliance.runs.length
+          ? [
+              {
+                kind: 'table' as const,
+                id: 'gate-yardstick',
+                caption: `The yardstick, graded once per run: the fixture itself under the compliance prober (${g.fixture_compliance.status}: ${g.fixture_compliance.reason}). Not probed: ${g.fixture_compliance.not_probed.join('; ') || 'nothing'}.`,
+                columns: [
+                  { key: 'wire', label: 'Wire', type: 'key' as const },
+                  { key: 'revision', label: 'Revision', type: 'text' as const },
+                  { key: 'grade', label: 'Grade', type: 'text' as const },
+                  { key: 'score', label: 'Score', type: 'num' as const, digits: 0 },
+                  { key: 'evaluated', label: 'Checks evaluated', type: 'int' as const },
+                  { key: 'failing', label: 'Failing', type: 'text' as const },
+                ],
+                rows: g.fixture_compliance.runs.map((r) => ({ wire: r.wire, revision: r.revision, grade: r.grade ?? 'no grade', score: r.score, evaluated: r.evaluated, failing: r.failing.join(', ') })),
+                rowClasses: g.fixture_compliance.runs.map((r) => (r.failing.length ? 'err' : '')),
+              },
+            ]
+          : []),
       ],
     };
   },
