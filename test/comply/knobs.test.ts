@@ -34,7 +34,7 @@ const ALSO_FAILS: Record<string, readonly string[]> = {
 /** knobs that end the process: they get a fixture of their own (stdio), never the shared HTTP one */
 const OWN_PROCESS = new Set(['crash-on-large-input', 'exit-on-giant-line']);
 
-const key = (c: Combo) => `${c.wire}/${c.revision}`;
+const key = (c: { wire: string; revision: string }) => `${c.wire}/${c.revision}`;
 
 function intended(knob: string): string[] {
   return CATALOG.filter((c) => c.meta.knob === knob).map((c) => c.meta.id);
