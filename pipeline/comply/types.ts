@@ -15,7 +15,7 @@ export type Category = 'transport' | 'lifecycle' | 'tools' | 'resources' | 'prom
 export const CATEGORIES: readonly Category[] = ['transport', 'lifecycle', 'tools', 'resources', 'prompts', 'errors', 'schema', 'security'];
 export type Severity = 'MUST' | 'SHOULD' | 'MAY' | 'best-practice';
 /** server capabilities a check can be gated on */
-export type Capability = 'tools' | 'resources' | 'prompts';
+export type Capability = 'tools' | 'resources' | 'prompts' | 'completions' | 'logging';
 
 export interface CheckMeta {
   /** stable kebab-case id, unique across the catalog */

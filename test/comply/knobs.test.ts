@@ -27,6 +27,8 @@ const ALSO_FAILS: Record<string, readonly string[]> = {
   'resource-not-found-32002': ['resources-not-found'],
   // drops the cache hints from every result, resources/templates/list included
   'no-caching': ['resources-templates-caching'],
+  // answers every notification (initialized and unknown ones included) with 200 and a body
+  'notification-200': ['lifecycle-unknown-notification', 'lifecycle-initialized-202'],
 };
 
 /** knobs that end the process: they get a fixture of their own (stdio), never the shared HTTP one */
