@@ -12,7 +12,7 @@ export interface Check {
 export const BOTH_ERAS = { introduced: LEGACY } as const;
 export const MODERN_ONLY = { introduced: MODERN } as const;
 export const LEGACY_ONLY = { introduced: LEGACY, removed: MODERN } as const;
-export const ANY_WIRE: readonly WireKind[] = ['stdio', 'http'];
+export const ANY_WIRE: readonly WireKind[] = ['stdio', 'http', 'sse'];
 export const HTTP_ONLY: readonly WireKind[] = ['http'];
 export const STDIO_ONLY: readonly WireKind[] = ['stdio'];
 

@@ -5,7 +5,7 @@
  */
 import { modernMeta, type EnvelopeState, type Obj } from './envelope.ts';
 import { PROBES, type ProbeCtx, type ProbeOut } from './probes.ts';
-import { LEGACY, MODERN, type Evidence, type Exchange, type Revision } from './types.ts';
+import { LEGACY, MODERN, type Evidence, type Exchange, type Revision, type WireKind } from './types.ts';
 import type { Wire, WireRequest } from './wire/types.ts';
 import type { StdioWire } from './wire/stdio.ts';
 import { isResponse } from './wire/types.ts';
@@ -27,7 +27,7 @@ export function replyOf(ex: Exchange | undefined): Obj | undefined {
   return ex?.response?.messages.find((m) => isResponse(m)) as Obj | undefined;
 }
 
-function toWire(probe: string, out: ProbeOut, wireKind: 'stdio' | 'http'): WireRequest {
+function toWire(probe: string, out: ProbeOut, wireKind: WireKind): WireRequest {
   const msg = out.built?.message ?? {};
   const id = out.matchId !== undefined ? out.matchId : out.raw !== undefined ? null : ((msg.id as string | number | undefined) ?? null);
   return {
@@ -35,7 +35,7 @@ function toWire(probe: string, out: ProbeOut, wireKind: 'stdio' | 'http'): WireR
     body: out.raw ?? JSON.stringify(msg),
     id,
     expect: out.expect ?? (id === null ? 'none' : 'reply'),
-    http: wireKind === 'http' ? { method: out.httpMethod ?? 'POST', headers: out.built?.headers ?? {} } : undefined,
+    http: wireKind !== 'stdio' ? { method: out.httpMethod ?? 'POST', headers: out.built?.headers ?? {} } : undefined,
     split: out.split,
     timeoutMs: out.timeoutMs,
     headersOnly: out.headersOnly,

@@ -9,10 +9,10 @@ import { K_SERVER_INFO, type Obj } from './envelope.ts';
 import { categoriesOf, gradeRun } from './grade.ts';
 import { judge } from './judge.ts';
 import type { Selection } from './select.ts';
-import { detectLegacySse } from './sse-detect.ts';
 import { describeTarget, redactHeaders, scrub, type Target } from './target.ts';
 import { LEGACY, MODERN, type ComplyReport, type Evidence, type Revision, type RunReport, type SpecChoice } from './types.ts';
 import { HttpWire } from './wire/http.ts';
+import { SseWire } from './wire/sse.ts';
 import { StdioWire } from './wire/stdio.ts';
 import type { Wire } from './wire/types.ts';
 
@@ -76,8 +76,18 @@ export async function comply(target: Target, o: ComplyOptions): Promise<{ report
     if (p.exchange.error?.kind === 'unreachable') warnings.push(`${target.url} is unreachable (${p.exchange.error.detail}); nothing could be evaluated.`);
     const st = p.exchange.response?.status;
     if (st === 404 || st === 405 || (st === 400 && p.era === LEGACY)) {
-      const sse = await detectLegacySse(target.url, userHeaders, o.timeoutMs);
-      if (sse) warnings.push(`${target.url} speaks the deprecated HTTP+SSE transport (GET opened an SSE stream whose first event is "endpoint": ${sse}). Streamable HTTP checks do not apply; point comply at the Streamable HTTP endpoint if there is one.`);
+      const sse = new SseWire(target.url, userHeaders, o.timeoutMs, redactHeaders(o.secrets), t0);
+      const endpoint = await sse.open(Math.min(o.startupTimeoutMs, 5000));
+      if (endpoint) {
+        try {
+          decision = sseDecision(o.spec, target.url, endpoint);
+          evidence.push(await runGather(sse, LEGACY));
+        } finally {
+          await sse.close();
+        }
+        warnings.push(...decision.warnings);
+        return build(desc, decision.era, evidence, warnings, o.selection, o.secrets, Date.now() - t0);
+      }
     }
     decision = decide(o.spec, p);
     if (o.spec === 'auto' && p.era === MODERN) {
@@ -94,6 +104,13 @@ export async function comply(target: Target, o: ComplyOptions): Promise<{ report
   }
   warnings.push(...decision.warnings);
   return build(desc, decision.era, evidence, warnings, o.selection, o.secrets, Date.now() - t0);
+}
+
+/** An HTTP+SSE server: the transport predates 2026-07-28, so it is graded on 2025-11-25 over that wire. */
+function sseDecision(choice: SpecChoice, url: string, endpoint: string): EraDecision {
+  const warnings = [`${url} speaks the deprecated HTTP+SSE transport (GET opened an SSE stream whose first event is "endpoint": ${endpoint}); graded on ${LEGACY} over it. Streamable HTTP checks do not apply; point comply at the Streamable HTTP endpoint if there is one.`];
+  if (choice === MODERN) warnings.push(`--spec-version ${MODERN} was asked for, but ${MODERN} has no HTTP+SSE transport: graded on ${LEGACY} instead.`);
+  return { revisions: [LEGACY], era: { choice, detected: LEGACY, reason: 'HTTP+SSE endpoint (GET opened a stream whose first event is "endpoint")' }, warnings };
 }
 
 async function servesInitialize(wire: Wire, headers: Record<string, string>, timeoutMs: number): Promise<boolean> {

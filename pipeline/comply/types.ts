@@ -9,12 +9,13 @@ export type Revision = typeof LEGACY | typeof MODERN;
 export const REVISIONS: readonly Revision[] = [LEGACY, MODERN];
 export type SpecChoice = 'auto' | Revision;
 
-export type WireKind = 'stdio' | 'http';
+/** sse = the deprecated HTTP+SSE transport (GET stream + endpoint POSTs), 2025-11-25 only */
+export type WireKind = 'stdio' | 'http' | 'sse';
 export type Category = 'transport' | 'lifecycle' | 'tools' | 'resources' | 'prompts' | 'errors' | 'schema' | 'security';
 export const CATEGORIES: readonly Category[] = ['transport', 'lifecycle', 'tools', 'resources', 'prompts', 'errors', 'schema', 'security'];
 export type Severity = 'MUST' | 'SHOULD' | 'MAY' | 'best-practice';
 /** server capabilities a check can be gated on */
-export type Capability = 'tools' | 'resources' | 'prompts';
+export type Capability = 'tools' | 'resources' | 'prompts' | 'completions' | 'logging';
 
 export interface CheckMeta {
   /** stable kebab-case id, unique across the catalog */

@@ -25,6 +25,13 @@ describe('clean fixture: every applicable check passes', { concurrency: 2, timeo
       assert.equal(r.conformance.grade, 'A');
     }
   });
+  it('streamable HTTP with sessions (the SDK session transport), 2025-11-25: the session checks pass', async () => {
+    const [r] = await httpRuns(['2025-11-25'], FEATURES, []);
+    for (const id of ['transport-session-required', 'transport-session-unknown', 'transport-session-delete', 'transport-session-id-charset']) {
+      const x = r.results.find((y) => y.id === id);
+      assert.equal(x?.status, 'pass', `${id}: ${x?.code} ${x?.detail}`);
+    }
+  });
   it('tools-only fixture: undeclared resources/prompts are refused (capability-gated check applies)', async () => {
     const [r] = await stdioRuns('2026-07-28', {});
     assert.deepEqual(notPassing(r), []);

@@ -3,7 +3,7 @@ import { comply } from '../../pipeline/comply/run.ts';
 import type { RunReport, Revision, SpecChoice } from '../../pipeline/comply/types.ts';
 import { FIXTURE_LIGHT_ENTRY, FIXTURE_TSX_IMPORT, startFixtureProcess } from '../../pipeline/fixture/launch.ts';
 
-export const FEATURES = { FIXTURE_FEATURES: 'resources,prompts' };
+export const FEATURES = { FIXTURE_FEATURES: 'resources,prompts,completions,logging,progress' };
 const OPTS = { timeoutMs: 15_000, startupTimeoutMs: 60_000, selection: { only: [], skip: [] }, invasive: true, secrets: [] as string[] };
 
 export function fixtureEnv(extra: Record<string, string>): Record<string, string> {
@@ -24,9 +24,9 @@ export async function urlRuns(url: string, specs: readonly SpecChoice[], headers
   return out;
 }
 
-/** One HTTP fixture process (stateless), graded on each revision asked for. */
-export async function httpRuns(specs: readonly SpecChoice[], env: Record<string, string>): Promise<RunReport[]> {
-  const fx = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env, light: true, readyTimeoutMs: 60_000 });
+/** One HTTP fixture process (stateless unless `args` says otherwise), graded on each revision asked for. */
+export async function httpRuns(specs: readonly SpecChoice[], env: Record<string, string>, args: readonly string[] = ['--stateless']): Promise<RunReport[]> {
+  const fx = await startFixtureProcess({ transport: 'streamable-http', args: [...args], env, light: true, readyTimeoutMs: 60_000 });
   try {
     const out: RunReport[] = [];
     for (const spec of specs) out.push(...(await comply({ kind: 'http', url: fx.url, headers: {} }, { ...OPTS, spec })).report.runs);

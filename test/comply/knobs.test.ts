@@ -27,12 +27,14 @@ const ALSO_FAILS: Record<string, readonly string[]> = {
   'resource-not-found-32002': ['resources-not-found'],
   // drops the cache hints from every result, resources/templates/list included
   'no-caching': ['resources-templates-caching'],
+  // answers every notification (initialized and unknown ones included) with 200 and a body
+  'notification-200': ['lifecycle-unknown-notification', 'lifecycle-initialized-202'],
 };
 
 /** knobs that end the process: they get a fixture of their own (stdio), never the shared HTTP one */
 const OWN_PROCESS = new Set(['crash-on-large-input', 'exit-on-giant-line']);
 
-const key = (c: Combo) => `${c.wire}/${c.revision}`;
+const key = (c: { wire: string; revision: string }) => `${c.wire}/${c.revision}`;
 
 function intended(knob: string): string[] {
   return CATALOG.filter((c) => c.meta.knob === knob).map((c) => c.meta.id);
@@ -86,7 +88,8 @@ const knobs = Object.keys(KNOBS).filter((k) => k !== 'none' && k !== 'per-reques
 describe('every break knob flips exactly its intended checks', { concurrency: 2, timeout: 1_500_000 }, () => {
   let clean: Map<string, RunReport>;
   before(async () => {
-    shared = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env: { ...FEATURES, FIXTURE_BREAK: 'per-request' }, light: true, readyTimeoutMs: 60_000 });
+    // stateful: 2025-11-25 runs get sessions from the break path's session front (the session knobs need them)
+    shared = await startFixtureProcess({ transport: 'streamable-http', args: [], env: { ...FEATURES, FIXTURE_BREAK: 'per-request' }, light: true, readyTimeoutMs: 60_000 });
     clean = await runs(COMBOS, 'none');
   });
   after(async () => {

@@ -9,5 +9,7 @@ export const REAL_DEVIATIONS: Record<string, readonly string[]> = {
   'everything-stdio': SDK_V1_STDIO,
   'filesystem-stdio': SDK_V1_STDIO,
   'memory-stdio': SDK_V1_STDIO,
-  'everything-http': ['error-invalid-cursor', 'error-invalid-request-code', 'error-missing-tool-name', 'error-unknown-tool', 'security-cors-wildcard', 'transport-batch-reject', 'transport-origin'],
+  // the v1 SSEServerTransport answers unreadable POST bodies with a plain-text 400, and batches likewise
+  'everything-sse': SDK_V1_STDIO,
+  'everything-http': ['error-invalid-cursor', 'lifecycle-id-match', 'error-invalid-request-code', 'error-missing-tool-name', 'error-unknown-tool', 'security-cors-wildcard', 'transport-batch-reject', 'transport-origin', 'transport-session-delete'],
 };

@@ -35,24 +35,25 @@ const env = (extra: Record<string, string> = {}) => {
 };
 const stdio = (name: string, args: string[] = [], extra: Record<string, string> = {}): Target => ({ kind: 'stdio', command: process.execPath, args: [entry(name), ...args], env: env(extra) });
 
-async function everythingHttp(): Promise<string> {
-  const c = spawn(process.execPath, ['--import', PRELOAD, entry('server-everything'), 'streamableHttp'], { env: env({ PORT: '0' }), stdio: ['ignore', 'ignore', 'pipe'] });
+async function everythingHttp(mode: 'streamableHttp' | 'sse' = 'streamableHttp'): Promise<string> {
+  const c = spawn(process.execPath, ['--import', PRELOAD, entry('server-everything'), mode], { env: env({ PORT: '0' }), stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(c);
   return new Promise((resolve, reject) => {
     let e = '';
     c.stderr!.on('data', (d) => {
       e += d;
       const m = /\[loopback\] port (\d+)/.exec(e);
-      if (m) resolve(`http://127.0.0.1:${m[1]}/mcp`);
+      if (m) resolve(`http://127.0.0.1:${m[1]}/${mode === 'sse' ? 'sse' : 'mcp'}`);
     });
     c.on('exit', (code) => reject(new Error(`server-everything exited ${code}: ${e.slice(-300)}`)));
   });
 }
 
-async function failing(target: Target) {
+async function failing(target: Target, wire?: 'sse') {
   const { report } = await comply(target, { spec: 'auto', timeoutMs: 15_000, startupTimeoutMs: 60_000, selection: { only: [], skip: [] }, invasive: true, secrets: [] });
   assert.equal(report.runs.length, 1);
   const run = report.runs[0];
+  if (wire) assert.equal(run.wire, wire);
   assert.equal(run.revision, '2025-11-25', 'the SDK v1 reference servers speak 2025-11-25');
   assert.notEqual(run.conformance.grade, null, `graded (coverage ${run.conformance.coverage})`);
   return run.results.filter((x) => x.status === 'fail').map((x) => x.id).sort();
@@ -75,5 +76,9 @@ describe('real servers: only documented deviations fail', { concurrency: 2, time
   it('server-everything over streamable HTTP', async () => {
     const url = await everythingHttp();
     assert.deepEqual(await failing({ kind: 'http', url, headers: {} }), [...REAL_DEVIATIONS['everything-http']].sort());
+  });
+  it('server-everything over the deprecated HTTP+SSE transport (graded over the SSE wire)', async () => {
+    const url = await everythingHttp('sse');
+    assert.deepEqual(await failing({ kind: 'http', url, headers: {} }, 'sse'), [...REAL_DEVIATIONS['everything-sse']].sort());
   });
 });

@@ -16,6 +16,8 @@ import lifecycle_capability_flags from './lifecycle-capability-flags.ts';
 import lifecycle_capability_gated from './lifecycle-capability-gated.ts';
 import lifecycle_client_info_optional from './lifecycle-client-info-optional.ts';
 import lifecycle_client_only_caps from './lifecycle-client-only-caps.ts';
+import lifecycle_completion_unknown from './lifecycle-completion-unknown.ts';
+import lifecycle_completions from './lifecycle-completions.ts';
 import lifecycle_discover_caching from './lifecycle-discover-caching.ts';
 import lifecycle_discover_versions from './lifecycle-discover-versions.ts';
 import lifecycle_handshake from './lifecycle-handshake.ts';
@@ -23,15 +25,21 @@ import lifecycle_id_match from './lifecycle-id-match.ts';
 import lifecycle_initialized_202 from './lifecycle-initialized-202.ts';
 import lifecycle_instructions from './lifecycle-instructions.ts';
 import lifecycle_jsonrpc_envelope from './lifecycle-jsonrpc-envelope.ts';
+import lifecycle_log_level_gating from './lifecycle-log-level-gating.ts';
+import lifecycle_log_level_invalid from './lifecycle-log-level-invalid.ts';
+import lifecycle_log_message_shape from './lifecycle-log-message-shape.ts';
 import lifecycle_meta_caps_required from './lifecycle-meta-caps-required.ts';
 import lifecycle_meta_required from './lifecycle-meta-required.ts';
 import lifecycle_meta_tolerance from './lifecycle-meta-tolerance.ts';
 import lifecycle_meta_version_required from './lifecycle-meta-version-required.ts';
 import lifecycle_ping from './lifecycle-ping.ts';
+import lifecycle_progress_token from './lifecycle-progress-token.ts';
 import lifecycle_removed_methods from './lifecycle-removed-methods.ts';
 import lifecycle_result_type from './lifecycle-result-type.ts';
 import lifecycle_server_info_meta from './lifecycle-server-info-meta.ts';
 import lifecycle_server_info from './lifecycle-server-info.ts';
+import lifecycle_set_level_invalid from './lifecycle-set-level-invalid.ts';
+import lifecycle_set_level from './lifecycle-set-level.ts';
 import lifecycle_string_id from './lifecycle-string-id.ts';
 import lifecycle_unknown_notification from './lifecycle-unknown-notification.ts';
 import lifecycle_version_format from './lifecycle-version-format.ts';
@@ -77,6 +85,7 @@ import tools_structured_output from './tools-structured-output.ts';
 import tools_title_field from './tools-title-field.ts';
 import transport_batch_reject from './transport-batch-reject.ts';
 import transport_content_type from './transport-content-type.ts';
+import transport_content_type_reject from './transport-content-type-reject.ts';
 import transport_delete_removed from './transport-delete-removed.ts';
 import transport_get_legacy from './transport-get-legacy.ts';
 import transport_get_removed from './transport-get-removed.ts';
@@ -85,10 +94,18 @@ import transport_header_method_required from './transport-header-method-required
 import transport_header_name_mismatch from './transport-header-name-mismatch.ts';
 import transport_header_version_mismatch from './transport-header-version-mismatch.ts';
 import transport_header_version_required from './transport-header-version-required.ts';
+import transport_no_server_requests from './transport-no-server-requests.ts';
 import transport_notification_202 from './transport-notification-202.ts';
 import transport_origin from './transport-origin.ts';
 import transport_post from './transport-post.ts';
+import transport_session_delete from './transport-session-delete.ts';
+import transport_session_id_charset from './transport-session-id-charset.ts';
 import transport_session_ignored from './transport-session-ignored.ts';
+import transport_session_required from './transport-session-required.ts';
+import transport_session_unknown from './transport-session-unknown.ts';
+import transport_sse_data_jsonrpc from './transport-sse-data-jsonrpc.ts';
+import transport_unicode_roundtrip from './transport-unicode-roundtrip.ts';
+import transport_version_header_legacy from './transport-version-header-legacy.ts';
 
 export const CATALOG: readonly Check[] = [
   error_invalid_cursor,
@@ -107,6 +124,8 @@ export const CATALOG: readonly Check[] = [
   lifecycle_capability_gated,
   lifecycle_client_info_optional,
   lifecycle_client_only_caps,
+  lifecycle_completion_unknown,
+  lifecycle_completions,
   lifecycle_discover_caching,
   lifecycle_discover_versions,
   lifecycle_handshake,
@@ -114,15 +133,21 @@ export const CATALOG: readonly Check[] = [
   lifecycle_initialized_202,
   lifecycle_instructions,
   lifecycle_jsonrpc_envelope,
+  lifecycle_log_level_gating,
+  lifecycle_log_level_invalid,
+  lifecycle_log_message_shape,
   lifecycle_meta_caps_required,
   lifecycle_meta_required,
   lifecycle_meta_tolerance,
   lifecycle_meta_version_required,
   lifecycle_ping,
+  lifecycle_progress_token,
   lifecycle_removed_methods,
   lifecycle_result_type,
   lifecycle_server_info_meta,
   lifecycle_server_info,
+  lifecycle_set_level_invalid,
+  lifecycle_set_level,
   lifecycle_string_id,
   lifecycle_unknown_notification,
   lifecycle_version_format,
@@ -168,6 +193,7 @@ export const CATALOG: readonly Check[] = [
   tools_title_field,
   transport_batch_reject,
   transport_content_type,
+  transport_content_type_reject,
   transport_delete_removed,
   transport_get_legacy,
   transport_get_removed,
@@ -176,8 +202,16 @@ export const CATALOG: readonly Check[] = [
   transport_header_name_mismatch,
   transport_header_version_mismatch,
   transport_header_version_required,
+  transport_no_server_requests,
   transport_notification_202,
   transport_origin,
   transport_post,
+  transport_session_delete,
+  transport_session_id_charset,
   transport_session_ignored,
+  transport_session_required,
+  transport_session_unknown,
+  transport_sse_data_jsonrpc,
+  transport_unicode_roundtrip,
+  transport_version_header_legacy,
 ];

@@ -29,7 +29,7 @@ export default defineCheck(
     let n = 0;
     for (const { ex, msg } of v.responses()) {
       if (typeof ex.request.id !== 'number') continue;
-      // an id-less error is a transport-level or envelope rejection (judged by the error checks), not an echo
+      // an error with id null is a rejection before the id was read (judged by the error checks); a missing id member still fails
       if (msg.id === null && 'error' in msg) continue;
       n++;
       if (msg.id !== ex.request.id) bad.push(`${v.requestMethod(ex) ?? ex.probe} sent with id ${ex.request.id}, answered with id ${JSON.stringify(msg.id)}`);

@@ -10,7 +10,7 @@ export default defineCheck(
     severity: 'MUST',
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
-    probes: ['unknown-notification', 'alive'],
+    probes: ['unknown-notification'],
     spec: { url: specUrl(LEGACY, 'basic#notifications'), sentence: 'Notifications are sent from the client to the server or vice versa, as a one-way message. The receiver MUST NOT send a response.' },
     knob: 'unknown-notification-answered',
     fix: 'Drop notifications whose method you do not handle: no "Method not found" error for them (HTTP: 202 Accepted, no body).',
@@ -30,8 +30,8 @@ export default defineCheck(
       return (m as { error?: { code?: unknown } }).error?.code === -32601 || JSON.stringify(m).includes(UNKNOWN_NOTIFICATION);
     });
     if (stray) return fail(`${UNKNOWN_NOTIFICATION} was answered: ${JSON.stringify(stray).slice(0, 120)}`);
-    const alive = v.x('alive');
-    if (alive && !v.reply('alive') && alive.error?.kind === 'died') return fail(`the server died after the notification: ${alive.error.detail}`);
+    const exit = v.ev.exit;
+    if (exit?.afterProbe === 'unknown-notification') return fail(`the server exited (code ${exit.code}) right after the notification`);
     return pass('no response, still serving');
   },
 );

@@ -1,0 +1,22 @@
+import { ANY_WIRE, BOTH_ERAS, defineCheck, specUrl } from '../check.ts';
+import { LEGACY } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'lifecycle-completion-unknown',
+    title: 'completion/complete for a prompt that does not exist is refused with -32602',
+    category: 'lifecycle',
+    severity: 'SHOULD',
+    revisions: BOTH_ERAS,
+    transports: ANY_WIRE,
+    capability: 'completions',
+    probes: ['completion-unknown', 'completion'],
+    spec: { url: specUrl(LEGACY, 'server/utilities/completion#error-handling'), sentence: 'Servers SHOULD return standard JSON-RPC errors for common failure cases: Invalid prompt name: -32602 (Invalid params).' },
+    knob: 'completion-unknown-ok',
+    fix: 'Answer completion/complete for an unknown prompt or resource reference with -32602.',
+  },
+  (v) => {
+    if (!v.x('completion')) return { status: 'not_evaluable', reason: 'no_population', detail: 'no conformant completion request to compare with (nothing to complete)' };
+    return v.rejected('completion-unknown', 'completion for an unknown prompt', { twin: 'completion', codes: [-32602] });
+  },
+);

@@ -1,0 +1,24 @@
+import { ANY_WIRE, LEGACY_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { LEGACY } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'lifecycle-set-level',
+    title: 'logging/setLevel is served when logging is declared',
+    category: 'lifecycle',
+    severity: 'MUST',
+    revisions: LEGACY_ONLY,
+    transports: ANY_WIRE,
+    capability: 'logging',
+    probes: ['set-level'],
+    spec: { url: specUrl(LEGACY, 'server/utilities/logging#setting-log-level'), sentence: 'Servers that emit log message notifications MUST declare the logging capability; to configure the minimum log level, clients MAY send a logging/setLevel request (result: an empty object).' },
+    knob: 'setlevel-error',
+    fix: 'Answer logging/setLevel {level} with {} and apply the level to later log messages.',
+  },
+  (v) => {
+    const r = v.served('set-level', 'logging/setLevel {level: "debug"}');
+    if (!('ok' in r)) return r;
+    const extra = Object.keys(r.ok).filter((k) => k !== '_meta');
+    return extra.length ? fail(`setLevel result has ${extra.join(', ')} (an empty result expected)`) : pass('setLevel served');
+  },
+);
