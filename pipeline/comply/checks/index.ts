@@ -105,6 +105,7 @@ import transport_session_id_charset from './transport-session-id-charset.ts';
 import transport_session_ignored from './transport-session-ignored.ts';
 import transport_session_required from './transport-session-required.ts';
 import transport_session_unknown from './transport-session-unknown.ts';
+import transport_sse_data_jsonrpc from './transport-sse-data-jsonrpc.ts';
 import transport_unicode_roundtrip from './transport-unicode-roundtrip.ts';
 import transport_version_header_legacy from './transport-version-header-legacy.ts';
 
@@ -214,6 +215,7 @@ export const CATALOG: readonly Check[] = [
   transport_session_ignored,
   transport_session_required,
   transport_session_unknown,
+  transport_sse_data_jsonrpc,
   transport_unicode_roundtrip,
   transport_version_header_legacy,
 ];
