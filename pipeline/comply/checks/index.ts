@@ -41,6 +41,7 @@ import lifecycle_server_info from './lifecycle-server-info.ts';
 import lifecycle_set_level_invalid from './lifecycle-set-level-invalid.ts';
 import lifecycle_set_level from './lifecycle-set-level.ts';
 import lifecycle_string_id from './lifecycle-string-id.ts';
+import lifecycle_subscriptions_listen from './lifecycle-subscriptions-listen.ts';
 import lifecycle_unknown_notification from './lifecycle-unknown-notification.ts';
 import lifecycle_version_format from './lifecycle-version-format.ts';
 import lifecycle_version_negotiate from './lifecycle-version-negotiate.ts';
@@ -48,6 +49,7 @@ import lifecycle_version_unsupported from './lifecycle-version-unsupported.ts';
 import prompts_get from './prompts-get.ts';
 import prompts_list_caching from './prompts-list-caching.ts';
 import prompts_list from './prompts-list.ts';
+import prompts_pagination from './prompts-pagination.ts';
 import prompts_schema from './prompts-schema.ts';
 import prompts_unknown from './prompts-unknown.ts';
 import resources_list_caching from './resources-list-caching.ts';
@@ -150,6 +152,7 @@ export const CATALOG: readonly Check[] = [
   lifecycle_set_level_invalid,
   lifecycle_set_level,
   lifecycle_string_id,
+  lifecycle_subscriptions_listen,
   lifecycle_unknown_notification,
   lifecycle_version_format,
   lifecycle_version_negotiate,
@@ -157,6 +160,7 @@ export const CATALOG: readonly Check[] = [
   prompts_get,
   prompts_list_caching,
   prompts_list,
+  prompts_pagination,
   prompts_schema,
   prompts_unknown,
   resources_list_caching,
