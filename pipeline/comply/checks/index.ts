@@ -91,6 +91,7 @@ import transport_content_type_reject from './transport-content-type-reject.ts';
 import transport_delete_removed from './transport-delete-removed.ts';
 import transport_get_legacy from './transport-get-legacy.ts';
 import transport_get_removed from './transport-get-removed.ts';
+import transport_header_case_insensitive from './transport-header-case-insensitive.ts';
 import transport_header_method_mismatch from './transport-header-method-mismatch.ts';
 import transport_header_method_required from './transport-header-method-required.ts';
 import transport_header_name_mismatch from './transport-header-name-mismatch.ts';
@@ -201,6 +202,7 @@ export const CATALOG: readonly Check[] = [
   transport_delete_removed,
   transport_get_legacy,
   transport_get_removed,
+  transport_header_case_insensitive,
   transport_header_method_mismatch,
   transport_header_method_required,
   transport_header_name_mismatch,
