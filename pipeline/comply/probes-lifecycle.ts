@@ -1,6 +1,6 @@
 /** Probes added for the lifecycle, resources, prompts and schema checks (a group file: the core list lives in probes.ts). */
 import { build, type Obj } from './envelope.ts';
-import { L, M, cheap, listOf, pickTool, req, type Probe, type ProbeCtx } from './probe-kit.ts';
+import { L, M, STDIO, cheap, listOf, pickTool, req, type Probe, type ProbeCtx } from './probe-kit.ts';
 
 /** a numeric id past 2^31 (still a safe integer): a server that narrows ids to 32 bits answers another id */
 export const WIDE_ID = 2 ** 31 + 7;
@@ -28,13 +28,29 @@ export function completionRef(c: ProbeCtx): Obj | null {
   return null;
 }
 
+/** subscriptions/listen: the notification types the declared capabilities offer (toolsListChanged when none is offered) */
+export function listenRequest(c: ProbeCtx): Obj {
+  const caps = (c.result('handshake')?.capabilities ?? {}) as Record<string, { listChanged?: unknown } | undefined>;
+  const n: Obj = {};
+  if (caps.tools?.listChanged === true) n.toolsListChanged = true;
+  if (caps.prompts?.listChanged === true) n.promptsListChanged = true;
+  if (caps.resources?.listChanged === true) n.resourcesListChanged = true;
+  return { notifications: Object.keys(n).length ? n : { toolsListChanged: true } };
+}
+
+/** the page after `first`, when it named a string cursor */
+function nextPage(c: ProbeCtx, first: string, method: string) {
+  const cur = c.result(first)?.nextCursor;
+  return typeof cur === 'string' ? req(c, method, { cursor: cur }) : null;
+}
+
 export const LIFECYCLE_PROBES: readonly Probe[] = [
   { id: 'id-match', stage: 2, build: (c) => cheap(c, {}, WIDE_ID) },
   { id: 'unknown-notification', stage: 2, build: (c) => ({ built: build(c.env, null, UNKNOWN_NOTIFICATION, {}), expect: c.wire === 'http' ? 'reply' : 'none' }) },
-  { id: 'resources-list-page2', stage: 3, build: (c) => {
-    const cur = c.result('resources-list')?.nextCursor;
-    return typeof cur === 'string' ? req(c, 'resources/list', { cursor: cur }) : null;
-  } },
+  { id: 'resources-list-page2', stage: 3, build: (c) => nextPage(c, 'resources-list', 'resources/list') },
+  { id: 'prompts-list-page2', stage: 3, build: (c) => nextPage(c, 'prompts-list', 'prompts/list') },
+  // a listen stream stays open: sent without waiting (stdio), its acknowledgement is read from the channel
+  { id: 'listen', stage: 2, revisions: M, wires: STDIO, build: (c) => ({ ...req(c, 'subscriptions/listen', listenRequest(c)), expect: 'none' }) },
   // completions (sent only when declared)
   { id: 'completion', stage: 3, build: (c) => {
     const ref = declared(c, 'completions') ? completionRef(c) : null;

@@ -41,6 +41,7 @@ import lifecycle_server_info from './lifecycle-server-info.ts';
 import lifecycle_set_level_invalid from './lifecycle-set-level-invalid.ts';
 import lifecycle_set_level from './lifecycle-set-level.ts';
 import lifecycle_string_id from './lifecycle-string-id.ts';
+import lifecycle_subscriptions_listen from './lifecycle-subscriptions-listen.ts';
 import lifecycle_unknown_notification from './lifecycle-unknown-notification.ts';
 import lifecycle_version_format from './lifecycle-version-format.ts';
 import lifecycle_version_negotiate from './lifecycle-version-negotiate.ts';
@@ -48,6 +49,7 @@ import lifecycle_version_unsupported from './lifecycle-version-unsupported.ts';
 import prompts_get from './prompts-get.ts';
 import prompts_list_caching from './prompts-list-caching.ts';
 import prompts_list from './prompts-list.ts';
+import prompts_pagination from './prompts-pagination.ts';
 import prompts_schema from './prompts-schema.ts';
 import prompts_unknown from './prompts-unknown.ts';
 import resources_list_caching from './resources-list-caching.ts';
@@ -107,6 +109,7 @@ import transport_content_type_reject from './transport-content-type-reject.ts';
 import transport_delete_removed from './transport-delete-removed.ts';
 import transport_get_legacy from './transport-get-legacy.ts';
 import transport_get_removed from './transport-get-removed.ts';
+import transport_header_case_insensitive from './transport-header-case-insensitive.ts';
 import transport_header_method_mismatch from './transport-header-method-mismatch.ts';
 import transport_header_method_required from './transport-header-method-required.ts';
 import transport_header_name_mismatch from './transport-header-name-mismatch.ts';
@@ -121,6 +124,7 @@ import transport_session_id_charset from './transport-session-id-charset.ts';
 import transport_session_ignored from './transport-session-ignored.ts';
 import transport_session_required from './transport-session-required.ts';
 import transport_session_unknown from './transport-session-unknown.ts';
+import transport_sse_data_jsonrpc from './transport-sse-data-jsonrpc.ts';
 import transport_unicode_roundtrip from './transport-unicode-roundtrip.ts';
 import transport_version_header_legacy from './transport-version-header-legacy.ts';
 
@@ -166,6 +170,7 @@ export const CATALOG: readonly Check[] = [
   lifecycle_set_level_invalid,
   lifecycle_set_level,
   lifecycle_string_id,
+  lifecycle_subscriptions_listen,
   lifecycle_unknown_notification,
   lifecycle_version_format,
   lifecycle_version_negotiate,
@@ -173,6 +178,7 @@ export const CATALOG: readonly Check[] = [
   prompts_get,
   prompts_list_caching,
   prompts_list,
+  prompts_pagination,
   prompts_schema,
   prompts_unknown,
   resources_list_caching,
@@ -232,6 +238,7 @@ export const CATALOG: readonly Check[] = [
   transport_delete_removed,
   transport_get_legacy,
   transport_get_removed,
+  transport_header_case_insensitive,
   transport_header_method_mismatch,
   transport_header_method_required,
   transport_header_name_mismatch,
@@ -246,6 +253,7 @@ export const CATALOG: readonly Check[] = [
   transport_session_ignored,
   transport_session_required,
   transport_session_unknown,
+  transport_sse_data_jsonrpc,
   transport_unicode_roundtrip,
   transport_version_header_legacy,
 ];

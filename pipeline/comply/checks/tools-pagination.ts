@@ -1,4 +1,5 @@
-import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { ANY_WIRE, BOTH_ERAS, defineCheck, specUrl } from '../check.ts';
+import { paginationVerdict } from '../pagination.ts';
 import { LEGACY } from '../types.ts';
 
 export default defineCheck(
@@ -16,12 +17,5 @@ export default defineCheck(
     knob: 'bad-next-cursor',
     fix: 'Send nextCursor as a string and accept it back as cursor.',
   },
-  (v) => {
-    const r = v.result('tools-list')!;
-    if (!('nextCursor' in r) || r.nextCursor === undefined) return pass('single page (no nextCursor)');
-    if (typeof r.nextCursor !== 'string') return fail(`nextCursor is ${JSON.stringify(r.nextCursor)}, not a string`);
-    const p2 = v.served('tools-list-page2', 'tools/list with the returned cursor');
-    if (!('ok' in p2)) return p2;
-    return Array.isArray(p2.ok.tools) ? pass(`page 2: ${p2.ok.tools.length} tools`) : fail('page 2 has no tools array');
-  },
+  (v) => paginationVerdict(v, 'tools-list', 'tools-list-page2', 'tools', 'tools/list'),
 );

@@ -1,0 +1,21 @@
+import { ANY_WIRE, BOTH_ERAS, defineCheck, specUrl } from '../check.ts';
+import { paginationVerdict } from '../pagination.ts';
+import { LEGACY } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'prompts-pagination',
+    title: 'prompts/list nextCursor, when present, is a string and fetches the next page',
+    category: 'prompts',
+    severity: 'MUST',
+    revisions: BOTH_ERAS,
+    transports: ANY_WIRE,
+    capability: 'prompts',
+    prerequisites: ['lifecycle-handshake', 'prompts-list'],
+    probes: ['prompts-list', 'prompts-list-page2'],
+    spec: { url: specUrl(LEGACY, 'server/utilities/pagination#response-format'), sentence: 'PaginatedResult (schema): nextCursor?: Cursor (a string); the client passes it back as cursor to fetch the next page of prompts/list (no normative keyword; schema type required).' },
+    knob: 'prompts-bad-next-cursor',
+    fix: 'Send nextCursor as a string and accept it back as cursor on prompts/list.',
+  },
+  (v) => paginationVerdict(v, 'prompts-list', 'prompts-list-page2', 'prompts', 'prompts/list'),
+);
