@@ -3,7 +3,7 @@ import { comply } from '../../pipeline/comply/run.ts';
 import type { RunReport, Revision, SpecChoice } from '../../pipeline/comply/types.ts';
 import { FIXTURE_LIGHT_ENTRY, FIXTURE_TSX_IMPORT, startFixtureProcess } from '../../pipeline/fixture/launch.ts';
 
-export const FEATURES = { FIXTURE_FEATURES: 'resources,prompts,completions,logging,progress' };
+export const FEATURES = { FIXTURE_FEATURES: 'resources,prompts,completions,logging,progress,subscribe' };
 const OPTS = { timeoutMs: 15_000, startupTimeoutMs: 60_000, selection: { only: [], skip: [] }, invasive: true, secrets: [] as string[] };
 
 export function fixtureEnv(extra: Record<string, string>): Record<string, string> {
