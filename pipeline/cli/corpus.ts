@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { UserError } from '../types.ts';
 import { DATASETS_DIR } from '../constants.ts';
+import { CORPUS_FORMATS } from '../corpus/load.ts';
 
 function positiveInt(flag: string, v: string): number {
   const n = Number(v);
@@ -95,7 +96,7 @@ export function register(program: Command): void {
     .command('validate')
     .description('Load a corpus (any supported shape; exits non-zero with a one-line error naming file, JSON path and reason) and optionally validate a golden set against it')
     .argument('<path>', 'corpus file or ToolRet folder')
-    .addOption(new Option('--format <f>', 'corpus shape').choices(['auto', 'mcpgauge', 'mcpproxy', 'livemcptool', 'toolret']).default('auto'))
+    .addOption(new Option('--format <f>', 'corpus shape').choices(CORPUS_FORMATS).default('auto'))
     .option('--golden <path>', 'golden set JSON (or a ToolRet folder) to validate against the corpus')
     .option('--allow-version-mismatch', "accept a golden set whose corpus_version differs from the corpus version", false)
     .action(async (path: string, o: { format: 'auto'; golden?: string; allowVersionMismatch: boolean }) => {
@@ -118,7 +119,7 @@ export function register(program: Command): void {
     .command('info')
     .description('Describe a corpus: descriptor, tools per server and hygiene (degenerate descriptions, schema sizes, duplicate schemas)')
     .argument('<path>', 'corpus file or ToolRet folder')
-    .addOption(new Option('--format <f>', 'corpus shape').choices(['auto', 'mcpgauge', 'mcpproxy', 'livemcptool', 'toolret']).default('auto'))
+    .addOption(new Option('--format <f>', 'corpus shape').choices(CORPUS_FORMATS).default('auto'))
     .option('--stub-pattern <regex...>', 'stub description patterns (default: ^Proxy for )')
     .option('--json', 'print the descriptor and hygiene as JSON', false)
     .action(async (path: string, o: { format: 'auto'; stubPattern?: string[]; json: boolean }) => {

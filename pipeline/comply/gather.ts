@@ -15,7 +15,7 @@ export interface GatherOptions {
   wire: Wire;
   target: string;
   userHeaders: Record<string, string>;
-  /** run the stage-5 probes (1 MB payload) */
+  /** run the invasive stages (payloads, 1 MB argument, bursts) */
   invasive: boolean;
   /** the opening request may wait for a cold start: it gets this budget instead of the per-request timeout */
   startupTimeoutMs?: number;
@@ -35,10 +35,11 @@ function toWire(probe: string, out: ProbeOut, wireKind: WireKind): WireRequest {
     body: out.raw ?? JSON.stringify(msg),
     id,
     expect: out.expect ?? (id === null ? 'none' : 'reply'),
-    http: wireKind !== 'stdio' ? { method: out.httpMethod ?? 'POST', headers: out.built?.headers ?? {} } : undefined,
+    http: wireKind !== 'stdio' ? { method: out.httpMethod ?? 'POST', headers: out.built?.headers ?? {}, ...(out.url ? { url: out.url } : {}) } : undefined,
     split: out.split,
     timeoutMs: out.timeoutMs,
     headersOnly: out.headersOnly,
+    document: out.document,
   };
 }
 
@@ -51,6 +52,7 @@ export async function gather(o: GatherOptions): Promise<Evidence> {
   const ctx: ProbeCtx = {
     rev: revision,
     wire: wire.kind,
+    url: wire.kind !== 'stdio' ? o.target : undefined,
     env,
     nextId: () => id++,
     ex: (p) => byProbe.get(p),
@@ -64,7 +66,7 @@ export async function gather(o: GatherOptions): Promise<Evidence> {
     byProbe.set(ex.probe, ex);
   };
   const probes = PROBES.filter(
-    (p) => (!p.revisions || p.revisions.includes(revision)) && (!p.wires || p.wires.includes(wire.kind)) && (o.invasive || p.stage !== 5),
+    (p) => (!p.revisions || p.revisions.includes(revision)) && (!p.wires || p.wires.includes(wire.kind)) && (o.invasive || !(p.invasive || p.stage === 5)),
   );
   const stages = [...new Set(probes.map((p) => p.stage))].sort((a, b) => a - b);
   let done = 0;

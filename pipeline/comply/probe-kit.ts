@@ -9,6 +9,8 @@ import { LEGACY, MODERN, type Exchange, type Revision, type WireKind } from './t
 export interface ProbeCtx {
   rev: Revision;
   wire: WireKind;
+  /** HTTP: the target URL */
+  url?: string;
   env: EnvelopeState;
   nextId(): number;
   ex(probe: string): Exchange | undefined;
@@ -20,6 +22,10 @@ export interface ProbeOut {
   /** raw text instead of a JSON message (headers still from `built` on HTTP) */
   raw?: string;
   httpMethod?: string;
+  /** HTTP: an absolute URL other than the target's (the request still carries `built`'s headers) */
+  url?: string;
+  /** HTTP: the answer is a document (e.g. RFC 9728 metadata), kept as body text, never read as JSON-RPC */
+  document?: boolean;
   expect?: 'reply' | 'none' | 'idless';
   split?: boolean;
   timeoutMs?: number;
@@ -30,10 +36,12 @@ export interface ProbeOut {
 
 export interface Probe {
   id: string;
-  /** 0 handshake, 1 post-handshake, 2 independent, 3 needs lists, 4 raw/serial, 5 invasive, 6 liveness */
+  /** 0 handshake, 1 post-handshake, 2 independent, 3 needs lists, 4 raw/serial, 5 invasive, 6 liveness (fractions run between) */
   stage: number;
   revisions?: readonly Revision[];
   wires?: readonly WireKind[];
+  /** left out by --no-invasive (as every stage-5 probe is): payloads, bursts */
+  invasive?: boolean;
   build(c: ProbeCtx): ProbeOut | null;
 }
 

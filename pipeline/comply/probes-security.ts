@@ -1,4 +1,149 @@
-/** Probes added for the security checks (a group file: the core list lives in probes.ts). */
-import type { Probe } from './probe-kit.ts';
+/**
+ * Probes added for the security checks (a group file: the core list lives in probes.ts).
+ * - auth (HTTP, stage 2-4): the cheap request without a credential, with a garbage one, with the
+ *   user's token moved into ?access_token=, tools/list without a credential, a session id without
+ *   a credential; then the RFC 9728 metadata document (challenge URL, else the well-known URIs).
+ * - sessions (legacy HTTP): two more initialize requests, for three session ids to compare.
+ * - tool inputs (invasive): one payload per class to one read-only tool, a conformant twin, and
+ *   undeclared arguments; never sent to a tool without readOnlyHint:true.
+ * - a burst of tool calls to a read-only tool (invasive, HTTP) after the liveness probe.
+ */
+import { initializeParams, type Obj } from './envelope.ts';
+import { LEGACY } from './types.ts';
+import { HTTP, L, M, cheap, listOf, req, type Probe, type ProbeCtx, type ProbeOut } from './probe-kit.ts';
+import { BURST_SIZE, GARBAGE_TOKEN, INJECTIONS, PRM_WELL_KNOWN, bearerChallenge, pickInjectionTarget, prmOf, type InjectionKind } from './security-kit.ts';
 
-export const SECURITY_PROBES: readonly Probe[] = [];
+const NO_AUTH = { Authorization: null };
+/** tool-input payloads: after the raw-byte stage, before the 1 MB argument (5), so a crash is pinned on the probe that caused it */
+const PAYLOAD_STAGE = 4.5;
+/** a liveness probe right after the payloads (the core one runs after the 1 MB argument too) */
+const PAYLOAD_ALIVE_STAGE = 4.6;
+/** the burst: after the liveness probe (6), before the legacy session is deleted (7) */
+const BURST_STAGE = 6.5;
+
+/**
+ * The cheapest request that needs nothing but the credential: modern, the cheap request; legacy,
+ * a fresh initialize without the session id (a session-less ping could be refused for the missing
+ * session before the credential is looked at, and one carrying the session mixes in session-as-auth).
+ */
+function opening(c: ProbeCtx, auth: string | null): ProbeOut {
+  const headers = { Authorization: auth };
+  if (c.rev !== LEGACY) return cheap(c, { headers });
+  return req(c, 'initialize', initializeParams(LEGACY), { headers: { ...headers, 'Mcp-Session-Id': null, 'MCP-Protocol-Version': null } });
+}
+
+/** the user's bearer token (from --auth / -H Authorization), or null */
+function userToken(c: ProbeCtx): string | null {
+  const k = Object.keys(c.env.userHeaders).find((h) => h.toLowerCase() === 'authorization');
+  const m = k ? /^bearer\s+(\S+)$/i.exec(c.env.userHeaders[k]) : null;
+  return m ? m[1] : null;
+}
+
+/** a GET for a metadata document: the user's headers go only to the target's own origin, never a credential */
+function metadataGet(c: ProbeCtx, url: string): ProbeOut {
+  const same = c.url !== undefined && new URL(url).origin === new URL(c.url).origin;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (same) for (const [k, v] of Object.entries(c.env.userHeaders)) if (k.toLowerCase() !== 'authorization') headers[k] = v;
+  return { built: { message: {}, headers }, httpMethod: 'GET', url, expect: 'none', document: true };
+}
+
+/** the metadata URL the 401 challenge names (http/https only) */
+function challengeUrl(c: ProbeCtx): string | null {
+  const h = c.ex('auth-none')?.response?.headers?.['www-authenticate'];
+  const u = bearerChallenge(h)?.resource_metadata;
+  if (!u) return null;
+  try {
+    const p = new URL(u);
+    return p.protocol === 'http:' || p.protocol === 'https:' ? p.href : null;
+  } catch {
+    return null;
+  }
+}
+
+const authUsed = (c: ProbeCtx) => userToken(c) !== null || [401, 403].includes(c.ex('auth-none')?.response?.status ?? 0);
+
+/** the burst's call: a read-only tool without required arguments, else the injection target's twin call (read-only too) */
+function burstTarget(tools: Obj[]): { tool: string; args: Obj } | null {
+  const bare = tools.find((x) => {
+    const s = x.inputSchema as { required?: unknown } | undefined;
+    return typeof x.name === 'string' && (x.annotations as Obj | undefined)?.readOnlyHint === true && !(Array.isArray(s?.required) && s.required.length);
+  });
+  if (bare) return { tool: bare.name as string, args: {} };
+  const t = pickInjectionTarget(tools, 'any');
+  return t ? { tool: t.tool, args: { ...t.base, [t.arg]: 'mcpgauge' } } : null;
+}
+
+function inject(kind: InjectionKind): Probe {
+  const want = kind === 'ssrf' ? 'url' : kind === 'traversal' ? 'path' : 'any';
+  return {
+    id: INJECTIONS[kind].probe,
+    stage: PAYLOAD_STAGE,
+    invasive: true,
+    build: (c) => {
+      const t = pickInjectionTarget(listOf(c, 'tools-list', 'tools'), want);
+      return t ? req(c, 'tools/call', { name: t.tool, arguments: { ...t.base, [t.arg]: INJECTIONS[kind].payload } }) : null;
+    },
+  };
+}
+
+export const SECURITY_PROBES: readonly Probe[] = [
+  // auth
+  { id: 'auth-none', stage: 2, wires: HTTP, build: (c) => opening(c, null) },
+  { id: 'auth-garbage', stage: 2, wires: HTTP, build: (c) => opening(c, `Bearer ${GARBAGE_TOKEN}`) },
+  { id: 'auth-query', stage: 2, wires: HTTP, build: (c) => {
+    const tok = userToken(c);
+    if (!tok || !c.url) return null;
+    const u = new URL(c.url);
+    u.searchParams.set('access_token', tok);
+    return { ...opening(c, null), url: u.href };
+  } },
+  { id: 'auth-none-list', stage: 2, revisions: M, wires: HTTP, build: (c) => (userToken(c) ? req(c, 'tools/list', {}, { headers: NO_AUTH }) : null) },
+  { id: 'session-no-auth', stage: 2, revisions: L, wires: HTTP, build: (c) => (userToken(c) && c.env.sessionId ? cheap(c, { headers: NO_AUTH }) : null) },
+  { id: 'prm', stage: 3, wires: HTTP, build: (c) => {
+    if (!c.url || !authUsed(c)) return null;
+    const u = new URL(c.url);
+    return metadataGet(c, challengeUrl(c) ?? `${u.origin}${PRM_WELL_KNOWN}${u.pathname === '/' ? '' : u.pathname}`);
+  } },
+  { id: 'prm-root', stage: 4, wires: HTTP, build: (c) => {
+    if (!c.url || challengeUrl(c) || !c.ex('prm') || prmOf(c.ex('prm'))) return null;
+    const u = new URL(c.url);
+    return u.pathname === '/' ? null : metadataGet(c, `${u.origin}${PRM_WELL_KNOWN}`);
+  } },
+  // sessions (legacy HTTP): more ids from fresh initialize requests
+  ...(['session-init-2', 'session-init-3'] as const).map((id): Probe => ({
+    id,
+    stage: 2,
+    revisions: L,
+    wires: HTTP,
+    build: (c) => (c.env.sessionId ? req(c, 'initialize', initializeParams(c.rev), { headers: { 'Mcp-Session-Id': null, 'MCP-Protocol-Version': null } }) : null),
+  })),
+  // tool inputs (invasive)
+  { id: 'inject-twin', stage: PAYLOAD_STAGE, invasive: true, build: (c) => {
+    const t = pickInjectionTarget(listOf(c, 'tools-list', 'tools'), 'any');
+    return t ? req(c, 'tools/call', { name: t.tool, arguments: { ...t.base, [t.arg]: 'mcpgauge' } }) : null;
+  } },
+  inject('command'),
+  inject('sql'),
+  inject('traversal'),
+  inject('ssrf'),
+  { id: 'extra-params', stage: PAYLOAD_STAGE, invasive: true, build: (c) => {
+    const t = pickInjectionTarget(listOf(c, 'tools-list', 'tools'), 'any');
+    if (!t) return null;
+    const args: Obj = { ...t.base, [t.arg]: 'mcpgauge', mcpgauge_undeclared: 'x' };
+    // an own "__proto__" key (what JSON.parse makes of it), not the prototype
+    Object.defineProperty(args, '__proto__', { value: { mcpgauge_polluted: true }, enumerable: true, writable: true, configurable: true });
+    return req(c, 'tools/call', { name: t.tool, arguments: args });
+  } },
+  { id: 'inject-alive', stage: PAYLOAD_ALIVE_STAGE, invasive: true, build: (c) => (c.ex('inject-twin') ? cheap(c) : null) },
+  // a burst of cheap calls after the liveness probe (invasive): a read-only tool without arguments, else the cheap request
+  ...Array.from({ length: BURST_SIZE }, (_, i): Probe => ({
+    id: `burst-${i}`,
+    stage: BURST_STAGE,
+    invasive: true,
+    wires: HTTP,
+    build: (c) => {
+      const t = burstTarget(listOf(c, 'tools-list', 'tools'));
+      return t ? req(c, 'tools/call', { name: t.tool, arguments: t.args }) : null;
+    },
+  })),
+];

@@ -6,6 +6,7 @@
  *   object with format "mcpgauge-corpus"               -> mcpgauge (frozen corpus file)
  *   object with tool_count/server_count + tools        -> livemcptool (flattened)
  *   object with tools[0].tool_id                       -> mcpproxy (v1 without schemas, v2 with)
+ *   {tools: [{name, inputSchema}]} or a JSON-RPC response holding it -> tools-list (a raw MCP dump)
  */
 import { statSync } from 'node:fs';
 import { UserError, type Corpus } from '../types.ts';
@@ -14,8 +15,9 @@ import { isFrozenShape, loadFrozen } from './frozen.ts';
 import { isMcpproxyShape, loadMcpproxy } from './mcpproxy.ts';
 import { isLiveMcpToolFlatShape, isMarketplaceShape, loadLiveMcpToolFlat, loadLiveMcpToolMarketplace } from './livemcptool.ts';
 import { loadToolRet } from './toolret.ts';
+import { isToolsListShape, loadToolsList } from './toolslist.ts';
 
-export const CORPUS_FORMATS = ['auto', 'mcpgauge', 'mcpproxy', 'livemcptool', 'toolret'] as const;
+export const CORPUS_FORMATS = ['auto', 'mcpgauge', 'mcpproxy', 'livemcptool', 'toolret', 'tools-list'] as const;
 export type CorpusFormatOption = (typeof CORPUS_FORMATS)[number];
 
 export interface LoadCorpusOptions {
@@ -28,6 +30,7 @@ export function sniffJson(data: unknown): Exclude<CorpusFormatOption, 'auto' | '
   if (isFrozenShape(data)) return 'mcpgauge';
   if (isLiveMcpToolFlatShape(data)) return 'livemcptool';
   if (isMcpproxyShape(data)) return 'mcpproxy';
+  if (isToolsListShape(data)) return 'tools-list';
   return undefined;
 }
 
@@ -54,9 +57,11 @@ export async function loadCorpus(path: string, opts: LoadCorpusOptions = {}): Pr
       return loadMcpproxy(path, data);
     case 'livemcptool':
       return Array.isArray(data) ? loadLiveMcpToolMarketplace(path, data).corpus : loadLiveMcpToolFlat(path, data);
+    case 'tools-list':
+      return loadToolsList(path, data);
     default: {
       const keys = isPlainObject(data) ? `object with keys ${Object.keys(data).slice(0, 8).join(', ') || '(none)'}` : typeName(data);
-      throw new UserError(`${path}: $: unknown corpus shape (${keys}); expected a mcpgauge-corpus file, a mcpproxy corpus {tools:[{tool_id,...}]}, LiveMCPTool (flattened or marketplace array) or a ToolRet folder`);
+      throw new UserError(`${path}: $: unknown corpus shape (${keys}); expected a mcpgauge-corpus file, a mcpproxy corpus {tools:[{tool_id,...}]}, LiveMCPTool (flattened or marketplace array), a tools/list dump {tools:[{name,inputSchema}]} or a ToolRet folder`);
     }
   }
 }

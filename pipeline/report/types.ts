@@ -98,7 +98,7 @@ export interface CorpusReport {
   license: string;
   attribution?: string;
   committed: boolean;
-  /** loader: "mcpgauge" | "mcpproxy-v1" | "mcpproxy-v2" | "livemcptool" | "toolret" | "synthetic" | "live" */
+  /** loader: "mcpgauge" | "mcpproxy-v1" | "mcpproxy-v2" | "livemcptool" | "toolret" | "tools-list" | "synthetic" | "live" */
   format: string;
   source: string;
   /**

@@ -117,7 +117,8 @@ describe('mcpgauge comply CLI', { concurrency: 2, timeout: 240_000 }, () => {
   });
 
   it('secrets never reach any output (canary in --auth, -H, -E and --env-file)', async () => {
-    const fx = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], light: true });
+    // auth mode with the canary as the token: the auth probes really use it (one moves it into ?access_token=)
+    const fx = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env: { FIXTURE_AUTH_TOKEN: 'canary-auth-4b2f' }, light: true });
     try {
       const envFile = join(tmp, 'secrets.env');
       writeFileSync(envFile, 'FILE_SECRET="canary-file-7d1e"\n');
@@ -125,6 +126,8 @@ describe('mcpgauge comply CLI', { concurrency: 2, timeout: 240_000 }, () => {
       const outs = ['json', 'sarif', 'junit', 'markdown', 'html'].map((f) => `${f}=${join(dir, `o.${f}`)}`).join(',');
       const h = await cli(['--format', 'json', '--verbose', '--auth', 'Bearer canary-auth-4b2f', '-H', 'X-Api-Key: canary-hdr-93ac', '--record', join(dir, 'rec.json'), '--out', outs, fx.url]);
       assert.equal(h.code, 0, h.err);
+      const sec = JSON.parse(h.out).runs[0].results.filter((x: { meta: { category: string } }) => x.meta.category === 'security');
+      for (const id of ['security-auth-required', 'security-token-in-uri', 'security-credential-not-echoed']) assert.equal(sec.find((x: { id: string }) => x.id === id)?.status, 'pass', `${id} evaluated with the canary token`);
       const s = await cli(['--format', 'terminal', '--verbose', '-E', 'API_TOKEN=canary-env-5c7a', '--env-file', envFile, '--record', join(dir, 'rec2.json'), '--', ...FIXTURE]);
       assert.equal(s.code, 0, s.err);
       const written = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');

@@ -6,7 +6,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FEATURES, httpRuns, notPassing, stdioRuns } from './harness.ts';
+import { AUTH_HEADER, AUTH_MODE, FEATURES, httpRuns, notPassing, stdioRuns } from './harness.ts';
 
 describe('clean fixture: every applicable check passes', { concurrency: 2, timeout: 240_000 }, () => {
   it('stdio, auto era: graded on both revisions (dual-era), all pass', async () => {
@@ -23,11 +23,27 @@ describe('clean fixture: every applicable check passes', { concurrency: 2, timeo
     for (const r of runs) {
       assert.deepEqual(notPassing(r), [], `${r.revision}`);
       assert.equal(r.conformance.grade, 'A');
+      // no auth, no --auth: the auth checks do not apply (authorization is optional), never failed
+      const auth = r.results.filter((x) => /^security-(auth|www|token|oauth|prm|challenge|credential|session-not)/.test(x.id));
+      assert.ok(auth.length >= 8, `${r.revision}: auth checks present`);
+      for (const x of auth) assert.equal(x.status, 'not_applicable', `${r.revision} ${x.id}: ${x.detail}`);
+      assert.equal(r.results.find((x) => x.id === 'security-rate-limiting')?.status, 'not_applicable', 'loopback without auth: no rate limit expected');
     }
   });
-  it('streamable HTTP with sessions (the SDK session transport), 2025-11-25: the session checks pass', async () => {
-    const [r] = await httpRuns(['2025-11-25'], FEATURES, []);
-    for (const id of ['transport-session-required', 'transport-session-unknown', 'transport-session-delete', 'transport-session-id-charset']) {
+  it('streamable HTTP in auth mode (bearer token, PRM, rate limit) graded with --auth: all pass, every security check evaluated', async () => {
+    const runs = await httpRuns(['2026-07-28', '2025-11-25'], { ...FEATURES, ...AUTH_MODE }, ['--stateless'], AUTH_HEADER);
+    for (const r of runs) {
+      assert.deepEqual(notPassing(r), [], `${r.revision}`);
+      assert.equal(r.conformance.grade, 'A');
+      assert.equal(r.security.grade, 'A');
+      // only the session checks (stateless fixture: no session ids) are not applicable
+      const na = r.results.filter((x) => x.meta.category === 'security' && x.status !== 'pass').map((x) => x.id);
+      assert.deepEqual(na, r.revision === '2025-11-25' ? ['security-session-entropy', 'security-session-not-auth'] : [], r.revision);
+    }
+  });
+  it('streamable HTTP with sessions (the SDK session transport), 2025-11-25, auth mode: the session checks pass', async () => {
+    const [r] = await httpRuns(['2025-11-25'], { ...FEATURES, ...AUTH_MODE }, [], AUTH_HEADER);
+    for (const id of ['transport-session-required', 'transport-session-unknown', 'transport-session-delete', 'transport-session-id-charset', 'security-session-entropy', 'security-session-not-auth']) {
       const x = r.results.find((y) => y.id === id);
       assert.equal(x?.status, 'pass', `${id}: ${x?.code} ${x?.detail}`);
     }

@@ -3,7 +3,11 @@ import { comply } from '../../pipeline/comply/run.ts';
 import type { RunReport, Revision, SpecChoice } from '../../pipeline/comply/types.ts';
 import { FIXTURE_LIGHT_ENTRY, FIXTURE_TSX_IMPORT, startFixtureProcess } from '../../pipeline/fixture/launch.ts';
 
-export const FEATURES = { FIXTURE_FEATURES: 'resources,prompts,completions,logging,progress,subscribe' };
+export const FEATURES = { FIXTURE_FEATURES: 'resources,prompts,completions,logging,progress,urls,subscribe' };
+/** the fixture's auth mode (bearer token, PRM, tools/call rate limit) and the --auth header that matches it */
+export const AUTH_TOKEN = 'fixture-token-3f9c0d2a';
+export const AUTH_MODE = { FIXTURE_AUTH_TOKEN: AUTH_TOKEN, FIXTURE_RATE_LIMIT: '25' };
+export const AUTH_HEADER = { Authorization: `Bearer ${AUTH_TOKEN}` };
 const OPTS = { timeoutMs: 15_000, startupTimeoutMs: 60_000, selection: { only: [], skip: [] }, invasive: true, secrets: [] as string[] };
 
 export function fixtureEnv(extra: Record<string, string>): Record<string, string> {
@@ -24,12 +28,12 @@ export async function urlRuns(url: string, specs: readonly SpecChoice[], headers
   return out;
 }
 
-/** One HTTP fixture process (stateless unless `args` says otherwise), graded on each revision asked for. */
-export async function httpRuns(specs: readonly SpecChoice[], env: Record<string, string>, args: readonly string[] = ['--stateless']): Promise<RunReport[]> {
+/** One HTTP fixture process (stateless unless `args` says otherwise), graded on each revision asked for (with these request headers). */
+export async function httpRuns(specs: readonly SpecChoice[], env: Record<string, string>, args: readonly string[] = ['--stateless'], headers: Record<string, string> = {}): Promise<RunReport[]> {
   const fx = await startFixtureProcess({ transport: 'streamable-http', args: [...args], env, light: true, readyTimeoutMs: 60_000 });
   try {
     const out: RunReport[] = [];
-    for (const spec of specs) out.push(...(await comply({ kind: 'http', url: fx.url, headers: {} }, { ...OPTS, spec })).report.runs);
+    for (const spec of specs) out.push(...(await comply({ kind: 'http', url: fx.url, headers }, { ...OPTS, spec, secrets: Object.values(headers) })).report.runs);
     return out;
   } finally {
     await fx.stop();

@@ -1,6 +1,7 @@
 /**
  * Hostile servers: garbage on stdout, an endless line, silence, a close mid-stream, invalid
- * UTF-8, a 50 MB answer (stdio and HTTP), an SSE stream that never ends. The prober (run in
+ * UTF-8, a 50 MB answer (stdio and HTTP), an SSE stream that never ends, an HTTP+SSE server
+ * that never answers on its stream. The prober (run in
  * a child process) finishes, names the root cause, and its peak RSS stays under 300 MB.
  */
 import { describe, it, before, after } from 'node:test';
@@ -65,7 +66,7 @@ describe('hostile HTTP servers', { concurrency: 2, timeout: 120_000 }, () => {
   const servers: ChildProcess[] = [];
   const urls: Record<string, string> = {};
   before(async () => {
-    for (const f of ['endless-sse.mjs', 'huge-http.mjs']) {
+    for (const f of ['endless-sse.mjs', 'huge-http.mjs', 'silent-sse-endpoint.mjs']) {
       const c = spawn(process.execPath, [`${dir}${f}`], { stdio: ['ignore', 'ignore', 'pipe'] });
       servers.push(c);
       urls[f] = await new Promise<string>((resolve, reject) => {
@@ -73,7 +74,7 @@ describe('hostile HTTP servers', { concurrency: 2, timeout: 120_000 }, () => {
         c.stderr!.on('data', (d) => {
           e += d;
           const m = /port (\d+)/.exec(e);
-          if (m) resolve(`http://127.0.0.1:${m[1]}/mcp`);
+          if (m) resolve(`http://127.0.0.1:${m[1]}/${f.includes('sse-endpoint') ? 'sse' : 'mcp'}`);
         });
         c.on('exit', () => reject(new Error(`${f} exited: ${e}`)));
       });
@@ -85,6 +86,13 @@ describe('hostile HTTP servers', { concurrency: 2, timeout: 120_000 }, () => {
   it('an SSE stream that never ends: each request times out, the run finishes', async () => {
     const o = await probe([urls['endless-sse.mjs']]);
     assert.match(text(o), /no complete answer within 1500 ms/);
+    assert.ok(o.maxRssKb < RSS_LIMIT_KB, `peak RSS ${Math.round(o.maxRssKb / 1024)} MB`);
+  });
+  it('an HTTP+SSE server that acknowledges every POST and never answers on its stream: graded over the SSE wire, the run finishes', async () => {
+    const o = await probe([urls['silent-sse-endpoint.mjs']]);
+    assert.match(text(o), /deprecated HTTP\+SSE transport/);
+    assert.match(text(o), /no answer on the SSE stream within 1500 ms/);
+    for (const r of o.runs) assert.equal(r.grade, null, 'nothing answered: no grade');
     assert.ok(o.maxRssKb < RSS_LIMIT_KB, `peak RSS ${Math.round(o.maxRssKb / 1024)} MB`);
   });
   it('a 50 MB JSON answer is cut at 8 MiB and reported', async () => {

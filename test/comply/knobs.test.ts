@@ -13,7 +13,7 @@ import { catalogFor } from '../../pipeline/comply/select.ts';
 import { KNOBS } from '../../pipeline/fixture/breaks.ts';
 import type { Revision, RunReport } from '../../pipeline/comply/types.ts';
 import { startFixtureProcess, type FixtureProcess } from '../../pipeline/fixture/launch.ts';
-import { FEATURES, stdioRuns, urlRuns, type Combo } from './harness.ts';
+import { AUTH_HEADER, AUTH_MODE, FEATURES, stdioRuns, urlRuns, type Combo } from './harness.ts';
 
 const COMBOS: Combo[] = [
   { wire: 'stdio', revision: '2026-07-28' },
@@ -76,7 +76,7 @@ async function runs(combos: Combo[], knob: string): Promise<Map<string, RunRepor
   const http = combos.filter((c) => c.wire === 'http');
   const [s, h] = await Promise.all([
     Promise.all(stdio.map((c) => stdioRuns(c.revision, { ...FEATURES, FIXTURE_BREAK: knob }).then((r) => r[0]))),
-    http.length ? urlRuns(shared.url, http.map((c) => c.revision as Revision), { 'X-Fixture-Break': knob }) : Promise.resolve([] as RunReport[]),
+    http.length ? urlRuns(shared.url, http.map((c) => c.revision as Revision), { 'X-Fixture-Break': knob, ...AUTH_HEADER }) : Promise.resolve([] as RunReport[]),
   ]);
   for (const r of [...s, ...h]) m.set(`${r.wire}/${r.revision}`, r);
   return m;
@@ -88,8 +88,9 @@ const knobs = Object.keys(KNOBS).filter((k) => k !== 'none' && k !== 'per-reques
 describe('every break knob flips exactly its intended checks', { concurrency: 2, timeout: 1_500_000 }, () => {
   let clean: Map<string, RunReport>;
   before(async () => {
-    // stateful: 2025-11-25 runs get sessions from the break path's session front (the session knobs need them)
-    shared = await startFixtureProcess({ transport: 'streamable-http', args: [], env: { ...FEATURES, FIXTURE_BREAK: 'per-request' }, light: true, readyTimeoutMs: 60_000 });
+    // stateful: 2025-11-25 runs get sessions from the break path's session front (the session knobs need them);
+    // auth mode (the auth checks need it): every run carries the token
+    shared = await startFixtureProcess({ transport: 'streamable-http', args: [], env: { ...FEATURES, ...AUTH_MODE, FIXTURE_BREAK: 'per-request' }, light: true, readyTimeoutMs: 60_000 });
     clean = await runs(COMBOS, 'none');
   });
   after(async () => {

@@ -193,3 +193,49 @@ test('loadCorpus: unknown shapes and wrong explicit formats are one-line errors'
   writeFileSync(pq, 'PAR1');
   await rejects(loadCorpus(pq), /a single parquet shard is not a corpus/);
 });
+
+// ------------------------------------------------------------ raw tools/list dumps
+
+test('tools/list dump: a real server-memory answer (JSON-RPC response over stdio) loads to the same tools as the frozen corpus', async () => {
+  const { connectMcp } = await import('../../pipeline/mcp/client.ts');
+  const { REPO_ROOT } = await import('../../pipeline/constants.ts');
+  const conn = await connectMcp({ kind: 'stdio', command: process.execPath, args: [join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')], env: { MEMORY_FILE_PATH: join(tmp.dir, 'mem.jsonl') } }, { timeoutMs: 60_000 });
+  let tools: unknown[];
+  try {
+    tools = (await conn.listAllTools()).map((t) => t as unknown);
+  } finally {
+    await conn.close();
+  }
+  // the whole JSON-RPC response, as a user would save it; the server name comes from the file name
+  const dump = file({ jsonrpc: '2.0', id: 1, result: { tools } }, 'memory.tools-list.json');
+  const c = await loadCorpus(dump);
+  assert.equal(c.format, 'tools-list');
+  assert.equal(c.version, 'memory.tools-list');
+  const frozen = await loadCorpus(join(REPO_ROOT, 'datasets', 'corpus-npm4-v1.tools.json'));
+  const fromFreeze = frozen.tools.filter((t) => t.server === 'memory');
+  assert.ok(fromFreeze.length >= 9);
+  assert.deepEqual(c.tools.map((t) => t.tool_id), fromFreeze.map((t) => t.tool_id));
+  for (const t of c.tools) {
+    const f = fromFreeze.find((x) => x.tool_id === t.tool_id)!;
+    assert.equal(canonicalJson(t.inputSchema), canonicalJson(f.inputSchema), t.tool_id);
+    assert.equal(t.description, f.description, t.tool_id);
+  }
+  // the bare result shape loads to the same tools; a 2026-07-28 serverInfo names the server
+  assert.deepEqual((await loadCorpus(file({ tools }, 'memory.json'))).tools, c.tools);
+  const named = await loadCorpus(file({ tools, _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'kg', version: '1' } } }, 'x.json'));
+  assert.ok(named.tools.every((t) => t.server === 'kg'));
+});
+
+test('tools/list dump: one page, an error response, bad tools are one-line errors naming the JSON path', async () => {
+  const tool = (over: Record<string, unknown> = {}) => ({ name: 'read', description: 'Read a thing', inputSchema: { type: 'object' }, ...over });
+  await rejects(loadCorpus(file({ tools: [tool()], nextCursor: 'abc' }, 's.json')), /\$\.nextCursor: the dump is one page of a paginated tools\/list/);
+  await rejects(loadCorpus(file({ jsonrpc: '2.0', id: 1, result: { tools: [tool()] }, error: { code: -1 } }, 's.json')), /\$\.error: the dump is a JSON-RPC error response/);
+  await rejects(loadCorpus(file({ tools: [] }, 's.json'), { format: 'tools-list' }), /\$\.tools: the dump lists no tools/);
+  await rejects(loadCorpus(file({ tools: [tool({ inputSchema: undefined })] }, 's.json')), /\$\.tools\[0\]\.inputSchema: inputSchema must be an object \(MCP requires one\), got undefined/);
+  await rejects(loadCorpus(file({ jsonrpc: '2.0', id: 1, result: { tools: [tool(), tool()] } }, 's.json')), /\$\.result\.tools\[1\]: duplicate tool_id "s:read"/);
+  await rejects(loadCorpus(file({ tools: [tool({ name: 7 })] }, 's.json'), { format: 'tools-list' }), /\$\.tools\[0\]\.name: name must be a string, got number/);
+  // a description may be absent in MCP: loaded as empty, not an error
+  assert.equal((await loadCorpus(file({ tools: [tool({ description: undefined })] }, 's.json'))).tools[0].description, '');
+  // an mcpproxy file (tool_id on every row) is never taken for a dump
+  assert.equal((await loadCorpus(file({ tools: [{ tool_id: 'a:x', server: 'a', tool: 'x', description: 'desc for x' }] }))).format, 'mcpproxy-v1');
+});

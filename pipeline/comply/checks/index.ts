@@ -63,12 +63,30 @@ import resources_subscribe from './resources-subscribe.ts';
 import resources_templates_caching from './resources-templates-caching.ts';
 import resources_templates from './resources-templates.ts';
 import schema_no_input_required_on_lists from './schema-no-input-required-on-lists.ts';
+import security_auth_all_methods from './security-auth-all-methods.ts';
+import security_auth_malformed from './security-auth-malformed.ts';
+import security_auth_required from './security-auth-required.ts';
+import security_challenge_scope from './security-challenge-scope.ts';
+import security_command_injection from './security-command-injection.ts';
 import security_cors_wildcard from './security-cors-wildcard.ts';
+import security_credential_not_echoed from './security-credential-not-echoed.ts';
 import security_error_no_internal_ip from './security-error-no-internal-ip.ts';
 import security_error_no_stacktrace from './security-error-no-stacktrace.ts';
+import security_extra_params from './security-extra-params.ts';
+import security_oauth_metadata from './security-oauth-metadata.ts';
 import security_oversized_input from './security-oversized-input.ts';
+import security_path_traversal from './security-path-traversal.ts';
+import security_prm_resource from './security-prm-resource.ts';
+import security_rate_limiting from './security-rate-limiting.ts';
+import security_session_entropy from './security-session-entropy.ts';
+import security_session_not_auth from './security-session-not-auth.ts';
+import security_sql_injection from './security-sql-injection.ts';
+import security_ssrf_internal from './security-ssrf-internal.ts';
+import security_token_in_uri from './security-token-in-uri.ts';
+import security_tool_cross_reference from './security-tool-cross-reference.ts';
 import security_tool_list_stable from './security-tool-list-stable.ts';
 import security_tool_poisoning from './security-tool-poisoning.ts';
+import security_www_authenticate from './security-www-authenticate.ts';
 import stdio_framing from './stdio-framing.ts';
 import stdio_giant_line from './stdio-giant-line.ts';
 import stdio_notification_silent from './stdio-notification-silent.ts';
@@ -92,6 +110,7 @@ import transport_content_type_reject from './transport-content-type-reject.ts';
 import transport_delete_removed from './transport-delete-removed.ts';
 import transport_get_legacy from './transport-get-legacy.ts';
 import transport_get_removed from './transport-get-removed.ts';
+import transport_header_case_insensitive from './transport-header-case-insensitive.ts';
 import transport_header_method_mismatch from './transport-header-method-mismatch.ts';
 import transport_header_method_required from './transport-header-method-required.ts';
 import transport_header_name_mismatch from './transport-header-name-mismatch.ts';
@@ -174,12 +193,30 @@ export const CATALOG: readonly Check[] = [
   resources_templates_caching,
   resources_templates,
   schema_no_input_required_on_lists,
+  security_auth_all_methods,
+  security_auth_malformed,
+  security_auth_required,
+  security_challenge_scope,
+  security_command_injection,
   security_cors_wildcard,
+  security_credential_not_echoed,
   security_error_no_internal_ip,
   security_error_no_stacktrace,
+  security_extra_params,
+  security_oauth_metadata,
   security_oversized_input,
+  security_path_traversal,
+  security_prm_resource,
+  security_rate_limiting,
+  security_session_entropy,
+  security_session_not_auth,
+  security_sql_injection,
+  security_ssrf_internal,
+  security_token_in_uri,
+  security_tool_cross_reference,
   security_tool_list_stable,
   security_tool_poisoning,
+  security_www_authenticate,
   stdio_framing,
   stdio_giant_line,
   stdio_notification_silent,
@@ -203,6 +240,7 @@ export const CATALOG: readonly Check[] = [
   transport_delete_removed,
   transport_get_legacy,
   transport_get_removed,
+  transport_header_case_insensitive,
   transport_header_method_mismatch,
   transport_header_method_required,
   transport_header_name_mismatch,

@@ -20,13 +20,15 @@ export class HttpWire implements Wire {
     const method = req.http?.method ?? 'POST';
     const headers = req.http?.headers ?? {};
     const hasBody = method === 'POST' || method === 'PUT';
+    const url = req.http?.url ?? this.url;
     const ex: Exchange = {
       probe: req.probe,
       wire: 'http',
       at: Date.now() - this.t0,
       ms: 0,
       request: {
-        http: { method, url: new URL(this.url).pathname, headers: this.redact(headers) },
+        // the path only: a query string may carry a credential (the token-in-URI probe)
+        http: { method, url: new URL(url).pathname, headers: this.redact(headers) },
         body: hasBody ? clip(req.body) : '',
         bodyBytes: hasBody ? Buffer.byteLength(req.body) : 0,
         id: req.id,
@@ -38,7 +40,7 @@ export class HttpWire implements Wire {
     const timer = setTimeout(() => ac.abort(), timeoutMs);
     const started = Date.now();
     try {
-      const res = await fetch(this.url, { method, headers, body: hasBody ? req.body : undefined, signal: ac.signal, redirect: 'manual' });
+      const res = await fetch(url, { method, headers, body: hasBody ? req.body : undefined, signal: ac.signal, redirect: 'manual' });
       const rh: Record<string, string> = {};
       res.headers.forEach((v, k) => {
         rh[k] = v;
@@ -51,7 +53,7 @@ export class HttpWire implements Wire {
         if (ct.includes('text/event-stream')) await this.readSse(res.body, r, req, ex);
         else await this.readAll(res.body, r, ex);
       }
-      if (!ct.includes('text/event-stream') && r.body.trim() && !r.truncated) {
+      if (!req.document && !ct.includes('text/event-stream') && r.body.trim() && !r.truncated) {
         try {
           const parsed = JSON.parse(r.body);
           r.messages.push(parsed);

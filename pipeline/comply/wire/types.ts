@@ -12,7 +12,8 @@ export interface WireRequest {
   id: string | number | null;
   /** 'reply' = wait for the response with `id`; 'none' = notification; 'idless' = stdio raw bytes, collect id-less errors */
   expect: 'reply' | 'none' | 'idless';
-  http?: { method: string; headers: Record<string, string> };
+  /** HTTP verb and headers; `url` sends to another URL than the target's (absolute: a query-string or well-known probe) */
+  http?: { method: string; headers: Record<string, string>; url?: string };
   /** stdio: write the line in two chunks (partial-line probe) */
   split?: boolean;
   /** stdio: send `body` as given, no newline appended (partial line at end of input) */
@@ -20,6 +21,8 @@ export interface WireRequest {
   timeoutMs?: number;
   /** HTTP: stop after the status line and headers (a GET that may open an endless stream) */
   headersOnly?: boolean;
+  /** HTTP: the body is a document, not JSON-RPC: kept as text, nothing parsed into messages */
+  document?: boolean;
 }
 
 export interface Wire {

@@ -1,0 +1,20 @@
+import { BOTH_ERAS, HTTP_ONLY, defineCheck, specUrl } from '../check.ts';
+import { authContext, refusedForCredential } from '../security-kit.ts';
+import { LEGACY } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'security-auth-malformed',
+    title: 'A Bearer token the server never issued is refused (401/403), not just checked for presence',
+    category: 'security',
+    severity: 'MUST',
+    revisions: BOTH_ERAS,
+    transports: HTTP_ONLY,
+    prerequisites: ['transport-post'],
+    probes: ['auth-garbage', 'twin'],
+    spec: { url: specUrl(LEGACY, 'basic/authorization#token-handling'), sentence: 'Invalid or expired tokens MUST receive a HTTP 401 response.' },
+    knob: 'accepts-any-token',
+    fix: 'Validate the token (signature or introspection, audience, expiry); a present but unknown token is a 401.',
+  },
+  (v) => authContext(v) ?? refusedForCredential(v, 'auth-garbage', 'an unknown Bearer token'),
+);

@@ -1,0 +1,26 @@
+import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { authContext, bearerChallenge } from '../security-kit.ts';
+import { LEGACY } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'security-challenge-scope',
+    title: 'The 401 challenge names the scope the resource needs',
+    category: 'security',
+    severity: 'SHOULD',
+    revisions: BOTH_ERAS,
+    transports: HTTP_ONLY,
+    prerequisites: ['transport-post', 'security-www-authenticate'],
+    probes: ['auth-none'],
+    spec: { url: specUrl(LEGACY, 'basic/authorization#protected-resource-metadata-discovery-requirements'), sentence: 'MCP servers SHOULD include a scope parameter in the WWW-Authenticate header as defined in RFC 6750 Section 3 to indicate the scopes required for accessing the resource.' },
+    knob: 'challenge-no-scope',
+    fix: 'Add scope="…" to the Bearer challenge so clients request the right scopes up front.',
+  },
+  (v) => {
+    const ctx = authContext(v);
+    if (ctx) return ctx;
+    const ch = bearerChallenge(v.header('auth-none', 'www-authenticate'));
+    if (!ch) return { status: 'not_applicable', reason: 'no_population', detail: 'no Bearer challenge to read' };
+    return ch.scope ? pass(`scope="${ch.scope}"`) : fail('the Bearer challenge names no scope');
+  },
+);

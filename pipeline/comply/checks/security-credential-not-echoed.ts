@@ -1,0 +1,26 @@
+import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { GARBAGE_TOKEN, answerText, authContext } from '../security-kit.ts';
+import { LEGACY } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'security-credential-not-echoed',
+    title: 'A rejected credential is not repeated back in the response',
+    category: 'security',
+    severity: 'best-practice',
+    revisions: BOTH_ERAS,
+    transports: HTTP_ONLY,
+    prerequisites: ['transport-post'],
+    probes: ['auth-garbage'],
+    spec: { url: specUrl(LEGACY, 'basic/security_best_practices#token-passthrough'), sentence: 'Best practice: an error never repeats the presented credential (RFC 6750 §5.3: implementations MUST ensure that bearer tokens are not leaked to unintended parties; an echoed token lands in client logs, proxies and model context).' },
+    knob: 'echo-token',
+    fix: 'Say "invalid token" without quoting the token.',
+  },
+  (v) => {
+    const ctx = authContext(v);
+    if (ctx) return ctx;
+    if (!v.x('auth-garbage')?.response) return { status: 'not_evaluable', reason: 'no_population', detail: 'the unknown-token probe got no answer' };
+    const leaks = v.ev.exchanges.filter((e) => answerText(e).includes(GARBAGE_TOKEN)).map((e) => e.probe);
+    return leaks.length ? fail(`the presented credential comes back in the answer to ${leaks.join(', ')}`) : pass('the presented credential is not repeated in any answer');
+  },
+);

@@ -1,0 +1,43 @@
+import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { authContext, prmOf } from '../security-kit.ts';
+import { LEGACY } from '../types.ts';
+
+const canon = (u: string) => {
+  const p = new URL(u);
+  return `${p.protocol}//${p.host.toLowerCase()}${p.pathname.replace(/\/+$/, '')}`;
+};
+
+export default defineCheck(
+  {
+    id: 'security-prm-resource',
+    title: 'The metadata document\'s resource identifies this endpoint (RFC 9728 §3.3)',
+    category: 'security',
+    severity: 'MUST',
+    revisions: BOTH_ERAS,
+    transports: HTTP_ONLY,
+    prerequisites: ['transport-post', 'security-oauth-metadata'],
+    probes: ['prm', 'prm-root'],
+    spec: { url: specUrl(LEGACY, 'basic/authorization#canonical-server-uri'), sentence: 'RFC 9728 §3.3: the resource value returned MUST be identical to the protected resource\'s resource identifier value into which the well-known URI path suffix was inserted; if they are not identical, the data contained in the response MUST NOT be used.' },
+    knob: 'prm-wrong-resource',
+    fix: 'Set resource to the canonical URI of this MCP endpoint (scheme, host, port and path).',
+  },
+  (v) => {
+    const ctx = authContext(v);
+    if (ctx) return ctx;
+    const hit = ['prm', 'prm-root'].map((p) => v.x(p)).find((e) => prmOf(e));
+    const res = hit ? prmOf(hit)!.resource : undefined;
+    if (typeof res !== 'string') return { status: 'not_applicable', reason: 'no_population', detail: 'no metadata document with a resource to compare' };
+    let mine: string;
+    let theirs: string;
+    try {
+      mine = canon(v.ev.target);
+      theirs = canon(res);
+    } catch {
+      return fail(`resource ${JSON.stringify(res).slice(0, 80)} is not a URL`);
+    }
+    // the root well-known document describes the origin; the path-inserted one the endpoint
+    const rootDoc = hit!.probe === 'prm-root';
+    const ok = theirs === mine || (rootDoc && theirs === canon(new URL(v.ev.target).origin));
+    return ok ? pass(`resource ${res}`) : fail(`resource ${res} does not identify ${v.ev.target}`);
+  },
+);

@@ -1,0 +1,30 @@
+import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { authContext, bearerChallenge } from '../security-kit.ts';
+import { LEGACY } from '../types.ts';
+
+export default defineCheck(
+  {
+    id: 'security-www-authenticate',
+    title: 'The 401 carries a WWW-Authenticate Bearer challenge (with resource_metadata)',
+    category: 'security',
+    severity: 'MUST',
+    revisions: BOTH_ERAS,
+    transports: HTTP_ONLY,
+    prerequisites: ['transport-post', 'security-auth-required'],
+    probes: ['auth-none', 'prm'],
+    spec: { url: specUrl(LEGACY, 'basic/authorization#protected-resource-metadata-discovery-requirements'), sentence: 'MCP servers MUST implement one of the following discovery mechanisms to provide authorization server location information to MCP clients: WWW-Authenticate Header: Include the resource metadata URL in the WWW-Authenticate HTTP header under resource_metadata when returning 401 Unauthorized responses (RFC 9110: a 401 MUST carry WWW-Authenticate).' },
+    knob: 'no-www-authenticate',
+    fix: 'Send WWW-Authenticate: Bearer resource_metadata="https://…/.well-known/oauth-protected-resource/…" with every 401.',
+  },
+  (v) => {
+    const ctx = authContext(v);
+    if (ctx) return ctx;
+    if (v.status('auth-none') !== 401) return { status: 'not_applicable', reason: 'no_population', detail: `the credential-less request drew HTTP ${v.status('auth-none')}, not 401` };
+    const h = v.header('auth-none', 'www-authenticate');
+    if (!h) return fail('the 401 has no WWW-Authenticate header');
+    const ch = bearerChallenge(h);
+    if (!ch) return fail(`WWW-Authenticate is not a Bearer challenge: ${h.slice(0, 80)}`);
+    if (!ch.resource_metadata) return pass('Bearer challenge without resource_metadata', ['no resource_metadata in the challenge: clients fall back to the well-known URI (allowed, but the header is the first discovery step)']);
+    return pass(`Bearer challenge naming ${ch.resource_metadata}`);
+  },
+);
