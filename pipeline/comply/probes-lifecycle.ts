@@ -35,7 +35,16 @@ export function listenRequest(c: ProbeCtx): Obj {
   if (caps.tools?.listChanged === true) n.toolsListChanged = true;
   if (caps.prompts?.listChanged === true) n.promptsListChanged = true;
   if (caps.resources?.listChanged === true) n.resourcesListChanged = true;
+  const uri = listOf(c, 'resources-list', 'resources').find((r) => typeof r.uri === 'string')?.uri;
+  if ((caps.resources as { subscribe?: unknown } | undefined)?.subscribe === true && uri) n.resourceSubscriptions = [uri];
   return { notifications: Object.keys(n).length ? n : { toolsListChanged: true } };
+}
+
+/** the first listed resource, when the server declares resources.subscribe */
+function subscribeUri(c: ProbeCtx): string | undefined {
+  const res = (c.result('handshake')?.capabilities as { resources?: { subscribe?: unknown } } | undefined)?.resources;
+  const uri = listOf(c, 'resources-list', 'resources').find((r) => typeof r.uri === 'string')?.uri;
+  return res?.subscribe === true && typeof uri === 'string' ? uri : undefined;
 }
 
 /** the page after `first`, when it named a string cursor */
@@ -50,7 +59,10 @@ export const LIFECYCLE_PROBES: readonly Probe[] = [
   { id: 'resources-list-page2', stage: 3, build: (c) => nextPage(c, 'resources-list', 'resources/list') },
   { id: 'prompts-list-page2', stage: 3, build: (c) => nextPage(c, 'prompts-list', 'prompts/list') },
   // a listen stream stays open: sent without waiting (stdio), its acknowledgement is read from the channel
-  { id: 'listen', stage: 2, revisions: M, wires: STDIO, build: (c) => ({ ...req(c, 'subscriptions/listen', listenRequest(c)), expect: 'none' }) },
+  { id: 'listen', stage: 3, revisions: M, wires: STDIO, build: (c) => ({ ...req(c, 'subscriptions/listen', listenRequest(c)), expect: 'none' }) },
+  // 2025-11-25 resource subscriptions (sent only when resources.subscribe is declared): subscribe, then unsubscribe
+  { id: 'subscribe', stage: 3, revisions: L, build: (c) => (subscribeUri(c) ? req(c, 'resources/subscribe', { uri: subscribeUri(c) }) : null) },
+  { id: 'unsubscribe', stage: 4, revisions: L, build: (c) => (subscribeUri(c) && c.result('subscribe') ? req(c, 'resources/unsubscribe', { uri: subscribeUri(c) }) : null) },
   // completions (sent only when declared)
   { id: 'completion', stage: 3, build: (c) => {
     const ref = declared(c, 'completions') ? completionRef(c) : null;

@@ -59,6 +59,7 @@ import resources_pagination from './resources-pagination.ts';
 import resources_read_caching from './resources-read-caching.ts';
 import resources_read from './resources-read.ts';
 import resources_schema from './resources-schema.ts';
+import resources_subscribe from './resources-subscribe.ts';
 import resources_templates_caching from './resources-templates-caching.ts';
 import resources_templates from './resources-templates.ts';
 import schema_no_input_required_on_lists from './schema-no-input-required-on-lists.ts';
@@ -188,6 +189,7 @@ export const CATALOG: readonly Check[] = [
   resources_read_caching,
   resources_read,
   resources_schema,
+  resources_subscribe,
   resources_templates_caching,
   resources_templates,
   schema_no_input_required_on_lists,
