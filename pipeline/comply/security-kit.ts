@@ -15,6 +15,8 @@ export const GARBAGE_TOKEN = 'mcpgauge-invalid-token-5e1c9a';
 export const BURST_SIZE = 50;
 /** RFC 9728 well-known path (path-inserted form: + the endpoint path) */
 export const PRM_WELL_KNOWN = '/.well-known/oauth-protected-resource';
+/** the metadata probes, in the order a client tries them */
+export const PRM_PROBES = ['prm', 'prm-root'] as const;
 export const SESSION_SAMPLES = ['handshake', 'session-init-2', 'session-init-3'] as const;
 
 /** One payload per class, and what only a real flaw would answer (none of it matches the payload itself). */
@@ -159,6 +161,16 @@ export function prmOf(ex: Exchange | undefined): Obj | null {
   } catch {
     return null;
   }
+}
+
+/** The metadata document the run found (challenge URL / path-inserted first, then the root one), with its exchange. */
+export function foundPrm(v: View): { ex: Exchange; doc: Obj } | null {
+  for (const p of PRM_PROBES) {
+    const ex = v.x(p);
+    const doc = prmOf(ex);
+    if (ex && doc) return { ex, doc };
+  }
+  return null;
 }
 
 /** The target is a loopback URL (a local development server). */

@@ -67,6 +67,7 @@ import schema_no_input_required_on_lists from './schema-no-input-required-on-lis
 import security_auth_all_methods from './security-auth-all-methods.ts';
 import security_auth_malformed from './security-auth-malformed.ts';
 import security_auth_required from './security-auth-required.ts';
+import security_auth_server_https from './security-auth-server-https.ts';
 import security_challenge_scope from './security-challenge-scope.ts';
 import security_command_injection from './security-command-injection.ts';
 import security_cors_wildcard from './security-cors-wildcard.ts';
@@ -198,6 +199,7 @@ export const CATALOG: readonly Check[] = [
   security_auth_all_methods,
   security_auth_malformed,
   security_auth_required,
+  security_auth_server_https,
   security_challenge_scope,
   security_command_injection,
   security_cors_wildcard,

@@ -1,5 +1,5 @@
 import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
-import { authContext, prmOf } from '../security-kit.ts';
+import { PRM_PROBES, authContext, foundPrm } from '../security-kit.ts';
 import { LEGACY } from '../types.ts';
 
 export default defineCheck(
@@ -11,7 +11,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
-    probes: ['auth-none', 'prm', 'prm-root'],
+    probes: ['auth-none', ...PRM_PROBES],
     spec: { url: specUrl(LEGACY, 'basic/authorization#authorization-server-location'), sentence: 'MCP servers MUST implement the OAuth 2.0 Protected Resource Metadata (RFC9728) specification to indicate the locations of authorization servers. The Protected Resource Metadata document returned by the MCP server MUST include the authorization_servers field containing at least one authorization server.' },
     knob: 'no-prm',
     fix: 'Serve {"resource": "<this endpoint>", "authorization_servers": ["https://issuer"]} at /.well-known/oauth-protected-resource[/path] and name it in the 401 challenge.',
@@ -19,11 +19,11 @@ export default defineCheck(
   (v) => {
     const ctx = authContext(v);
     if (ctx) return ctx;
-    const tried = ['prm', 'prm-root'].map((p) => v.x(p)).filter((e) => e !== undefined);
+    const tried = PRM_PROBES.map((p) => v.x(p)).filter((e) => e !== undefined);
     if (!tried.length) return { status: 'not_evaluable', reason: 'no_population', detail: 'no metadata request was sent' };
-    const hit = tried.find((e) => prmOf(e));
-    if (!hit) return fail(`no metadata document: ${tried.map((e) => `${e!.request.http?.url ?? '?'} -> ${e!.response?.status ?? e!.error?.detail ?? '-'}`).join(', ')}`);
-    const doc = prmOf(hit)!;
+    const found = foundPrm(v);
+    if (!found) return fail(`no metadata document: ${tried.map((e) => `${e!.request.http?.url ?? '?'} -> ${e!.response?.status ?? e!.error?.detail ?? '-'}`).join(', ')}`);
+    const { ex: hit, doc } = found;
     const bad: string[] = [];
     if (typeof doc.resource !== 'string' || !doc.resource) bad.push('no resource');
     const as = doc.authorization_servers;

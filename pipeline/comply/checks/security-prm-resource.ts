@@ -1,5 +1,5 @@
 import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
-import { authContext, prmOf } from '../security-kit.ts';
+import { PRM_PROBES, authContext, foundPrm } from '../security-kit.ts';
 import { LEGACY } from '../types.ts';
 
 const canon = (u: string) => {
@@ -16,7 +16,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: HTTP_ONLY,
     prerequisites: ['transport-post', 'security-oauth-metadata'],
-    probes: ['prm', 'prm-root'],
+    probes: [...PRM_PROBES],
     spec: { url: specUrl(LEGACY, 'basic/authorization#canonical-server-uri'), sentence: 'RFC 9728 §3.3: the resource value returned MUST be identical to the protected resource\'s resource identifier value into which the well-known URI path suffix was inserted; if they are not identical, the data contained in the response MUST NOT be used.' },
     knob: 'prm-wrong-resource',
     fix: 'Set resource to the canonical URI of this MCP endpoint (scheme, host, port and path).',
@@ -24,8 +24,8 @@ export default defineCheck(
   (v) => {
     const ctx = authContext(v);
     if (ctx) return ctx;
-    const hit = ['prm', 'prm-root'].map((p) => v.x(p)).find((e) => prmOf(e));
-    const res = hit ? prmOf(hit)!.resource : undefined;
+    const hit = foundPrm(v);
+    const res = hit?.doc.resource;
     if (typeof res !== 'string') return { status: 'not_applicable', reason: 'no_population', detail: 'no metadata document with a resource to compare' };
     let mine: string;
     let theirs: string;
@@ -36,7 +36,7 @@ export default defineCheck(
       return fail(`resource ${JSON.stringify(res).slice(0, 80)} is not a URL`);
     }
     // the root well-known document describes the origin; the path-inserted one the endpoint
-    const rootDoc = hit!.probe === 'prm-root';
+    const rootDoc = hit!.ex.probe === 'prm-root';
     const ok = theirs === mine || (rootDoc && theirs === canon(new URL(v.ev.target).origin));
     return ok ? pass(`resource ${res}`) : fail(`resource ${res} does not identify ${v.ev.target}`);
   },
