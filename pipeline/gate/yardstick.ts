@@ -1,10 +1,10 @@
 /**
  * Once per gate run: the yardstick itself. The fixture every cell fronts is graded by the
  * compliance prober on every wire the prober speaks (stdio, stateless streamable HTTP, stateful
- * streamable HTTP with legacy sessions) and every era it serves (auto: dual-era stdio is graded on
- * both revisions; HTTP is pinned to each revision). A fixture graded below `compliance.min_grade`
- * fails the run: a proxy measured through a non-conformant fixture proves nothing.
- * Legacy HTTP+SSE is not probed by the prober and is listed as such.
+ * streamable HTTP with legacy sessions, legacy HTTP+SSE) and every era it serves (auto: dual-era
+ * stdio is graded on both revisions; HTTP is pinned to each revision; HTTP+SSE is 2025-11-25 only).
+ * A fixture graded below `compliance.min_grade` fails the run: a proxy measured through a
+ * non-conformant fixture proves nothing.
  */
 import { comply } from '../comply/run.ts';
 import { atLeast, type Letter } from '../comply/grade.ts';
@@ -18,7 +18,7 @@ import type { GateConfig } from './config.ts';
 const FEATURES = { FIXTURE_FEATURES: 'resources,prompts' };
 
 export interface YardstickRun {
-  wire: 'stdio' | 'http-stateless' | 'http-stateful';
+  wire: 'stdio' | 'http-stateless' | 'http-stateful' | 'http-sse';
   revision: string;
   grade: Letter | null;
   score: number | null;
@@ -54,7 +54,7 @@ export async function gradeYardstick(cfg: GateConfig, o: { fixtureEnv?: Record<s
   const env = { ...FEATURES, ...o.fixtureEnv };
   const t0 = performance.now();
   const c = cfg.compliance;
-  const base = { runs: [] as YardstickRun[], not_probed: ['sse (legacy HTTP+SSE: not probed by the compliance prober)'], provenance: 'measured' as const };
+  const base = { runs: [] as YardstickRun[], not_probed: [] as string[], provenance: 'measured' as const };
   if (!c) return { ...base, status: 'skipped', reason: 'no "compliance" block in the gate config', duration_ms: 0 };
   const opts = (spec: SpecChoice) => ({
     spec,
@@ -68,11 +68,12 @@ export async function gradeYardstick(cfg: GateConfig, o: { fixtureEnv?: Record<s
   const [command, ...args] = stdioFixtureArgv();
   const stdio: Target = { kind: 'stdio', command, args, env: { ...(process.env as Record<string, string>), ...env } };
   for (const r of (await comply(stdio, opts('auto'))).report.runs) runs.push(row('stdio', r));
-  for (const [wire, extra, specs] of [
-    ['http-stateless', ['--stateless'], ['2025-11-25', '2026-07-28']],
-    ['http-stateful', [], ['2025-11-25']],
+  for (const [wire, transport, extra, specs] of [
+    ['http-stateless', 'streamable-http', ['--stateless'], ['2025-11-25', '2026-07-28']],
+    ['http-stateful', 'streamable-http', [], ['2025-11-25']],
+    ['http-sse', 'sse', [], ['2025-11-25']],
   ] as const) {
-    const fx = await startFixtureProcess({ transport: 'streamable-http', args: [...extra], env, light: true, readyTimeoutMs: cfg.timeouts.ready_ms });
+    const fx = await startFixtureProcess({ transport, args: [...extra], env, light: true, readyTimeoutMs: cfg.timeouts.ready_ms });
     try {
       for (const spec of specs) for (const r of (await comply({ kind: 'http', url: fx.url, headers: {} }, opts(spec))).report.runs) runs.push(row(wire, r));
     } finally {

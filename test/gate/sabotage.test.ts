@@ -45,7 +45,7 @@ describe('sabotaged proxies go red exactly where they should', { concurrency: 2 
         if (c.fixtureGrade) {
           const y = r.report!.fixture_compliance!;
           assert.equal(y.status, 'pass', y.reason);
-          assert.deepEqual(y.runs.map((x) => `${x.wire}/${x.revision}:${x.grade}`).sort(), ['http-stateful/2025-11-25:A', 'http-stateless/2025-11-25:A', 'http-stateless/2026-07-28:A', 'stdio/2025-11-25:A', 'stdio/2026-07-28:A']);
+          assert.deepEqual(y.runs.map((x) => `${x.wire}/${x.revision}:${x.grade}`).sort(), ['http-sse/2025-11-25:A', 'http-stateful/2025-11-25:A', 'http-stateless/2025-11-25:A', 'http-stateless/2026-07-28:A', 'stdio/2025-11-25:A', 'stdio/2026-07-28:A']);
           assert.match(readFileSync(join(r.out, 'summary.md'), 'utf8'), /## The yardstick: the fixture's own compliance grade \(pass\)/);
         } else assert.equal(r.report?.fixture_compliance, undefined);
       } finally {
