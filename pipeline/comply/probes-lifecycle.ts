@@ -9,6 +9,8 @@ export const UNKNOWN_NOTIFICATION = 'notifications/mcpgauge/no-such-notification
 export const UNKNOWN_PROMPT = 'mcpgauge_no_such_prompt_7f3a';
 export const BAD_LOG_LEVEL = 'mcpgauge-loud';
 export const K_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+/** not a probe of the list: run.ts sends a legacy initialize as the opening message of a fresh stdio process (2026-07-28 runs) */
+export const DUAL_ERA_PROBE = 'dual-era';
 
 const declared = (c: ProbeCtx, cap: string): boolean => {
   const caps = c.result('handshake')?.capabilities;
@@ -58,6 +60,8 @@ export const LIFECYCLE_PROBES: readonly Probe[] = [
   { id: 'unknown-notification', stage: 2, build: (c) => ({ built: build(c.env, null, UNKNOWN_NOTIFICATION, {}), expect: c.wire === 'http' ? 'reply' : 'none' }) },
   { id: 'resources-list-page2', stage: 3, build: (c) => nextPage(c, 'resources-list', 'resources/list') },
   { id: 'prompts-list-page2', stage: 3, build: (c) => nextPage(c, 'prompts-list', 'prompts/list') },
+  // listed for the record: run.ts sends it on a fresh process (it cannot share the graded one), gather never does
+  { id: DUAL_ERA_PROBE, stage: 6, revisions: M, wires: STDIO, build: () => null },
   // a listen stream stays open: sent without waiting (stdio), its acknowledgement is read from the channel
   { id: 'listen', stage: 3, revisions: M, wires: STDIO, build: (c) => ({ ...req(c, 'subscriptions/listen', listenRequest(c)), expect: 'none' }) },
   // 2025-11-25 resource subscriptions (sent only when resources.subscribe is declared): subscribe, then unsubscribe

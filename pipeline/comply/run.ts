@@ -5,9 +5,10 @@
  */
 import { probeEra, type EraProbe } from './era.ts';
 import { gather, replyOf } from './gather.ts';
-import { K_SERVER_INFO, type Obj } from './envelope.ts';
+import { K_SERVER_INFO, build as buildRequest, initializeParams, type Obj } from './envelope.ts';
 import { categoriesOf, gradeRun } from './grade.ts';
 import { judge } from './judge.ts';
+import { DUAL_ERA_PROBE } from './probes-lifecycle.ts';
 import type { Selection } from './select.ts';
 import { describeTarget, redactHeaders, scrub, type Target } from './target.ts';
 import { LEGACY, MODERN, type ComplyReport, type Evidence, type Revision, type RunReport, type SpecChoice } from './types.ts';
@@ -137,7 +138,9 @@ async function stdioRuns(
   try {
     if (o.spec !== 'auto') {
       const d = decide(o.spec, undefined);
-      const ev = await runGather(fresh(), o.spec);
+      // 2026-07-28: a legacy initialize on a fresh process of its own says dual-era or modern-only
+      const [ev, dual] = await Promise.all([runGather(fresh(), o.spec), o.spec === MODERN ? legacyInitialize(fresh(), o.startupTimeoutMs) : null]);
+      if (dual) ev.freshInitialize = dual;
       const h = ev.exchanges.find((e) => e.probe === 'handshake');
       const code = (replyOf(h)?.error as { code?: number } | undefined)?.code;
       if (o.spec === MODERN && code !== undefined && ![-32020, -32021, -32022].includes(code)) {
@@ -154,6 +157,8 @@ async function stdioRuns(
       // the legacy side on its own process: its opening initialize is the dual-era probe
       const b = fresh();
       const [m, l] = await Promise.all([runGather(a, MODERN), runGather(b, LEGACY)]);
+      const init = l.exchanges.find((e) => e.probe === 'handshake');
+      if (init) m.freshInitialize = { ...init, probe: DUAL_ERA_PROBE };
       evidence.push(m);
       const served = typeof (replyOf(l.exchanges.find((e) => e.probe === 'handshake'))?.result as Obj | undefined)?.protocolVersion === 'string';
       if (served) {
@@ -173,6 +178,11 @@ async function stdioRuns(
   } finally {
     await Promise.all(wires.map((w) => w.close()));
   }
+}
+
+async function legacyInitialize(wire: StdioWire, startupTimeoutMs: number) {
+  const req = buildRequest({ revision: LEGACY, userHeaders: {} }, 990003, 'initialize', initializeParams(LEGACY));
+  return wire.send({ probe: DUAL_ERA_PROBE, body: JSON.stringify(req.message), id: 990003, expect: 'reply', timeoutMs: startupTimeoutMs });
 }
 
 function serverInfo(ev: Evidence): RunReport['serverInfo'] {

@@ -113,6 +113,8 @@ export interface Evidence {
   noise: string[];
   /** stdout messages attributed to no request (stdio) */
   unattributed: unknown[];
+  /** 2026-07-28 on stdio: a 2025-11-25 initialize sent as the opening message of a fresh process (the dual-era probe; kept apart from the graded exchanges) */
+  freshInitialize?: Exchange;
   /** tail of the server's stderr (stdio) */
   stderrTail: string;
   /** the server process exit, when it died during the run (stdio) */

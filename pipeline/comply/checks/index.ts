@@ -20,6 +20,7 @@ import lifecycle_completion_unknown from './lifecycle-completion-unknown.ts';
 import lifecycle_completions from './lifecycle-completions.ts';
 import lifecycle_discover_caching from './lifecycle-discover-caching.ts';
 import lifecycle_discover_versions from './lifecycle-discover-versions.ts';
+import lifecycle_dual_era from './lifecycle-dual-era.ts';
 import lifecycle_handshake from './lifecycle-handshake.ts';
 import lifecycle_id_match from './lifecycle-id-match.ts';
 import lifecycle_initialized_202 from './lifecycle-initialized-202.ts';
@@ -151,6 +152,7 @@ export const CATALOG: readonly Check[] = [
   lifecycle_completions,
   lifecycle_discover_caching,
   lifecycle_discover_versions,
+  lifecycle_dual_era,
   lifecycle_handshake,
   lifecycle_id_match,
   lifecycle_initialized_202,

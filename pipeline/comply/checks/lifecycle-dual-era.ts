@@ -1,0 +1,40 @@
+import { MODERN_ONLY, STDIO_ONLY, defineCheck, fail, isObj, pass, specUrl } from '../check.ts';
+import { replyOf } from '../gather.ts';
+import { DUAL_ERA_PROBE } from '../probes-lifecycle.ts';
+import { LEGACY, MODERN } from '../types.ts';
+
+const DATES = /\d{4}-\d{2}-\d{2}/g;
+
+export default defineCheck(
+  {
+    id: 'lifecycle-dual-era',
+    title: 'A legacy initialize on a fresh process is either served (dual-era) or refused naming the supported versions',
+    category: 'lifecycle',
+    severity: 'SHOULD',
+    revisions: MODERN_ONLY,
+    transports: STDIO_ONLY,
+    // the exchange itself is Evidence.freshInitialize (run.ts), apart from the graded process's exchanges
+    probes: [DUAL_ERA_PROBE],
+    spec: { url: specUrl(MODERN, 'basic/versioning#backward-compatibility-with-initialization-based-versions'), sentence: 'An initialize request selects legacy semantics scoped to that stdio process; a modern-only server SHOULD list its supported versions in any error it returns to initialize.' },
+    knob: 'initialize-unclassifiable',
+    fix: 'Answer a 2025-11-25 initialize either with an InitializeResult (dual-era) or with an error whose data.supported lists your versions (modern-only); never leave it unanswered or half-answered.',
+  },
+  (v) => {
+    const ex = v.ev.freshInitialize;
+    if (!ex) return { status: 'not_evaluable', reason: 'no_population', detail: 'no fresh process was started for the legacy initialize (replayed recording without it)' };
+    const reply = replyOf(ex);
+    const r = isObj(reply?.result) ? reply.result : undefined;
+    if (r) {
+      return typeof r.protocolVersion === 'string' ? pass(`dual-era: a fresh process served ${LEGACY} initialize (protocolVersion ${r.protocolVersion})`) : fail(`initialize was answered with a result that is not an InitializeResult (no protocolVersion): ${JSON.stringify(r).slice(0, 100)}`);
+    }
+    const err = isObj(reply?.error) ? (reply.error as { code: unknown; message: unknown; data?: unknown }) : undefined;
+    if (err) {
+      const data = isObj(err.data) ? err.data : {};
+      const supported = Array.isArray(data.supported) ? (data.supported as unknown[]).filter((x) => typeof x === 'string') : [];
+      const named = supported.length ? supported : (String(err.message).match(DATES) ?? []).filter((d) => d !== LEGACY);
+      if (named.length) return pass(`modern-only: initialize refused with ${err.code}, naming ${named.join(', ')}`);
+      return pass(`modern-only: initialize refused with ${err.code}`, [`the error names no supported version (data.supported or a version in the message), e.g. ${MODERN}`]);
+    }
+    return fail(`a ${LEGACY} initialize on a fresh process got no classifiable answer (${ex.error?.detail ?? 'no JSON-RPC response'})`);
+  },
+);
