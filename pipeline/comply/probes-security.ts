@@ -135,7 +135,7 @@ export const SECURITY_PROBES: readonly Probe[] = [
     return req(c, 'tools/call', { name: t.tool, arguments: args });
   } },
   { id: 'inject-alive', stage: PAYLOAD_ALIVE_STAGE, invasive: true, build: (c) => (c.ex('inject-twin') ? cheap(c) : null) },
-  // a burst of cheap calls after the liveness probe (invasive): a read-only tool without arguments, else the cheap request
+  // a burst of calls after the liveness probe (invasive): to a read-only tool only (see burstTarget)
   ...Array.from({ length: BURST_SIZE }, (_, i): Probe => ({
     id: `burst-${i}`,
     stage: BURST_STAGE,
