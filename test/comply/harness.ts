@@ -3,7 +3,7 @@ import { comply } from '../../pipeline/comply/run.ts';
 import type { RunReport, Revision, SpecChoice } from '../../pipeline/comply/types.ts';
 import { FIXTURE_LIGHT_ENTRY, FIXTURE_TSX_IMPORT, startFixtureProcess } from '../../pipeline/fixture/launch.ts';
 
-export const FEATURES = { FIXTURE_FEATURES: 'resources,prompts,completions,logging,progress,urls,subscribe' };
+export const FEATURES = { FIXTURE_FEATURES: 'resources,prompts,completions,logging,progress,urls,subscribe,mrtr' };
 /** the fixture's auth mode (bearer token, PRM, tools/call rate limit) and the --auth header that matches it */
 export const AUTH_TOKEN = 'fixture-token-3f9c0d2a';
 export const AUTH_MODE = { FIXTURE_AUTH_TOKEN: AUTH_TOKEN, FIXTURE_RATE_LIMIT: '25' };
