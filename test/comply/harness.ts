@@ -4,9 +4,14 @@ import type { RunReport, Revision, SpecChoice } from '../../pipeline/comply/type
 import { FIXTURE_LIGHT_ENTRY, FIXTURE_TSX_IMPORT, startFixtureProcess } from '../../pipeline/fixture/launch.ts';
 
 export const FEATURES = { FIXTURE_FEATURES: 'resources,prompts,completions,logging,progress,urls,subscribe,mrtr' };
-/** the fixture's auth mode (bearer token, PRM, tools/call rate limit) and the --auth header that matches it */
+/**
+ * The fixture's auth mode (bearer token, PRM, tools/call rate limit) and the --auth header that
+ * matches it. The limit (24 calls per 1 s window) sits above a run's own tools/calls (15 in a
+ * 2026-07-28 run today) and below half the 50-call burst, so the burst draws a 429 even when a
+ * window boundary splits it in two.
+ */
 export const AUTH_TOKEN = 'fixture-token-3f9c0d2a';
-export const AUTH_MODE = { FIXTURE_AUTH_TOKEN: AUTH_TOKEN, FIXTURE_RATE_LIMIT: '25' };
+export const AUTH_MODE = { FIXTURE_AUTH_TOKEN: AUTH_TOKEN, FIXTURE_RATE_LIMIT: '24' };
 export const AUTH_HEADER = { Authorization: `Bearer ${AUTH_TOKEN}` };
 const OPTS = { timeoutMs: 15_000, startupTimeoutMs: 60_000, selection: { only: [], skip: [] }, invasive: true, secrets: [] as string[] };
 
