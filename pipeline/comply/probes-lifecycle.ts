@@ -1,6 +1,6 @@
 /** Probes added for the lifecycle, resources, prompts and schema checks (a group file: the core list lives in probes.ts). */
 import { build, type Obj } from './envelope.ts';
-import { L, M, STDIO, cheap, listOf, pickTool, req, type Probe, type ProbeCtx } from './probe-kit.ts';
+import { L, M, STDIO, cheap, listOf, pickPrompt, pickTool, req, type Probe, type ProbeCtx } from './probe-kit.ts';
 
 /** a numeric id past 2^31 (still a safe integer): a server that narrows ids to 32 bits answers another id */
 export const WIDE_ID = 2 ** 31 + 7;
@@ -67,6 +67,12 @@ export const LIFECYCLE_PROBES: readonly Probe[] = [
   // 2025-11-25 resource subscriptions (sent only when resources.subscribe is declared): subscribe, then unsubscribe
   { id: 'subscribe', stage: 3, revisions: L, build: (c) => (subscribeUri(c) ? req(c, 'resources/subscribe', { uri: subscribeUri(c) }) : null) },
   { id: 'unsubscribe', stage: 4, revisions: L, build: (c) => (subscribeUri(c) && c.result('subscribe') ? req(c, 'resources/unsubscribe', { uri: subscribeUri(c) }) : null) },
+  // 2026-07-28: the last listed prompt when there are several (prompts-get reads the first), where a multi round-trip answer may show up
+  { id: 'prompts-get-last', stage: 3, revisions: M, build: (c) => {
+    const l = listOf(c, 'prompts-list', 'prompts');
+    const p = l.length > 1 ? pickPrompt(l.slice(-1)) : null;
+    return p ? req(c, 'prompts/get', { name: p.name, arguments: p.args }) : null;
+  } },
   // completions (sent only when declared)
   { id: 'completion', stage: 3, build: (c) => {
     const ref = declared(c, 'completions') ? completionRef(c) : null;

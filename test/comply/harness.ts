@@ -3,7 +3,7 @@ import { comply } from '../../pipeline/comply/run.ts';
 import type { RunReport, Revision, SpecChoice } from '../../pipeline/comply/types.ts';
 import { FIXTURE_LIGHT_ENTRY, FIXTURE_TSX_IMPORT, startFixtureProcess } from '../../pipeline/fixture/launch.ts';
 
-export const FEATURES = { FIXTURE_FEATURES: 'resources,prompts,completions,logging,progress,urls,subscribe' };
+export const FEATURES = { FIXTURE_FEATURES: 'resources,prompts,completions,logging,progress,urls,subscribe,mrtr' };
 /**
  * The fixture's auth mode (bearer token, PRM, tools/call rate limit) and the --auth header that
  * matches it. The limit (24 calls per 1 s window) sits above a run's own tools/calls (15 in a

@@ -63,6 +63,7 @@ import resources_schema from './resources-schema.ts';
 import resources_subscribe from './resources-subscribe.ts';
 import resources_templates_caching from './resources-templates-caching.ts';
 import resources_templates from './resources-templates.ts';
+import schema_input_required_shape from './schema-input-required-shape.ts';
 import schema_no_input_required_on_lists from './schema-no-input-required-on-lists.ts';
 import security_auth_all_methods from './security-auth-all-methods.ts';
 import security_auth_malformed from './security-auth-malformed.ts';
@@ -195,6 +196,7 @@ export const CATALOG: readonly Check[] = [
   resources_subscribe,
   resources_templates_caching,
   resources_templates,
+  schema_input_required_shape,
   schema_no_input_required_on_lists,
   security_auth_all_methods,
   security_auth_malformed,
