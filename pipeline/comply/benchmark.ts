@@ -8,7 +8,7 @@ import { UserError } from '../types.ts';
 import { distribution, type Distribution } from '../util/stats.ts';
 import { build, initializeParams, type EnvelopeState, type Obj } from './envelope.ts';
 import { probeEra } from './era.ts';
-import { replyOf } from './gather.ts';
+import { replyOf } from './reply.ts';
 import { parseTarget, redactHeaders, scrub, secretsOf, describeTarget, type Target, type TargetFlags } from './target.ts';
 import { LEGACY, MODERN, type Revision } from './types.ts';
 import { HttpWire } from './wire/http.ts';

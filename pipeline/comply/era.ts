@@ -4,7 +4,7 @@
  * or silence within the startup timeout, means 2025-11-25.
  */
 import { build, type Obj } from './envelope.ts';
-import { replyOf } from './gather.ts';
+import { replyOf } from './reply.ts';
 import { LEGACY, MODERN, type Exchange, type Revision } from './types.ts';
 import type { Wire } from './wire/types.ts';
 

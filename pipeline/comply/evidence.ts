@@ -3,7 +3,7 @@
  * answer is this": a 401/429/gateway 5xx is not the server's verdict on a probe, and a
  * negative probe's rejection counts only when its conformant twin was served.
  */
-import { replyOf } from './gather.ts';
+import { replyOf } from './reply.ts';
 import type { Obj } from './envelope.ts';
 import { MODERN, type Evidence, type Exchange, type Verdict } from './types.ts';
 

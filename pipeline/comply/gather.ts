@@ -22,10 +22,9 @@ export interface GatherOptions {
   onProbe?: (done: number, total: number) => void;
 }
 
-/** The first JSON-RPC response in an exchange. */
-export function replyOf(ex: Exchange | undefined): Obj | undefined {
-  return ex?.response?.messages.find((m) => isResponse(m)) as Obj | undefined;
-}
+import { replyOf } from './reply.ts';
+
+export { replyOf };
 
 function toWire(probe: string, out: ProbeOut, wireKind: WireKind): WireRequest {
   const msg = out.built?.message ?? {};

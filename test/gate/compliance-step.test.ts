@@ -13,7 +13,8 @@ import type { McpTarget } from '../../pipeline/mcp/client.ts';
 import { REPO } from './helpers.ts';
 
 const FIXTURE = join(REPO, 'bin', 'mcpfixture.mjs');
-const BROKEN = 'tools-list-not-array,call-no-content,unknown-method-ok,parse-error-silent,invalid-request-silent,no-server-info';
+// MUST knobs whose checks fail on their own (not blocked_by one root cause), so the grade stays well under B as the catalog grows (65, C, on the 96-check catalog)
+const BROKEN = 'tools-list-not-array,call-no-content,unknown-method-ok,parse-error-silent,invalid-request-silent,no-server-info,ping-error,string-id-number,init-bad-version,answer-notifications,stdout-banner';
 
 function ctxFor(target: McpTarget, compliance: GateConfig['compliance']): CellContext {
   const base = loadGateConfig(join(REPO, 'gate.config.json'));

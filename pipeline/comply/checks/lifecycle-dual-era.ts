@@ -1,5 +1,5 @@
 import { MODERN_ONLY, STDIO_ONLY, defineCheck, fail, isObj, pass, specUrl } from '../check.ts';
-import { replyOf } from '../gather.ts';
+import { replyOf } from '../reply.ts';
 import { DUAL_ERA_PROBE } from '../probes-lifecycle.ts';
 import { LEGACY, MODERN } from '../types.ts';
 
