@@ -7,6 +7,8 @@
  * - tool inputs (invasive): one payload per class to one read-only tool, a conformant twin, and
  *   undeclared arguments; never sent to a tool without readOnlyHint:true.
  * - a burst of tool calls to a read-only tool (invasive, HTTP) after the liveness probe.
+ * - TLS (https targets): the opening request over plain http to the same host and port, with no
+ *   user header at all (no credential, no -H value, no session id, no query string crosses in clear).
  */
 import { initializeParams, type Obj } from './envelope.ts';
 import { LEGACY } from './types.ts';
@@ -60,6 +62,21 @@ function challengeUrl(c: ProbeCtx): string | null {
   }
 }
 
+/** An https target's plain-http twin: same host, same port (443 written out when implicit), path only. */
+export function plainTwinUrl(target: string): string | null {
+  const u = new URL(target);
+  if (u.protocol !== 'https:') return null;
+  return `http://${u.hostname}:${u.port || '443'}${u.pathname}`;
+}
+
+/** the opening request with every user header removed (they may hold secrets: plain http is readable on the way) */
+function credentialFree(c: ProbeCtx): ProbeOut {
+  const headers: Record<string, null> = { 'Mcp-Session-Id': null };
+  for (const k of Object.keys(c.env.userHeaders)) headers[k] = null;
+  if (c.rev !== LEGACY) return cheap(c, { headers });
+  return req(c, 'initialize', initializeParams(LEGACY), { headers: { ...headers, 'MCP-Protocol-Version': null } });
+}
+
 const authUsed = (c: ProbeCtx) => userToken(c) !== null || [401, 403].includes(c.ex('auth-none')?.response?.status ?? 0);
 
 /** the burst's call: a read-only tool without required arguments, else the injection target's twin call (read-only too) */
@@ -108,6 +125,11 @@ export const SECURITY_PROBES: readonly Probe[] = [
     if (!c.url || challengeUrl(c) || !c.ex('prm') || prmOf(c.ex('prm'))) return null;
     const u = new URL(c.url);
     return u.pathname === '/' ? null : metadataGet(c, `${u.origin}${PRM_WELL_KNOWN}`);
+  } },
+  // TLS: is the https endpoint also served in clear on the same port?
+  { id: 'tls-plain', stage: 2, wires: HTTP, build: (c) => {
+    const url = c.url ? plainTwinUrl(c.url) : null;
+    return url ? { ...credentialFree(c), url } : null;
   } },
   // sessions (legacy HTTP): more ids from fresh initialize requests
   ...(['session-init-2', 'session-init-3'] as const).map((id): Probe => ({

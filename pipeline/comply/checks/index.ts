@@ -85,6 +85,7 @@ import security_session_entropy from './security-session-entropy.ts';
 import security_session_not_auth from './security-session-not-auth.ts';
 import security_sql_injection from './security-sql-injection.ts';
 import security_ssrf_internal from './security-ssrf-internal.ts';
+import security_tls_required from './security-tls-required.ts';
 import security_token_in_uri from './security-token-in-uri.ts';
 import security_tool_cross_reference from './security-tool-cross-reference.ts';
 import security_tool_list_stable from './security-tool-list-stable.ts';
@@ -218,6 +219,7 @@ export const CATALOG: readonly Check[] = [
   security_session_not_auth,
   security_sql_injection,
   security_ssrf_internal,
+  security_tls_required,
   security_token_in_uri,
   security_tool_cross_reference,
   security_tool_list_stable,
