@@ -1,4 +1,7 @@
 /** Test helpers: run the prober against the fixture (stdio child or loopback HTTP child). */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { comply } from '../../pipeline/comply/run.ts';
 import type { RunReport, Revision, SpecChoice } from '../../pipeline/comply/types.ts';
 import { FIXTURE_LIGHT_ENTRY, FIXTURE_TSX_IMPORT, startFixtureProcess } from '../../pipeline/fixture/launch.ts';
@@ -13,6 +16,8 @@ export const FEATURES = { FIXTURE_FEATURES: 'resources,prompts,completions,loggi
 export const AUTH_TOKEN = 'fixture-token-3f9c0d2a';
 export const AUTH_MODE = { FIXTURE_AUTH_TOKEN: AUTH_TOKEN, FIXTURE_RATE_LIMIT: '24' };
 export const AUTH_HEADER = { Authorization: `Bearer ${AUTH_TOKEN}` };
+const execFileP = promisify(execFile);
+const MCPGAUGE_BIN = fileURLToPath(new URL('../../bin/mcpgauge.mjs', import.meta.url));
 const OPTS = { timeoutMs: 15_000, startupTimeoutMs: 60_000, selection: { only: [], skip: [] }, invasive: true, secrets: [] as string[] };
 
 export function fixtureEnv(extra: Record<string, string>): Record<string, string> {
@@ -50,3 +55,26 @@ export function notPassing(run: RunReport): string[] {
 }
 
 export type Combo = { wire: 'stdio' | 'http'; revision: Revision };
+
+/**
+ * The TLS mode: an https fixture process graded by `mcpgauge comply` as a child process that
+ * trusts the test certificate (NODE_EXTRA_CA_CERTS is read at process start only, so the prober
+ * cannot run in this process). Returns the JSON report's runs.
+ */
+export async function tlsRuns(specs: readonly SpecChoice[], certFile: string, env: Record<string, string>, args: readonly string[] = ['--stateless'], complyArgs: (spec: SpecChoice) => string[] = () => []): Promise<RunReport[]> {
+  const fx = await startFixtureProcess({ transport: 'streamable-http', args: [...args], env, light: true, readyTimeoutMs: 60_000 });
+  try {
+    if (!fx.url.startsWith('https://')) throw new Error(`the TLS fixture printed ${fx.url}, not an https URL`);
+    const out: RunReport[] = [];
+    for (const spec of specs) {
+      const { stdout } = await execFileP(process.execPath, [MCPGAUGE_BIN, 'comply', fx.url, '--format', 'json', '--spec-version', spec, '--timeout', '15000', ...complyArgs(spec)], {
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: certFile },
+        maxBuffer: 64 * 1024 * 1024,
+      }).catch((e: { stdout?: string; message: string }) => (e.stdout ? { stdout: e.stdout } : Promise.reject(e)));
+      out.push(...(JSON.parse(stdout) as { runs: RunReport[] }).runs);
+    }
+    return out;
+  } finally {
+    await fx.stop();
+  }
+}

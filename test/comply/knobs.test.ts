@@ -13,7 +13,8 @@ import { catalogFor } from '../../pipeline/comply/select.ts';
 import { KNOBS } from '../../pipeline/fixture/breaks.ts';
 import type { Revision, RunReport } from '../../pipeline/comply/types.ts';
 import { startFixtureProcess, type FixtureProcess } from '../../pipeline/fixture/launch.ts';
-import { AUTH_HEADER, AUTH_MODE, FEATURES, stdioRuns, urlRuns, type Combo } from './harness.ts';
+import { AUTH_HEADER, AUTH_MODE, FEATURES, stdioRuns, tlsRuns, urlRuns, type Combo } from './harness.ts';
+import { TLS_SKIP, makeCert, tlsEnv, type TestCert } from './tls-cert.ts';
 
 const COMBOS: Combo[] = [
   { wire: 'stdio', revision: '2026-07-28' },
@@ -33,6 +34,13 @@ const ALSO_FAILS: Record<string, readonly string[]> = {
 
 /** knobs that end the process: they get a fixture of their own (stdio), never the shared HTTP one */
 const OWN_PROCESS = new Set(['crash-on-large-input', 'exit-on-giant-line']);
+
+/**
+ * listener knobs of the TLS mode (read at start, never per request): a plain-http fixture cannot
+ * show them, so each runs on an https fixture of its own (FIXTURE_BREAK=knob), against a clean
+ * https fixture as the baseline, graded by a prober child that trusts the test certificate
+ */
+const TLS_MODE = new Set(['tls-plain-too']);
 
 const key = (c: { wire: string; revision: string }) => `${c.wire}/${c.revision}`;
 
@@ -69,6 +77,28 @@ export function plan(knob: string): Combo[] {
 }
 
 let shared: FixtureProcess;
+let cert: TestCert | undefined;
+const cleanTls = new Map<string, Promise<RunReport>>();
+
+/** TLS-mode runs of one knob (or the clean baseline: knob null), one fixture process per run */
+async function tlsKnobRuns(combos: Combo[], knob: string | null): Promise<Map<string, RunReport>> {
+  cert ??= makeCert();
+  const c = cert;
+  const env = (k: string | null) => ({ ...FEATURES, ...tlsEnv(c), ...(k ? { FIXTURE_BREAK: k } : {}) });
+  const m = new Map<string, RunReport>();
+  for (const combo of combos) {
+    if (combo.wire !== 'http') throw new Error(`${knob}: a TLS-mode knob on ${key(combo)}`);
+    const one = (k: string | null) => tlsRuns([combo.revision], c.cert, env(k)).then((r) => r[0]);
+    let run: Promise<RunReport>;
+    if (knob) run = one(knob);
+    else {
+      if (!cleanTls.has(key(combo))) cleanTls.set(key(combo), one(null));
+      run = cleanTls.get(key(combo))!;
+    }
+    m.set(key(combo), await run);
+  }
+  return m;
+}
 
 async function runs(combos: Combo[], knob: string): Promise<Map<string, RunReport>> {
   const m = new Map<string, RunReport>();
@@ -95,6 +125,7 @@ describe('every break knob flips exactly its intended checks', { concurrency: 2,
   });
   after(async () => {
     await shared?.stop();
+    cert?.cleanup();
   });
 
   it('the break path with no knob (FIXTURE_BREAK=none) is as clean as the fixture', () => {
@@ -105,12 +136,14 @@ describe('every break knob flips exactly its intended checks', { concurrency: 2,
   });
 
   for (const knob of knobs) {
-    it(`${knob}: ${KNOBS[knob]}`, async () => {
+    const tls = TLS_MODE.has(knob);
+    it(`${knob}: ${KNOBS[knob]}`, { skip: tls ? TLS_SKIP : false }, async () => {
       const combos = plan(knob);
       assert.ok(combos.length, `${knob} has no check that applies anywhere`);
-      const broken = await runs(combos, knob);
+      const broken = tls ? await tlsKnobRuns(combos, knob) : await runs(combos, knob);
+      const baseline = tls ? await tlsKnobRuns(combos, null) : clean;
       for (const c of combos) {
-        const base = clean.get(key(c))!;
+        const base = baseline.get(key(c))!;
         const r = broken.get(key(c))!;
         // pass on the clean fixture, or not applicable there only because a capability is undeclared
         const want = applies(knob, c).filter((id) => {
