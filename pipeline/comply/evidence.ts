@@ -80,7 +80,11 @@ export class View {
   responses(): Array<{ ex: Exchange; msg: Obj }> {
     const out: Array<{ ex: Exchange; msg: Obj }> = [];
     for (const e of this.ev.exchanges) {
+      // an auth gate or rate limiter (401/403/407/429) answers at the HTTP level: a body that does
+      // not claim to be JSON-RPC ({"error": "missing API key"}) is not judged as a JSON-RPC response
+      const gate = [401, 403, 407, 429].includes(e.response?.status ?? 0);
       for (const m of e.response?.messages ?? []) {
+        if (gate && (m as Obj | null)?.jsonrpc === undefined) continue;
         if (m && typeof m === 'object' && !Array.isArray(m) && ('result' in m || 'error' in m)) out.push({ ex: e, msg: m as Obj });
       }
     }

@@ -15,7 +15,17 @@ import { LEGACY } from './types.ts';
 import { HTTP, L, M, cheap, listOf, req, type Probe, type ProbeCtx, type ProbeOut } from './probe-kit.ts';
 import { BURST_SIZE, GARBAGE_TOKEN, INJECTIONS, PRM_WELL_KNOWN, bearerChallenge, pickInjectionTarget, prmOf, type InjectionKind } from './security-kit.ts';
 
-const NO_AUTH = { Authorization: null };
+/**
+ * User headers that carry a credential besides Authorization (an API key header such as
+ * X-API-Key, Api-Key, X-Auth-Token): a probe that withholds or replaces the credential drops
+ * them too, or a server that takes either would be credited as accepting unauthenticated calls.
+ */
+const CREDENTIAL_HEADER = /(^|-)(api-?key|apikey|auth|auth-token|token|access-token)$/i;
+function withoutCredentials(c: ProbeCtx): Record<string, null> {
+  const out: Record<string, null> = { Authorization: null };
+  for (const k of Object.keys(c.env.userHeaders)) if (CREDENTIAL_HEADER.test(k)) out[k] = null;
+  return out;
+}
 /** tool-input payloads: after the raw-byte stage, before the 1 MB argument (5), so a crash is pinned on the probe that caused it */
 const PAYLOAD_STAGE = 4.5;
 /** a liveness probe right after the payloads (the core one runs after the 1 MB argument too) */
@@ -29,7 +39,7 @@ const BURST_STAGE = 6.5;
  * session before the credential is looked at, and one carrying the session mixes in session-as-auth).
  */
 function opening(c: ProbeCtx, auth: string | null): ProbeOut {
-  const headers = { Authorization: auth };
+  const headers: Record<string, string | null> = { ...withoutCredentials(c), Authorization: auth };
   if (c.rev !== LEGACY) return cheap(c, { headers });
   return req(c, 'initialize', initializeParams(LEGACY), { headers: { ...headers, 'Mcp-Session-Id': null, 'MCP-Protocol-Version': null } });
 }
@@ -45,7 +55,7 @@ function userToken(c: ProbeCtx): string | null {
 function metadataGet(c: ProbeCtx, url: string): ProbeOut {
   const same = c.url !== undefined && new URL(url).origin === new URL(c.url).origin;
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (same) for (const [k, v] of Object.entries(c.env.userHeaders)) if (k.toLowerCase() !== 'authorization') headers[k] = v;
+  if (same) for (const [k, v] of Object.entries(c.env.userHeaders)) if (k.toLowerCase() !== 'authorization' && !CREDENTIAL_HEADER.test(k)) headers[k] = v;
   return { built: { message: {}, headers }, httpMethod: 'GET', url, expect: 'none', document: true };
 }
 
@@ -114,8 +124,8 @@ export const SECURITY_PROBES: readonly Probe[] = [
     u.searchParams.set('access_token', tok);
     return { ...opening(c, null), url: u.href };
   } },
-  { id: 'auth-none-list', stage: 2, revisions: M, wires: HTTP, build: (c) => (userToken(c) ? req(c, 'tools/list', {}, { headers: NO_AUTH }) : null) },
-  { id: 'session-no-auth', stage: 2, revisions: L, wires: HTTP, build: (c) => (userToken(c) && c.env.sessionId ? cheap(c, { headers: NO_AUTH }) : null) },
+  { id: 'auth-none-list', stage: 2, revisions: M, wires: HTTP, build: (c) => (userToken(c) ? req(c, 'tools/list', {}, { headers: withoutCredentials(c) }) : null) },
+  { id: 'session-no-auth', stage: 2, revisions: L, wires: HTTP, build: (c) => (userToken(c) && c.env.sessionId ? cheap(c, { headers: withoutCredentials(c) }) : null) },
   { id: 'prm', stage: 3, wires: HTTP, build: (c) => {
     if (!c.url || !authUsed(c)) return null;
     const u = new URL(c.url);
