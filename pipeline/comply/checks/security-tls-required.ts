@@ -34,7 +34,10 @@ export default defineCheck(
     const e = v.x('tls-plain');
     if (!e) return { status: 'not_evaluable', reason: 'no_population', detail: 'the plain-http request was not sent' };
     const st = e.response?.status;
-    if (st === undefined) return pass(`plain http refused (${e.error?.kind ?? 'no answer'}: ${e.error?.detail ?? 'nothing came back'}); probe: ${SENT}`);
+    if (st === undefined) {
+      const how = e.error?.kind === 'timeout' ? 'not answered' : 'refused';
+      return pass(`plain http ${how} (${e.error?.kind ?? 'no answer'}: ${e.error?.detail ?? 'nothing came back'}); probe: ${SENT}`);
+    }
     if (st >= 300 && st < 400) {
       const loc = e.response?.headers?.location ?? '';
       const many = loc.includes(',');
