@@ -287,7 +287,7 @@ test('HTTP: a batch and a JSON body that is not JSON-RPC get 400 + -32600 (the S
   const sid = init.headers.get('mcp-session-id');
   await init.arrayBuffer();
   assert.ok(sid, 'a legacy initialize opens a session');
-  for (const headers of [{}, { 'Mcp-Session-Id': sid!, 'MCP-Protocol-Version': '2025-11-25' }]) {
+  for (const headers of [{}, { 'Mcp-Session-Id': sid!, 'MCP-Protocol-Version': '2025-11-25' }] as Record<string, string>[]) {
     const bad = await post(JSON.stringify({ jsonrpc: '2.0', id: 'x', method: 42 }), headers);
     assert.equal(bad.status, 400);
     assert.deepEqual(await bad.json(), { jsonrpc: '2.0', id: 'x', error: { code: -32600, message: 'Invalid Request: method must be a string' } });
