@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { isModernHttpMessage } from '../mcp/era.ts';
+import { invalidEnvelope, invalidRequestBody } from '../mcp/envelope.ts';
 
 /** Largest request body accepted (bytes). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -102,6 +103,15 @@ export function legacySessions(factory: McpServerFactory, stateless: Stateless, 
       const parsed = await readBody(req, res);
       if (!parsed.ok) return;
       const body = parsed.body;
+      // a batch (removed in 2025-06-18; the SDK's legacy fallback would run it) or JSON that is not
+      // a JSON-RPC message (the SDK session transport would say -32700): -32600 here, on every path
+      const invalid = invalidEnvelope(body);
+      if (invalid) {
+        if (res.headersSent) return void res.end();
+        const text = JSON.stringify(invalidRequestBody(body, invalid));
+        res.writeHead(400, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+        return void res.end(text);
+      }
       if (!isModernHttpMessage(body, req.headers)) {
         if (id !== undefined) {
           const s = sessions.get(id);

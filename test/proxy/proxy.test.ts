@@ -275,3 +275,21 @@ test('HTTP: API key required (401), X-API-Key or Bearer accepted, foreign Origin
   // the SDK client without a key is refused too
   await assert.rejects(connectMcp({ kind: 'http', url: proxy.url }, { timeoutMs: 5000 }));
 });
+
+test('HTTP: a batch and a JSON body that is not JSON-RPC get 400 + -32600 (the SDK would run the batch, and say -32700), in a legacy session too', async () => {
+  const post = (body: string, headers: Record<string, string> = {}) =>
+    fetch(proxy.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'X-API-Key': KEY, ...headers }, body });
+  const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+  const batch = await post(JSON.stringify([ping, { ...ping, id: 2 }]));
+  assert.equal(batch.status, 400);
+  assert.deepEqual(await batch.json(), { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: JSON-RPC batches are not supported' } });
+  const init = await rawInitialize(proxy.url, { 'X-API-Key': KEY });
+  const sid = init.headers.get('mcp-session-id');
+  await init.arrayBuffer();
+  assert.ok(sid, 'a legacy initialize opens a session');
+  for (const headers of [{}, { 'Mcp-Session-Id': sid!, 'MCP-Protocol-Version': '2025-11-25' }] as Record<string, string>[]) {
+    const bad = await post(JSON.stringify({ jsonrpc: '2.0', id: 'x', method: 42 }), headers);
+    assert.equal(bad.status, 400);
+    assert.deepEqual(await bad.json(), { jsonrpc: '2.0', id: 'x', error: { code: -32600, message: 'Invalid Request: method must be a string' } });
+  }
+});
