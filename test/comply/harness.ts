@@ -56,6 +56,15 @@ export function notPassing(run: RunReport): string[] {
 
 export type Combo = { wire: 'stdio' | 'http'; revision: Revision };
 
+/** `mcpgauge comply URL --format json` as a child process trusting `certFile` (NODE_EXTRA_CA_CERTS): the report's runs */
+export async function complyChild(url: string, spec: SpecChoice, certFile: string, args: readonly string[] = []): Promise<RunReport[]> {
+  const { stdout } = await execFileP(process.execPath, [MCPGAUGE_BIN, 'comply', url, '--format', 'json', '--spec-version', spec, '--timeout', '15000', ...args], {
+    env: { ...process.env, NODE_EXTRA_CA_CERTS: certFile },
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((e: { stdout?: string; message: string }) => (e.stdout ? { stdout: e.stdout } : Promise.reject(e)));
+  return (JSON.parse(stdout) as { runs: RunReport[] }).runs;
+}
+
 /**
  * The TLS mode: an https fixture process graded by `mcpgauge comply` as a child process that
  * trusts the test certificate (NODE_EXTRA_CA_CERTS is read at process start only, so the prober
@@ -66,13 +75,7 @@ export async function tlsRuns(specs: readonly SpecChoice[], certFile: string, en
   try {
     if (!fx.url.startsWith('https://')) throw new Error(`the TLS fixture printed ${fx.url}, not an https URL`);
     const out: RunReport[] = [];
-    for (const spec of specs) {
-      const { stdout } = await execFileP(process.execPath, [MCPGAUGE_BIN, 'comply', fx.url, '--format', 'json', '--spec-version', spec, '--timeout', '15000', ...complyArgs(spec)], {
-        env: { ...process.env, NODE_EXTRA_CA_CERTS: certFile },
-        maxBuffer: 64 * 1024 * 1024,
-      }).catch((e: { stdout?: string; message: string }) => (e.stdout ? { stdout: e.stdout } : Promise.reject(e)));
-      out.push(...(JSON.parse(stdout) as { runs: RunReport[] }).runs);
-    }
+    for (const spec of specs) out.push(...(await complyChild(fx.url, spec, certFile, complyArgs(spec))));
     return out;
   } finally {
     await fx.stop();

@@ -8,17 +8,58 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createServer as createHttp } from 'node:http';
+import { connect, createServer as createNet, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { comply, reportFromRecording, type Recording } from '../../pipeline/comply/run.ts';
 import { plainTwinUrl } from '../../pipeline/comply/probes-security.ts';
 import type { RunReport } from '../../pipeline/comply/types.ts';
 import { startFixtureProcess } from '../../pipeline/fixture/launch.ts';
-import { AUTH_MODE, AUTH_TOKEN, FEATURES, httpRuns, tlsRuns } from './harness.ts';
+import { AUTH_MODE, AUTH_TOKEN, FEATURES, complyChild, httpRuns, tlsRuns } from './harness.ts';
 import { TLS_SKIP, makeCert, tlsEnv, type TestCert } from './tls-cert.ts';
 
 const ID = 'security-tls-required';
 const SPECS = ['2025-11-25', '2026-07-28'] as const;
 const CANARY = 'canary-secret-7d41e0b9';
+/**
+ * A front on a port of its own: TLS connections (first byte 0x16) pass through to the https
+ * fixture untouched (TLS stays end to end), plain http ones get a 308 to `location(port)`:
+ * a real TLS endpoint that redirects plain http, as a reverse proxy in front of a server does.
+ */
+async function redirectFront(tlsPort: number, location: (port: number) => string): Promise<{ url: string; close(): Promise<void> }> {
+  const socks = new Set<Socket>();
+  let port = 0;
+  const plain = createHttp((_req, res) => {
+    res.writeHead(308, { Location: location(port), 'Content-Length': '0' });
+    res.end();
+  });
+  const front = createNet((sock) => {
+    socks.add(sock);
+    sock.on('close', () => socks.delete(sock));
+    sock.on('error', () => sock.destroy());
+    sock.once('readable', () => {
+      const first = sock.read(1) as Buffer | null;
+      if (!first) return void sock.destroy();
+      sock.unshift(first);
+      if (first[0] !== 0x16) return void plain.emit('connection', sock);
+      const up = connect(tlsPort, '127.0.0.1');
+      socks.add(up);
+      up.on('error', () => sock.destroy());
+      up.on('close', () => sock.destroy());
+      sock.pipe(up).pipe(sock);
+    });
+  });
+  await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+  port = (front.address() as AddressInfo).port;
+  return {
+    url: `https://127.0.0.1:${port}/mcp`,
+    close: () => {
+      for (const s of socks) s.destroy();
+      return new Promise((r) => front.close(() => r()));
+    },
+  };
+}
+
 const verdicts = (r: RunReport) => Object.fromEntries(r.results.map((x) => [x.id, x.status]));
 const mine = (r: RunReport) => r.results.find((x) => x.id === ID)!;
 
@@ -78,6 +119,28 @@ describe('security-tls-required', { timeout: 300_000 }, () => {
         assert.ok(hs.includes('authorization') && hs.includes('x-canary'), `${spec}: the https handshake carried the user headers (${hs.join(', ')})`);
       }
     });
+  });
+
+  it('plain http redirected with 308: to the https URL passes, to an http URL fails', { skip: TLS_SKIP }, async () => {
+    const cert = makeCert();
+    const fx = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env: { ...FEATURES, ...tlsEnv(cert) }, light: true, readyTimeoutMs: 60_000 });
+    const toHttps = await redirectFront(fx.port, (p) => `https://127.0.0.1:${p}/mcp`);
+    const toHttp = await redirectFront(fx.port, (p) => `http://127.0.0.1:${p}/elsewhere`);
+    try {
+      const [good] = await complyChild(toHttps.url, '2026-07-28', cert.cert);
+      assert.equal(mine(good).status, 'pass', mine(good).detail);
+      assert.match(mine(good).detail, /redirected \(HTTP 308\) to https:/);
+      const [bad] = await complyChild(toHttp.url, '2026-07-28', cert.cert);
+      assert.equal(mine(bad).status, 'fail', mine(bad).detail);
+      assert.match(mine(bad).detail, /not a single https URL/);
+      // the fronts change nothing else: every other verdict is the same through both
+      const changed = Object.keys(verdicts(good)).filter((id) => id !== ID && verdicts(good)[id] !== verdicts(bad)[id]);
+      assert.deepEqual(changed, []);
+    } finally {
+      await Promise.all([toHttps.close(), toHttp.close()]);
+      await fx.stop();
+      cert.cleanup();
+    }
   });
 
   it('a plain http fixture on loopback: not_applicable on both eras, saying why', async () => {
