@@ -76,6 +76,15 @@ export class View {
     for (const m of this.ev.unattributed) if (m && typeof m === 'object' && !Array.isArray(m)) out.push({ probe: '(unattributed)', msg: m as Obj });
     return out;
   }
+  /** every result object, with its exchange and the method of the request that drew it (post-hoc scans) */
+  results(): Array<{ ex: Exchange; result: Obj; method: string | undefined }> {
+    const out: Array<{ ex: Exchange; result: Obj; method: string | undefined }> = [];
+    for (const { ex, msg } of this.responses()) {
+      const r = msg.result;
+      if (r && typeof r === 'object' && !Array.isArray(r)) out.push({ ex, result: r as Obj, method: this.requestMethod(ex) });
+    }
+    return out;
+  }
   /** responses (result or error) paired with the request that drew them */
   responses(): Array<{ ex: Exchange; msg: Obj }> {
     const out: Array<{ ex: Exchange; msg: Obj }> = [];

@@ -1,4 +1,4 @@
-import { ANY_WIRE, MODERN_ONLY, defineCheck, isObj, pass, problems, specUrl } from '../check.ts';
+import { ANY_WIRE, MODERN_ONLY, defineCheck, pass, problems, specUrl } from '../check.ts';
 import { MODERN } from '../types.ts';
 
 export default defineCheck(
@@ -15,14 +15,8 @@ export default defineCheck(
     fix: 'Add resultType: "complete" to every result.',
   },
   (v) => {
-    const bad: string[] = [];
-    let n = 0;
-    for (const { ex, msg } of v.responses()) {
-      if (!isObj(msg.result)) continue;
-      n++;
-      const rt = msg.result.resultType;
-      if (rt !== 'complete' && rt !== 'input_required') bad.push(`${v.requestMethod(ex) ?? ex.probe}: resultType ${JSON.stringify(rt)}`);
-    }
-    return n ? problems(bad, `${n} results carry resultType`) : pass('no results to inspect');
+    const all = v.results();
+    const bad = all.filter(({ result }) => result.resultType !== 'complete' && result.resultType !== 'input_required').map(({ ex, result, method }) => `${method ?? ex.probe}: resultType ${JSON.stringify(result.resultType)}`);
+    return all.length ? problems(bad, `${all.length} results carry resultType`) : pass('no results to inspect');
   },
 );

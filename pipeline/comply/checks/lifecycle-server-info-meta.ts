@@ -16,14 +16,12 @@ export default defineCheck(
     fix: 'Add _meta["io.modelcontextprotocol/serverInfo"] = {name, version} to every result.',
   },
   (v) => {
-    const bad: string[] = [];
-    let n = 0;
-    for (const { ex, msg } of v.responses()) {
-      if (!isObj(msg.result)) continue;
-      n++;
-      const si = isObj(msg.result._meta) ? msg.result._meta[K_SERVER_INFO] : undefined;
-      if (!isObj(si) || typeof si.name !== 'string') bad.push(`${v.requestMethod(ex) ?? ex.probe} result lacks serverInfo`);
-    }
-    return n ? problems(bad, `${n} results carry serverInfo`) : pass('no results to inspect');
+    const all = v.results();
+    const lacks = ({ result }: (typeof all)[number]) => {
+      const si = isObj(result._meta) ? result._meta[K_SERVER_INFO] : undefined;
+      return !isObj(si) || typeof si.name !== 'string';
+    };
+    const bad = all.filter(lacks).map(({ ex, method }) => `${method ?? ex.probe} result lacks serverInfo`);
+    return all.length ? problems(bad, `${all.length} results carry serverInfo`) : pass('no results to inspect');
   },
 );

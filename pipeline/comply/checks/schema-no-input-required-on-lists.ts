@@ -1,4 +1,4 @@
-import { ANY_WIRE, MODERN_ONLY, defineCheck, isObj, problems, specUrl } from '../check.ts';
+import { ANY_WIRE, MODERN_ONLY, defineCheck, problems, specUrl } from '../check.ts';
 import { MODERN } from '../types.ts';
 
 /** the only requests a server may answer with input_required */
@@ -18,14 +18,8 @@ export default defineCheck(
     fix: 'Answer list, discover and completion requests with a complete result (or an error); ask for input only from tools/call, prompts/get or resources/read.',
   },
   (v) => {
-    const bad: string[] = [];
-    let n = 0;
-    for (const { ex, msg } of v.responses()) {
-      if (!isObj(msg.result)) continue;
-      n++;
-      const m = v.requestMethod(ex);
-      if (msg.result.resultType === 'input_required' && !(m && MRTR_METHODS.has(m))) bad.push(`${m ?? ex.probe} answered input_required`);
-    }
-    return problems(bad, `${n} results: input_required only where allowed`);
+    const all = v.results();
+    const bad = all.filter(({ result, method }) => result.resultType === 'input_required' && !(method && MRTR_METHODS.has(method))).map(({ ex, method }) => `${method ?? ex.probe} answered input_required`);
+    return problems(bad, `${all.length} results: input_required only where allowed`);
   },
 );
