@@ -10,7 +10,7 @@ FROM node:20-slim
 WORKDIR /app
 ENV NODE_ENV=production \
     MCPFIXTURE_HOST=0.0.0.0
-# runtime dependencies only (tsx runs the TypeScript sources; no build step)
+# runtime dependencies only; the compiled code (dist/, `make build`, which `make fixture-image` runs first) comes with COPY . .
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error && npm cache clean --force
 # the sources the CLI loads (bin/mcpfixture.mjs -> pipeline/cli.ts -> pipeline/**, arms/**);
