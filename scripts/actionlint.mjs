@@ -13,13 +13,14 @@ const bin = join(root, '.cache', 'bin', 'actionlint');
 function installed() {
   if (!existsSync(bin)) return false;
   const r = spawnSync(bin, ['-version'], { encoding: 'utf8' });
-  return r.status === 0 && r.stdout.split('\n')[0].trim() === ACTIONLINT_VERSION.slice(1);
+  return r.status === 0 && r.stdout.split('\n')[0].trim() === ACTIONLINT_VERSION;
 }
 
 if (!installed()) {
   try {
     execFileSync('go', ['install', `github.com/rhysd/actionlint/cmd/actionlint@${ACTIONLINT_VERSION}`], {
-      env: { ...process.env, GOBIN: join(root, '.cache', 'bin'), GOFLAGS: '-mod=mod' },
+      // no HOME (some CI shells): Go's module and build caches under .cache too
+      env: { ...(process.env.HOME ? {} : { GOPATH: join(root, '.cache', 'go'), GOCACHE: join(root, '.cache', 'go-build') }), ...process.env, GOBIN: join(root, '.cache', 'bin') },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
   } catch (e) {
