@@ -199,23 +199,32 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
   const style = a.cells.find((c) => c.style)?.style;
   const cellFragments = accepted.filter((e) => e.fragment!.kind === 'cell');
   const totals = accepted.map((e) => (e.fragment!.kind === 'cell' ? e.fragment!.report!.timing.total_ms : e.fragment!.fixture_compliance!.duration_ms));
+  // header fields (and any the run adds later) as the fragments' own one-cell reports carry them;
+  // the gate digest guarantees the same gate code wrote them
+  const { fixture_compliance: _none, merged_from: _nor, ...base } = head ?? {
+    proxy: { description: 'unknown: no cell fragment was accepted' },
+    options: { baseline: null, client_protocol: 'legacy' as const },
+    steps: STEPS.map((s) => ({ order: s.meta.order, name: s.meta.name, title: s.meta.title, optional: s.meta.optional === true })),
+  };
   const report: GateReport = {
+    ...(base as GateReport),
     schema_version: 1,
     tool: 'mcpgauge gate',
     generated_at: new Date().toISOString(),
     verdict,
     exit_code: verdict === 'pass' ? 0 : 1,
-    proxy: { description: head?.proxy.description ?? 'unknown: no cell fragment was accepted', ...(style ? { style } : {}) },
+    proxy: { description: base.proxy.description, ...(style ? { style } : {}) },
     config: { file: cfg.source },
     options: {
+      ...(base.options as GateReport['options']),
       jobs: Math.max(1, cellFragments.length),
       allow_flaky: o.allowFlaky ?? false,
       cells: selected,
-      baseline: head?.options.baseline ?? null,
-      client_protocol: head?.options.client_protocol ?? 'legacy',
+      baseline: base.options.baseline,
+      client_protocol: base.options.client_protocol,
       retries: cfg.retries,
     },
-    steps: STEPS.map((s) => ({ order: s.meta.order, name: s.meta.name, title: s.meta.title, optional: s.meta.optional === true })),
+    steps: base.steps,
     cells: a.cells,
     counts: { pass: count('pass'), fail: count('fail'), flaky: count('flaky'), skipped: count('skipped') },
     failures: a.failures,
