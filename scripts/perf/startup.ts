@@ -93,7 +93,7 @@ function yawlabs(): string | null {
 const FLOOR = `
 import { readFileSync, writeFileSync } from 'node:fs';
 import { get_encoding } from 'tiktoken';
-const [corpusFile, out] = process.argv.slice(1);
+const [corpusFile, out] = process.argv.slice(2);
 const tools = JSON.parse(readFileSync(corpusFile, 'utf8')).tools;
 const sortKeys = (v) => Array.isArray(v) ? v.map(sortKeys) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])])) : v;
 const arms = {
