@@ -15,7 +15,7 @@ import { ROLES, startCellFixtures, type CellFixtures } from './fixtures.ts';
 import { oneLine } from './calls.ts';
 import { STEPS } from './steps/index.ts';
 import type { CellContext, CellMetrics, CellResult, RunOptions, StepResult } from './types.ts';
-import type { ContainerSweep } from './docker.ts';
+import { DOCKER_CELL_PROXIES, type ContainerSweep } from './docker.ts';
 
 export const MCPGAUGE_BIN = fileURLToPath(new URL('../../bin/mcpgauge.mjs', import.meta.url));
 
@@ -95,6 +95,7 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
     const port = await freePort();
     const values = placeholderValues(cell, fixtures, rc.cfg, workDir, port, apiKey);
     proxy = await launchProxy(rc.spec, { workDir, values, secrets: [apiKey], onOutput: (s) => appendFileSync(proxyLog, s) });
+    if (cell.transport === 'docker' && proxy.pid !== undefined) DOCKER_CELL_PROXIES.add(proxy.pid);
     log(`proxy: ${proxy.description}`);
     log(`fixtures: ${ROLES.map((r) => `${r}=${fixtures!.roles[r].url ?? shellLine(fixtures!.roles[r].argv.slice(-4))}`).join(' ')}`);
     const logs = [rel(gateLog), rel(proxyLog), ...ROLES.map((r) => rel(fixtures!.roles[r].log))];
@@ -157,6 +158,7 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
   } finally {
     await Promise.all(sessions.map((s) => s.close().catch(() => {})));
     await proxy?.stop().catch(() => {});
+    if (proxy?.pid !== undefined) DOCKER_CELL_PROXIES.delete(proxy.pid);
     docker.sweep = await fixtures?.stop().catch((e) => {
       log(`teardown: ${(e as Error).message}`);
       return undefined;

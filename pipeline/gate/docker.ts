@@ -118,3 +118,50 @@ export function removeRunContainersSync(runId: string): void {
   const ids = (ps.stdout ?? '').split('\n').filter(Boolean);
   if (ids.length) spawnSync('docker', ['rm', '-f', ...ids], { stdio: 'ignore', timeout: 30_000 });
 }
+
+/** pids of the HTTP-served proxies fronting a docker cell right now (their process groups die first on a signal) */
+export const DOCKER_CELL_PROXIES = new Set<number>();
+
+/**
+ * While a run has a docker cell: on process exit, and on SIGINT/SIGTERM when nothing else in the
+ * process handles them, the proxies fronting docker cells are killed (so none starts a new
+ * container) and every container of the run is removed; a signal then exits 130 / 143. Returns
+ * the release function (called at the end of the run: the final sweep).
+ */
+export function guardDockerRun(runId: string): () => void {
+  const sweep = () => {
+    for (const pid of DOCKER_CELL_PROXIES) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }
+    }
+    removeRunContainersSync(runId);
+  };
+  const signals: [NodeJS.Signals, number][] = [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ];
+  const handlers = signals
+    .filter(([sig]) => process.listenerCount(sig) === 0)
+    .map(([sig, code]) => {
+      const h = () => {
+        sweep();
+        process.stderr.write(`mcpgauge gate: ${sig}: the docker cell's proxies were killed and the run's containers (${RUN_LABEL}=${runId}) removed\n`);
+        process.exit(code);
+      };
+      process.once(sig, h);
+      return [sig, h] as const;
+    });
+  process.once('exit', sweep);
+  return () => {
+    for (const [sig, h] of handlers) process.off(sig, h);
+    process.off('exit', sweep);
+    removeRunContainersSync(runId);
+  };
+}

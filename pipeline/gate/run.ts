@@ -12,7 +12,7 @@ import type { AdapterOptions, ProxySpec } from '../adapter/index.ts';
 import { ADAPTER_DEFAULTS } from '../adapter/index.ts';
 import { CELLS, CELL_IDS, type CellDef } from './cells.ts';
 import { harnessError, loadGateConfig, type GateConfig } from './config.ts';
-import { fixtureImage, imageMissing, probeDocker, removeRunContainersSync } from './docker.ts';
+import { fixtureImage, guardDockerRun, imageMissing, probeDocker } from './docker.ts';
 import { preflightFixture } from './fixtures.ts';
 import { gradeYardstick, type YardstickResult } from './yardstick.ts';
 import { runCell } from './cell.ts';
@@ -103,8 +103,7 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
   const progress = o.progress;
 
   const runnable: CellDef[] = [];
-  let dockerRun = false;
-  const dockerExit = () => removeRunContainersSync(runId);
+  let releaseDocker: (() => void) | undefined;
   for (const c of cells) {
     const required = cfg.cells[c.id].required;
     if (cfg.cells[c.id].enabled === false) results.push(skippedCell(c, required, `skipped: disabled in ${cfg.source}`));
@@ -118,9 +117,8 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
         progress?.(`${c.id}: ${reason}`);
       } else {
         runnable.push(c);
-        // whatever way the run ends, no container of this run may survive it
-        process.once('exit', dockerExit);
-        dockerRun = true;
+        // whatever way the run ends (green, red, a signal), no container of this run may survive it
+        releaseDocker = guardDockerRun(runId);
       }
     } else runnable.push(c);
   }
@@ -153,10 +151,7 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
       else progress?.(`${c.id}: died: ${(e as Error).message}`); // no result: assembled as a failure (fail closed)
     }
   });
-  if (dockerRun) {
-    process.off('exit', dockerExit);
-    removeRunContainersSync(runId); // each cell checked and removed its own; this catches a cell that died
-  }
+  releaseDocker?.(); // each docker cell checked and removed its own containers; this catches one that died
   if (harness) throw harness;
   const a = assemble(expected, results, o.allowFlaky ?? false);
   if (yardstick?.status === 'fail') {
