@@ -160,8 +160,11 @@ function buildLocal() {
     return;
   }
   say(`local path: docker build -f docker/Dockerfile.local --build-arg BASE=${base} -t ${TAG}`);
+  const before = docker(['image', 'inspect', '--format', '{{.Id}}', TAG]).stdout.trim();
   const r = docker(['build', '--build-arg', `BASE=${base}`, '--label', `mcpgauge.context-hash=${hash}`, '-t', TAG, ctx], { stdio: 'inherit' });
   if (r.status !== 0) fail(2, `docker build exited with ${r.status}`);
+  // the image it replaces would stay as a dangling copy (vfs: ~100 MB each); no-op when a container or tag still uses it
+  if (before && before !== docker(['image', 'inspect', '--format', '{{.Id}}', TAG]).stdout.trim()) docker(['rmi', before]);
 }
 
 /** run inside the image: spawn /mcpfixture, send initialize, print the ms to its answer */
