@@ -161,7 +161,7 @@ test('docker compose config accepts both compose files (when a compose client is
     return;
   }
   for (const file of [COMPOSE, join(REPO, 'docker-compose.host.yml')]) {
-    const r = spawnSync(client[0], [...client.slice(1), '-f', file, 'config', '--quiet'], {
+    const r: { status: number | null; stderr: string } = spawnSync(client[0], [...client.slice(1), '-f', file, 'config', '--quiet'], {
       cwd: REPO,
       encoding: 'utf8',
       timeout: 60_000,
