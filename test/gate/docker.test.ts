@@ -70,10 +70,11 @@ describe('the docker cell on a real engine', { skip: process.env.CI === 'true' ?
     assert.equal(spawnSync('docker', ['tag', fixtureImage(), tag]).status, 0);
     try {
       const config = testConfig(dir, required);
-      const child = spawn(process.execPath, [BIN, 'gate', '--config', config, '--out', join(dir, 'out'), '--cells', CELL, '--no-fixture-grade'], { cwd: REPO, env: { ...process.env, CI: 'true', [FIXTURE_IMAGE_ENV]: tag }, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, 'gate', '--config', config, '--out', join(dir, 'out'), '--cells', CELL, '--no-fixture-grade'], { cwd: REPO, env: { ...process.env, CI: 'true', [FIXTURE_IMAGE_ENV]: tag, TMPDIR: dir }, stdio: ['ignore', 'ignore', 'pipe'] });
       let err = '';
       child.stderr.setEncoding('utf8').on('data', (d) => (err += d));
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      // (TMPDIR: a gate ended by a signal may leave its cell folder behind; this one is removed below)
       // wait until the proxy has started the cell's four fixture containers
       let runIds: string[] = [];
       const deadline = Date.now() + 120_000;
