@@ -19,6 +19,7 @@ bench-discovery: deps
 
 ## Release gate: try to break the proxy build (cells x steps); writes results/gate/. Exit 0/1/2.
 gate: deps
+	@$(NODE) scripts/fixture-image.mjs --if-engine --no-smoke
 	$(NODE) scripts/gate.mjs $(ARGS)
 
 ## The test suite (node:test via tsx)
@@ -41,9 +42,9 @@ sample-report: deps
 bench-perf: deps
 	$(NODE) scripts/bench-perf.mjs $(ARGS)
 
-## Build the fixture container image (needs a Docker engine)
-fixture-image:
-	docker build -t mcpfixture:local .
+## Build the fixture image mcpfixture:local (needs a Docker engine; without a registry a local base is made)
+fixture-image: deps
+	$(NODE) scripts/fixture-image.mjs $(ARGS)
 
 typecheck: deps
 	npx tsc --noEmit -p .
