@@ -53,7 +53,7 @@ export const WORDLLAMA: ModelSpec = Object.freeze({
     size: 1_842_796,
     sha256: '93248f2a9ec36c7b35f700a033d5f36228aae48db61aee31007fa49062cdeb68',
   },
-  tensor: { name: 'embedding.weight', dtype: 'F16', shape: [32000, 256] },
+  tensor: { name: 'embedding.weight', dtype: 'F16' as const, shape: [32000, 256] as [number, number] },
 });
 
 /** where models are cached (git-ignored) */
