@@ -19,7 +19,7 @@ import { DEFAULT_MODELS_DIR, MODEL_NOT_AVAILABLE, WORDLLAMA } from '../models/wo
 import type { SearchHit } from './engine.ts';
 import type { RetrieverEntry, RetrieverOptions, SyncRetriever } from './types.ts';
 
-export type StaticOptions = { modelsDir?: unknown };
+export type StaticOptions = { modelsDir?: unknown; modelFetch?: unknown };
 export type StaticParams = { model: string; dims: number; doc_text: string; query_text: string; similarity: string };
 
 export const STATIC_DOC_TEXT = 'name + " " + description';
@@ -122,7 +122,8 @@ export const embedStaticRetriever: RetrieverEntry = {
   description: `dense retrieval offline: cosine over mean token vectors of the static model ${WORDLLAMA.id} (PyPI ${WORDLLAMA.project}==${WORDLLAMA.version}; mcpgauge models fetch)`,
   create: (opts) => createStaticRetriever(opts as StaticOptions),
   unavailable: (opts) => (modelPresent(WORDLLAMA, rootOf(opts)) ? undefined : MODEL_NOT_AVAILABLE),
+  // option modelFetch: false = never download (only the cache counts)
   prepare: async (opts, log) => {
-    await ensureModel({ root: rootOf(opts), log });
+    if (opts?.modelFetch !== false) await ensureModel({ root: rootOf(opts), log });
   },
 };
