@@ -53,7 +53,8 @@ export function createStaticRetriever(opts: StaticOptions = {}): StaticRetriever
   let model: StaticModel | undefined;
   const getModel = () => (model ??= loadStaticModel(WORDLLAMA, root));
   let ids: string[] = [];
-  let vecs: Float32Array[] = [];
+  /** doc vectors, row-major in one array (one row per doc): a tight loop for the dot products */
+  let matrix = new Float32Array(0);
   let built = false;
   return {
     meta: {
@@ -73,7 +74,7 @@ export function createStaticRetriever(opts: StaticOptions = {}): StaticRetriever
       const m = getModel();
       const prev = lastBuild.get(root) ?? new Map<string, Float32Array>();
       const next = new Map<string, Float32Array>();
-      vecs = docs.map((d) => {
+      const vecs = docs.map((d) => {
         const text = staticDocText(d);
         let v = next.get(text) ?? prev.get(text);
         if (v) reused++;
@@ -85,6 +86,8 @@ export function createStaticRetriever(opts: StaticOptions = {}): StaticRetriever
         return v;
       });
       lastBuild.set(root, next);
+      matrix = new Float32Array(vecs.length * m.dims);
+      vecs.forEach((v, i) => matrix.set(v, i * m.dims));
       ids = docs.map((d) => d.tool_id);
       built = true;
     },
@@ -97,10 +100,10 @@ export function createStaticRetriever(opts: StaticOptions = {}): StaticRetriever
       // bounded top-k: `top` stays sorted best first, at most `limit` long
       const top: SearchHit[] = [];
       const worse = (a: SearchHit, b: SearchHit) => a.score < b.score || (a.score === b.score && a.tool_id > b.tool_id);
-      for (let d = 0; d < vecs.length; d++) {
-        const v = vecs[d];
+      const dims = q.length;
+      for (let d = 0, off = 0; d < ids.length; d++, off += dims) {
         let s = 0;
-        for (let i = 0; i < v.length; i++) s += v[i] * q[i];
+        for (let i = 0; i < dims; i++) s += matrix[off + i] * q[i];
         if (!(s > 0)) continue;
         const h = { tool_id: ids[d], score: s };
         if (top.length === limit && !worse(top[limit - 1], h)) continue;
