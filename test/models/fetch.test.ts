@@ -17,6 +17,11 @@ import { readZipEntries } from '../../pipeline/models/zip.ts';
 import { embedStaticRetriever } from '../../pipeline/retrieval/embed_static.ts';
 import { UserError } from '../../pipeline/types.ts';
 import { modelSkip } from './need_model.ts';
+import { spawnSync } from 'node:child_process';
+import { MCPGAUGE_BIN } from '../../pipeline/systems/open.ts';
+import { scoreArmRetrievers } from '../../pipeline/bench/retrieval.ts';
+import { parseGolden } from '../../pipeline/corpus/golden.ts';
+import { DEFAULT_GOLDEN } from '../../pipeline/constants.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'mcpgauge-models-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -135,4 +140,22 @@ test('models fetch --from: a wheel, the two files by name; sha256 mismatch and a
 test('embed_static without the model in its folder: unavailable() gives the skip reason', () => {
   assert.equal(embedStaticRetriever.unavailable!({ modelsDir: join(tmp, 'nothing-here') }), MODEL_NOT_AVAILABLE);
   assert.equal(MODEL_NOT_AVAILABLE, 'skipped: model not available (mcpgauge models fetch)');
+});
+
+test('offline rows without the model (no fetch): embed_static and hybrid_static are skipped with the reason, bm25f still scored', async () => {
+  const golden = parseGolden(DEFAULT_GOLDEN, JSON.parse(readFileSync(DEFAULT_GOLDEN, 'utf8')));
+  const docs = [{ tool_id: 'filesystem:read_text_file', server: 'filesystem', name: 'read_text_file', description: 'Read a file as text.', params: '' }];
+  const { rows } = await scoreArmRetrievers({
+    corpusId: 'c', corpusVersion: 'c-v1', arm: 'baseline_json', docs, golden,
+    retrieverIds: ['bm25f', 'embed_static', 'hybrid_static'],
+    retrieverOptions: { modelsDir: join(tmp, 'absent'), modelFetch: false },
+    bootstrap: { iterations: 50, seed: 1 }, depth: 10, timed: (_s, fn) => fn(), log: () => {},
+  });
+  assert.deepEqual(rows.map((r) => ('not_scorable' in r ? r.not_scorable : 'scored')), ['scored', MODEL_NOT_AVAILABLE, MODEL_NOT_AVAILABLE]);
+});
+
+test('mcpgauge models fetch: with the model cached, one line and exit 0 (sha256 re-checked)', { skip }, () => {
+  const r = spawnSync(process.execPath, [MCPGAUGE_BIN, 'models', 'fetch'], { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^cached: wordllama-l2-supercat-256 already in .*\(sha256 checked\)\n$/);
 });
