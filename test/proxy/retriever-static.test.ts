@@ -30,7 +30,7 @@ test('proxy --retriever embed_static / hybrid_static: offline ranking, increment
       try {
         await waitFor('the index', () => p.toolCount(), (n) => n > 1);
         // the same docs offline
-        const fx = servers[0];
+        const fx = fixtureServer("fixture");
         const direct = await connectMcp({ kind: 'stdio', command: fx.command, args: fx.args, env: fx.env }, { timeoutMs: 90_000 });
         const fixtureTools = await direct.listAllTools().finally(() => direct.close());
         const docs = [...fixtureTools.map((t) => proxyIndexDoc(toolRecordOf('fixture', t))), proxyIndexDoc(toolRecordOf('dyn', { name: 'grow', description: 'Adds a tool to this server.', inputSchema: { type: 'object', properties: { name: { type: 'string' }, description: { type: 'string' } }, required: ['name', 'description'] } }))];
