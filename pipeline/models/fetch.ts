@@ -209,11 +209,20 @@ export async function fetchModel(opts: ModelFetchOptions = {}): Promise<ModelFet
  */
 export async function ensureModel(opts: ModelFetchOptions = {}): Promise<{ ok: true } | { ok: false; reason: string }> {
   if (modelPresent(opts.spec, opts.root)) return { ok: true };
+  // one attempt per process and folder: embed_static and hybrid_static both ask
+  const key = modelDir(opts.spec ?? WORDLLAMA, opts.root ?? DEFAULT_MODELS_DIR);
+  const failed = failedFetches.get(key);
+  if (failed) return { ok: false, reason: failed };
   try {
-    const r = await fetchModel(opts);
+    const r = await fetchModel({ timeoutMs: 30_000, ...opts });
     opts.log?.(`models: ${r.message}`);
     return { ok: true };
   } catch (e) {
-    return { ok: false, reason: (e as Error).message.split('\n')[0] };
+    const reason = (e as Error).message.split('\n')[0];
+    failedFetches.set(key, reason);
+    opts.log?.(`models: ${WORDLLAMA.id} not available: ${reason}`);
+    return { ok: false, reason };
   }
 }
+
+const failedFetches = new Map<string, string>();
