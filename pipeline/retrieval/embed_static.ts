@@ -85,9 +85,11 @@ export function createStaticRetriever(opts: StaticOptions = {}): StaticRetriever
         next.set(text, v);
         return v;
       });
-      lastBuild.set(root, next);
       matrix = new Float32Array(vecs.length * m.dims);
       vecs.forEach((v, i) => matrix.set(v, i * m.dims));
+      // the kept vectors become views of the matrix rows, so each vector is stored once
+      docs.forEach((d, i) => next.set(staticDocText(d), matrix.subarray(i * m.dims, (i + 1) * m.dims)));
+      lastBuild.set(root, next);
       ids = docs.map((d) => d.tool_id);
       built = true;
     },
