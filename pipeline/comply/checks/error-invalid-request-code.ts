@@ -11,7 +11,7 @@ export default defineCheck(
     transports: ANY_WIRE,
     prerequisites: ['lifecycle-handshake', 'error-invalid-request'],
     probes: ['invalid-request'],
-    spec: { url: specUrl(LEGACY, 'basic#error-codes'), sentence: 'All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification, which defines -32600 Invalid Request: the JSON sent is not a valid Request object.' },
+    spec: { url: specUrl(LEGACY, 'basic#error-responses'), requirement: 'All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification, which defines -32600 Invalid Request: the JSON sent is not a valid Request object.' },
     knob: 'invalid-request-wrong-code',
     fix: 'Use code -32600 for invalid request objects.',
   },

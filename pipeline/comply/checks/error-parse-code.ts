@@ -11,7 +11,7 @@ export default defineCheck(
     transports: ANY_WIRE,
     prerequisites: ['lifecycle-handshake', 'error-parse'],
     probes: ['parse-error'],
-    spec: { url: specUrl(LEGACY, 'basic#error-codes'), sentence: 'All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification, which defines -32700 Parse error: invalid JSON was received by the server.' },
+    spec: { url: specUrl(LEGACY, 'basic#error-responses'), requirement: 'All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification, which defines -32700 Parse error: invalid JSON was received by the server.' },
     knob: 'parse-error-wrong-code',
     fix: 'Use code -32700 for malformed JSON.',
   },

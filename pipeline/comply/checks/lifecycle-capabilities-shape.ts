@@ -12,7 +12,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic/lifecycle#capability-negotiation'), sentence: 'ServerCapabilities (schema): each present capability — tools, resources, prompts, logging, completions — is an object (schema: required type object).' },
+    spec: { url: specUrl(LEGACY, 'basic/lifecycle#capability-negotiation'), requirement: 'ServerCapabilities (schema): each present capability — tools, resources, prompts, logging, completions — is an object (schema: required type object).' },
     knob: 'boolean-capability',
     fix: 'Declare capabilities as objects, e.g. "tools": {} rather than "tools": true.',
   },

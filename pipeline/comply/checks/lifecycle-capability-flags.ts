@@ -13,7 +13,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic/lifecycle#capability-negotiation'), sentence: 'ServerCapabilities (schema): prompts.listChanged?, resources.subscribe?, resources.listChanged?, tools.listChanged?: boolean (messages MUST conform to the schema).' },
+    spec: { url: specUrl(LEGACY, 'basic/lifecycle#capability-negotiation'), requirement: 'ServerCapabilities (schema): prompts.listChanged?, resources.subscribe?, resources.listChanged?, tools.listChanged?: boolean (messages MUST conform to the schema).' },
     knob: 'capability-flag-string',
     fix: 'Write the sub-capabilities as true/false, e.g. "tools": {"listChanged": true}.',
   },

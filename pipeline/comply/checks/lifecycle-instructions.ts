@@ -10,7 +10,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic/lifecycle#initialization'), sentence: 'InitializeResult / DiscoverResult (schema): instructions?: string, natural-language guidance the client may add to the model context (messages MUST conform to the schema).' },
+    spec: { url: specUrl(LEGACY, 'basic/lifecycle#initialization'), requirement: 'InitializeResult / DiscoverResult (schema): instructions?: string, natural-language guidance the client may add to the model context (messages MUST conform to the schema).' },
     knob: 'instructions-object',
     fix: 'Send instructions as one plain string, or leave the field out.',
   },

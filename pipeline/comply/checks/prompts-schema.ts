@@ -12,7 +12,7 @@ export default defineCheck(
     capability: 'prompts',
     prerequisites: ['lifecycle-handshake', 'prompts-list'],
     probes: ['prompts-list'],
-    spec: { url: specUrl(LEGACY, 'server/prompts#prompt'), sentence: 'Prompt: name is required; arguments?: PromptArgument[], each with a required name.' },
+    spec: { url: specUrl(LEGACY, 'server/prompts#prompt'), requirement: 'Prompt: name is required; arguments?: PromptArgument[], each with a required name.' },
     knob: 'prompt-arg-no-name',
     fix: 'Name every prompt and every prompt argument.',
   },

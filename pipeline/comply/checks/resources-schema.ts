@@ -21,7 +21,7 @@ export default defineCheck(
     capability: 'resources',
     prerequisites: ['lifecycle-handshake', 'resources-list'],
     probes: ['resources-list'],
-    spec: { url: specUrl(LEGACY, 'server/resources#resource'), sentence: 'Resource: uri (unique identifier, a URI) and name are required fields.' },
+    spec: { url: specUrl(LEGACY, 'server/resources#resource'), requirement: 'Resource: uri (unique identifier, a URI) and name are required fields.' },
     knob: 'resource-no-name',
     fix: 'Give every resource a URI and a name.',
   },

@@ -12,7 +12,7 @@ export default defineCheck(
     capability: 'resources',
     prerequisites: ['lifecycle-handshake', 'resources-list'],
     probes: ['templates-list'],
-    spec: { url: specUrl(LEGACY, 'server/resources#resource-templates'), sentence: 'ResourceTemplate: uriTemplate (an RFC 6570 URI template) and name are required.' },
+    spec: { url: specUrl(LEGACY, 'server/resources#resource-templates'), requirement: 'ResourceTemplate: uriTemplate (an RFC 6570 URI template) and name are required.' },
     knob: 'template-no-uri-template',
     fix: 'Give each template a uriTemplate and a name.',
   },

@@ -14,7 +14,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list'],
-    spec: { url: specUrl(LEGACY, 'server/tools#tool'), sentence: 'ToolAnnotations: title?: string; readOnlyHint?, destructiveHint?, idempotentHint?, openWorldHint?: boolean (messages MUST conform to the schema).' },
+    spec: { url: specUrl(LEGACY, 'server/tools#tool'), requirement: 'ToolAnnotations: title?: string; readOnlyHint?, destructiveHint?, idempotentHint?, openWorldHint?: boolean (messages MUST conform to the schema).' },
     knob: 'annotation-string',
     fix: 'Use booleans for the *Hint annotations and a string title.',
   },

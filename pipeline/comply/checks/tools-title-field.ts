@@ -12,7 +12,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list'],
-    spec: { url: specUrl(LEGACY, 'server/tools#tool'), sentence: 'Tool (schema): title?: string, a human-readable display name (messages MUST conform to the schema).' },
+    spec: { url: specUrl(LEGACY, 'server/tools#tool'), requirement: 'Tool (schema): title?: string, a human-readable display name (messages MUST conform to the schema).' },
     knob: 'tool-title-number',
     fix: 'Send title as a string (or leave it out: clients then show annotations.title or the name).',
   },
