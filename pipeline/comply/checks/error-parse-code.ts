@@ -7,6 +7,8 @@ export default defineCheck(
     title: 'The parse error is -32700',
     category: 'errors',
     severity: 'SHOULD',
+    basis: 'json-rpc',
+    clientOnlyOn: ['stdio'],
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     prerequisites: ['lifecycle-handshake', 'error-parse'],

@@ -9,6 +9,7 @@ export default defineCheck(
     title: 'Each declared server capability is an object',
     category: 'lifecycle',
     severity: 'MUST',
+    basis: 'inferred',
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['handshake'],

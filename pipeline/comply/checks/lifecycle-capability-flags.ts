@@ -10,6 +10,7 @@ export default defineCheck(
     title: 'Capability flags (listChanged, subscribe) are booleans',
     category: 'lifecycle',
     severity: 'MUST',
+    basis: 'inferred',
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['handshake'],

@@ -7,6 +7,7 @@ export default defineCheck(
     title: 'A request without _meta clientInfo is still served',
     category: 'lifecycle',
     severity: 'MUST',
+    basis: 'inferred',
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['meta-no-info'],

@@ -9,6 +9,7 @@ export default defineCheck(
     title: 'completion/complete answers a completion with a values array of at most 100 strings',
     category: 'lifecycle',
     severity: 'MUST',
+    basis: 'inferred',
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     capability: 'completions',

@@ -7,6 +7,7 @@ export default defineCheck(
     title: 'instructions in the handshake result is absent or a string',
     category: 'lifecycle',
     severity: 'MUST',
+    basis: 'inferred',
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['handshake'],

@@ -8,6 +8,7 @@ export default defineCheck(
     title: 'prompts/list nextCursor, when present, is a string and fetches the next page',
     category: 'prompts',
     severity: 'MUST',
+    basis: 'inferred',
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     capability: 'prompts',

@@ -7,6 +7,7 @@ export default defineCheck(
     title: 'Every prompt has a string name; every argument has a name',
     category: 'schema',
     severity: 'MUST',
+    basis: 'inferred',
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     capability: 'prompts',

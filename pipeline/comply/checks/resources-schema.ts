@@ -16,6 +16,7 @@ export default defineCheck(
     title: 'Every resource has an absolute uri and a string name',
     category: 'schema',
     severity: 'MUST',
+    basis: 'inferred',
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     capability: 'resources',

@@ -7,6 +7,7 @@ export default defineCheck(
     title: 'resources/templates/list returns resourceTemplates with uriTemplate and name (or -32601)',
     category: 'resources',
     severity: 'MUST',
+    basis: 'inferred',
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     capability: 'resources',

@@ -9,6 +9,7 @@ export default defineCheck(
     title: 'Tool annotations have the schema types (hints boolean, title string)',
     category: 'schema',
     severity: 'MUST',
+    basis: 'inferred',
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     capability: 'tools',

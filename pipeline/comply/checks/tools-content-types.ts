@@ -15,6 +15,7 @@ export default defineCheck(
     title: 'Every content block has a known type and the fields that type requires',
     category: 'tools',
     severity: 'MUST',
+    basis: 'inferred',
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     capability: 'tools',

@@ -7,6 +7,7 @@ export default defineCheck(
     title: 'A declared outputSchema is a JSON Schema object (root type "object" in 2025-11-25)',
     category: 'schema',
     severity: 'MUST',
+    basis: 'inferred',
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     capability: 'tools',

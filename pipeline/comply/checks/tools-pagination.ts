@@ -8,6 +8,7 @@ export default defineCheck(
     title: 'nextCursor, when present, is a string and fetches the next page',
     category: 'tools',
     severity: 'MUST',
+    basis: 'inferred',
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     capability: 'tools',

@@ -7,6 +7,7 @@ export default defineCheck(
     title: 'A tool title, when present, is a string',
     category: 'schema',
     severity: 'MUST',
+    basis: 'inferred',
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     capability: 'tools',
