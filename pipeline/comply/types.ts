@@ -51,6 +51,8 @@ export interface CheckMeta {
   spec: { url: string; requirement: string };
   /** fixture break knob (FIXTURE_BREAK) that makes this check fail */
   knob: string;
+  /** further knobs that make it fail (one defect each, e.g. a stateful-path routing bug) */
+  moreKnobs?: readonly string[];
   /** one-line advice shown next to a failure */
   fix: string;
 }

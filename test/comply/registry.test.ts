@@ -27,7 +27,8 @@ describe('comply catalog registry', () => {
   it('every check names an existing knob; every knob (but none) breaks some check', () => {
     const missing = CATALOG.filter((c) => !(c.meta.knob in KNOBS)).map((c) => `${c.meta.id} -> ${c.meta.knob}`);
     assert.deepEqual(missing, [], 'checks whose knob does not exist in pipeline/fixture/breaks.ts');
-    const used = new Set(CATALOG.map((c) => c.meta.knob));
+    const used = new Set(CATALOG.flatMap((c) => [c.meta.knob, ...(c.meta.moreKnobs ?? [])]));
+    assert.deepEqual(CATALOG.flatMap((c) => (c.meta.moreKnobs ?? []).filter((k) => !(k in KNOBS))), [], 'moreKnobs that do not exist');
     const unused = Object.keys(KNOBS).filter((k) => k !== 'none' && k !== 'per-request' && !used.has(k));
     assert.deepEqual(unused, [], 'knobs no check claims');
   });
