@@ -5,6 +5,7 @@
  * own probe killed it.
  */
 import { View } from './evidence.ts';
+import { exitedAfterHandshake } from './exit.ts';
 import { catalogFor, selected, type Selection } from './select.ts';
 import type { CheckMeta, CheckResult, Evidence, Verdict, WireKind } from './types.ts';
 import type { Check } from './check.ts';
@@ -57,6 +58,10 @@ function judgeOne(c: Check, v: View, byId: Map<string, CheckResult>): CheckResul
   }
   // the server died before this check's probes ran (and none of them is the one that killed it)
   const exit = v.ev.exit;
+  // the server exited right after initialize: no later probe killed it, so none is blamed
+  if (exit && m.id !== 'lifecycle-handshake' && exitedAfterHandshake(v.ev)) {
+    return { id: m.id, status: 'not_evaluable', code: 'not_evaluable', reason: 'server_died', detail: `the server exited (code ${exit.code}) right after answering initialize, before this check's probes were answered` };
+  }
   if (exit && !m.probes.includes(exit.afterProbe)) {
     const mine = m.probes.map((p) => v.x(p)).filter(Boolean);
     if (mine.length && mine.every((e) => e!.error?.kind === 'died' && !e!.response)) {

@@ -7,6 +7,7 @@ import { probeEra, type EraProbe } from './era.ts';
 import { gather, replyOf } from './gather.ts';
 import { K_SERVER_INFO, build as buildRequest, initializeParams, type Obj } from './envelope.ts';
 import { CAP_RULE, REQUIREMENT_NOTE, categoriesOf, gradeRun } from './grade.ts';
+import { exitedAfterHandshake } from './exit.ts';
 import { judge } from './judge.ts';
 import { DUAL_ERA_PROBE } from './probes-lifecycle.ts';
 import type { Selection } from './select.ts';
@@ -200,7 +201,9 @@ function serverInfo(ev: Evidence): RunReport['serverInfo'] {
 export function runReport(ev: Evidence, sel: Selection, durationMs: number, cap = true): RunReport {
   const results = judge(ev, sel);
   const g = gradeRun(results, { cap });
-  const w = [...ev.warnings];
+  const w = [...(ev.anomalies ?? []).map((a) => `root cause: ${a}`), ...ev.warnings];
+  const early = exitedAfterHandshake(ev);
+  if (early) w.unshift(`root cause: the server exited right after initialize (code ${ev.exit!.code}${ev.exit!.signal ? `, ${ev.exit!.signal}` : ''}): it answered the handshake and nothing after it; the checks after the handshake are not evaluable`);
   if (ev.exit) w.push(`The server exited (code ${ev.exit.code}${ev.exit.signal ? `, ${ev.exit.signal}` : ''}) after probe ${ev.exit.afterProbe}.${ev.stderrTail ? ` Last stderr: ${ev.stderrTail.trim().split('\n').slice(-3).join(' | ').slice(0, 300)}` : ''}`);
   if (ev.noise.length) w.push(`stdout carried ${ev.noise.length} non-protocol line(s); first: ${JSON.stringify(ev.noise[0])}`);
   return { revision: ev.revision, wire: ev.wire, results, ...g, categories: categoriesOf(results), serverInfo: serverInfo(ev), warnings: w, durationMs };

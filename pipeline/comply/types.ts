@@ -117,7 +117,9 @@ export interface Exchange {
     messages: unknown[];
   } | null;
   /** transport-level failure instead of (or cut short) a response */
-  error?: { kind: 'timeout' | 'closed' | 'unreachable' | 'died' | 'too_large'; detail: string };
+  error?: { kind: 'timeout' | 'closed' | 'unreachable' | 'died' | 'too_large' | 'echoed' | 'id_mismatch'; detail: string };
+  /** stdio: the answer was paired with this request although its id has another JSON type (e.g. "1000" for 1000) */
+  idMismatch?: { sent: string | number | null; got: unknown };
 }
 
 /** Everything the gatherer saw; a recording is this plus the target description. */
@@ -138,6 +140,8 @@ export interface Evidence {
   exit?: { code: number | null; signal: string | null; afterProbe: string };
   /** HTTP: the server issued this session id (legacy) */
   sessionId?: string;
+  /** stdio: root causes the wire saw (mismatched ids, echoed requests, a notification flood), first one first */
+  anomalies?: string[];
   warnings: string[];
 }
 
