@@ -42,6 +42,8 @@ export interface GateOptions {
   gradeFixture?: boolean;
   /** progress lines (TTY only; the CLI decides) */
   progress?: (line: string) => void;
+  /** false: return the report without writing gate-report.json, summary.md, junit.xml (a fragment run writes its own file) */
+  writeOutputs?: boolean;
 }
 
 export interface GateRun {
@@ -50,7 +52,7 @@ export interface GateRun {
   files: { report: string; summary: string; junit: string };
 }
 
-function proxySpec(o: GateOptions, cfg: GateConfig): { spec: ProxySpec; description: string } {
+export function proxySpec(o: GateOptions, cfg: GateConfig): { spec: ProxySpec; description: string } {
   if (o.proxyUrl !== undefined) {
     if (o.proxyCmd !== undefined) throw new UserError('--proxy-url and --proxy-cmd cannot be combined', 2);
     return { spec: { kind: 'url', url: o.proxyUrl, apiKey: o.apiKey }, description: `proxy at ${o.proxyUrl}` };
@@ -76,7 +78,7 @@ async function pool<T>(items: readonly T[], jobs: number, fn: (t: T) => Promise<
   await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, worker));
 }
 
-function skippedCell(c: CellDef, required: boolean, reason: string): CellResult {
+export function skippedCell(c: CellDef, required: boolean, reason: string): CellResult {
   const steps: StepResult[] = STEPS.map((s) => ({ name: s.meta.name, order: s.meta.order, status: 'skipped', reason, duration_ms: 0, evidence: {} }));
   return { id: c.id, transport: c.transport, era: c.era, required, status: 'skipped', reason, attempts: 0, duration_ms: 0, steps, metrics: {}, logs: [] };
 }
@@ -167,6 +169,6 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
     ...(yardstick ? { fixture_compliance: yardstick } : {}),
     timing: { total_ms: Math.round(performance.now() - t0), provenance: 'measured' },
   };
-  const files = writeGateOutputs(report, outDir);
+  const files = o.writeOutputs === false ? { report: '', summary: '', junit: '' } : writeGateOutputs(report, outDir);
   return { report, exitCode: report.exit_code, files };
 }
