@@ -17,6 +17,7 @@ interface Out {
   ms: number;
   maxRssKb: number;
   runs: Array<{ revision: string; grade: string | null; failing: string[]; warnings: string[] }>;
+  era: { choice: string; detected: string | null; reason: string };
   warnings: string[];
 }
 
