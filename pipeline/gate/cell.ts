@@ -15,6 +15,7 @@ import { ROLES, startCellFixtures, type CellFixtures } from './fixtures.ts';
 import { oneLine } from './calls.ts';
 import { STEPS } from './steps/index.ts';
 import type { CellContext, CellMetrics, CellResult, RunOptions, StepResult } from './types.ts';
+import { DOCKER_CELL_PROXIES, type ContainerSweep } from './docker.ts';
 
 export const MCPGAUGE_BIN = join(REPO_ROOT, 'bin', 'mcpgauge.mjs');
 
@@ -47,9 +48,10 @@ function placeholderValues(cell: CellDef, fx: CellFixtures, cfg: GateConfig, wor
       FIXTURE_NAME: rf.name,
       FIXTURE_URL: rf.url ?? '',
       FIXTURE_CMD: rf.argv,
+      FIXTURE_DOCKER_CMD: rf.dockerArgv,
       FIXTURE_COMMAND: rf.argv[0] ?? '',
       FIXTURE_ARGS_JSON: JSON.stringify(rf.argv.slice(1)),
-      FIXTURE_TRANSPORT: cell.transport === 'stdio' ? 'stdio' : cell.transport === 'sse' ? 'sse' : 'streamable-http',
+      FIXTURE_TRANSPORT: cell.transport === 'stdio' || cell.transport === 'docker' ? 'stdio' : cell.transport === 'sse' ? 'sse' : 'streamable-http',
     };
     for (const [k, val] of Object.entries(perRole)) {
       v[`${k}:${role}`] = val;
@@ -68,6 +70,8 @@ interface Attempt {
   metrics: CellMetrics;
   style?: string;
   failed: boolean;
+  /** docker cell: filled by the teardown (after this attempt returned) */
+  docker: { sweep?: ContainerSweep };
 }
 
 async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): Promise<Attempt> {
@@ -85,11 +89,13 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
   let fixtures: CellFixtures | undefined;
   let proxy: RunningProxy | undefined;
   const apiKey = randomBytes(18).toString('base64url');
+  const docker: Attempt['docker'] = {};
   try {
     fixtures = await startCellFixtures(cell, rc.cfg, rc.runId, logDir); // a harness error propagates (exit 2)
     const port = await freePort();
     const values = placeholderValues(cell, fixtures, rc.cfg, workDir, port, apiKey);
     proxy = await launchProxy(rc.spec, { workDir, values, secrets: [apiKey], onOutput: (s) => appendFileSync(proxyLog, s) });
+    if (cell.transport === 'docker' && proxy.pid !== undefined) DOCKER_CELL_PROXIES.add(proxy.pid);
     log(`proxy: ${proxy.description}`);
     log(`fixtures: ${ROLES.map((r) => `${r}=${fixtures!.roles[r].url ?? shellLine(fixtures!.roles[r].argv.slice(-4))}`).join(' ')}`);
     const logs = [rel(gateLog), rel(proxyLog), ...ROLES.map((r) => rel(fixtures!.roles[r].log))];
@@ -148,11 +154,16 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
       steps.push(res);
       rc.onStep?.(cell.id, res);
     }
-    return { steps, metrics, style: ctx.session?.style, failed: blockedBy !== null };
+    return { steps, metrics, style: ctx.session?.style, failed: blockedBy !== null, docker };
   } finally {
     await Promise.all(sessions.map((s) => s.close().catch(() => {})));
     await proxy?.stop().catch(() => {});
-    await fixtures?.stop().catch(() => {});
+    if (proxy?.pid !== undefined) DOCKER_CELL_PROXIES.delete(proxy.pid);
+    docker.sweep = await fixtures?.stop().catch((e) => {
+      log(`teardown: ${(e as Error).message}`);
+      return undefined;
+    });
+    if (docker.sweep) log(`containers (${docker.sweep.label}) after the teardown: ${docker.sweep.left.length ? `${docker.sweep.left.join(', ')} left, removed by the gate` : 'none left'} (${docker.sweep.waited_ms} ms)`);
     rmSync(workDir, { recursive: true, force: true });
   }
 }
@@ -163,9 +174,11 @@ export async function runCell(cell: CellDef, required: boolean, rc: CellRunConte
   const first = await runAttempt(cell, rc, 1);
   let last = first;
   let attempts = 1;
+  const sweeps = [first.docker];
   while (last.failed && attempts <= rc.cfg.retries) {
     attempts++;
     last = await runAttempt(cell, rc, attempts);
+    sweeps.push(last.docker);
   }
   const slug = cellSlug(cell.id);
   const logs = Array.from({ length: attempts }, (_, i) => [`logs/${slug}/attempt-${i + 1}/gate.log`, `logs/${slug}/attempt-${i + 1}/proxy.log`]).flat();
@@ -190,6 +203,11 @@ export async function runCell(cell: CellDef, required: boolean, rc: CellRunConte
     status = 'pass';
     reason = `${last.steps.filter((s) => s.status === 'pass').length} steps passed`;
   }
+  const containers = dockerCheck(sweeps.map((d) => d.sweep));
+  if (containers && containers.left.length) {
+    status = 'fail';
+    reason = `${containers.left.length} container(s) labelled ${containers.label} still existed after the teardown (removed by the gate: ${containers.left.join(', ')}); ${reason}`;
+  } else if (containers) reason = `${reason}; no container labelled ${containers.label} left after the teardown`;
   return {
     id: cell.id,
     transport: cell.transport,
@@ -203,5 +221,13 @@ export async function runCell(cell: CellDef, required: boolean, rc: CellRunConte
     metrics: last.metrics,
     logs,
     ...(last.style ? { style: last.style } : {}),
+    ...(containers ? { containers } : {}),
   };
+}
+
+/** the docker cell's container check over every attempt (undefined for other cells) */
+function dockerCheck(sweeps: (ContainerSweep | undefined)[]): CellResult['containers'] {
+  const got = sweeps.filter((s): s is ContainerSweep => s !== undefined);
+  if (!got.length) return undefined;
+  return { label: got[0].label.split(',')[0], checked_attempts: got.length, left: got.flatMap((s) => s.left), removed: got.flatMap((s) => s.removed) };
 }

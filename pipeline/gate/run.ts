@@ -12,7 +12,7 @@ import type { AdapterOptions, ProxySpec } from '../adapter/index.ts';
 import { ADAPTER_DEFAULTS } from '../adapter/index.ts';
 import { CELLS, CELL_IDS, type CellDef } from './cells.ts';
 import { harnessError, loadGateConfig, type GateConfig } from './config.ts';
-import { probeDocker } from './docker.ts';
+import { fixtureImage, guardDockerRun, imageMissing, probeDocker } from './docker.ts';
 import { preflightFixture } from './fixtures.ts';
 import { gradeYardstick, type YardstickResult } from './yardstick.ts';
 import { runCell } from './cell.ts';
@@ -105,14 +105,23 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
   const progress = o.progress;
 
   const runnable: CellDef[] = [];
+  let releaseDocker: (() => void) | undefined;
   for (const c of cells) {
     const required = cfg.cells[c.id].required;
     if (cfg.cells[c.id].enabled === false) results.push(skippedCell(c, required, `skipped: disabled in ${cfg.source}`));
     else if (c.transport === 'docker') {
       const probe = await probeDocker();
-      const reason = probe.ok ? `skipped: a Docker engine answered (${probe.version}) but the docker cell is not implemented yet` : `skipped: no Docker engine (${probe.error})`;
-      results.push(skippedCell(c, required, reason));
-      progress?.(`${c.id}: ${reason}`);
+      const missing = probe.ok ? await imageMissing(fixtureImage()) : null;
+      if (!probe.ok || missing) {
+        // no engine: skipped; an engine without the image: a failure (never a silent skip)
+        const reason = probe.ok ? `fail: ${missing}` : `skipped: no Docker engine (${probe.error})`;
+        results.push(probe.ok ? { ...skippedCell(c, required, reason), status: 'fail' } : skippedCell(c, required, reason));
+        progress?.(`${c.id}: ${reason}`);
+      } else {
+        runnable.push(c);
+        // whatever way the run ends (green, red, a signal), no container of this run may survive it
+        releaseDocker = guardDockerRun(runId);
+      }
     } else runnable.push(c);
   }
   let yardstick: YardstickResult | undefined;
@@ -144,6 +153,7 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
       else progress?.(`${c.id}: died: ${(e as Error).message}`); // no result: assembled as a failure (fail closed)
     }
   });
+  releaseDocker?.(); // each docker cell checked and removed its own containers; this catches one that died
   if (harness) throw harness;
   const a = assemble(expected, results, o.allowFlaky ?? false);
   if (yardstick?.status === 'fail') {
