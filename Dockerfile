@@ -25,17 +25,6 @@ FROM node:20-slim
 WORKDIR /app
 ENV NODE_ENV=production \
     MCPFIXTURE_HOST=0.0.0.0
-<<<<<<< HEAD
-# runtime dependencies only; the compiled code (dist/, `make build`, which `make fixture-image` runs first) comes with COPY . .
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error && npm cache clean --force
-# the sources the CLI loads (bin/mcpfixture.mjs -> pipeline/cli.ts -> pipeline/**, arms/**);
-# .dockerignore keeps node_modules, .git, tests and scratch out of the context
-COPY . .
-RUN ln -s /app/bin/mcpfixture.mjs /usr/local/bin/mcpfixture \
- && ln -s /app/bin/mcpgauge.mjs /usr/local/bin/mcpgauge \
- && chmod +x /app/bin/*.mjs
-=======
 COPY --from=build /app/package.json /app/package.json
 COPY --from=build /app/datasets /app/datasets
 COPY --from=build /app/.image /app/.image
@@ -43,7 +32,6 @@ COPY docker/mcpfixture docker/mcpgauge-proxy /
 RUN chmod 755 /mcpfixture /mcpgauge-proxy \
  && ln -s /mcpfixture /usr/local/bin/mcpfixture \
  && ln -s /mcpgauge-proxy /usr/local/bin/mcpgauge-proxy
->>>>>>> main
 USER node
 EXPOSE 8080
 CMD ["/mcpfixture","--transport","stdio"]

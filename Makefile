@@ -27,12 +27,8 @@ bench-discovery: deps build
 	$(NODE) scripts/bench-discovery.mjs $(ARGS)
 
 ## Release gate: try to break the proxy build (cells x steps); writes results/gate/. Exit 0/1/2.
-<<<<<<< HEAD
 gate: deps build
-=======
-gate: deps
 	@$(NODE) scripts/fixture-image.mjs --if-engine --no-smoke
->>>>>>> main
 	$(NODE) scripts/gate.mjs $(ARGS)
 
 ## The test suite (node:test via tsx)
@@ -55,15 +51,9 @@ sample-report: deps build
 bench-perf: deps build
 	$(NODE) scripts/bench-perf.mjs $(ARGS)
 
-<<<<<<< HEAD
-## Build the fixture container image (needs a Docker engine)
-fixture-image: build
-	docker build -t mcpfixture:local .
-=======
 ## Build the fixture image mcpfixture:local (needs a Docker engine; without a registry a local base is made)
-fixture-image: deps
+fixture-image: deps build
 	$(NODE) scripts/fixture-image.mjs $(ARGS)
->>>>>>> main
 
 typecheck: deps
 	npx tsc --noEmit -p .
