@@ -19,7 +19,7 @@ import { runCell } from './cell.ts';
 import { assemble, type ExpectedCell } from './assemble.ts';
 import { loadBaseline } from './baseline.ts';
 import { writeGateOutputs, type GateReport } from './report.ts';
-import { STEPS } from './steps/index.ts';
+import { STEPS, STEP_NAMES } from './steps/index.ts';
 import type { CellResult, StepResult } from './types.ts';
 import { redact } from '../adapter/index.ts';
 
@@ -90,6 +90,7 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
     if (!cfg.cells[id]) throw harnessError(`--cells: cell ${JSON.stringify(id)} is not in ${cfg.source}`);
   }
   if (selected.length === 0) throw harnessError('--cells: no cell selected');
+  for (const name of Object.keys(cfg.steps)) if (!STEP_NAMES.includes(name)) throw harnessError(`${cfg.source}: steps.${name}: unknown step (steps: ${STEP_NAMES.join(', ')})`);
   const jobs = o.jobs ?? (cfg.jobs > 0 ? cfg.jobs : availableParallelism());
   if (!Number.isInteger(jobs) || jobs < 1) throw harnessError(`--jobs must be an integer >= 1, got ${JSON.stringify(o.jobs)}`);
   const outDir = resolve(o.outDir ?? 'results/gate');
@@ -159,7 +160,7 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
     proxy: { description: redact(description, o.apiKey ? [o.apiKey] : []), ...(style ? { style } : {}) },
     config: { file: cfg.source },
     options: { jobs, allow_flaky: o.allowFlaky ?? false, cells: selected, baseline: o.baselineFile ?? null, client_protocol: o.clientProtocol ?? 'legacy', retries: cfg.retries },
-    steps: STEPS.map((s) => ({ order: s.meta.order, name: s.meta.name, title: s.meta.title, optional: s.meta.optional === true })),
+    steps: STEPS.map((s) => ({ order: s.meta.order, name: s.meta.name, title: s.meta.title, optional: s.meta.optional === true, needs: [...s.meta.needs], required: cfg.steps[s.meta.name]?.required !== false })),
     cells: a.cells,
     counts: { pass: count('pass'), fail: count('fail'), flaky: count('flaky'), skipped: count('skipped') },
     failures: a.failures,

@@ -18,13 +18,13 @@ interface Case {
   cells: string[];
   args?: string[];
   env?: Record<string, string>;
-  red: Record<string, string>;
+  red: Record<string, string | string[]>;
   /** grade the fixture itself too (once per gate run; the other cases skip it to save time) */
   fixtureGrade?: boolean;
 }
 
 const CASES: Case[] = [
-  { name: '_meta dropped -> call', cells: ['stdio/2025-11-25'], env: { [SABOTAGE]: 'drop-meta' }, red: { 'stdio/2025-11-25': 'call' } },
+  { name: '_meta dropped -> meta', cells: ['stdio/2025-11-25'], env: { [SABOTAGE]: 'drop-meta' }, red: { 'stdio/2025-11-25': 'meta' } },
   { name: 'calls serialized -> concurrency', cells: ['stdio/2026-07-28'], env: { [SABOTAGE]: 'serialize' }, red: { 'stdio/2026-07-28': 'concurrency' } },
   { name: 'no call timeout -> hang', cells: ['http-stateless/2025-11-25'], env: { [SABOTAGE]: 'no-timeout' }, red: { 'http-stateless/2025-11-25': 'hang' } },
   { name: 'cancellations swallowed -> cancel', cells: ['stdio/2025-11-25'], env: { [SABOTAGE]: 'swallow-cancel' }, red: { 'stdio/2025-11-25': 'cancel' } },
@@ -33,6 +33,8 @@ const CASES: Case[] = [
   { name: 'pass-through gateway that never re-spawns its child -> crash', cells: ['stdio/2025-11-25'], args: gateway('no-respawn'), red: { 'stdio/2025-11-25': 'crash' } },
   { name: "gateway delivering one session's result to another -> isolation", cells: ['http-stateless/2025-11-25'], args: gateway('mix-sessions'), red: { 'http-stateless/2025-11-25': 'isolation' } },
   { name: 'gateway exiting when its upstream dies -> crash', cells: ['stdio/2025-11-25'], args: gateway('exit-on-death'), red: { 'stdio/2025-11-25': 'crash' } },
+  // two independent defects in one proxy: both red in the same run, the steps that need neither still pass
+  { name: '_meta dropped and no call timeout -> meta and hang, one run', cells: ['http-stateless/2026-07-28'], env: { [SABOTAGE]: 'drop-meta,no-timeout' }, red: { 'http-stateless/2026-07-28': ['meta', 'hang'] } },
   { name: 'the correct pass-through gateway is green (and the fixture itself grades A)', cells: ['stdio/2025-11-25'], args: gateway(), red: {}, fixtureGrade: true },
 ];
 

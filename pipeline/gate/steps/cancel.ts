@@ -4,10 +4,10 @@
  */
 import { callJson, mainSession, sleep } from '../calls.ts';
 import { cellTag, taggedPids, upstreamName } from '../fixtures.ts';
-import type { GateStep } from '../types.ts';
+import type { StepDef } from '../types.ts';
 
-export const step: GateStep = {
-  meta: { name: 'cancel', order: 9, title: 'a cancelled call is cancelled upstream, no orphan left' },
+export const step: StepDef = {
+  meta: { name: 'cancel', title: 'a cancelled call is cancelled upstream, no orphan left' },
   async run(ctx) {
     const s = mainSession(ctx);
     const t = ctx.cfg.timeouts;

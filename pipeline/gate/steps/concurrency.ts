@@ -2,10 +2,10 @@
 import { resultText } from '../../mcp/client.ts';
 import { describeOutcome, mainSession, nonce, outcomeOf } from '../calls.ts';
 import { BARRIER_N, upstreamName } from '../fixtures.ts';
-import type { GateStep } from '../types.ts';
+import type { StepDef } from '../types.ts';
 
-export const step: GateStep = {
-  meta: { name: 'concurrency', order: 4, title: `${BARRIER_N} parallel calls are not serialized` },
+export const step: StepDef = {
+  meta: { name: 'concurrency', title: `${BARRIER_N} parallel calls are not serialized` },
   async run(ctx) {
     const s = mainSession(ctx);
     const tool = `${upstreamName('barrier')}:echo`;

@@ -2,10 +2,10 @@
 import { describeOutcome, mainSession, outcomeOf } from '../calls.ts';
 import { upstreamName } from '../fixtures.ts';
 import { awaitNewInstance, ping } from '../recovery.ts';
-import type { GateStep } from '../types.ts';
+import type { StepDef } from '../types.ts';
 
-export const step: GateStep = {
-  meta: { name: 'crash', order: 6, title: 'crash mid-call, then reconnect without a restart request' },
+export const step: StepDef = {
+  meta: { name: 'crash', title: 'crash mid-call, then reconnect without a restart request' },
   async run(ctx) {
     const s = mainSession(ctx);
     const t = ctx.cfg.timeouts;

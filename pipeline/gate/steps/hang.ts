@@ -2,10 +2,10 @@
 import { resultText } from '../../mcp/client.ts';
 import { describeOutcome, mainSession, nonce, oneLine, outcomeOf, within } from '../calls.ts';
 import { upstreamName } from '../fixtures.ts';
-import type { GateStep } from '../types.ts';
+import type { StepDef } from '../types.ts';
 
-export const step: GateStep = {
-  meta: { name: 'hang', order: 5, title: 'a hung upstream call ends in an error within the call timeout' },
+export const step: StepDef = {
+  meta: { name: 'hang', title: 'a hung upstream call ends in an error within the call timeout' },
   async run(ctx) {
     const s = mainSession(ctx);
     const t = ctx.cfg.timeouts;

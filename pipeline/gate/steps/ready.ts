@@ -2,10 +2,10 @@
 import { openProxySession, type ProxySession } from '../../adapter/index.ts';
 import { oneLine, sleep } from '../calls.ts';
 import { ROLES, upstreamName } from '../fixtures.ts';
-import type { GateStep } from '../types.ts';
+import type { StepDef } from '../types.ts';
 
-export const step: GateStep = {
-  meta: { name: 'ready', order: 1, title: "the proxy serves the fixtures' tools" },
+export const step: StepDef = {
+  meta: { name: 'ready', title: "the proxy serves the fixtures' tools" },
   async run(ctx) {
     const deadline = Date.now() + ctx.cfg.timeouts.ready_ms;
     let session: ProxySession | undefined;
