@@ -72,10 +72,16 @@ export function assertRedExactly(r: GateRunResult, red: Record<string, string | 
     const reds = new Set(Array.isArray(want) ? want : [want]);
     assert.equal(c.status, 'fail', `${c.id} should fail at ${[...reds].join(', ')}: ${table}`);
     const blocked = new Set<string>();
+    let proxyGone = false;
     for (const s of c.steps) {
+      if (proxyGone) {
+        assert.equal(s.status, 'blocked', `${c.id}: ${s.name} after the proxy exited should be blocked: ${table}`);
+        continue;
+      }
       if (reds.has(s.name)) {
         assert.equal(s.status, 'fail', `${c.id}: ${s.name} should fail: ${table}`);
         assert.ok(s.logs && s.logs.length > 0, 'a failing step links the cell logs');
+        if (s.evidence.exit) proxyGone = true; // nothing is left to test after the proxy exited
         continue;
       }
       if ((needs.get(s.name) ?? []).some((n) => reds.has(n) || blocked.has(n))) {

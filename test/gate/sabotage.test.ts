@@ -41,7 +41,10 @@ const CASES: Case[] = [
 describe('sabotaged proxies go red exactly where they should', { concurrency: 2 }, () => {
   for (const c of CASES) {
     test(c.name, async () => {
-      const r = await runGateCli(['--cells', c.cells.join(','), ...(c.args ?? []), ...(c.fixtureGrade ? [] : ['--no-fixture-grade'])], c.env ?? {});
+      // the red cases leave the compliance step out (its own tests: compliance-step.test.ts): every
+      // independent step runs now, and grading each sabotaged proxy would only add time
+      const patch = Object.keys(c.red).length ? (cfg: any) => delete cfg.compliance : undefined;
+      const r = await runGateCli(['--cells', c.cells.join(','), ...(c.args ?? []), ...(c.fixtureGrade ? [] : ['--no-fixture-grade'])], c.env ?? {}, { patch });
       try {
         assertRedExactly(r, c.red);
         if (c.fixtureGrade) {
@@ -54,5 +57,27 @@ describe('sabotaged proxies go red exactly where they should', { concurrency: 2 
         r.cleanup();
       }
     });
+  }
+});
+
+test('an advisory step ("steps": {"meta": {"required": false}}) is reported, not failing the gate', async () => {
+  const r = await runGateCli(['--cells', 'stdio/2025-11-25', '--no-fixture-grade'], { [SABOTAGE]: 'drop-meta' }, {
+    patch: (cfg) => {
+      cfg.steps = { meta: { required: false } };
+      delete cfg.compliance;
+    },
+  });
+  try {
+    const why = `${r.stdout}\n${r.stderr.slice(-1500)}`;
+    assert.equal(r.code, 0, why);
+    const cell = r.report!.cells[0];
+    assert.equal(cell.status, 'pass', why);
+    const meta = cell.steps.find((s) => s.name === 'meta')!;
+    assert.equal(meta.status, 'fail');
+    assert.equal(meta.advisory, true);
+    assert.ok(r.report!.advisories.some((a) => a.startsWith('stdio/2025-11-25: step meta (advisory):')), r.report!.advisories.join('\n'));
+    assert.equal(r.report!.steps.find((s) => s.name === 'meta')!.required, false);
+  } finally {
+    r.cleanup();
   }
 });
