@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { freePort, launchProxy, openProxySession, shellLine, type PlaceholderValues, type ProxySession, type ProxySpec, type RunningProxy } from '../adapter/index.ts';
+import { freePort, launchProxy, openProxySession, runtimeValues, shellLine, type PlaceholderValues, type ProxySession, type ProxySpec, type RunningProxy } from '../adapter/index.ts';
 import { cellSlug, type CellDef } from './cells.ts';
 import type { GateConfig } from './config.ts';
 import { ROLES, startCellFixtures, type CellFixtures } from './fixtures.ts';
@@ -88,7 +88,7 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
   try {
     fixtures = await startCellFixtures(cell, rc.cfg, rc.runId, logDir); // a harness error propagates (exit 2)
     const port = await freePort();
-    const values = placeholderValues(cell, fixtures, rc.cfg, workDir, port, apiKey);
+    const values = { ...runtimeValues(rc.spec.kind === 'command' ? rc.spec.command : undefined), ...placeholderValues(cell, fixtures, rc.cfg, workDir, port, apiKey) };
     proxy = await launchProxy(rc.spec, { workDir, values, secrets: [apiKey], onOutput: (s) => appendFileSync(proxyLog, s) });
     log(`proxy: ${proxy.description}`);
     log(`fixtures: ${ROLES.map((r) => `${r}=${fixtures!.roles[r].url ?? shellLine(fixtures!.roles[r].argv.slice(-4))}`).join(' ')}`);

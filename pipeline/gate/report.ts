@@ -26,7 +26,7 @@ export interface GateReport {
   options: { jobs: number; allow_flaky: boolean; cells: string[]; baseline: string | null; client_protocol: 'legacy' | '2026-07-28'; retries: number };
   steps: Array<{ order: number; name: string; title: string; optional: boolean; needs?: string[]; required?: boolean }>;
   cells: CellResult[];
-  counts: { pass: number; fail: number; flaky: number; skipped: number };
+  counts: { pass: number; fail: number; flaky: number; skipped: number; not_applicable?: number };
   failures: string[];
   advisories: string[];
   /** once per run: the fixture itself graded by the compliance prober (absent when no cell ran) */

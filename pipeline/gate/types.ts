@@ -5,7 +5,7 @@ import type { GateConfig } from './config.ts';
 import type { CellFixtures } from './fixtures.ts';
 
 export type StepStatus = 'pass' | 'fail' | 'flaky' | 'skipped' | 'not_applicable' | 'blocked';
-export type CellStatus = 'pass' | 'fail' | 'flaky' | 'skipped';
+export type CellStatus = 'pass' | 'fail' | 'flaky' | 'skipped' | 'not_applicable';
 
 /** What a step file declares about itself (static). */
 export interface StepFileMeta {
@@ -96,6 +96,8 @@ export interface RunOptions {
   baseline: BaselineMetrics | null;
   /** protocol the gate speaks to the proxy */
   clientProtocol: 'legacy' | '2026-07-28';
+  /** how many upstreams one proxy instance fronts (1: the single-upstream cell, fixtures.ts) */
+  upstreams?: 1 | 'many';
 }
 
 /** Everything a step may use; one per cell attempt. */
