@@ -1,12 +1,14 @@
 /** 4. concurrency: 4 parallel calls to the barrier fixture (N=4) all return before its timeout. */
 import { resultText } from '../../mcp/client.ts';
-import { describeOutcome, mainSession, nonce, outcomeOf, within } from '../calls.ts';
+import { describeOutcome, mainSession, nonce, outcomeOf, within, roleUnreachable } from '../calls.ts';
 import { BARRIER_N, upstreamName } from '../fixtures.ts';
 import type { StepDef } from '../types.ts';
 
 export const step: StepDef = {
   meta: { name: 'concurrency', title: `${BARRIER_N} parallel calls are not serialized` },
   async run(ctx) {
+    const na = roleUnreachable(ctx, 'barrier');
+    if (na) return na;
     const s = mainSession(ctx);
     const tool = `${upstreamName('barrier')}:echo`;
     await s.resolve(tool); // name lookups happen before the clock starts

@@ -1,5 +1,5 @@
 /** 6. crash mid-call: the in-flight call fails cleanly; the proxy reconnects by itself (new instance, counter reset). */
-import { describeOutcome, mainSession, outcomeOf } from '../calls.ts';
+import { describeOutcome, mainSession, outcomeOf, roleUnreachable } from '../calls.ts';
 import { upstreamName } from '../fixtures.ts';
 import { awaitNewInstance, ping } from '../recovery.ts';
 import type { StepDef } from '../types.ts';
@@ -7,6 +7,8 @@ import type { StepDef } from '../types.ts';
 export const step: StepDef = {
   meta: { name: 'crash', title: 'crash mid-call, then reconnect without a restart request' },
   async run(ctx) {
+    const na = roleUnreachable(ctx, 'crash');
+    if (na) return na;
     const s = mainSession(ctx);
     const t = ctx.cfg.timeouts;
     const server = upstreamName('crash');

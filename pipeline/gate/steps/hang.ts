@@ -19,7 +19,7 @@ export const step: StepDef = {
     if (o.kind !== 'tool_error' && o.kind !== 'rpc_error') {
       return {
         status: 'fail',
-        reason: `a call to a hanging upstream must end in a tool error or JSON-RPC error within the proxy's call timeout ${t.proxy_call_timeout_ms} ms (+${t.hang_margin_ms} ms): ${describeOutcome(o)}`,
+        reason: `a call to a hanging upstream must end in a tool error or JSON-RPC error within the gate's call-timeout policy ${t.proxy_call_timeout_ms} ms (+${t.hang_margin_ms} ms; config timeouts.proxy_call_timeout_ms, given to the proxy only where its command uses {CALL_TIMEOUT_MS}): ${describeOutcome(o)}`,
         evidence: { outcome: o.kind, ms: Math.round(o.ms) },
       };
     }
