@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../types.ts';
+import { addFragmentOptions, registerMerge, runFragmentCli } from './gate-merge.ts';
 
 /** Registers `mcpgauge gate`: the release gate (see pipeline/gate/README.md). */
 export function register(program: Command): void {
@@ -35,6 +36,10 @@ export function register(program: Command): void {
     ['--tool-map <file>', 'JSON {"server:tool": "proxy tool name"} for proxies that rename tools'],
   ] as const;
   for (const [f, d, def] of adapterFlags) cmd.option(f, d, def);
+  // fragments of a gate spread over CI jobs, and their merge (options of `gate` before `merge`)
+  addFragmentOptions(cmd);
+  cmd.enablePositionalOptions();
+  registerMerge(cmd);
   cmd.action(async (o: Record<string, string | boolean | undefined>) => {
     const { runGate } = await import('../gate/run.ts');
     const { adapterOptionsFromFlags, parseTransport } = await import('../adapter/index.ts');
@@ -53,7 +58,7 @@ export function register(program: Command): void {
       throw fail2((e as Error).message);
     }
     const tty = process.stderr.isTTY === true && process.env.CI !== 'true';
-    const run = await runGate({
+    const gateOpts = {
       configFile: String(o.config),
       gradeFixture: o.fixtureGrade !== false,
       cells: typeof o.cells === 'string' ? o.cells.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
@@ -72,8 +77,10 @@ export function register(program: Command): void {
       adapterExplicit: explicitAdapterKeys(cmd),
       adapter,
       clientProtocol: proto,
-      progress: tty ? (line) => process.stderr.write(`[gate ${new Date().toISOString().slice(11, 19)}] ${line}\n`) : undefined,
-    });
+      progress: tty ? (line: string) => process.stderr.write(`[gate ${new Date().toISOString().slice(11, 19)}] ${line}\n`) : undefined,
+    } as const;
+    if (o.fragment !== undefined) return runFragmentCli(cmd, gateOpts, o);
+    const run = await runGate(gateOpts);
     const r = run.report;
     process.stdout.write(
       `gate ${r.verdict.toUpperCase()}: ${r.counts.pass} pass, ${r.counts.flaky} flaky, ${r.counts.fail} fail, ${r.counts.skipped} skipped in ${(r.timing.total_ms / 1000).toFixed(1)} s -> ${run.files.report}\n` +

@@ -31,7 +31,14 @@ export interface GateReport {
   advisories: string[];
   /** once per run: the fixture itself graded by the compliance prober (absent when no cell ran) */
   fixture_compliance?: YardstickResult;
+  /** only in a report assembled by `gate merge` from fragments (merge.ts) */
+  merged_from?: MergedFrom;
   timing: { total_ms: number; provenance: 'measured' };
+}
+
+export interface MergedFrom {
+  fragments: Array<{ file: string; id: string | null; kind: 'cell' | 'yardstick' | null; status: 'accepted' | 'rejected' | 'duplicate' | 'extra'; reason?: string }>;
+  digests: { config: string; gate: string; proxy: string[]; options: string[] };
 }
 
 let validator: ValidateFunction | undefined;

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UserError } from '../types.ts';
-import type { AdapterOptions, TransportChoice } from '../adapter/index.ts';
+import type { AdapterOptions, ProxySpec, TransportChoice } from '../adapter/index.ts';
 import { chooseProxy, notApplicable } from './proxy.ts';
 import { CELLS, CELL_IDS, type CellDef } from './cells.ts';
 import { harnessError, loadGateConfig, type GateConfig } from './config.ts';
@@ -48,12 +48,20 @@ export interface GateOptions {
   gradeFixture?: boolean;
   /** progress lines (TTY only; the CLI decides) */
   progress?: (line: string) => void;
+  /** false: return the report without writing gate-report.json, summary.md, junit.xml (a fragment run writes its own file) */
+  writeOutputs?: boolean;
 }
 
 export interface GateRun {
   report: GateReport;
   exitCode: 0 | 1;
   files: { report: string; summary: string; junit: string };
+}
+
+/** The proxy under test (proxy.ts: config, --preset, --proxy-cmd, --proxy-url, transport, fronts). */
+export function proxySpec(o: GateOptions, cfg: GateConfig): { spec: ProxySpec; description: string } {
+  const c = chooseProxy(o, cfg);
+  return { spec: c.spec, description: c.description };
 }
 
 async function pool<T>(items: readonly T[], jobs: number, fn: (t: T) => Promise<void>): Promise<void> {
@@ -64,7 +72,7 @@ async function pool<T>(items: readonly T[], jobs: number, fn: (t: T) => Promise<
   await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, worker));
 }
 
-function skippedCell(c: CellDef, required: boolean, reason: string, status: 'skipped' | 'not_applicable' = 'skipped'): CellResult {
+export function skippedCell(c: CellDef, required: boolean, reason: string, status: 'skipped' | 'not_applicable' = 'skipped'): CellResult {
   const steps: StepResult[] = STEPS.map((s) => ({ name: s.meta.name, order: s.meta.order, status, reason, duration_ms: 0, evidence: {} }));
   return { id: c.id, transport: c.transport, era: c.era, required, status, reason, attempts: 0, duration_ms: 0, steps, metrics: {}, logs: [] };
 }
@@ -160,6 +168,6 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
     ...(yardstick ? { fixture_compliance: yardstick } : {}),
     timing: { total_ms: Math.round(performance.now() - t0), provenance: 'measured' },
   };
-  const files = writeGateOutputs(report, outDir);
+  const files = o.writeOutputs === false ? { report: '', summary: '', junit: '' } : writeGateOutputs(report, outDir);
   return { report, exitCode: report.exit_code, files };
 }
