@@ -162,7 +162,7 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
     options: { jobs, allow_flaky: o.allowFlaky ?? false, cells: selected, baseline: o.baselineFile ?? null, client_protocol: o.clientProtocol ?? 'legacy', retries: cfg.retries },
     steps: STEPS.map((s) => ({ order: s.meta.order, name: s.meta.name, title: s.meta.title, optional: s.meta.optional === true, needs: [...s.meta.needs], required: cfg.steps[s.meta.name]?.required !== false })),
     cells: a.cells,
-    counts: { pass: count('pass'), fail: count('fail'), flaky: count('flaky'), skipped: count('skipped'), not_applicable: count('not_applicable') },
+    counts: { pass: count('pass'), fail: count('fail'), flaky: count('flaky'), skipped: count('skipped'), ...(count('not_applicable') ? { not_applicable: count('not_applicable') } : {}) },
     failures: a.failures,
     advisories: a.advisories,
     ...(yardstick ? { fixture_compliance: yardstick } : {}),
