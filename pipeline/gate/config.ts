@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 import { UserError } from '../types.ts';
 import { readJsonFile } from '../util/fs.ts';
+import { DEFAULT_LOG_CAP_BYTES } from '../util/log.ts';
 import { compileSchemaFile, describeAjvError } from '../report/validate.ts';
 import type { TokenizerName } from '../tokens/tokenizer.ts';
 import type { Letter } from '../comply/grade.ts';
@@ -31,7 +32,13 @@ export interface GateConfig {
     cancel_ms: number;
     barrier_timeout_s: number;
     cell_ms: number;
+    /** deadline of the whole run (absent: derived from cells x cell_ms, run.ts runDeadlineMs) */
+    run_ms?: number;
+    /** deadline of the fixture-grade phase (absent: 20 x step_ms) */
+    fixture_grade_ms?: number;
   };
+  /** largest log file per process (head + tail kept) */
+  log_cap_bytes: number;
   budgets: {
     tokenizer: TokenizerName;
     menu_tokens: number;
@@ -60,7 +67,7 @@ export function validateGateConfig(raw: unknown, source: string): GateConfig {
     const first = (validator.errors ?? [])[0];
     throw harnessError(`${source}: ${first ? describeAjvError(first) : 'invalid'}`);
   }
-  const c = raw as Omit<GateConfig, 'source' | 'jobs' | 'retries' | 'compliance'> & {
+  const c = raw as Omit<GateConfig, 'source' | 'jobs' | 'retries' | 'compliance' | 'log_cap_bytes'> & {
     jobs?: number;
     retries?: number;
     budgets: { limit?: number };
@@ -74,6 +81,7 @@ export function validateGateConfig(raw: unknown, source: string): GateConfig {
     jobs: c.jobs ?? 0,
     retries: c.retries ?? 1,
     timeouts: c.timeouts,
+    log_cap_bytes: (c as { log_cap_bytes?: number }).log_cap_bytes ?? DEFAULT_LOG_CAP_BYTES,
     budgets: { ...c.budgets, limit: c.budgets.limit ?? 5 },
     tolerances: c.tolerances,
     proxy,

@@ -81,6 +81,8 @@ export interface RunOptions {
   baseline: BaselineMetrics | null;
   /** protocol the gate speaks to the proxy */
   clientProtocol: 'legacy' | '2026-07-28';
+  /** measured start-up of the stdio fixture on this machine (preflight), ms: the ready deadline scales with it */
+  fixtureStartMs?: number;
 }
 
 /** Everything a step may use; one per cell attempt. */
