@@ -3,7 +3,7 @@
  * fixture launcher): memory from /proc, the allow-listed child environment, executable checks
  * that name the OS error, a registry of started process groups that can be ended synchronously
  * (signal handlers, exit), a /proc sweep for tagged processes, and the parent watch a child
- * runs to exit by itself when the process that started it is gone.
+ * runs to exit by itself when the harness that started it (or its parent) is gone.
  */
 import { accessSync, constants, readFileSync, readdirSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
@@ -41,7 +41,7 @@ export function processMemory(pid: number): ProcessMemory | null {
 export const BASE_ENV: readonly string[] = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TMP', 'TEMP', 'TERM'];
 /** The project's own non-secret switches (test-only sabotage, debug, threads) pass too. */
 export const PROJECT_ENV: readonly string[] = ['MCPGAUGE_PROXY_SABOTAGE', 'MCPGAUGE_DEBUG', 'MCPGAUGE_THREADS'];
-/** Environment variable that asks a child to exit when this pid is no longer its parent (watchParent). */
+/** Environment variable that asks a child (and what it starts) to exit once this pid is gone (watchParent). */
 export const PARENT_ENV = 'MCPGAUGE_PARENT_PID';
 
 /** A variable name that looks like it holds a secret (its value is scrubbed from every artifact). */
@@ -195,23 +195,39 @@ export function sweepTagged(name: string, prefix: string, rounds = 5): number {
 // ---------------------------------------------------------------------------------------------
 // Parent watch
 
+/** true while `pid` is a live process (not a zombie) */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    return !/\) [ZX] /.test(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+  } catch {
+    return true; // no /proc: kill(0) said alive
+  }
+}
+
 /**
- * In a child started by the harness (PARENT_ENV set to its parent's pid): exit when that parent is
- * gone (this process was re-parented), checked every `intervalMs`. `onOrphan` may close things
- * first; the process exits after it (or after 2 s). No-op without PARENT_ENV.
+ * In a process started by the harness (PARENT_ENV = the harness's pid, inherited by whatever that
+ * process starts): exit when the harness is gone, checked now and every `intervalMs`. `onOrphan`
+ * may close things first; the process exits after it (or after 2 s). No-op without PARENT_ENV.
  */
 export function watchParent(onOrphan: () => Promise<void> | void = () => {}, intervalMs = 1000): void {
   const want = Number(process.env[PARENT_ENV]);
-  if (!Number.isInteger(want) || want <= 1 || process.ppid !== want) return;
-  const timer = setInterval(() => {
-    if (process.ppid === want) return;
+  if (!Number.isInteger(want) || want <= 1 || want === process.pid) return;
+  const check = () => {
+    if (pidAlive(want)) return;
     clearInterval(timer);
-    process.stderr.write(`parent ${want} is gone: exiting\n`);
+    process.stderr.write(`the process that started this one (pid ${want}) is gone: exiting\n`);
     setTimeout(() => process.exit(1), 2000).unref();
     void Promise.resolve()
       .then(onOrphan)
       .catch(() => {})
       .finally(() => process.exit(1));
-  }, intervalMs);
+  };
+  const timer = setInterval(check, intervalMs);
   timer.unref();
+  check();
 }
