@@ -106,7 +106,7 @@ export function resolveJobs(flag: number | undefined, cfgJobs: number, cores = a
 export function runDeadlineMs(cfg: GateConfig, runnable: number, jobs: number, grade: boolean): number {
   if (cfg.timeouts.run_ms !== undefined) return cfg.timeouts.run_ms;
   const waves = Math.ceil(runnable / Math.max(1, jobs));
-  return 2 * cfg.timeouts.ready_ms + (grade ? fixtureGradeMs(cfg) : 0) + waves * cfg.timeouts.cell_ms * (cfg.retries + 1) + 60_000;
+  return 2 * Math.max(cfg.timeouts.ready_ms, 30_000) + (grade ? fixtureGradeMs(cfg) : 0) + waves * cfg.timeouts.cell_ms * (cfg.retries + 1) + 60_000;
 }
 
 function fixtureGradeMs(cfg: GateConfig): number {
@@ -292,8 +292,10 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
     say(`run ${runId}: ${runnable.length} cell(s), ${jobs} in parallel, deadline ${Math.round(deadlineMs / 1000)} s, out ${outDir}`);
 
     phase = 'preflight';
-    let pt = deadline(2 * cfg.timeouts.ready_ms, 'the preflight phase');
-    fixtureStartMs = await preflightFixture(cfg.timeouts.ready_ms, `${runId}/preflight`);
+    // a loaded machine may start the fixture slowly: the preflight waits at least 30 s (it measures, it does not judge)
+    const preflightMs = Math.max(cfg.timeouts.ready_ms, 30_000);
+    let pt = deadline(2 * preflightMs, 'the preflight phase');
+    fixtureStartMs = await preflightFixture(preflightMs, `${runId}/preflight`);
     clearTimeout(pt);
     say(`preflight: the fixture started and answered in ${fixtureStartMs} ms`);
     // once per run, before the cells (so it cannot disturb their timing): the fixture's own grade

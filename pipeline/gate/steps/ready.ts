@@ -52,7 +52,7 @@ async function liveness(proxy: RunningProxy): Promise<Record<string, unknown>> {
 
 function describe(ev: Record<string, unknown>): string {
   const parts: string[] = [];
-  if (ev.served === 'http') {
+  if (ev.served === 'http' && ev.alive) {
     parts.push(ev.pid !== undefined ? `pid ${ev.pid} alive` : 'alive');
     if (ev.listening !== undefined) parts.push(ev.listening ? 'its port accepts connections' : 'nothing listening on its port');
   }
