@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, REPO, runGateCli, testConfig } from './helpers.ts';
 import { resolveJobs } from '../../pipeline/gate/run.ts';
+import { readyDeadlineMs } from '../../pipeline/gate/steps/ready.ts';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
@@ -65,6 +66,11 @@ describe('issue 18 rows', { concurrency: 2 }, () => {
         assert.equal(ready.evidence.alive, true);
         assert.equal(ready.evidence.listening, false);
         assert.ok((ready.evidence.last_log_lines as string[]).length > 0);
+        // the deadline scales with the fixture start-up the preflight measured on this (maybe loaded) machine
+        assert.equal(ready.evidence.deadline_ms, readyDeadlineMs(4000, r.report!.timing.fixture_start_ms));
+        assert.ok((r.report!.timing.fixture_start_ms ?? 0) > 0);
+        assert.equal(readyDeadlineMs(4000, 1000), 10_000);
+        assert.equal(readyDeadlineMs(30_000, 300), 30_000);
         assert.ok(ready.evidence.proxy_log_cut, `the cut is in the step evidence: ${JSON.stringify(ready.evidence)}`);
         const log = join(r.out, 'logs', 'stdio_2025-11-25', 'attempt-1', 'proxy.log');
         const text = readFileSync(log, 'utf8');
