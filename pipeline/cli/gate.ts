@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../types.ts';
+import { addFragmentOptions, registerMerge, runFragmentCli } from './gate-merge.ts';
 
 /** Registers `mcpgauge gate`: the release gate (see pipeline/gate/README.md). */
 export function register(program: Command): void {
@@ -33,6 +34,10 @@ export function register(program: Command): void {
     ['--tool-map <file>', 'JSON {"server:tool": "proxy tool name"} for proxies that rename tools'],
   ] as const;
   for (const [f, d, def] of adapterFlags) cmd.option(f, d, def);
+  // fragments of a gate spread over CI jobs, and their merge (options of `gate` before `merge`)
+  addFragmentOptions(cmd);
+  cmd.enablePositionalOptions();
+  registerMerge(cmd);
   cmd.action(async (o: Record<string, string | boolean | undefined>) => {
     const { runGate } = await import('../gate/run.ts');
     const { adapterOptionsFromFlags } = await import('../adapter/index.ts');
@@ -52,7 +57,7 @@ export function register(program: Command): void {
     }
     // the contract: anything that stops the run before a verdict is exit 2 (a UserError of exit 1 included)
     const usage = (e: unknown) => (e instanceof UserError && e.exitCode !== 2 ? new UserError(e.message, 2) : e);
-    const run = await runGate({
+    const gateOpts = {
       passEnv: o.passEnv as unknown as string[],
       verbose: o.verbose === true,
       configFile: String(o.config),
@@ -69,8 +74,12 @@ export function register(program: Command): void {
       adapter,
       clientProtocol: proto,
       // always on stderr (a CI log without a TTY shows life too): phases, one line per finished cell
-      progress: (line) => process.stderr.write(`[gate ${new Date().toISOString().slice(11, 19)}] ${line}\n`),
-    }).catch((e) => {
+      progress: (line: string) => process.stderr.write(`[gate ${new Date().toISOString().slice(11, 19)}] ${line}\n`),
+    } as const;
+    if (o.fragment !== undefined) return runFragmentCli(cmd, gateOpts, o).catch((e) => {
+      throw usage(e);
+    });
+    const run = await runGate(gateOpts).catch((e) => {
       throw usage(e);
     });
     const r = run.report;

@@ -21,7 +21,8 @@ export interface Assembled {
   advisories: string[];
 }
 
-function synthetic(e: ExpectedCell | { id: string; transport: string; era: string; required: boolean }, reason: string): CellResult {
+/** A failed result standing in for a cell that has none (also used by the fragment merge). */
+export function synthetic(e: ExpectedCell | { id: string; transport: string; era: string; required: boolean }, reason: string): CellResult {
   return { id: e.id, transport: e.transport, era: e.era, required: e.required, status: 'fail', reason, attempts: 0, duration_ms: 0, steps: [], metrics: {}, logs: [] };
 }
 

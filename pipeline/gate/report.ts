@@ -36,7 +36,14 @@ export interface GateReport {
   fixture_compliance?: YardstickResult;
   /** a partial report: what ended the run, in which phase, which cells did not finish */
   interrupted?: { reason: string; signal?: 'SIGINT' | 'SIGTERM'; phase: 'setup' | 'preflight' | 'fixture-grade' | 'cells' | 'report'; exit_code: 2 | 130 | 143; unfinished_cells?: string[]; killed_processes?: number };
+  /** only in a report assembled by `gate merge` from fragments (merge.ts) */
+  merged_from?: MergedFrom;
   timing: { total_ms: number; provenance: 'measured'; deadline_ms?: number; fixture_start_ms?: number };
+}
+
+export interface MergedFrom {
+  fragments: Array<{ file: string; id: string | null; kind: 'cell' | 'yardstick' | null; status: 'accepted' | 'rejected' | 'duplicate' | 'extra'; reason?: string }>;
+  digests: { config: string; gate: string; proxy: string[]; options: string[] };
 }
 
 let validator: ValidateFunction | undefined;

@@ -56,15 +56,18 @@ export interface GateOptions {
   verbose?: boolean;
   /** install SIGINT/SIGTERM/uncaught-error handlers for the run (default true) */
   handleSignals?: boolean;
+  /** false: return the report without writing gate-report.json, summary.md, junit.xml (a fragment run writes its own file) */
+  writeOutputs?: boolean;
 }
 
 export interface GateRun {
   report: GateReport;
-  exitCode: 0 | 1 | 2 | 130 | 143;
+  /** a run that returns has a verdict (an interrupted one exits in its handler, a harness error throws) */
+  exitCode: 0 | 1;
   files: { report: string; summary: string; junit: string };
 }
 
-function proxySpec(o: GateOptions, cfg: GateConfig): { spec: ProxySpec; description: string } {
+export function proxySpec(o: GateOptions, cfg: GateConfig): { spec: ProxySpec; description: string } {
   if (o.proxyUrl !== undefined) {
     if (o.proxyCmd !== undefined) throw new UserError('--proxy-url and --proxy-cmd cannot be combined', 2);
     return { spec: { kind: 'url', url: o.proxyUrl, apiKey: o.apiKey }, description: `proxy at ${o.proxyUrl}` };
@@ -90,7 +93,7 @@ async function pool<T>(items: readonly T[], jobs: number, fn: (t: T) => Promise<
   await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, worker));
 }
 
-function skippedCell(c: CellDef, required: boolean, reason: string): CellResult {
+export function skippedCell(c: CellDef, required: boolean, reason: string): CellResult {
   const steps: StepResult[] = STEPS.map((s) => ({ name: s.meta.name, order: s.meta.order, status: 'skipped', reason, duration_ms: 0, evidence: {} }));
   return { id: c.id, transport: c.transport, era: c.era, required, status: 'skipped', reason, attempts: 0, duration_ms: 0, steps, metrics: {}, logs: [] };
 }
@@ -338,8 +341,8 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
     if (!results.some((r) => r.attempts > 0)) throw harnessError('nothing evaluated: no cell executed');
     phase = 'report';
     const report = buildReport('pass', 0, results);
-    const files = writeGateOutputs(report, outDir);
-    return { report, exitCode: report.exit_code, files };
+    const files = o.writeOutputs === false ? { report: '', summary: '', junit: '' } : writeGateOutputs(report, outDir);
+    return { report, exitCode: report.exit_code === 0 ? 0 : 1, files };
   } finally {
     for (const t of timers) clearTimeout(t);
     sweep();

@@ -37,13 +37,17 @@ export function reportSchemaValidator(): ValidateFunction {
   return compiled;
 }
 
-/** Compile a JSON Schema file (draft 2020-12, strict, with formats). Also used for the gate's schemas. */
-export function compileSchemaFile(path: string): ValidateFunction {
+/**
+ * Compile a JSON Schema file (draft 2020-12, strict, with formats). Also used for the gate's schemas.
+ * `refs`: further schema files the main one `$ref`s by their `$id` (e.g. the gate fragment -> the gate report).
+ */
+export function compileSchemaFile(path: string, refs: readonly string[] = []): ValidateFunction {
   // ajv and ajv-formats are CommonJS; under NodeNext the default import is module.exports.
   const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as unknown as typeof Ajv2020Module.default;
   const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as typeof addFormatsModule.default;
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
   addFormats(ajv);
+  for (const r of refs) ajv.addSchema(JSON.parse(readFileSync(r, 'utf8')));
   return ajv.compile(JSON.parse(readFileSync(path, 'utf8')));
 }
 
