@@ -56,6 +56,8 @@ export interface GateOptions {
   verbose?: boolean;
   /** install SIGINT/SIGTERM/uncaught-error handlers for the run (default true) */
   handleSignals?: boolean;
+  /** a fragment (one cell of a gate spread over CI jobs): a disabled or skipped cell is reported, not refused ("nothing evaluated" is for the merge to judge) */
+  allowNothingEvaluated?: boolean;
   /** false: return the report without writing gate-report.json, summary.md, junit.xml (a fragment run writes its own file) */
   writeOutputs?: boolean;
 }
@@ -283,6 +285,11 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
         results.push(skippedCell(c, required, reason));
         say(`${c.id}: ${reason}`);
       } else runnable.push(c);
+    }
+    if (runnable.length === 0 && o.allowNothingEvaluated) {
+      const report = buildReport('pass', 0, results);
+      const files = o.writeOutputs === false ? { report: '', summary: '', junit: '' } : writeGateOutputs(report, outDir);
+      return { report, exitCode: report.exit_code === 0 ? 0 : 1, files };
     }
     // nothing would be evaluated: not a green run (exit 2, the reasons in one line)
     if (runnable.length === 0) throw harnessError(`nothing evaluated: no selected cell can run (${results.map((r) => `${r.id} ${r.reason}`).join('; ')})`);
