@@ -22,7 +22,7 @@ bench-discovery: deps
 ## Makefile is read (its output on stderr) and then exits with the gate's code: 0 green; 1 red (make's -q
 ## status, nothing else runs); anything else stops make with the gate's code in the message (make exits 2).
 ifeq ($(MAKECMDGOALS),gate)
-GATE_EXIT := $(shell { $(MAKE) -s --no-print-directory deps && $(NODE) scripts/gate.mjs $(ARGS); } >&2; echo $$?)
+GATE_EXIT := $(shell { $(MAKE) -s --no-print-directory deps && $(NODE) scripts/fixture-image.mjs --if-engine --no-smoke && $(NODE) scripts/gate.mjs $(ARGS); } >&2; echo $$?)
 ifeq ($(GATE_EXIT),1)
 MAKEFLAGS += -q
 else ifneq ($(GATE_EXIT),0)
@@ -52,9 +52,9 @@ sample-report: deps
 bench-perf: deps
 	$(NODE) scripts/bench-perf.mjs $(ARGS)
 
-## Build the fixture container image (needs a Docker engine)
-fixture-image:
-	docker build -t mcpfixture:local .
+## Build the fixture image mcpfixture:local (needs a Docker engine; without a registry a local base is made)
+fixture-image: deps
+	$(NODE) scripts/fixture-image.mjs $(ARGS)
 
 typecheck: deps
 	npx tsc --noEmit -p .

@@ -13,6 +13,7 @@ import * as gate from './cli/gate.ts';
 import * as report from './cli/report.ts';
 import * as diff from './cli/diff.ts';
 import * as comply from './cli/comply.ts';
+import * as models from './cli/models.ts';
 
 export function buildProgram(): Command {
   const program = new Command('mcpgauge')
@@ -20,7 +21,7 @@ export function buildProgram(): Command {
     .version(VERSION)
     .showHelpAfterError()
     .exitOverride();
-  for (const m of [corpus, bench, fixture, proxy, diff, comply, gate, report]) m.register(program);
+  for (const m of [corpus, bench, fixture, proxy, diff, comply, gate, report, models]) m.register(program);
   return program;
 }
 

@@ -410,6 +410,8 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
   if (opts.corpora.length === 0) throw new UserError('no corpus given (--corpus FILE)');
   const retrieverIds = resolveRetrieverIds(opts.retrievers ?? [DEFAULT_RETRIEVER_ID]);
   const arms = resolveArmList(opts);
+  // one-time set-up a retriever needs (embed_static: fetch the model on first use; never throws)
+  if (!opts.corpusOnly) for (const id of retrieverIds) await getRetrieverEntry(id).prepare?.(opts.retrieverOptions, log);
   const menu = await timed(timings, 'load-discovery-menu', undefined, () => loadCorpus(opts.discoveryMenu));
   const out: OfflineResult = {
     corpora: [],

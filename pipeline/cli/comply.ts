@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { CommanderError, Option, type Command } from 'commander';
 import { UserError } from '../types.ts';
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -16,6 +16,7 @@ export function register(program: Command): void {
     .addOption(new Option('--format <f>', 'terminal | json | sarif | junit | markdown | html').default('terminal'))
     .option('--out <list>', 'write several formats from one run: json=FILE,sarif=FILE,...')
     .option('--strict', 'exit 1 when any required (MUST) check fails', false)
+    .option('--no-cap', 'report the plain weighted letter (by default a failing MUST caps the letter at B, two or more at C)')
     .option('--min-grade <g>', 'exit 1 when a run grades below A|B|C|D|F (or has no grade)')
     .option('--only <ids>', 'only these check ids or categories (comma-separated)')
     .option('--skip <ids>', 'skip these check ids or categories')
@@ -32,9 +33,18 @@ export function register(program: Command): void {
     .option('--record <file>', 'save every exchanged byte (request/response pairs) to FILE')
     .option('--replay <file>', 're-grade a recording offline (no target)')
     .option('--requests <n>', 'benchmark: requests per concurrency level', '200')
+    // usage errors are exit 2 (could not run as asked), like a target with nothing gradable
+    .exitOverride((err) => {
+      throw err.exitCode === 0 ? err : new CommanderError(2, err.code, err.message);
+    })
     .action(async (target: string[], opts: Record<string, unknown>) => {
       const { runComplyCli } = await import('../comply/cli-run.ts');
-      process.exitCode = await runComplyCli(target, opts);
+      try {
+        process.exitCode = await runComplyCli(target, opts);
+      } catch (e) {
+        if (e instanceof UserError && e.exitCode === 1) throw new UserError(e.message, 2);
+        throw e;
+      }
     });
 }
 

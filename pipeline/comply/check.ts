@@ -20,11 +20,11 @@ export function specUrl(rev: Revision, path: string): string {
   return `https://modelcontextprotocol.io/specification/${rev}/${path}`;
 }
 
-type MetaIn = Omit<CheckMeta, 'prerequisites'> & { prerequisites?: readonly string[] };
+type MetaIn = Omit<CheckMeta, 'prerequisites' | 'basis'> & { prerequisites?: readonly string[]; basis?: CheckMeta['basis'] };
 
 /** A check file's single export. Prerequisites default to the handshake. */
 export function defineCheck(meta: MetaIn, judge: (v: View) => Verdict | { ok: unknown }): Check {
-  const full: CheckMeta = { ...meta, prerequisites: meta.prerequisites ?? (meta.id === 'lifecycle-handshake' || meta.id === 'transport-post' ? [] : ['lifecycle-handshake']) };
+  const full: CheckMeta = { ...meta, basis: meta.basis ?? 'direct', prerequisites: meta.prerequisites ?? (meta.id === 'lifecycle-handshake' || meta.id === 'transport-post' ? [] : ['lifecycle-handshake']) };
   return {
     meta: full,
     judge: (v) => {

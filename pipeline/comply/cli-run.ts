@@ -67,7 +67,7 @@ export async function runComplyCli(words: string[], o: Record<string, unknown>):
     if (words.length) throw new UserError('--replay re-grades a recording: give no target');
     const rec = readJsonFile(String(o.replay)) as Recording;
     if (rec?.format !== 'mcpgauge-comply-recording' || !Array.isArray(rec.evidence)) throw new UserError(`${String(o.replay)}: not an mcpgauge comply recording (format field)`);
-    report = reportFromRecording(rec, selection);
+    report = reportFromRecording(rec, selection, o.cap !== false);
   } else {
     const flags: TargetFlags = { header: o.header as string[] | undefined, auth: o.auth as string | undefined, env: o.env as string[] | undefined, envFile: o.envFile as string | undefined, cwd: o.cwd as string | undefined };
     const target = parseTarget(words, flags);
@@ -80,6 +80,7 @@ export async function runComplyCli(words: string[], o: Record<string, unknown>):
       selection,
       invasive: o.invasive !== false,
       secrets,
+      cap: o.cap !== false,
       onProgress: progress(tty),
       onStatus: tty ? (l) => process.stderr.write(`${l}\n`) : undefined,
     });
@@ -92,12 +93,38 @@ export async function runComplyCli(words: string[], o: Record<string, unknown>):
   const main = await FORMATS[format as Format](report, Boolean(o.verbose));
   for (const [file, text] of rendered) writeFileAtomic(file, text);
   process.stdout.write(main);
-  return exitCode(report, Boolean(o.strict), minGrade as Letter | undefined);
+  const v = exitVerdict(report, Boolean(o.strict), minGrade as Letter | undefined);
+  if (v.code) process.stderr.write(`mcpgauge comply: ${v.reason}\n`);
+  return v.code;
+}
+
+/**
+ * The exit-code contract: 2 = nothing gradable (no run, no handshake, unreachable, coverage
+ * under 50%), 1 = graded below the bar (--strict: a failing MUST; --min-grade), 0 otherwise.
+ * Returns the code and the one-line reason (empty for 0).
+ */
+export function exitVerdict(report: ComplyReport, strict: boolean, minGrade?: Letter): { code: number; reason: string } {
+  if (!report.runs.length) return { code: 2, reason: `nothing gradable: no revision was graded (${report.era.reason})` };
+  for (const r of report.runs) {
+    const where = `${r.revision}/${r.wire}`;
+    const h = r.results.find((x) => x.id === 'lifecycle-handshake');
+    const post = r.results.find((x) => x.id === 'transport-post');
+    const down = [post, h].find((x) => x && x.status !== 'pass' && x.status !== 'not_applicable');
+    if (down && (down.reason === 'unreachable' || /unreachable|ECONNREFUSED|cannot start/i.test(down.detail))) return { code: 2, reason: `nothing gradable on ${where}: the server is unreachable (${down.detail.slice(0, 160)})` };
+    if (h && h.status !== 'pass') return { code: 2, reason: `nothing gradable on ${where}: no handshake (${h.id} ${h.status}: ${h.detail.slice(0, 160)})` };
+    if (r.conformance.grade === null) return { code: 2, reason: `nothing gradable on ${where}: coverage ${Math.round(r.conformance.coverage * 100)}% is under 50%` };
+  }
+  if (strict) {
+    const bad = report.runs.flatMap((r) => r.conformance.failingMust.map((id) => `${id} (${r.revision}/${r.wire})`));
+    if (bad.length) return { code: 1, reason: `--strict: ${bad.length} MUST check(s) failed: ${bad.slice(0, 6).join(', ')}` };
+  }
+  if (minGrade) {
+    const low = report.runs.filter((r) => !atLeast(r.conformance.grade as Letter | null, minGrade));
+    if (low.length) return { code: 1, reason: `--min-grade ${minGrade}: ${low.map((r) => `${r.revision}/${r.wire} graded ${r.conformance.grade} (score ${r.conformance.score}; ${r.conformance.failingMust.length} failing MUST)`).join(', ')}` };
+  }
+  return { code: 0, reason: '' };
 }
 
 export function exitCode(report: ComplyReport, strict: boolean, minGrade?: Letter): number {
-  if (!report.runs.length) return 1;
-  if (strict && report.runs.some((r) => r.results.some((x) => x.status === 'fail' && x.meta.severity === 'MUST' && x.meta.category !== 'security'))) return 1;
-  if (minGrade && report.runs.some((r) => !atLeast(r.conformance.grade as Letter | null, minGrade))) return 1;
-  return 0;
+  return exitVerdict(report, strict, minGrade).code;
 }

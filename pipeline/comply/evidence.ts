@@ -158,7 +158,15 @@ export class View {
       if (this.http && x.status !== undefined && st !== x.status) return { status: 'fail', detail: `${what}: error ${err.code} with HTTP ${st}, expected HTTP ${x.status}` };
       return { status: 'pass', detail: `${what}: rejected with ${err.code}${stTxt}; the twin was served` };
     }
-    if (this.result(probe)) return { status: 'fail', detail: `${what}: served as if valid${stTxt}` };
+    const res = this.result(probe);
+    if (res) {
+      // say what came back: a tool-execution error result is not "served as if valid"
+      if (res.isError === true) {
+        const first = Array.isArray(res.content) ? (res.content as Array<{ text?: unknown }>).find((c) => typeof c?.text === 'string')?.text : undefined;
+        return { status: 'fail', detail: `${what}: answered with a result carrying isError: true${first ? ` (${JSON.stringify(String(first).slice(0, 120))})` : ''} instead of a JSON-RPC error${stTxt}` };
+      }
+      return { status: 'fail', detail: `${what}: served as if valid (a normal result)${stTxt}` };
+    }
     if (this.http && st !== undefined && st >= 400 && st < 500) {
       if (x.bareStatusOk && (x.status === undefined || st === x.status)) return { status: 'pass', detail: `${what}: HTTP ${st} (no JSON-RPC body)` };
       return { status: 'fail', detail: `${what}: HTTP ${st} without the JSON-RPC error${x.codes ? ` ${x.codes.join('/')}` : ''}` };

@@ -103,6 +103,7 @@ export async function gather(o: GatherOptions): Promise<Evidence> {
     stderrTail: st.stderrTail,
     exit: st.exit,
     sessionId: env.sessionId,
+    ...(st.anomalies?.length ? { anomalies: st.anomalies } : {}),
     warnings: [],
   };
 }

@@ -1,8 +1,11 @@
 /**
  * Grading: score = 70 x required pass rate + 30 x optional pass rate, over evaluated checks
  * only (pass/fail); a pool with nothing evaluated gives its weight to the other. Required =
- * MUST. Coverage = evaluated / applicable; below 50% no grade is given. Security checks are
- * graded on their own (posture), never in the conformance score.
+ * a MUST whose basis is direct (a MUST that follows only from JSON-RPC or is inferred is
+ * weighed as SHOULD). The letter comes from the score, then the cap: one failing required
+ * check caps it at B, two or more at C (`--no-cap` keeps the plain letter). Coverage =
+ * evaluated / applicable; below 50% no grade is given. Security checks are graded on their own
+ * (posture), never in the conformance score.
  */
 import { CATEGORIES, type CategoryScore, type CheckMeta, type CheckResult, type Grade } from './types.ts';
 
@@ -13,6 +16,10 @@ export const GRADE_BANDS = [
   ['D', 40],
 ] as const;
 export const MIN_COVERAGE = 0.5;
+/** How every output labels a check's requirement text. */
+export const REQUIREMENT_NOTE = "each check's requirement text is our own summary of the cited spec section, not a quotation";
+/** The cap rule, stated the same way in every output. */
+export const CAP_RULE = 'any failing MUST caps the letter at B, two or more at C (--no-cap: the plain weighted letter)';
 export const GRADE_ORDER = ['F', 'D', 'C', 'B', 'A'] as const;
 export type Letter = (typeof GRADE_ORDER)[number];
 
@@ -26,11 +33,22 @@ export function letter(score: number): Letter {
   return 'F';
 }
 
-export function gradeOf(results: readonly R[]): Grade {
+/** Counts in the required pool and caps the letter: a MUST stated by the MCP text itself. */
+export const isRequired = (m: CheckMeta): boolean => m.severity === 'MUST' && (m.basis ?? 'direct') === 'direct';
+
+export function capOf(failingMust: number): 'B' | 'C' | null {
+  return failingMust >= 2 ? 'C' : failingMust === 1 ? 'B' : null;
+}
+
+function capped(l: Letter, cap: 'B' | 'C' | null): Letter {
+  return cap && GRADE_ORDER.indexOf(l) > GRADE_ORDER.indexOf(cap) ? cap : l;
+}
+
+export function gradeOf(results: readonly R[], o: { cap?: boolean } = {}): Grade {
   const app = results.filter(applicable);
   const ev = app.filter(evaluated);
-  const req = ev.filter((r) => r.meta.severity === 'MUST');
-  const opt = ev.filter((r) => r.meta.severity !== 'MUST');
+  const req = ev.filter((r) => isRequired(r.meta));
+  const opt = ev.filter((r) => !isRequired(r.meta));
   const rate = (l: R[]) => l.filter((r) => r.status === 'pass').length / l.length;
   let score: number | null = null;
   if (req.length && opt.length) score = 70 * rate(req) + 30 * rate(opt);
@@ -39,9 +57,17 @@ export function gradeOf(results: readonly R[]): Grade {
   const coverage = app.length ? ev.length / app.length : 0;
   if (score !== null) score = Math.round(score);
   const graded = score !== null && coverage >= MIN_COVERAGE;
+  const failingMust = req.filter((r) => r.status === 'fail').map((r) => r.meta.id);
+  const cap = capOf(failingMust.length);
+  const capApplied = o.cap !== false;
+  const plain = graded ? letter(score!) : null;
   return {
     score: graded ? score : null,
-    grade: graded ? letter(score!) : null,
+    grade: plain && capApplied ? capped(plain, cap) : plain,
+    uncapped: plain,
+    cap,
+    capApplied,
+    failingMust,
     coverage: Math.round(coverage * 1000) / 1000,
     required: { passed: req.filter((r) => r.status === 'pass').length, evaluated: req.length },
     optional: { passed: opt.filter((r) => r.status === 'pass').length, evaluated: opt.length },
@@ -63,10 +89,10 @@ export function categoriesOf(results: readonly R[]): CategoryScore[] {
   }).filter((c) => c.applicable > 0);
 }
 
-export function gradeRun(results: readonly R[]): { conformance: Grade; security: Grade } {
+export function gradeRun(results: readonly R[], o: { cap?: boolean } = {}): { conformance: Grade; security: Grade } {
   return {
-    conformance: gradeOf(results.filter((r) => r.meta.category !== 'security')),
-    security: gradeOf(results.filter((r) => r.meta.category === 'security')),
+    conformance: gradeOf(results.filter((r) => r.meta.category !== 'security'), o),
+    security: gradeOf(results.filter((r) => r.meta.category === 'security'), o),
   };
 }
 

@@ -23,7 +23,7 @@ export function injectionCheck(o: { kind: InjectionKind; id: string; knob: strin
       capability: 'tools',
       prerequisites: ['lifecycle-handshake', 'tools-list'],
       probes: [INJECTIONS[o.kind].probe],
-      spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), sentence: `${SENTENCE} (${o.why})` },
+      spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), requirement: `${SENTENCE} (${o.why})` },
       knob: o.knob,
       fix: o.fix,
     },

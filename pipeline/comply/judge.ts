@@ -5,8 +5,9 @@
  * own probe killed it.
  */
 import { View } from './evidence.ts';
+import { exitedAfterHandshake } from './exit.ts';
 import { catalogFor, selected, type Selection } from './select.ts';
-import type { CheckMeta, CheckResult, Evidence, Verdict } from './types.ts';
+import type { CheckMeta, CheckResult, Evidence, Verdict, WireKind } from './types.ts';
 import type { Check } from './check.ts';
 
 function capabilityDeclared(v: View, cap: string): boolean {
@@ -33,7 +34,13 @@ export function judge(ev: Evidence, sel: Selection = { only: [], skip: [] }): Ar
   const byId = new Map<string, CheckResult>();
   const order = topo(checks);
   for (const c of order) byId.set(c.meta.id, judgeOne(c, v, byId));
-  return checks.filter((c) => selected(c, sel)).map((c) => ({ ...byId.get(c.meta.id)!, meta: c.meta }));
+  return checks.filter((c) => selected(c, sel)).map((c) => ({ ...byId.get(c.meta.id)!, meta: metaOn(c.meta, ev.wire) }));
+}
+
+/** The meta as it applies on this wire: the per-wire keyword replaces the default one. */
+export function metaOn(m: CheckMeta, wire: WireKind): CheckMeta {
+  const sev = m.severityOn?.[wire];
+  return sev && sev !== m.severity ? { ...m, severity: sev } : m;
 }
 
 function judgeOne(c: Check, v: View, byId: Map<string, CheckResult>): CheckResult {
@@ -51,6 +58,10 @@ function judgeOne(c: Check, v: View, byId: Map<string, CheckResult>): CheckResul
   }
   // the server died before this check's probes ran (and none of them is the one that killed it)
   const exit = v.ev.exit;
+  // the server exited right after initialize: no later probe killed it, so none is blamed
+  if (exit && m.id !== 'lifecycle-handshake' && exitedAfterHandshake(v.ev)) {
+    return { id: m.id, status: 'not_evaluable', code: 'not_evaluable', reason: 'server_died', detail: `the server exited (code ${exit.code}) right after answering initialize, before this check's probes were answered` };
+  }
   if (exit && !m.probes.includes(exit.afterProbe)) {
     const mine = m.probes.map((p) => v.x(p)).filter(Boolean);
     if (mine.length && mine.every((e) => e!.error?.kind === 'died' && !e!.response)) {
@@ -62,6 +73,10 @@ function judgeOne(c: Check, v: View, byId: Map<string, CheckResult>): CheckResul
     verdict = c.judge(v);
   } catch (e) {
     verdict = { status: 'fail', detail: `unexpected answer shape: ${(e as Error).message}` };
+  }
+  if (m.clientOnlyOn?.includes(v.ev.wire) && (verdict.status === 'pass' || verdict.status === 'fail')) {
+    // the requirement binds the client on this wire: report what the server did, grade nothing
+    return { id: m.id, status: 'not_applicable', code: 'not_applicable', reason: 'client_only', detail: `not graded on ${v.ev.wire}: the requirement binds the client (it must not send such a message); observed: ${verdict.status === 'pass' ? 'handled' : 'not handled'}: ${verdict.detail}` };
   }
   return fromVerdict(m.id, verdict);
 }

@@ -6,7 +6,8 @@
 import { probeEra, type EraProbe } from './era.ts';
 import { gather, replyOf } from './gather.ts';
 import { K_SERVER_INFO, build as buildRequest, initializeParams, type Obj } from './envelope.ts';
-import { categoriesOf, gradeRun } from './grade.ts';
+import { CAP_RULE, REQUIREMENT_NOTE, categoriesOf, gradeRun } from './grade.ts';
+import { exitedAfterHandshake } from './exit.ts';
 import { judge } from './judge.ts';
 import { DUAL_ERA_PROBE } from './probes-lifecycle.ts';
 import type { Selection } from './select.ts';
@@ -26,6 +27,8 @@ export interface ComplyOptions {
   selection: Selection;
   invasive: boolean;
   secrets: readonly string[];
+  /** apply the MUST cap to the letter (default true; --no-cap = false) */
+  cap?: boolean;
   /** progress: probes done / total for the current revision */
   onProgress?: (rev: Revision, done: number, total: number) => void;
   onStatus?: (line: string) => void;
@@ -87,7 +90,7 @@ export async function comply(target: Target, o: ComplyOptions): Promise<{ report
           await sse.close();
         }
         warnings.push(...decision.warnings);
-        return build(desc, decision.era, evidence, warnings, o.selection, o.secrets, Date.now() - t0);
+        return build(desc, decision.era, evidence, warnings, o.selection, o.secrets, Date.now() - t0, o.cap !== false);
       }
     }
     decision = decide(o.spec, p);
@@ -104,7 +107,7 @@ export async function comply(target: Target, o: ComplyOptions): Promise<{ report
     decision = await stdioRuns(target, o, runGather, evidence);
   }
   warnings.push(...decision.warnings);
-  return build(desc, decision.era, evidence, warnings, o.selection, o.secrets, Date.now() - t0);
+  return build(desc, decision.era, evidence, warnings, o.selection, o.secrets, Date.now() - t0, o.cap !== false);
 }
 
 /** An HTTP+SSE server: the transport predates 2026-07-28, so it is graded on 2025-11-25 over that wire. */
@@ -195,23 +198,26 @@ function serverInfo(ev: Evidence): RunReport['serverInfo'] {
   };
 }
 
-export function runReport(ev: Evidence, sel: Selection, durationMs: number): RunReport {
+export function runReport(ev: Evidence, sel: Selection, durationMs: number, cap = true): RunReport {
   const results = judge(ev, sel);
-  const g = gradeRun(results);
-  const w = [...ev.warnings];
+  const g = gradeRun(results, { cap });
+  const w = [...(ev.anomalies ?? []).map((a) => `root cause: ${a}`), ...ev.warnings];
+  const early = exitedAfterHandshake(ev);
+  if (early) w.unshift(`root cause: the server exited right after initialize (code ${ev.exit!.code}${ev.exit!.signal ? `, ${ev.exit!.signal}` : ''}): it answered the handshake and nothing after it; the checks after the handshake are not evaluable`);
   if (ev.exit) w.push(`The server exited (code ${ev.exit.code}${ev.exit.signal ? `, ${ev.exit.signal}` : ''}) after probe ${ev.exit.afterProbe}.${ev.stderrTail ? ` Last stderr: ${ev.stderrTail.trim().split('\n').slice(-3).join(' | ').slice(0, 300)}` : ''}`);
   if (ev.noise.length) w.push(`stdout carried ${ev.noise.length} non-protocol line(s); first: ${JSON.stringify(ev.noise[0])}`);
   return { revision: ev.revision, wire: ev.wire, results, ...g, categories: categoriesOf(results), serverInfo: serverInfo(ev), warnings: w, durationMs };
 }
 
-function build(target: string, era: ComplyReport['era'], evidence: Evidence[], warnings: string[], sel: Selection, secrets: readonly string[], ms: number) {
+function build(target: string, era: ComplyReport['era'], evidence: Evidence[], warnings: string[], sel: Selection, secrets: readonly string[], ms: number, cap = true) {
   const report: ComplyReport = {
-    schemaVersion: '1',
+    schemaVersion: '2',
     tool: { name: 'mcpgauge comply', version: TOOL_VERSION },
     target,
     generatedAt: new Date().toISOString(),
     era,
-    runs: evidence.map((ev) => runReport(ev, sel, ms)),
+    runs: evidence.map((ev) => runReport(ev, sel, ms, cap)),
+    grading: { rule: `score = 70 x required (direct MUST) pass rate + 30 x optional pass rate; A>=90 B>=75 C>=60 D>=40; ${CAP_RULE}; a MUST that follows only from JSON-RPC 2.0 or is inferred is weighed as SHOULD; no grade below 50% coverage`, capApplied: cap, requirementText: REQUIREMENT_NOTE },
     warnings,
     provenance: { kind: 'measured', method: 'live probes against the target; every verdict is derived from recorded exchanges (--record to keep them)' },
   };
@@ -220,8 +226,8 @@ function build(target: string, era: ComplyReport['era'], evidence: Evidence[], w
 }
 
 /** --replay: the same judge and grader over recorded evidence, offline. */
-export function reportFromRecording(rec: Recording, sel: Selection): ComplyReport {
-  const { report } = build(rec.target, rec.era, rec.evidence, [...rec.warnings, 'Re-graded offline from a recording (--replay).'], sel, [], 0);
+export function reportFromRecording(rec: Recording, sel: Selection, cap = true): ComplyReport {
+  const { report } = build(rec.target, rec.era, rec.evidence, [...rec.warnings, 'Re-graded offline from a recording (--replay).'], sel, [], 0, cap);
   report.provenance = { kind: 'measured', method: 'offline re-grade of recorded exchanges (--replay)' };
   return report;
 }

@@ -128,6 +128,11 @@ export function authContext(v: View): Verdict | null {
     return { status: 'not_applicable', reason: 'no_population', detail: 'the server serves requests without credentials and no --auth was given: authorization is OPTIONAL in MCP (a local server need not use it)' };
   }
   if (!v.twinServed('twin')) return { status: 'not_evaluable', reason: 'twin_failed', detail: `the same request with your --auth credential was not served (HTTP ${v.status('twin') ?? '-'}), so a rejection proves nothing` };
+  // a credential the server ignores: served without one AND with an invalid one, and no protected-resource
+  // metadata: the server does not use authorization (OPTIONAL in MCP), so the --auth given is not needed
+  if (v.result('auth-none') && !rejectedStatus(v.status('auth-garbage')) && !foundPrm(v)) {
+    return { status: 'not_applicable', reason: 'no_population', detail: `the server does not use authorization: it served the request without credentials (HTTP ${none.response?.status}) and with an invalid token (HTTP ${v.status('auth-garbage') ?? '-'}) and publishes no protected-resource metadata, so the --auth given is not one it needs` };
+  }
   return null;
 }
 

@@ -14,6 +14,14 @@ export type WireKind = 'stdio' | 'http' | 'sse';
 export type Category = 'transport' | 'lifecycle' | 'tools' | 'resources' | 'prompts' | 'errors' | 'schema' | 'security';
 export const CATEGORIES: readonly Category[] = ['transport', 'lifecycle', 'tools', 'resources', 'prompts', 'errors', 'schema', 'security'];
 export type Severity = 'MUST' | 'SHOULD' | 'MAY' | 'best-practice';
+/**
+ * Where a check's keyword comes from: `direct` = the MCP text puts the RFC 2119 keyword on this
+ * server behaviour; `json-rpc` = it follows only from "all messages MUST follow JSON-RPC 2.0"
+ * plus the JSON-RPC 2.0 text; `inferred` = the spec implies it without a keyword. A MUST whose
+ * basis is not `direct` is weighed as SHOULD and never caps the grade.
+ */
+export type Basis = 'direct' | 'json-rpc' | 'inferred';
+export const BASES: readonly Basis[] = ['direct', 'json-rpc', 'inferred'];
 /** server capabilities a check can be gated on */
 export type Capability = 'tools' | 'resources' | 'prompts' | 'completions' | 'logging';
 
@@ -22,8 +30,14 @@ export interface CheckMeta {
   id: string;
   title: string;
   category: Category;
-  /** MUST = required (counts in the 70% pool); anything else = optional (30%) */
+  /** the RFC 2119 keyword of the requirement (best-practice: the spec gives none); a direct MUST is required (70% pool, caps the letter), anything else optional (30%) */
   severity: Severity;
+  /** the keyword differs on these wires (e.g. a JSON-RPC rule that binds the server on HTTP only) */
+  severityOn?: Partial<Record<WireKind, Severity>>;
+  /** where the keyword comes from (see Basis) */
+  basis: Basis;
+  /** wires on which the requirement binds the client only (stdio: the client must not write invalid messages): the probe runs and its observation is reported, never graded (not_applicable/client_only) */
+  clientOnlyOn?: readonly WireKind[];
   /** first and (exclusive) last revision the check applies to */
   revisions: { introduced: Revision; removed?: Revision };
   transports: readonly WireKind[];
@@ -33,10 +47,12 @@ export interface CheckMeta {
   prerequisites: readonly string[];
   /** probe ids whose exchanges the check reads */
   probes: readonly string[];
-  /** spec page and the normative sentence it enforces */
-  spec: { url: string; sentence: string };
+  /** spec page (URL + section anchor, listed in datasets/spec/anchors.json) and OUR OWN SUMMARY of the requirement enforced: never a quote */
+  spec: { url: string; requirement: string };
   /** fixture break knob (FIXTURE_BREAK) that makes this check fail */
   knob: string;
+  /** further knobs that make it fail (one defect each, e.g. a stateful-path routing bug) */
+  moreKnobs?: readonly string[];
   /** one-line advice shown next to a failure */
   fix: string;
 }
@@ -54,7 +70,8 @@ export type Reason =
   | 'timeout'
   | 'twin_failed'
   | 'no_population'
-  | 'filtered';
+  | 'filtered'
+  | 'client_only';
 
 /** What a check's judge returns. */
 export type Verdict =
@@ -100,7 +117,9 @@ export interface Exchange {
     messages: unknown[];
   } | null;
   /** transport-level failure instead of (or cut short) a response */
-  error?: { kind: 'timeout' | 'closed' | 'unreachable' | 'died' | 'too_large'; detail: string };
+  error?: { kind: 'timeout' | 'closed' | 'unreachable' | 'died' | 'too_large' | 'echoed' | 'id_mismatch'; detail: string };
+  /** stdio: the answer was paired with this request although its id has another JSON type (e.g. "1000" for 1000) */
+  idMismatch?: { sent: string | number | null; got: unknown };
 }
 
 /** Everything the gatherer saw; a recording is this plus the target description. */
@@ -121,6 +140,8 @@ export interface Evidence {
   exit?: { code: number | null; signal: string | null; afterProbe: string };
   /** HTTP: the server issued this session id (legacy) */
   sessionId?: string;
+  /** stdio: root causes the wire saw (mismatched ids, echoed requests, a notification flood), first one first */
+  anomalies?: string[];
   warnings: string[];
 }
 
@@ -135,7 +156,16 @@ export interface CategoryScore {
 export interface Grade {
   /** null when coverage < 50% (no grade given) */
   score: number | null;
+  /** the letter after the MUST cap (unless the run was asked for --no-cap) */
   grade: 'A' | 'B' | 'C' | 'D' | 'F' | null;
+  /** the plain weighted letter of the score, before the cap */
+  uncapped: 'A' | 'B' | 'C' | 'D' | 'F' | null;
+  /** the letter the failing MUSTs cap this grade at (B for one, C for two or more), null when none failed */
+  cap: 'B' | 'C' | null;
+  /** false when the run was asked for --no-cap */
+  capApplied: boolean;
+  /** ids of the failing direct-MUST checks (the ones that cap) */
+  failingMust: string[];
   coverage: number;
   required: { passed: number; evaluated: number };
   optional: { passed: number; evaluated: number };
@@ -156,12 +186,14 @@ export interface RunReport {
 }
 
 export interface ComplyReport {
-  schemaVersion: '1';
+  schemaVersion: '2';
   tool: { name: 'mcpgauge comply'; version: string };
   target: string;
   generatedAt: string;
   era: { choice: SpecChoice; detected: Revision | 'undetermined' | null; reason: string };
   runs: RunReport[];
+  /** how the letter is obtained, said in every output */
+  grading: { rule: string; capApplied: boolean; requirementText: string };
   warnings: string[];
   /** how the figures were obtained */
   provenance: { kind: 'measured'; method: string };

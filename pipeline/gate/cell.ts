@@ -17,6 +17,7 @@ import { PARENT_ENV } from '../util/proc.ts';
 import { oneLine } from './calls.ts';
 import { STEPS } from './steps/index.ts';
 import type { CellContext, CellMetrics, CellResult, RunOptions, StepResult } from './types.ts';
+import { DOCKER_CELL_PROXIES, type ContainerSweep } from './docker.ts';
 
 export const MCPGAUGE_BIN = fileURLToPath(new URL('../../bin/mcpgauge.mjs', import.meta.url));
 
@@ -36,7 +37,7 @@ export interface CellRunContext {
 
 /** Placeholders of a cell (the values: placeholderValues); `{NAME:role}` forms exist for FIXTURE_* names. */
 export const CELL_PLACEHOLDERS = ['PORT', 'API_KEY', 'MCPGAUGE', 'NODE', 'WORK_DIR', 'CELL', 'ERA', 'CALL_TIMEOUT_MS', 'SERVERS_JSON'] as const;
-export const ROLE_PLACEHOLDERS = ['FIXTURE_NAME', 'FIXTURE_URL', 'FIXTURE_CMD', 'FIXTURE_COMMAND', 'FIXTURE_ARGS_JSON', 'FIXTURE_TRANSPORT'] as const;
+export const ROLE_PLACEHOLDERS = ['FIXTURE_NAME', 'FIXTURE_URL', 'FIXTURE_CMD', 'FIXTURE_DOCKER_CMD', 'FIXTURE_COMMAND', 'FIXTURE_ARGS_JSON', 'FIXTURE_TRANSPORT'] as const;
 /** Work folders of cell attempts still in use (removed by the attempt; a signal handler removes what is left). */
 export const WORK_DIRS = new Set<string>();
 
@@ -59,9 +60,10 @@ function placeholderValues(cell: CellDef, fx: CellFixtures, cfg: GateConfig, wor
       FIXTURE_NAME: rf.name,
       FIXTURE_URL: rf.url ?? '',
       FIXTURE_CMD: rf.argv,
+      FIXTURE_DOCKER_CMD: rf.dockerArgv,
       FIXTURE_COMMAND: rf.argv[0] ?? '',
       FIXTURE_ARGS_JSON: JSON.stringify(rf.argv.slice(1)),
-      FIXTURE_TRANSPORT: cell.transport === 'stdio' ? 'stdio' : cell.transport === 'sse' ? 'sse' : 'streamable-http',
+      FIXTURE_TRANSPORT: cell.transport === 'stdio' || cell.transport === 'docker' ? 'stdio' : cell.transport === 'sse' ? 'sse' : 'streamable-http',
     };
     for (const [k, val] of Object.entries(perRole)) {
       v[`${k}:${role}`] = val;
@@ -80,6 +82,8 @@ interface Attempt {
   metrics: CellMetrics;
   style?: string;
   failed: boolean;
+  /** docker cell: filled by the teardown (after this attempt returned) */
+  docker: { sweep?: ContainerSweep };
 }
 
 async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): Promise<Attempt> {
@@ -100,12 +104,14 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
   const sessions: ProxySession[] = [];
   let fixtures: CellFixtures | undefined;
   let proxy: RunningProxy | undefined;
+  const docker: Attempt['docker'] = {};
   try {
     fixtures = await startCellFixtures(cell, rc.cfg, rc.runId, logDir); // a harness error propagates (exit 2)
     const port = await freePort();
     const values = placeholderValues(cell, fixtures, rc.cfg, workDir, port, apiKey);
     const env = { ...rc.env, [TAG_ENV]: `${rc.runId}/${cell.id}/proxy`, [PARENT_ENV]: String(process.pid) };
     proxy = await launchProxy(rc.spec, { workDir, values, secrets, env, onOutput: (s) => proxySink.write(s) });
+    if (cell.transport === 'docker' && proxy.pid !== undefined) DOCKER_CELL_PROXIES.add(proxy.pid);
     log(`proxy: ${proxy.description}`);
     log(`fixtures: ${ROLES.map((r) => `${r}=${fixtures!.roles[r].url ?? shellLine(fixtures!.roles[r].argv.slice(-4))}`).join(' ')}`);
     const logs = [rel(gateLog), rel(proxyLog), ...ROLES.map((r) => rel(fixtures!.roles[r].log))];
@@ -171,11 +177,16 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
       steps.push(res);
       rc.onStep?.(cell.id, res);
     }
-    return { steps, metrics, style: ctx.session?.style, failed: blockedBy !== null };
+    return { steps, metrics, style: ctx.session?.style, failed: blockedBy !== null, docker };
   } finally {
     await Promise.all(sessions.map((s) => s.close().catch(() => {})));
     await proxy?.stop().catch(() => {});
-    await fixtures?.stop().catch(() => {});
+    if (proxy?.pid !== undefined) DOCKER_CELL_PROXIES.delete(proxy.pid);
+    docker.sweep = await fixtures?.stop().catch((e) => {
+      log(`teardown: ${(e as Error).message}`);
+      return undefined;
+    });
+    if (docker.sweep) log(`containers (${docker.sweep.label}) after the teardown: ${docker.sweep.left.length ? `${docker.sweep.left.join(', ')} left, removed by the gate` : 'none left'} (${docker.sweep.waited_ms} ms)`);
     rmSync(workDir, { recursive: true, force: true });
     WORK_DIRS.delete(workDir);
     proxySink.close();
@@ -190,9 +201,11 @@ export async function runCell(cell: CellDef, required: boolean, rc: CellRunConte
   const first = await runAttempt(cell, rc, 1);
   let last = first;
   let attempts = 1;
+  const sweeps = [first.docker];
   while (last.failed && attempts <= rc.cfg.retries) {
     attempts++;
     last = await runAttempt(cell, rc, attempts);
+    sweeps.push(last.docker);
   }
   const slug = cellSlug(cell.id);
   const logs = Array.from({ length: attempts }, (_, i) => [`logs/${slug}/attempt-${i + 1}/gate.log`, `logs/${slug}/attempt-${i + 1}/proxy.log`]).flat();
@@ -217,6 +230,11 @@ export async function runCell(cell: CellDef, required: boolean, rc: CellRunConte
     status = 'pass';
     reason = `${last.steps.filter((s) => s.status === 'pass').length} steps passed`;
   }
+  const containers = dockerCheck(sweeps.map((d) => d.sweep));
+  if (containers && containers.left.length) {
+    status = 'fail';
+    reason = `${containers.left.length} container(s) labelled ${containers.label} still existed after the teardown (removed by the gate: ${containers.left.join(', ')}); ${reason}`;
+  } else if (containers) reason = `${reason}; no container labelled ${containers.label} left after the teardown`;
   return {
     id: cell.id,
     transport: cell.transport,
@@ -230,5 +248,13 @@ export async function runCell(cell: CellDef, required: boolean, rc: CellRunConte
     metrics: last.metrics,
     logs,
     ...(last.style ? { style: last.style } : {}),
+    ...(containers ? { containers } : {}),
   };
+}
+
+/** the docker cell's container check over every attempt (undefined for other cells) */
+function dockerCheck(sweeps: (ContainerSweep | undefined)[]): CellResult['containers'] {
+  const got = sweeps.filter((s): s is ContainerSweep => s !== undefined);
+  if (!got.length) return undefined;
+  return { label: got[0].label.split(',')[0], checked_attempts: got.length, left: got.flatMap((s) => s.left), removed: got.flatMap((s) => s.removed) };
 }

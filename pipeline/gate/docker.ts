@@ -1,5 +1,5 @@
 /** Docker probe for the docker cell: `docker info` must answer; otherwise the cell is skipped with the probe's error. */
-import { spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 
 export async function probeDocker(timeoutMs = 10_000): Promise<{ ok: true; version: string } | { ok: false; error: string }> {
   return new Promise((resolve) => {
@@ -25,4 +25,143 @@ export async function probeDocker(timeoutMs = 10_000): Promise<{ ok: true; versi
       finish(code === 0 && text ? { ok: true, version: text } : { ok: false, error: `docker info exited with code ${code}: ${text || 'no output'}` });
     });
   });
+}
+
+/**
+ * The docker cell's engine side (the one home for `docker` commands of the gate): the fixture
+ * image, the `docker run` line a proxy uses to start a fixture container, the containers of a
+ * run (by label) and `docker kill` from outside.
+ */
+
+/** the fixture image the docker cell runs (make fixture-image builds it) */
+export const FIXTURE_IMAGE_ENV = 'MCPGAUGE_FIXTURE_IMAGE';
+export function fixtureImage(env: NodeJS.ProcessEnv = process.env): string {
+  return env[FIXTURE_IMAGE_ENV] || 'mcpfixture:local';
+}
+/** every container the gate makes a proxy start carries `mcpgauge.run=<run id>` */
+export const RUN_LABEL = 'mcpgauge.run';
+export const CELL_LABEL = 'mcpgauge.cell';
+export const ROLE_LABEL = 'mcpgauge.role';
+
+/**
+ * `docker run --rm -i --network none --label mcpgauge.run=<id> [--label …] [-e K=V …] IMAGE
+ * /mcpfixture --transport stdio [args]`: the command a proxy runs to start one fixture container.
+ */
+export function dockerFixtureArgv(o: { runId: string; labels?: Record<string, string>; env?: Record<string, string>; image?: string; args?: string[] }): string[] {
+  const labels = Object.entries(o.labels ?? {}).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
+  const env = Object.entries(o.env ?? {}).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  return ['docker', 'run', '--rm', '-i', '--network', 'none', '--label', `${RUN_LABEL}=${o.runId}`, ...labels, ...env, o.image ?? fixtureImage(), '/mcpfixture', '--transport', 'stdio', ...(o.args ?? [])];
+}
+
+function docker(args: string[], timeoutMs = 30_000): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    execFile('docker', args, { timeout: timeoutMs, maxBuffer: 8 << 20 }, (e, out, err) => {
+      const code = e ? (typeof (e as { code?: unknown }).code === 'number' ? ((e as { code: number }).code) : -1) : 0;
+      resolve({ code, out: String(out), err: String(err || (e && code === -1 ? e.message : '')) });
+    });
+  });
+}
+
+/** `docker image inspect`: null when present, else the one-line reason */
+export async function imageMissing(image: string): Promise<string | null> {
+  const r = await docker(['image', 'inspect', '--format', '{{.Id}}', image]);
+  return r.code === 0 ? null : `the fixture image ${image} is not on this engine (make fixture-image builds it): ${r.err.trim().split('\n').pop()}`;
+}
+
+/** ids of the containers (running or not) carrying every label given */
+export async function containersWith(labels: Record<string, string>, opts: { running?: boolean } = {}): Promise<string[]> {
+  const filters = Object.entries(labels).flatMap(([k, v]) => ['--filter', `label=${k}=${v}`]);
+  const r = await docker(['ps', ...(opts.running ? [] : ['-a']), '-q', '--no-trunc', ...filters]);
+  if (r.code !== 0) throw new Error(`docker ps failed: ${r.err.trim()}`);
+  return r.out.split('\n').map((s) => s.trim()).filter(Boolean);
+}
+
+/** `docker kill` one container from outside */
+export async function dockerKill(id: string): Promise<void> {
+  const r = await docker(['kill', id]);
+  if (r.code !== 0) throw new Error(`docker kill ${id.slice(0, 12)} failed: ${r.err.trim()}`);
+}
+
+export interface ContainerSweep {
+  label: string;
+  /** containers still there after the teardown's grace period (a defect of the proxy under test) */
+  left: string[];
+  /** of those, the ones the gate then removed with docker rm -f */
+  removed: string[];
+  waited_ms: number;
+}
+
+/**
+ * After a teardown: wait up to `graceMs` for the containers with these labels to be gone
+ * (`--rm` removes a container once its process exits); whatever is left is removed by force and
+ * reported.
+ */
+export async function sweepContainers(labels: Record<string, string>, graceMs = 10_000): Promise<ContainerSweep> {
+  const t0 = Date.now();
+  const label = Object.entries(labels).map(([k, v]) => `${k}=${v}`).join(',');
+  let left = await containersWith(labels);
+  while (left.length && Date.now() - t0 < graceMs) {
+    await new Promise((r) => setTimeout(r, 200));
+    left = await containersWith(labels);
+  }
+  const removed: string[] = [];
+  if (left.length) {
+    const r = await docker(['rm', '-f', ...left]);
+    if (r.code === 0) removed.push(...left);
+  }
+  return { label, left: left.map((id) => id.slice(0, 12)), removed: removed.map((id) => id.slice(0, 12)), waited_ms: Date.now() - t0 };
+}
+
+/** synchronous last resort (process exit): remove every container of the run, whatever its state */
+export function removeRunContainersSync(runId: string): void {
+  const ps = spawnSync('docker', ['ps', '-aq', '--filter', `label=${RUN_LABEL}=${runId}`], { encoding: 'utf8', timeout: 15_000 });
+  const ids = (ps.stdout ?? '').split('\n').filter(Boolean);
+  if (ids.length) spawnSync('docker', ['rm', '-f', ...ids], { stdio: 'ignore', timeout: 30_000 });
+}
+
+/** pids of the HTTP-served proxies fronting a docker cell right now (their process groups die first on a signal) */
+export const DOCKER_CELL_PROXIES = new Set<number>();
+
+/**
+ * While a run has a docker cell: on process exit, and on SIGINT/SIGTERM when nothing else in the
+ * process handles them, the proxies fronting docker cells are killed (so none starts a new
+ * container) and every container of the run is removed; a signal then exits 130 / 143. Returns
+ * the release function (called at the end of the run: the final sweep).
+ */
+export function guardDockerRun(runId: string): () => void {
+  const sweep = () => {
+    for (const pid of DOCKER_CELL_PROXIES) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }
+    }
+    removeRunContainersSync(runId);
+  };
+  const signals: [NodeJS.Signals, number][] = [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ];
+  const handlers = signals
+    .filter(([sig]) => process.listenerCount(sig) === 0)
+    .map(([sig, code]) => {
+      const h = () => {
+        sweep();
+        process.stderr.write(`mcpgauge gate: ${sig}: the docker cell's proxies were killed and the run's containers (${RUN_LABEL}=${runId}) removed\n`);
+        process.exit(code);
+      };
+      process.once(sig, h);
+      return [sig, h] as const;
+    });
+  process.once('exit', sweep);
+  return () => {
+    for (const [sig, h] of handlers) process.off(sig, h);
+    process.off('exit', sweep);
+    removeRunContainersSync(runId);
+  };
 }

@@ -15,9 +15,10 @@ import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFixtureProcess, FIXTURE_LIGHT_ENTRY, FIXTURE_TSX_IMPORT, type FixtureProcess } from '../fixture/launch.ts';
 import type { CellDef } from './cells.ts';
-import { protocolOf } from './cells.ts';
+import { cellSlug, protocolOf } from './cells.ts';
 import type { GateConfig } from './config.ts';
 import { harnessError } from './config.ts';
+import { CELL_LABEL, ROLE_LABEL, dockerFixtureArgv, sweepContainers, RUN_LABEL, type ContainerSweep } from './docker.ts';
 
 export const ROLES = ['main', 'barrier', 'hang', 'crash'] as const;
 /**
@@ -90,8 +91,10 @@ export interface RoleFixture {
   name: string;
   /** reference-proxy config entry (also {SERVERS_JSON}) */
   entry: Record<string, unknown>;
-  /** argv of a stdio fixture (with `env K=V` in front), or [] */
+  /** argv of a stdio fixture (with `env K=V` in front; docker cell: the `docker run` line with its stderr to the log), or [] */
   argv: string[];
+  /** docker cell: the bare `docker run --rm -i --network none --label … IMAGE /mcpfixture --transport stdio` argv ({FIXTURE_DOCKER_CMD}); else [] */
+  dockerArgv: string[];
   /** HTTP fixtures: the URL the proxy connects to */
   url?: string;
   /** HTTP fixtures: the running process (replaced on restart) */
@@ -105,7 +108,13 @@ export interface CellFixtures {
   roles: Record<Role, RoleFixture>;
   /** kill an HTTP fixture the gate owns; it is restarted on the same port */
   kill(role: Role): Promise<void>;
-  stop(): Promise<void>;
+  /** docker cell: the containers left after the teardown (checked and removed by label) */
+  stop(): Promise<ContainerSweep | undefined>;
+}
+
+/** the labels of one docker-cell fixture container (role omitted: every container of the cell) */
+export function containerLabels(runId: string, cell: CellDef, role?: Role): Record<string, string> {
+  return { [RUN_LABEL]: runId, [CELL_LABEL]: cellSlug(cell.id), ...(role ? { [ROLE_LABEL]: role } : {}) };
 }
 
 /** pids of live processes carrying `MCPGAUGE_GATE_TAG=<tag>` (Linux /proc; [] elsewhere). */
@@ -141,7 +150,8 @@ export async function startCellFixtures(cell: CellDef, cfg: GateConfig, runId: s
   const roles = {} as Record<Role, RoleFixture>;
   const protocol = protocolOf(cell.era);
   let stopping = false;
-  const http = cell.transport !== 'stdio';
+  // stdio and docker fixtures are started by the proxy; the others are the gate's own processes
+  const http = cell.transport !== 'stdio' && cell.transport !== 'docker';
   const transport = cell.transport === 'sse' ? 'sse' : 'streamable-http';
   const extraArgs = cell.transport === 'http-stateless' ? ['--stateless'] : [];
 
@@ -175,9 +185,16 @@ export async function startCellFixtures(cell: CellDef, cfg: GateConfig, runId: s
       const name = upstreamName(role);
       const log = join(logDir, `fixture-${role}.log`);
       appendFileSync(log, '');
-      const rf: RoleFixture = { role, name, entry: {}, argv: [], restarts: 0, log };
+      const rf: RoleFixture = { role, name, entry: {}, argv: [], dockerArgv: [], restarts: 0, log };
       roles[role] = rf;
-      if (!http) {
+      if (cell.transport === 'docker') {
+        // the proxy starts a container per fixture (and a new one whenever it exits); labels find them
+        const env = faultEnv(role, cfg);
+        rf.dockerArgv = dockerFixtureArgv({ runId, labels: { [CELL_LABEL]: cellSlug(cell.id), [ROLE_LABEL]: role }, env, args: testFixtureArgs() });
+        const sh = ['/bin/sh', '-c', `exec "$@" 2>>'${log.replace(/'/g, `'\\''`)}'`, 'sh', ...rf.dockerArgv];
+        rf.argv = sh;
+        rf.entry = { name, command: sh[0], args: sh.slice(1), protocol };
+      } else if (!http) {
         const env = { ...faultEnv(role, cfg), [TAG_ENV]: cellTag(runId, cell, role) };
         const node = stdioFixtureArgv();
         // stderr of the fixture goes to its log file; exec keeps the pid the fixture reports
@@ -212,6 +229,8 @@ export async function startCellFixtures(cell: CellDef, cfg: GateConfig, runId: s
     async stop() {
       stopping = true;
       await Promise.all(ROLES.map((r) => roles[r].proc?.stop()));
+      // after the proxy stopped: every container of this cell must be gone (--rm), else it is removed and reported
+      return cell.transport === 'docker' ? sweepContainers(containerLabels(runId, cell)) : undefined;
     },
   };
 }

@@ -18,7 +18,7 @@ import type { AdapterOptions, ProxySpec } from '../adapter/index.ts';
 import { ADAPTER_DEFAULTS } from '../adapter/index.ts';
 import { CELLS, CELL_IDS, type CellDef } from './cells.ts';
 import { harnessError, loadGateConfig, type GateConfig } from './config.ts';
-import { probeDocker } from './docker.ts';
+import { fixtureImage, guardDockerRun, imageMissing, probeDocker } from './docker.ts';
 import { ROLES, TAG_ENV, preflightFixture } from './fixtures.ts';
 import { gradeYardstick, type YardstickResult } from './yardstick.ts';
 import { CELL_PLACEHOLDERS, ROLE_PLACEHOLDERS, WORK_DIRS, runCell } from './cell.ts';
@@ -274,6 +274,7 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
     return t;
   };
 
+  let releaseDocker: (() => void) | undefined;
   try {
     const runnable: CellDef[] = [];
     for (const c of cells) {
@@ -281,9 +282,17 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
       if (cfg.cells[c.id].enabled === false) results.push(skippedCell(c, required, `skipped: disabled in ${cfg.source}`));
       else if (c.transport === 'docker') {
         const probe = await probeDocker();
-        const reason = probe.ok ? `skipped: a Docker engine answered (${probe.version}) but the docker cell is not implemented yet` : `skipped: no Docker engine (${probe.error})`;
-        results.push(skippedCell(c, required, reason));
-        say(`${c.id}: ${reason}`);
+        const missing = probe.ok ? await imageMissing(fixtureImage()) : null;
+        if (!probe.ok || missing) {
+          // no engine: skipped; an engine without the image: a failure (never a silent skip)
+          const reason = probe.ok ? `fail: ${missing}` : `skipped: no Docker engine (${probe.error})`;
+          results.push(probe.ok ? { ...skippedCell(c, required, reason), status: 'fail' } : skippedCell(c, required, reason));
+          say(`${c.id}: ${reason}`);
+        } else {
+          runnable.push(c);
+          // whatever way the run ends (green, red, a signal), no container of this run may survive it
+          releaseDocker = guardDockerRun(runId);
+        }
       } else runnable.push(c);
     }
     if (runnable.length === 0 && o.allowNothingEvaluated) {
@@ -344,6 +353,8 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
         say(`${c.id}: harness error: ${msg}`);
       }
     });
+    releaseDocker?.(); // each docker cell checked and removed its own containers; this catches one that died
+    releaseDocker = undefined;
     if (harness) throw harness;
     if (!results.some((r) => r.attempts > 0)) throw harnessError('nothing evaluated: no cell executed');
     phase = 'report';
@@ -352,6 +363,7 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
     return { report, exitCode: report.exit_code === 0 ? 0 : 1, files };
   } finally {
     for (const t of timers) clearTimeout(t);
+    releaseDocker?.();
     sweep();
     process.off('exit', onExit);
     if (handle) {

@@ -65,6 +65,11 @@ export interface CellResult {
   /** log files relative to the report folder */
   logs: string[];
   style?: string;
+  /**
+   * docker cell: containers with the run's label found after each attempt's teardown (`docker ps
+   * -a`); any is a failure of the cell, and is removed by the gate
+   */
+  containers?: { label: string; checked_attempts: number; left: string[]; removed: string[] };
 }
 
 /** What a baseline offers for the regression step. */

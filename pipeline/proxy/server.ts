@@ -68,6 +68,7 @@ export async function startProxy(config: ProxyConfig, opts: StartProxyOptions): 
   }
   const retriever = opts.retriever ?? config.retriever;
   if (retriever !== undefined) {
+    await getRetrieverEntry(retriever).prepare?.(opts.retrieverOptions, log);
     const why = getRetrieverEntry(retriever).unavailable?.(opts.retrieverOptions);
     if (why) throw new UserError(`proxy --retriever ${retriever}: ${why}`);
   }

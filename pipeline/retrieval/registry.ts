@@ -12,6 +12,8 @@ import { bm25fTunedRetriever } from './bm25f_tuned.ts';
 import { hybridRrfRetriever } from './hybrid_rrf.ts';
 import { embedRetriever } from './embed.ts';
 import { hybridEmbedRetriever } from './hybrid_embed.ts';
+import { embedStaticRetriever } from './embed_static.ts';
+import { hybridStaticRetriever } from './hybrid_static.ts';
 import type { Retriever, RetrieverEntry, RetrieverOptions } from './types.ts';
 
 export const RETRIEVERS: readonly RetrieverEntry[] = Object.freeze([
@@ -23,6 +25,8 @@ export const RETRIEVERS: readonly RetrieverEntry[] = Object.freeze([
   hybridRrfRetriever,
   embedRetriever,
   hybridEmbedRetriever,
+  embedStaticRetriever,
+  hybridStaticRetriever,
 ]);
 
 export const DEFAULT_RETRIEVER_ID: string = RETRIEVERS[0].id;

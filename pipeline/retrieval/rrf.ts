@@ -24,3 +24,18 @@ export function fuseRankings(rankings: readonly (readonly SearchHit[])[], k: num
     .slice(0, Math.max(0, Math.floor(limit)))
     .map(([tool_id, s]) => ({ tool_id, score: s }));
 }
+
+/**
+ * Weighted reciprocal-rank fusion: score(d) = sum over rankings r of  w_r / (k + rank_r(d)).
+ * Same tie rule as fuseRankings. Used by `hybrid_static` (weights chosen by CV).
+ */
+export function fuseWeighted(rankings: readonly (readonly SearchHit[])[], weights: readonly number[], k: number, limit: number): SearchHit[] {
+  if (weights.length !== rankings.length) throw new UserError(`fuseWeighted: ${rankings.length} rankings, ${weights.length} weights`);
+  const score = new Map<string, number>();
+  rankings.forEach((r, ri) => r.forEach((h, i) => score.set(h.tool_id, (score.get(h.tool_id) ?? 0) + weights[ri] / (k + i + 1))));
+  return [...score]
+    .filter(([, s]) => s > 0)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .slice(0, Math.max(0, Math.floor(limit)))
+    .map(([tool_id, s]) => ({ tool_id, score: s }));
+}

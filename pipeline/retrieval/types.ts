@@ -55,6 +55,11 @@ export interface RetrieverEntry {
    */
   unavailable?(opts?: RetrieverOptions): string | undefined;
   /**
+   * one-time set-up before `unavailable()` is asked, e.g. fetching a model into the cache
+   * (embed_static); must not throw: what it could not do, `unavailable()` then says
+   */
+  prepare?(opts: RetrieverOptions | undefined, log: (line: string) => void): Promise<void>;
+  /**
    * parameters chosen from data: every grid point is an options object merged over the user's
    * options; a scored row is cross-validated over the golden set (cv.ts), never scored on the
    * queries its parameters were chosen on. The first point should be the defaults.

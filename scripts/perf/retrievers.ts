@@ -10,7 +10,11 @@
  * in the same run. Goals (printed, never asserted): lexical retrievers within 3x bm25f query
  * p50; bm25f_expand keeps the 50k build under 60 s and 1.5 GB (the offline stage's envelope).
  * `embed`/`hybrid_embed` need an endpoint: listed as skipped unless MCPGAUGE_EMBED_URL and
- * MCPGAUGE_EMBED_MODEL are set.
+ * MCPGAUGE_EMBED_MODEL are set. `embed_static`/`hybrid_static` need the static model (fetched on
+ * first use like the bench does, else skipped): "load ms" is reading + checking + widening the
+ * model and building its tokenizer (once per process), their build is the first one (later
+ * builds reuse the vectors of unchanged texts, see "rebuild ms"). Without a LiveMCPTool file a
+ * synthetic 527-tool corpus stands in. PERF_RETRIEVERS=a,b limits the subjects (bm25f always runs).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -21,6 +25,8 @@ import { baselineIndexDocs } from './lib/docs.ts';
 import { percentile, seededRandom } from '../../pipeline/util/stats.ts';
 import { createRetriever } from '../../pipeline/retrieval/registry.ts';
 import type { ToolRecord } from '../../pipeline/types.ts';
+import { loadStaticModel } from '../../pipeline/models/static_model.ts';
+import { ensureModel } from '../../pipeline/models/fetch.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const QUERIES = 200;
@@ -37,7 +43,11 @@ const SUBJECTS: [string, string, Record<string, unknown>][] = [
   ['hybrid_rrf', 'hybrid_rrf', {}],
   ['embed', 'embed', {}],
   ['hybrid_embed', 'hybrid_embed', {}],
+  ['embed_static', 'embed_static', {}],
+  ['hybrid_static', 'hybrid_static', {}],
 ];
+/** retrievers on the static model: load time is measured apart, the build is the first (cold) one */
+const STATIC = new Set(['embed_static', 'hybrid_static']);
 const LEXICAL = new Set(['bm25', 'bm25f', 'bm25f_snowball', 'bm25f_expand', 'hybrid_rrf']);
 
 function liveFile(): string | undefined {
@@ -53,6 +63,8 @@ function toolsFor(corpus: string): ToolRecord[] {
 }
 
 interface Row {
+  load_ms: number;
+  rebuild_ms: number;
   build_ms: number;
   p50_ms: number;
   p99_ms: number;
@@ -63,9 +75,12 @@ interface Row {
 async function child(corpus: string, id: string, opts: Record<string, unknown>): Promise<Row> {
   const tools = toolsFor(corpus);
   const docs = baselineIndexDocs(tools);
+  const l0 = performance.now();
+  if (STATIC.has(id)) loadStaticModel();
+  const load_ms = STATIC.has(id) ? performance.now() - l0 : 0;
   const r = createRetriever(id, opts);
   const builds: number[] = [];
-  for (let i = 0; i < (docs.length > 5000 ? 1 : 3); i++) {
+  for (let i = 0; i < (STATIC.has(id) ? 2 : docs.length > 5000 ? 1 : 3); i++) {
     const t0 = performance.now();
     await r.build(docs);
     builds.push(performance.now() - t0);
@@ -83,7 +98,9 @@ async function child(corpus: string, id: string, opts: Record<string, unknown>):
     lat.push(performance.now() - t0);
   }
   return {
-    build_ms: [...builds].sort((a, b) => a - b)[Math.floor(builds.length / 2)],
+    load_ms,
+    rebuild_ms: STATIC.has(id) ? builds[1] : 0,
+    build_ms: STATIC.has(id) ? builds[0] : [...builds].sort((a, b) => a - b)[Math.floor(builds.length / 2)],
     p50_ms: percentile(lat, 50),
     p99_ms: percentile(lat, 99),
     peak_rss_mb: process.resourceUsage().maxRSS / 1024,
@@ -100,20 +117,30 @@ if (process.argv[2] === '--child') {
 const embedOpts = process.env.MCPGAUGE_EMBED_URL ? { url: process.env.MCPGAUGE_EMBED_URL, model: process.env.MCPGAUGE_EMBED_MODEL } : undefined;
 const corpora: [string, string][] = [];
 if (liveFile()) corpora.push(['livemcptool', `LiveMCPTool (${liveFile()})`]);
-else console.log('LiveMCPTool: skipped (no .cache/corpora/livemcptool/tools.json and no ../shared/datasets mirror; run `make fetch FROM=dir`)');
+else {
+  console.log('LiveMCPTool: not found (no .cache/corpora/livemcptool/tools.json and no ../shared/datasets mirror; `make fetch FROM=dir`): syntheticTools(527) instead');
+  corpora.push(['synthetic-527', 'syntheticTools(527)']);
+}
+const model = await ensureModel({ log: (l) => console.log(l) });
 corpora.push(['synthetic-50000', 'syntheticTools(50000)']);
 const ratio = (x: number, base: number | undefined) => (base ? `${(x / base).toFixed(2)}x` : 'n/a');
 const t0 = performance.now();
 for (const [corpus, label] of corpora) {
   console.log(`\n${label}: per retriever (own child process each), ${QUERIES} queries k=10, ratios vs ${BASE} in this run`);
-  console.log('  retriever            build ms (ratio)        query p50 ms (ratio)   query p99 ms (ratio)   peak RSS MB (ratio)  goal');
+  console.log('  retriever            load ms  build ms (ratio)        query p50 ms (ratio)   query p99 ms (ratio)   peak RSS MB (ratio)  goal');
   let base: Row | undefined;
-  for (const [name, id, opts] of SUBJECTS) {
+  // PERF_RETRIEVERS=bm25f,embed_static,...: only these subjects (bm25f, the peer, always runs)
+  const only = process.env.PERF_RETRIEVERS?.split(',').map((x) => x.trim());
+  for (const [name, id, opts] of SUBJECTS.filter(([n, i]) => !only || n === BASE || only.includes(n) || only.includes(i))) {
     if ((id === 'embed' || id === 'hybrid_embed') && !embedOpts) {
       console.log(`  ${name.padEnd(20)} skipped: no --embed-url (set MCPGAUGE_EMBED_URL and MCPGAUGE_EMBED_MODEL)`);
       continue;
     }
-    const o = id.includes('embed') ? { ...opts, ...embedOpts } : opts;
+    if (STATIC.has(id) && !model.ok) {
+      console.log(`  ${name.padEnd(20)} skipped: model not available (mcpgauge models fetch): ${model.reason}`);
+      continue;
+    }
+    const o = id === 'embed' || id === 'hybrid_embed' ? { ...opts, ...embedOpts } : opts;
     const res = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', corpus, id, JSON.stringify(o)], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
     if (res.status !== 0) {
       console.log(`  ${name.padEnd(20)} failed (exit ${res.status}): ${(res.stderr || '').trim().split('\n').pop()}`);
@@ -123,10 +150,11 @@ for (const [corpus, label] of corpora) {
     if (name === BASE) base = row;
     const goals: string[] = [];
     if (LEXICAL.has(id) && base) goals.push(row.p50_ms <= 3 * base.p50_ms ? 'p50 within 3x' : 'p50 OVER 3x');
+    if (STATIC.has(id)) goals.push(`rebuild, nothing changed: ${row.rebuild_ms.toFixed(0)} ms`);
     if (id === 'bm25f_expand' && corpus === 'synthetic-50000') goals.push(row.build_ms <= 60_000 && row.peak_rss_mb <= 1536 ? 'build within 60 s / 1.5 GB' : 'build OVER 60 s / 1.5 GB');
     const cell = (v: number, b: number | undefined, d: number) => `${v.toFixed(d)} (${ratio(v, b)})`.padEnd(23);
     console.log(
-      `  ${name.padEnd(20)} ${cell(row.build_ms, base?.build_ms, 0)} ${cell(row.p50_ms, base?.p50_ms, 3)} ${cell(row.p99_ms, base?.p99_ms, 3)} ${cell(row.peak_rss_mb, base?.peak_rss_mb, 0)} ${goals.join('; ')}`,
+      `  ${name.padEnd(20)} ${row.load_ms.toFixed(0).padStart(7)}  ${cell(row.build_ms, base?.build_ms, 0)} ${cell(row.p50_ms, base?.p50_ms, 3)} ${cell(row.p99_ms, base?.p99_ms, 3)} ${cell(row.peak_rss_mb, base?.peak_rss_mb, 0)} ${goals.join('; ')}`,
     );
   }
 }

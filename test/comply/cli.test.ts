@@ -43,7 +43,7 @@ describe('mcpgauge comply CLI', { concurrency: 2, timeout: 240_000 }, () => {
     assert.doesNotMatch(r.out, /tools-list /);
   });
 
-  it('bad input: one clear line, non-zero exit', async () => {
+  it('bad input: one clear line, exit 2 (could not run as asked)', async () => {
     for (const [args, re] of [
       [['--format', 'yaml', '--', 'x'], /--format must be one of/],
       [['--only', 'no-such-check', '--list'], /--only: unknown check or category "no-such-check"/],
@@ -53,15 +53,24 @@ describe('mcpgauge comply CLI', { concurrency: 2, timeout: 240_000 }, () => {
       [['-E', 'NOEQUALS', '--', 'x'], /-E: expected KEY=VALUE/],
     ] as const) {
       const r = await cli([...args]);
-      assert.notEqual(r.code, 0, args.join(' '));
+      assert.equal(r.code, 2, args.join(' '));
       assert.match(r.err, re);
       assert.equal(r.err.trim().split('\n').length, 1, r.err);
     }
+    // an unknown flag (commander's usage error) and no target at all are usage errors too
+    assert.equal((await cli(['--no-such-flag', 'http://127.0.0.1:1/mcp'])).code, 2);
+    const none = await cli([]);
+    assert.equal(none.code, 2);
+    assert.match(none.err, /no target/);
   });
 
-  it('an unreachable URL: no grade, reason unreachable, exit 1 under --min-grade', async () => {
+  it('an unreachable URL: no grade, reason unreachable, exit 2 (nothing gradable) with the reason on one line, --strict too', async () => {
+    const s = await cli(['--strict', '--format', 'json', '--timeout', '1000', '--startup-timeout', '1000', 'http://127.0.0.1:1/mcp']);
+    assert.equal(s.code, 2, s.err);
+    assert.match(s.err, /^mcpgauge comply: nothing gradable on 2025-11-25\/http: the server is unreachable/);
+    assert.equal(s.err.trim().split('\n').length, 1, s.err);
     const r = await cli(['--format', 'json', '--min-grade', 'D', '--timeout', '1000', '--startup-timeout', '1000', 'http://127.0.0.1:9/mcp']);
-    assert.equal(r.code, 1, r.err);
+    assert.equal(r.code, 2, r.err);
     const rep = JSON.parse(r.out);
     assert.equal(rep.runs[0].conformance.grade, null);
     assert.match(JSON.stringify(rep.warnings), /unreachable/);
@@ -107,7 +116,24 @@ describe('mcpgauge comply CLI', { concurrency: 2, timeout: 240_000 }, () => {
     assert.equal(sarif.runs[0].results[0].level, 'error');
     const re = await cli(['--replay', rec, '--format', 'json', '--strict']);
     assert.equal(re.code, 1);
-    assert.equal(JSON.parse(re.out).runs[0].results.find((x: { id: string }) => x.id === 'tools-list-caching').status, 'fail');
+    const rep = JSON.parse(re.out);
+    assert.equal(rep.runs[0].results.find((x: { id: string }) => x.id === 'tools-list-caching').status, 'fail');
+    // two failing MUSTs cap the letter at C; --no-cap gives the plain weighted letter
+    assert.equal(rep.runs[0].conformance.cap, 'C');
+    assert.equal(rep.runs[0].conformance.grade, 'C');
+    assert.match(re.err, /^mcpgauge comply: --strict: 2 MUST check\(s\) failed: /);
+    const plain = JSON.parse((await cli(['--replay', rec, '--format', 'json', '--no-cap'])).out).runs[0].conformance;
+    assert.equal(plain.capApplied, false);
+    assert.equal(plain.grade, plain.uncapped);
+    assert.notEqual(plain.grade, 'C');
+    // the terminal and markdown outputs state the score, the cap and the failing MUSTs next to the letter, and the rule
+    const term = (await cli(['--replay', rec])).out;
+    assert.match(term, /conformance: C \(score \d+, \d+% coverage; 2 failing MUSTs: lifecycle-discover-caching, tools-list-caching; capped at C from [AB]\)/);
+    assert.match(term, /any failing MUST caps the letter at B, two or more at C/);
+    assert.match(term, /requirement \(our summary\)/);
+    const md = (await cli(['--replay', rec, '--format', 'markdown'])).out;
+    assert.match(md, /capped at C/);
+    assert.match(md, /Requirement \(our summary\)/);
   });
 
   it('an unknown FIXTURE_BREAK knob exits 2 with one line', async () => {

@@ -14,10 +14,10 @@ import { stdioRuns } from './harness.ts';
 import type { ComplyReport } from '../../pipeline/comply/types.ts';
 
 describe('compliance section in the bench dashboard', { timeout: 120_000 }, () => {
-  it('renders next to the bench sections: grade, coverage, categories, failing checks with spec sentences', async () => {
+  it('renders next to the bench sections: grade, coverage, categories, failing checks with the requirement summaries, score and cap', async () => {
     const runs = await stdioRuns('2026-07-28', { FIXTURE_BREAK: 'no-caching' });
     const comply: ComplyReport = {
-      schemaVersion: '1',
+      schemaVersion: '2',
       tool: { name: 'mcpgauge comply', version: '0.1.0' },
       target: 'stdio:mcpfixture',
       generatedAt: new Date().toISOString(),
@@ -25,6 +25,7 @@ describe('compliance section in the bench dashboard', { timeout: 120_000 }, () =
       runs,
       warnings: [HOSTILE_TEXT],
       provenance: { kind: 'measured', method: 'live probes' },
+      grading: { rule: 'any failing MUST caps the letter at B', capApplied: true, requirementText: 'our own summary' },
     };
     validateComplyReport(comply);
     const page = await renderDashboard(buildSampleReport(), [sectionFor(complianceSection, comply)]);
@@ -35,7 +36,10 @@ describe('compliance section in the bench dashboard', { timeout: 120_000 }, () =
     assert.match(sec, new RegExp(`<div class="v">${g.grade}</div><div class="s">score ${g.score} · coverage`));
     assert.match(sec, /<b>lifecycle<\/b>/);
     assert.match(sec, /tools-list-caching/);
-    assert.ok(sec.includes('Servers MUST include ttlMs and cacheScope'), 'the spec sentence of the failing check');
+    assert.ok(sec.includes('Servers MUST include ttlMs and cacheScope'), 'the requirement summary of the failing check');
+    assert.ok(sec.includes('Requirement (our summary)'), 'labelled as our summary');
+    assert.ok(g.failingMust.length >= 1 && sec.includes('failing MUST'), 'the cap and the failing MUSTs next to the letter');
+    assert.ok(sec.includes('caps the letter at B'), 'the cap rule is stated');
     assert.ok(!page.includes(HOSTILE_TEXT), 'report text is escaped');
   });
 });

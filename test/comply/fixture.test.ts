@@ -1,7 +1,8 @@
 /**
  * The clean fixture passes every applicable check on every transport and revision: stdio
  * (auto: dual-era, each revision on its own process) and stateless streamable HTTP (both
- * revisions), with resources and prompts on; and the tools-only fixture, where the
+ * revisions) and stateful streamable HTTP (auto: both revisions on the session endpoint), with
+ * resources and prompts on; and the tools-only fixture, where the
  * undeclared-capability check applies.
  */
 import { describe, it } from 'node:test';
@@ -48,6 +49,16 @@ describe('clean fixture: every applicable check passes', { concurrency: 2, timeo
       const x = r.results.find((y) => y.id === id);
       assert.equal(x?.status, 'pass', `${id}: ${x?.code} ${x?.detail}`);
     }
+  });
+  it('streamable HTTP with sessions (stateful), auto era, auth mode: both revisions on the one endpoint, all pass (2026-07-28 included: an unsupported version gets -32022, not the session error)', async () => {
+    const runs = await httpRuns(['auto'], { ...FEATURES, ...AUTH_MODE }, [], AUTH_HEADER);
+    assert.deepEqual(runs.map((r) => r.revision).sort(), ['2025-11-25', '2026-07-28'], 'dual-era on the stateful path');
+    for (const r of runs) {
+      assert.deepEqual(notPassing(r), [], `${r.revision}`);
+      assert.equal(r.conformance.grade, 'A');
+    }
+    const m = runs.find((r) => r.revision === '2026-07-28')!;
+    assert.equal(m.results.find((x) => x.id === 'lifecycle-version-unsupported')?.status, 'pass');
   });
   it('tools-only fixture: undeclared resources/prompts are refused (capability-gated check applies)', async () => {
     const [r] = await stdioRuns('2026-07-28', {});

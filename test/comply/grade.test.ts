@@ -1,11 +1,13 @@
 /** Grading rules: 70/30 pools over evaluated checks, bands, the 50% coverage floor, security apart. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { gradeOf, gradeRun, letter } from '../../pipeline/comply/grade.ts';
+import { gradeOf, gradeRun, isRequired, letter } from '../../pipeline/comply/grade.ts';
 import { CATALOG } from '../../pipeline/comply/checks/index.ts';
 import type { CheckResult, Status } from '../../pipeline/comply/types.ts';
 
-const must = CATALOG.find((c) => c.meta.severity === 'MUST' && c.meta.category !== 'security')!.meta;
+const must = CATALOG.find((c) => isRequired(c.meta) && c.meta.category !== 'security')!.meta;
+const must2 = CATALOG.filter((c) => isRequired(c.meta) && c.meta.category !== 'security')[1].meta;
+const viaJsonRpc = CATALOG.find((c) => c.meta.severity === 'MUST' && c.meta.basis === 'json-rpc')!.meta;
 const should = CATALOG.find((c) => c.meta.severity === 'SHOULD' && c.meta.category !== 'security')!.meta;
 const sec = CATALOG.find((c) => c.meta.category === 'security')!.meta;
 const r = (meta: typeof must, status: Status) => ({ id: meta.id, status, code: status, detail: '', meta }) as CheckResult & { meta: typeof must };
@@ -16,6 +18,30 @@ describe('comply grading', () => {
     const g = gradeOf([...many(must, 'pass', 3), r(must, 'fail'), ...many(should, 'pass', 1), r(should, 'fail')]);
     assert.equal(g.score, Math.round(70 * 0.75 + 30 * 0.5));
     assert.equal(g.grade, 'C');
+  });
+  it('the cap: one failing MUST caps the letter at B, two or more at C; --no-cap keeps the plain letter', () => {
+    const one = gradeOf([...many(must, 'pass', 40), r(must, 'fail'), ...many(should, 'pass', 10)]);
+    assert.equal(one.score, 98);
+    assert.equal(one.uncapped, 'A');
+    assert.equal(one.grade, 'B');
+    assert.equal(one.cap, 'B');
+    assert.deepEqual(one.failingMust, [must.id]);
+    const two = gradeOf([...many(must, 'pass', 40), r(must, 'fail'), r(must2, 'fail'), ...many(should, 'pass', 10)]);
+    assert.equal(two.uncapped, 'A');
+    assert.equal(two.grade, 'C');
+    assert.deepEqual(two.failingMust, [must.id, must2.id]);
+    const off = gradeOf([...many(must, 'pass', 40), r(must, 'fail'), r(must2, 'fail'), ...many(should, 'pass', 10)], { cap: false });
+    assert.equal(off.grade, 'A');
+    assert.equal(off.capApplied, false);
+    // a cap never raises a letter
+    assert.equal(gradeOf([r(must, 'fail'), r(must2, 'fail'), r(should, 'fail')]).grade, 'F');
+  });
+  it('a MUST via JSON-RPC (or inferred) is weighed as SHOULD and does not cap', () => {
+    const g = gradeOf([...many(must, 'pass', 10), r(viaJsonRpc, 'fail'), ...many(should, 'pass', 9)]);
+    assert.deepEqual(g.required, { passed: 10, evaluated: 10 });
+    assert.deepEqual(g.optional, { passed: 9, evaluated: 10 });
+    assert.equal(g.cap, null);
+    assert.equal(g.grade, 'A');
   });
   it('bands A>=90 B>=75 C>=60 D>=40 else F', () => {
     assert.deepEqual([90, 89, 75, 74, 60, 59, 40, 39].map(letter), ['A', 'B', 'B', 'C', 'C', 'D', 'D', 'F']);

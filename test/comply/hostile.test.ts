@@ -17,6 +17,7 @@ interface Out {
   ms: number;
   maxRssKb: number;
   runs: Array<{ revision: string; grade: string | null; failing: string[]; warnings: string[] }>;
+  era: { choice: string; detected: string | null; reason: string };
   warnings: string[];
 }
 
@@ -99,5 +100,44 @@ describe('hostile HTTP servers', { concurrency: 2, timeout: 120_000 }, () => {
     const o = await probe([urls['huge-http.mjs']]);
     assert.match(text(o), /response body exceeds 8388608 bytes/);
     assert.ok(o.maxRssKb < RSS_LIMIT_KB, `peak RSS ${Math.round(o.maxRssKb / 1024)} MB`);
+  });
+});
+
+/**
+ * Root causes in seconds, with the default 15 s startup budget: a server whose answers carry
+ * the id with another JSON type, one that echoes requests back, one that floods notifications,
+ * one that exits right after initialize. Each is named in the run's warnings (or the era
+ * reason), well before any timeout.
+ */
+describe('root causes named in seconds', { concurrency: 2, timeout: 120_000 }, () => {
+  const mini = (mode: string) => [process.execPath, `${dir}mini-server.mjs`, mode];
+  const fast = (o: Out, ms: number) => assert.ok(o.ms < ms, `took ${o.ms} ms`);
+  it('ids answered with another JSON type: paired on the first exchange, lifecycle-id-match fails, the era reason says so', async () => {
+    const o = await probe(mini('string-ids'), 10_000, 15_000);
+    fast(o, 10_000);
+    const r = o.runs[0];
+    assert.ok(r.warnings.some((w) => /^root cause: mismatched response ids: the request with id 990001 \(number\) was answered with id "990001" \(string\)/.test(w)), text(o).slice(0, 600));
+    assert.ok(r.failing.some((f) => f.startsWith('lifecycle-id-match: initialize sent with id 1000, answered with id "1000"')), text(o).slice(0, 600));
+    assert.match(JSON.stringify(o.era), /answered with id \\"990001\\" for 990001.*fell back to 2025-11-25/);
+    assert.notEqual(r.grade, 'A', 'a failing MUST caps the letter');
+  });
+  it('requests echoed back: named as echoes, the handshake fails at once', async () => {
+    const o = await probe([process.execPath, `${dir}echo.mjs`], 10_000, 15_000);
+    fast(o, 5_000);
+    assert.match(text(o), /root cause: echoed requests: the server writes each request back/);
+    assert.match(JSON.stringify(o.era), /wrote the request back.*fell back to 2025-11-25/);
+    assert.equal(o.runs[0].grade, null, 'nothing was answered: no grade');
+  });
+  it('a notification flood is named with its count and method', async () => {
+    const o = await probe(mini('flood'), 10_000, 15_000);
+    fast(o, 45_000);
+    assert.match(text(o), /root cause: notification flood: the server wrote \d+ notifications nobody asked for in [\d.]+ s \(most: notifications\/message x\d+\)/);
+  });
+  it('an exit right after initialize is named as such, and no later check is blamed', async () => {
+    const o = await probe(mini('exit-after-initialize'), 10_000, 15_000);
+    fast(o, 10_000);
+    const r = o.runs[0];
+    assert.match(r.warnings[0], /^root cause: the server exited right after initialize \(code 0\)/);
+    assert.deepEqual(r.failing, [], 'no check after the handshake is failed for the exit');
   });
 });

@@ -9,6 +9,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { CATALOG } from '../../pipeline/comply/checks/index.ts';
+import { isRequired } from '../../pipeline/comply/grade.ts';
 import { catalogFor } from '../../pipeline/comply/select.ts';
 import { KNOBS } from '../../pipeline/fixture/breaks.ts';
 import type { Revision, RunReport } from '../../pipeline/comply/types.ts';
@@ -45,7 +46,7 @@ const TLS_MODE = new Set(['tls-plain-too']);
 const key = (c: { wire: string; revision: string }) => `${c.wire}/${c.revision}`;
 
 function intended(knob: string): string[] {
-  return CATALOG.filter((c) => c.meta.knob === knob).map((c) => c.meta.id);
+  return CATALOG.filter((c) => c.meta.knob === knob || c.meta.moreKnobs?.includes(knob)).map((c) => c.meta.id);
 }
 
 /** the checks of `knob` that apply to a combination */
@@ -78,6 +79,8 @@ export function plan(knob: string): Combo[] {
 
 let shared: FixtureProcess;
 let cert: TestCert | undefined;
+/** knobs whose run had a failing MUST and was checked to grade B or lower */
+const mustKnobs = new Set<string>();
 const cleanTls = new Map<string, Promise<RunReport>>();
 
 /** TLS-mode runs of one knob (or the clean baseline: knob null), one fixture process per run */
@@ -126,6 +129,8 @@ describe('every break knob flips exactly its intended checks', { concurrency: 2,
   after(async () => {
     await shared?.stop();
     cert?.cleanup();
+    // the cap was exercised on the knob list (not a vacuous pass)
+    if (!only) assert.ok(mustKnobs.size >= 20, `only ${mustKnobs.size} knobs broke a MUST and were checked for the cap`);
   });
 
   it('the break path with no knob (FIXTURE_BREAK=none) is as clean as the fixture', () => {
@@ -148,7 +153,7 @@ describe('every break knob flips exactly its intended checks', { concurrency: 2,
         // pass on the clean fixture, or not applicable there only because a capability is undeclared
         const want = applies(knob, c).filter((id) => {
           const b = base.results.find((x) => x.id === id);
-          return b?.status === 'pass' || (b?.status === 'not_applicable' && b.reason !== 'transport');
+          return b?.status === 'pass' || (b?.status === 'not_applicable' && b.reason !== 'transport' && b.reason !== 'client_only');
         });
         assert.ok(want.length, `${knob} on ${key(c)}: its checks pass on the clean fixture`);
         for (const id of want) {
@@ -157,6 +162,15 @@ describe('every break knob flips exactly its intended checks', { concurrency: 2,
         }
         const collateral = r.results.filter((x) => x.status === 'fail' && !want.includes(x.id) && !(ALSO_FAILS[knob] ?? []).includes(x.id)).map((x) => `${x.id}: ${x.detail}`);
         assert.deepEqual(collateral, [], `${knob} on ${key(c)}: other checks failed`);
+        // the cap: a knob that breaks a MUST (stated by the MCP text) leaves its grade at B or lower
+        for (const pool of ['conformance', 'security'] as const) {
+          const musts = r.results.filter((x) => x.status === 'fail' && want.includes(x.id) && isRequired(x.meta) && (x.meta.category === 'security') === (pool === 'security'));
+          if (!musts.length) continue;
+          const g = r[pool];
+          assert.ok(g.failingMust.includes(musts[0].id), `${knob} on ${key(c)}: ${musts[0].id} is listed among the failing MUSTs`);
+          if (g.grade !== null) assert.notEqual(g.grade, 'A', `${knob} on ${key(c)}: a failing MUST (${musts.map((x) => x.id).join(', ')}) must cap the ${pool} grade (score ${g.score}, uncapped ${g.uncapped})`);
+          mustKnobs.add(knob);
+        }
       }
     });
   }

@@ -27,7 +27,8 @@ describe('comply catalog registry', () => {
   it('every check names an existing knob; every knob (but none) breaks some check', () => {
     const missing = CATALOG.filter((c) => !(c.meta.knob in KNOBS)).map((c) => `${c.meta.id} -> ${c.meta.knob}`);
     assert.deepEqual(missing, [], 'checks whose knob does not exist in pipeline/fixture/breaks.ts');
-    const used = new Set(CATALOG.map((c) => c.meta.knob));
+    const used = new Set(CATALOG.flatMap((c) => [c.meta.knob, ...(c.meta.moreKnobs ?? [])]));
+    assert.deepEqual(CATALOG.flatMap((c) => (c.meta.moreKnobs ?? []).filter((k) => !(k in KNOBS))), [], 'moreKnobs that do not exist');
     const unused = Object.keys(KNOBS).filter((k) => k !== 'none' && k !== 'per-request' && !used.has(k));
     assert.deepEqual(unused, [], 'knobs no check claims');
   });
@@ -42,32 +43,34 @@ describe('comply catalog registry', () => {
     assert.equal(topo(CATALOG).length, CATALOG.length);
   });
 
-  it('metadata is complete and matches the report schema (spec URL + normative sentence)', () => {
+  it('metadata is complete and matches the report schema (spec URL + our summary of the requirement)', () => {
     const v = complySchemaValidator();
     for (const c of CATALOG) {
       const m = c.meta;
       assert.match(m.spec.url, /^https:\/\/modelcontextprotocol\.io\/specification\/(2025-11-25|2026-07-28)\//, m.id);
-      if (m.severity === 'best-practice') assert.match(m.spec.sentence, /MUST|SHOULD|MAY|^Best practice/, `${m.id}: a best-practice check says so or cites a rule`);
-      else assert.match(m.spec.sentence, /MUST|SHOULD|MAY|required|no normative keyword/, `${m.id}: the sentence carries the normative word (or says it has none)`);
+      if (m.severity === 'best-practice') assert.match(m.spec.requirement, /MUST|SHOULD|MAY|best practice/i, `${m.id}: a best-practice check says so or cites a rule`);
+      else assert.match(m.spec.requirement, /MUST|SHOULD|MAY|required|no normative keyword/, `${m.id}: the requirement names the normative word (or says it has none)`);
+      assert.ok(['direct', 'json-rpc', 'inferred'].includes(m.basis), `${m.id}: basis`);
       assert.ok(CATEGORIES.includes(m.category));
       assert.ok(m.fix.length > 10, `${m.id}: fix text`);
     }
     // a minimal report carrying every meta validates
     const rep = {
-      schemaVersion: '1',
+      schemaVersion: '2',
       tool: { name: 'mcpgauge comply', version: '0' },
       target: 'x',
       generatedAt: new Date(0).toISOString(),
       era: { choice: 'auto', detected: null, reason: 'r' },
       warnings: [],
       provenance: { kind: 'measured', method: 'm' },
+      grading: { rule: 'r', capApplied: true, requirementText: 't' },
       runs: [
         {
           revision: '2026-07-28',
           wire: 'stdio',
           results: CATALOG.map((c) => ({ id: c.meta.id, status: 'pass', code: 'pass', detail: '', meta: c.meta })),
-          conformance: { score: null, grade: null, coverage: 0, required: { passed: 0, evaluated: 0 }, optional: { passed: 0, evaluated: 0 }, evaluated: 0, applicable: 0 },
-          security: { score: null, grade: null, coverage: 0, required: { passed: 0, evaluated: 0 }, optional: { passed: 0, evaluated: 0 }, evaluated: 0, applicable: 0 },
+          conformance: { score: null, grade: null, coverage: 0, required: { passed: 0, evaluated: 0 }, optional: { passed: 0, evaluated: 0 }, evaluated: 0, applicable: 0, uncapped: null, cap: null, capApplied: true, failingMust: [] },
+          security: { score: null, grade: null, coverage: 0, required: { passed: 0, evaluated: 0 }, optional: { passed: 0, evaluated: 0 }, evaluated: 0, applicable: 0, uncapped: null, cap: null, capApplied: true, failingMust: [] },
           categories: [],
           serverInfo: { name: null, version: null, capabilities: {} },
           warnings: [],

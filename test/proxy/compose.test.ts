@@ -69,27 +69,29 @@ function parseSimpleYaml(text: string): Y {
 
 const COMPOSE = join(REPO, 'docker-compose.yml');
 
-test('docker-compose.yml (static): fixture + proxy services over the repo Dockerfile and datasets/proxy/docker.json', () => {
+test('docker-compose.yml (static): fixture + proxy services on the fixture image and datasets/proxy/docker.json', () => {
   const doc = parseSimpleYaml(readFileSync(COMPOSE, 'utf8')) as any;
   assert.deepEqual(Object.keys(doc), ['services']);
   const { fixture, proxy } = doc.services;
   assert.ok(fixture && proxy, 'services fixture and proxy');
+  // the registry path builds the image (make fixture-image builds it without a registry)
+  assert.equal(fixture.build.context, '.');
+  assert.ok(existsSync(join(REPO, fixture.build.dockerfile)), `${fixture.build.dockerfile} exists`);
   for (const s of [fixture, proxy]) {
-    assert.equal(s.build.context, '.');
-    assert.ok(existsSync(join(REPO, s.build.dockerfile)), `${s.build.dockerfile} exists`);
-    assert.equal(s.image, 'mcpgauge:local');
+    assert.equal(s.image, 'mcpfixture:local');
     for (const p of s.ports) assert.match(p, /^127\.0\.0\.1:\d+:\d+$/, 'published on loopback only');
   }
   // the fixture serves streamable HTTP on its container port
-  assert.deepEqual(fixture.command.slice(0, 3), ['mcpfixture', '--transport', 'streamable-http']);
+  assert.deepEqual(fixture.command.slice(0, 3), ['/mcpfixture', '--transport', 'streamable-http']);
   const fixturePort = fixture.environment.PORT;
   assert.equal(fixture.environment.MCP_TRANSPORT, 'streamable-http');
   assert.equal(fixture.ports[0].split(':')[2], fixturePort);
-  // the proxy runs `mcpgauge proxy` over a config that exists in the image (/app = the repo)
-  assert.deepEqual(proxy.command.slice(0, 2), ['mcpgauge', 'proxy']);
+  // the proxy runs the image's `mcpgauge proxy` over a config that exists in the image (/app/datasets)
+  assert.equal(proxy.command[0], '/mcpgauge-proxy');
+  assert.ok(existsSync(join(REPO, 'docker', 'mcpgauge-proxy')));
   const flag = (name: string) => proxy.command[proxy.command.indexOf(name) + 1];
   const cfgPath = flag('--config');
-  assert.match(cfgPath, /^\/app\//);
+  assert.match(cfgPath, /^\/app\/datasets\//);
   const local = join(REPO, cfgPath.slice('/app/'.length));
   assert.ok(existsSync(local), `${local} exists`);
   assert.equal(flag('--host'), '0.0.0.0');
@@ -103,13 +105,30 @@ test('docker-compose.yml (static): fixture + proxy services over the repo Docker
   const remote = cfg.servers.find((s) => 'url' in s) as { url: string; transport: string };
   assert.equal(remote.url, `http://fixture:${fixturePort}/mcp`);
   assert.equal(remote.transport, 'streamable-http');
+  // in-container stdio upstreams run bundles docker/bundle.mjs makes into /app/.image
+  const bundler = readFileSync(join(REPO, 'docker', 'bundle.mjs'), 'utf8');
   for (const s of cfg.servers) {
     if (!('command' in s)) continue;
-    for (const a of s.args) if (a.startsWith('/app/')) assert.ok(existsSync(join(REPO, a.slice(5))), `${a} exists in the image`);
+    for (const a of s.args) if (a.startsWith('/app/.image/')) assert.ok(bundler.includes(`'${a.slice('/app/.image/'.length)}'`), `${a} is one of the bundles`);
   }
-  // the build context keeps datasets/ (the config) in the image
   const ignore = readFileSync(join(REPO, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
   assert.ok(!ignore.includes('datasets') && !ignore.includes('datasets/'), '.dockerignore must not drop datasets/');
+});
+
+test('docker-compose.host.yml (static): host network, everything on 127.0.0.1, the proxy reaches the fixture there', () => {
+  const doc = parseSimpleYaml(readFileSync(join(REPO, 'docker-compose.host.yml'), 'utf8')) as any;
+  const { fixture, proxy } = doc.services;
+  for (const s of [fixture, proxy]) {
+    assert.equal(s.network_mode, 'host');
+    assert.equal(s.ports, undefined, 'a host-network container publishes nothing');
+    assert.equal(s.image, 'mcpfixture:local');
+  }
+  assert.equal(fixture.environment.MCPFIXTURE_HOST, '127.0.0.1');
+  const port = fixture.environment.PORT;
+  assert.equal(fixture.command[fixture.command.indexOf('--port') + 1], port);
+  assert.equal(proxy.command[proxy.command.indexOf('--host') + 1], '127.0.0.1');
+  const cfg = loadProxyConfig(join(REPO, proxy.command[proxy.command.indexOf('--config') + 1].slice('/app/'.length)), {});
+  assert.equal((cfg.servers.find((s) => 'url' in s) as { url: string }).url, `http://127.0.0.1:${port}/mcp`);
 });
 
 test('the YAML-subset reader rejects what it does not understand', () => {
@@ -133,7 +152,7 @@ function composeClient(): string[] | string {
   return why.join('; ');
 }
 
-test('docker compose config accepts docker-compose.yml (when a compose client is installed)', (t) => {
+test('docker compose config accepts both compose files (when a compose client is installed)', (t) => {
   const client = composeClient();
   if (typeof client === 'string') {
     // in CI a missing compose client is a failure, not a skip
@@ -141,11 +160,13 @@ test('docker compose config accepts docker-compose.yml (when a compose client is
     t.skip(`no docker compose client: ${client}`);
     return;
   }
-  const r = spawnSync(client[0], [...client.slice(1), '-f', COMPOSE, 'config', '--quiet'], {
-    cwd: REPO,
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { ...process.env, MCPGAUGE_PROXY_API_KEY: 'compose-test' },
-  });
-  assert.equal(r.status, 0, `${client.join(' ')} config: ${r.stderr}`);
+  for (const file of [COMPOSE, join(REPO, 'docker-compose.host.yml')]) {
+    const r: { status: number | null; stderr: string } = spawnSync(client[0], [...client.slice(1), '-f', file, 'config', '--quiet'], {
+      cwd: REPO,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, MCPGAUGE_PROXY_API_KEY: 'compose-test' },
+    });
+    assert.equal(r.status, 0, `${client.join(' ')} -f ${file} config: ${r.stderr}`);
+  }
 });

@@ -10,7 +10,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic#messages'), sentence: 'All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification.' },
+    spec: { url: specUrl(LEGACY, 'basic#messages'), requirement: 'All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification.' },
     knob: 'bad-jsonrpc',
     fix: 'Send {"jsonrpc":"2.0","id":…} with either result or error {code:int, message:string}.',
   },

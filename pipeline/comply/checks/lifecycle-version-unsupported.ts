@@ -10,8 +10,9 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['version-unsupported', 'twin'],
-    spec: { url: specUrl(MODERN, 'basic/versioning#protocol-version-negotiation'), sentence: 'If the requested version is not supported, the server MUST respond with an UnsupportedProtocolVersion error (-32022) listing the supported versions; over HTTP with status 400.' },
+    spec: { url: specUrl(MODERN, 'basic/versioning#protocol-version-negotiation'), requirement: 'If the requested version is not supported, the server MUST respond with an UnsupportedProtocolVersion error (-32022) listing the supported versions; over HTTP with status 400.' },
     knob: 'wrong-version-error',
+    moreKnobs: ['modern-by-version-only'],
     fix: 'Answer an unknown protocolVersion with -32022, data {supported: [...], requested}, HTTP 400.',
   },
   (v) => {

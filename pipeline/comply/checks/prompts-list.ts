@@ -11,7 +11,7 @@ export default defineCheck(
     transports: ANY_WIRE,
     capability: 'prompts',
     probes: ['prompts-list'],
-    spec: { url: specUrl(LEGACY, 'server/prompts#listing-prompts'), sentence: 'ListPromptsResult (schema): prompts: Prompt[] is required.' },
+    spec: { url: specUrl(LEGACY, 'server/prompts#listing-prompts'), requirement: 'ListPromptsResult (schema): prompts: Prompt[] is required.' },
     knob: 'prompts-list-not-array',
     fix: 'Return {"prompts": [...]} from prompts/list.',
   },

@@ -12,7 +12,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['extra-params', 'inject-twin', 'inject-alive'],
-    spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), sentence: 'Servers MUST validate all tool inputs (an undeclared or prototype-polluting key is either refused as invalid params or ignored).' },
+    spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), requirement: 'Servers MUST validate all tool inputs (an undeclared or prototype-polluting key is either refused as invalid params or ignored).' },
     knob: 'extra-params-crash',
     fix: 'Validate arguments against inputSchema (strip or refuse unknown keys) and never merge them into plain objects by key.',
   },

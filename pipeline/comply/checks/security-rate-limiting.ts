@@ -15,7 +15,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['transport-post', 'tools-list'],
     probes: BURST,
-    spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), sentence: 'Servers MUST: ... Rate limit tool invocations.' },
+    spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), requirement: 'Servers MUST: ... Rate limit tool invocations.' },
     knob: 'no-rate-limit',
     fix: 'Limit tool calls per client (token or address) and answer 429 with Retry-After beyond it.',
   },

@@ -10,7 +10,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: STDIO_ONLY,
     probes: ['partial-line', 'twin'],
-    spec: { url: specUrl(LEGACY, 'basic/transports#stdio'), sentence: 'Messages are delimited by newlines, and MUST NOT contain embedded newlines (the newline, not the read boundary, ends a message).' },
+    spec: { url: specUrl(LEGACY, 'basic/transports#stdio'), requirement: 'Messages are delimited by newlines, and MUST NOT contain embedded newlines (the newline, not the read boundary, ends a message).' },
     knob: 'stdio-no-reassemble',
     fix: 'Buffer stdin until the newline before parsing.',
   },

@@ -12,7 +12,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list'],
-    spec: { url: specUrl(LEGACY, 'server/tools#tool'), sentence: 'inputSchema: JSON Schema defining expected parameters; it MUST be a valid JSON Schema object (not null) whose root type is "object".' },
+    spec: { url: specUrl(LEGACY, 'server/tools#tool'), requirement: 'inputSchema: JSON Schema defining expected parameters; it MUST be a valid JSON Schema object (not null) whose root type is "object".' },
     knob: 'tool-no-input-schema',
     fix: 'Give every tool an inputSchema like {"type":"object","properties":{…}}.',
   },

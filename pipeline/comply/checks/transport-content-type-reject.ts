@@ -13,7 +13,7 @@ export default defineCheck(
     probes: ['content-type-text', 'twin'],
     spec: {
       url: specUrl(MODERN, 'basic/transports/streamable-http#sending-messages'),
-      sentence:
+      requirement:
         'The body of the POST request MUST be a single JSON-RPC request or notification (a client duty; the spec names no server status, so refusing a body declared as something else, e.g. 415, is graded as a best practice).',
     },
     knob: 'accept-any-content-type',

@@ -12,8 +12,8 @@ export default defineCheck(
     prerequisites: ['transport-post', 'lifecycle-handshake'],
     probes: ['header-lowercase'],
     spec: {
-      url: specUrl(MODERN, 'basic/transports/streamable-http#standard-headers'),
-      sentence:
+      url: specUrl(MODERN, 'basic/transports/streamable-http#case-sensitivity'),
+      requirement:
         'Required request headers: names are case-insensitive; values are case-sensitive (no normative keyword; HTTP field names are case-insensitive, so a server that misses "mcp-method" spelled in lowercase refuses conformant clients; graded SHOULD).',
     },
     knob: 'headers-case-sensitive',

@@ -13,7 +13,7 @@ export default defineCheck(
     probes: ['session-delete', 'session-after-delete'],
     spec: {
       url: specUrl(LEGACY, 'basic/transports#session-management'),
-      sentence:
+      requirement:
         'The server MAY respond to this request with HTTP 405 Method Not Allowed, indicating that the server does not allow clients to terminate sessions. [...] The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found.',
     },
     knob: 'session-delete-keeps',

@@ -14,7 +14,7 @@ export default defineCheck(
     probes: ['session-unknown', 'twin'],
     spec: {
       url: specUrl(LEGACY, 'basic/transports#session-management'),
-      sentence:
+      requirement:
         'The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found. (An id never issued is treated like an ended one: 404 is what sends a client to re-initialize; the spec names no status for it, so this is graded SHOULD and a 400 passes with a warning.)',
     },
     knob: 'session-unknown-served',

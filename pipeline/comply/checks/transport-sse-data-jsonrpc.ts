@@ -20,7 +20,7 @@ export default defineCheck(
     probes: [],
     spec: {
       url: specUrl(LEGACY, 'basic/transports'),
-      sentence:
+      requirement:
         'Best practice (no normative keyword for streamable HTTP): MCP uses JSON-RPC to encode messages, and for HTTP+SSE server messages are sent as SSE message events, with the message content encoded as JSON in the event data. A keepalive belongs in an SSE comment line, not a data event; an empty priming event is fine.',
     },
     knob: 'sse-non-jsonrpc-data',

@@ -14,7 +14,7 @@ export default defineCheck(
     probes: ['version-header-bogus', 'twin'],
     spec: {
       url: specUrl(LEGACY, 'basic/transports#protocol-version-header'),
-      sentence: 'If the server receives a request with an invalid or unsupported MCP-Protocol-Version, it MUST respond with 400 Bad Request.',
+      requirement: 'If the server receives a request with an invalid or unsupported MCP-Protocol-Version, it MUST respond with 400 Bad Request.',
     },
     knob: 'version-header-any',
     fix: 'Validate MCP-Protocol-Version on every request after initialize and answer an unsupported value with 400.',

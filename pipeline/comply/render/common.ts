@@ -6,7 +6,21 @@ export type Result = RunReport['results'][number];
 export function gradeText(g: Grade): string {
   const cov = `${Math.round(g.coverage * 100)}% coverage`;
   if (g.grade === null) return g.applicable ? `no grade (${cov}; a grade needs 50%)` : 'no grade (nothing applicable)';
-  return `${g.grade} (score ${g.score}, ${cov})`;
+  return `${g.grade} (score ${g.score}, ${cov}; ${capText(g)})`;
+}
+
+/** The cap next to the letter: which MUSTs failed and what it did to the letter. */
+export function capText(g: Grade): string {
+  const n = g.failingMust.length;
+  if (!n) return 'no MUST failed, no cap';
+  const which = `${n} failing MUST${n > 1 ? 's' : ''}: ${g.failingMust.slice(0, 6).join(', ')}${n > 6 ? ', …' : ''}`;
+  if (!g.capApplied) return `${which}; cap to ${g.cap} not applied (--no-cap)`;
+  return g.uncapped !== g.grade ? `${which}; capped at ${g.cap} from ${g.uncapped}` : `${which}; cap ${g.cap}`;
+}
+
+/** A check's keyword as graded: the basis is named when it weighs a MUST as SHOULD. */
+export function severityText(m: Result['meta']): string {
+  return m.severity === 'MUST' && m.basis !== 'direct' ? `MUST via ${m.basis}, weighed as SHOULD` : m.severity;
 }
 
 export function poolText(g: Grade): string {

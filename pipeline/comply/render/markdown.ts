@@ -1,6 +1,6 @@
-/** Markdown: a summary table per run and the failing checks with their spec sentences. */
+/** Markdown: a summary table per run and the failing checks with our summary of each requirement. */
 import type { ComplyReport } from '../types.ts';
-import { allWarnings, failing, gradeText, poolText, runTitle } from './common.ts';
+import { allWarnings, failing, gradeText, poolText, runTitle, severityText } from './common.ts';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -13,10 +13,11 @@ export function renderMarkdown(rep: ComplyReport): string {
     const f = failing(r);
     if (f.length) {
       out.push('', '### Failing checks', '');
-      for (const x of f) out.push(`- **${x.id}** (${x.meta.severity}) — ${cell(x.detail)}  \n  > ${cell(x.meta.spec.sentence)} ([spec](${x.meta.spec.url}))  \n  Fix: ${cell(x.meta.fix)}`);
+      for (const x of f) out.push(`- **${x.id}** (${severityText(x.meta)}) — ${cell(x.detail)}  \n  Requirement (our summary): ${cell(x.meta.spec.requirement)} ([spec](${x.meta.spec.url}))  \n  Fix: ${cell(x.meta.fix)}`);
     }
     out.push('');
   }
+  out.push(`Grading: ${cell(rep.grading.rule)}${rep.grading.capApplied ? '' : ' (cap off for this run)'}. Note: ${rep.grading.requirementText}.`, '');
   const w = allWarnings(rep);
   if (w.length) out.push('## Warnings', '', ...w.map((x) => `- ${cell(x)}`), '');
   return `${out.join('\n')}\n`;

@@ -1,6 +1,6 @@
-/** Human output: grade per run, category bars, failing checks with their spec sentence. */
+/** Human output: grade per run (score, cap, failing MUSTs), category bars, failing checks with our summary of each requirement. */
 import type { ComplyReport } from '../types.ts';
-import { allWarnings, counts, failing, gradeText, poolText, runTitle, statusLabel } from './common.ts';
+import { allWarnings, counts, failing, gradeText, poolText, runTitle, severityText, statusLabel } from './common.ts';
 
 function bar(passed: number, evaluated: number, width = 20): string {
   if (!evaluated) return '·'.repeat(width);
@@ -20,8 +20,8 @@ export function renderTerminal(rep: ComplyReport, verbose = false): string {
     const f = failing(r);
     if (f.length) out.push('', '  failing:');
     for (const x of f) {
-      out.push(`  ✗ ${x.id} [${x.meta.severity}] ${x.detail}`);
-      out.push(`      spec: "${x.meta.spec.sentence}" ${x.meta.spec.url}`);
+      out.push(`  ✗ ${x.id} [${severityText(x.meta)}] ${x.detail}`);
+      out.push(`      requirement (our summary): ${x.meta.spec.requirement} ${x.meta.spec.url}`);
       out.push(`      fix: ${x.meta.fix}`);
     }
     const other = r.results.filter((x) => x.status === 'blocked_by' || x.status === 'not_evaluable');
@@ -32,6 +32,7 @@ export function renderTerminal(rep: ComplyReport, verbose = false): string {
     }
     out.push('');
   }
+  out.push(`grading: ${rep.grading.rule}${rep.grading.capApplied ? '' : ' [cap off for this run]'}.`, `note: ${rep.grading.requirementText}.`);
   const w = allWarnings(rep);
   if (w.length) out.push('warnings:', ...w.map((x) => `  ! ${x}`));
   return `${out.join('\n')}\n`;

@@ -22,6 +22,8 @@ interface Pending {
 }
 
 const NOISE_CAP = 20;
+/** unsolicited notifications past this count are named as a flood */
+export const FLOOD_NOTIFICATIONS = 2000;
 /** the last noise entry when more lines were seen than kept */
 export const NOISE_MORE = '… and ';
 const STDERR_TAIL = 4096;
@@ -39,6 +41,17 @@ export class StdioWire implements Wire {
   private noise: string[] = [];
   private noiseCount = 0;
   private unattributed: unknown[] = [];
+  /** root causes seen on the wire, in order (mismatched ids, echoes, a flood) */
+  private anomalies: string[] = [];
+  private notifications = 0;
+  private notificationMethods = new Map<string, number>();
+  private firstNotificationAt = 0;
+  /** the method of each pending request, by id key (to recognise an echoed request) */
+  private sentMethod = new Map<string, string>();
+  /** every id sent so far, as text (a late answer to a timed-out request is not a mismatch) */
+  private sentIds = new Set<string>();
+  /** answers paired on their exact id */
+  private paired = 0;
   private stderr = '';
   private exit?: { code: number | null; signal: string | null; afterProbe: string };
   private lastProbe = '(start)';
@@ -168,6 +181,7 @@ export class StdioWire implements Wire {
       if (p) {
         this.pending.delete(idKey(id));
         clearTimeout(p.timer);
+        this.paired++;
         this.record(p.ex, line, msg);
         p.resolve(p.ex);
         return;
@@ -176,9 +190,71 @@ export class StdioWire implements Wire {
         this.record(this.idless.ex, line, msg);
         return;
       }
-    }
+      if (id !== undefined && id !== null && this.mismatched(id, line, msg)) return;
+    } else if (this.echoed(msg as { id?: unknown; method?: unknown })) return;
+    else if (typeof (msg as { method?: unknown }).method === 'string' && (msg as { id?: unknown }).id === undefined) this.countNotification((msg as { method: string }).method);
     this.unattributed.push(msg);
     if (this.unattributed.length > 200) this.unattributed.shift();
+  }
+
+  /**
+   * A response whose id matches no request. Same value, other JSON type ("1000" for 1000): paired
+   * with that request (so the run goes on) and named. No request at all with that value: the
+   * waiting requests cannot be paired, so they end now with that reason instead of a timeout.
+   */
+  private mismatched(id: unknown, line: string, msg: unknown): boolean {
+    const loose = [...this.pending.entries()].find(([k]) => String(JSON.parse(k)) === String(id));
+    if (loose) {
+      const [k, p] = loose;
+      this.pending.delete(k);
+      clearTimeout(p.timer);
+      p.ex.idMismatch = { sent: p.ex.request.id, got: id };
+      this.note(`mismatched response ids: the request with id ${k} (${typeof p.ex.request.id}) was answered with id ${JSON.stringify(id)} (${typeof id}); answers are paired by value, lifecycle-id-match fails`);
+      this.record(p.ex, line, msg);
+      p.resolve(p.ex);
+      return true;
+    }
+    if (this.sentIds.has(String(id))) return false; // a late or repeated answer to a request we sent
+    if (!this.pending.size) return false;
+    const waiting = [...this.pending.keys()];
+    if (this.paired) {
+      // answers were paired before: one stray id is named (lifecycle-id-match judges it), the rest goes on
+      this.note(`mismatched response ids: an answer came back with id ${JSON.stringify(id)}, which no request carries (waiting: ${waiting.slice(0, 3).join(', ')})`);
+      return false;
+    }
+    this.note(`mismatched response ids: an answer came back with id ${JSON.stringify(id)}, which no request carries (waiting: ${waiting.slice(0, 3).join(', ')}); answers cannot be paired with requests`);
+    for (const [k, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.ex.error = { kind: 'id_mismatch', detail: `an answer came back with id ${JSON.stringify(id)} instead of ${k}: response ids do not match the requests` };
+      this.pending.delete(k);
+      p.resolve(p.ex);
+    }
+    this.unattributed.push(msg);
+    return true;
+  }
+
+  /** The server wrote our request back (same id, same method): an echo, not an answer. */
+  private echoed(msg: { id?: unknown; method?: unknown }): boolean {
+    if (msg.id === undefined || msg.id === null || typeof msg.method !== 'string') return false;
+    const k = idKey(msg.id);
+    const p = this.pending.get(k);
+    if (!p || this.sentMethod.get(k) !== msg.method) return false;
+    this.pending.delete(k);
+    clearTimeout(p.timer);
+    p.ex.error = { kind: 'echoed', detail: `the server wrote the request back (method ${msg.method}, id ${k}) instead of answering it` };
+    this.note(`echoed requests: the server writes each request back as it came (${msg.method}, id ${k}) instead of answering it`);
+    p.resolve(p.ex);
+    return true;
+  }
+
+  private countNotification(method: string): void {
+    if (!this.notifications) this.firstNotificationAt = Date.now();
+    this.notifications++;
+    this.notificationMethods.set(method, (this.notificationMethods.get(method) ?? 0) + 1);
+  }
+
+  private note(s: string): void {
+    if (!this.anomalies.some((a) => a.split(':')[0] === s.split(':')[0])) this.anomalies.push(s);
   }
 
   private record(ex: Exchange, line: string, msg: unknown): void {
@@ -209,6 +285,15 @@ export class StdioWire implements Wire {
       return ex;
     }
     this.lastProbe = req.probe;
+    if (req.id !== null) this.sentIds.add(String(req.id));
+    if (req.expect === 'reply' && req.id !== null) {
+      try {
+        const m = (JSON.parse(req.body) as { method?: unknown }).method;
+        if (typeof m === 'string') this.sentMethod.set(idKey(req.id), m);
+      } catch {
+        /* raw bytes: no method */
+      }
+    }
     const timeoutMs = req.timeoutMs ?? this.defaultTimeoutMs;
     const done = new Promise<Exchange>((resolve) => {
       if (req.expect === 'none') return resolve(ex);
@@ -249,7 +334,12 @@ export class StdioWire implements Wire {
   state() {
     const noise = [...this.noise];
     if (this.noiseCount > this.noise.length) noise.push(`${NOISE_MORE}${this.noiseCount - this.noise.length} more non-protocol lines`);
-    return { noise, unattributed: [...this.unattributed], stderrTail: this.stderr, exit: this.exit };
+    const anomalies = [...this.anomalies];
+    if (this.notifications > FLOOD_NOTIFICATIONS) {
+      const top = [...this.notificationMethods.entries()].sort((a, b) => b[1] - a[1])[0];
+      anomalies.push(`notification flood: the server wrote ${this.notifications} notifications nobody asked for in ${((Date.now() - this.firstNotificationAt) / 1000).toFixed(1)} s (most: ${top[0]} x${top[1]})`);
+    }
+    return { noise, unattributed: [...this.unattributed], stderrTail: this.stderr, exit: this.exit, anomalies };
   }
 
   /** Spec shutdown order: close stdin, wait, SIGTERM, wait, SIGKILL. */

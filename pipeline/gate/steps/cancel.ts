@@ -3,7 +3,8 @@
  * hang fixture's `stats` shows nothing left hanging), and no upstream process is left behind.
  */
 import { callJson, mainSession, sleep } from '../calls.ts';
-import { cellTag, taggedPids, upstreamName } from '../fixtures.ts';
+import { cellTag, containerLabels, taggedPids, upstreamName } from '../fixtures.ts';
+import { containersWith } from '../docker.ts';
 import type { GateStep } from '../types.ts';
 
 export const step: GateStep = {
@@ -64,6 +65,12 @@ export const step: GateStep = {
       evidence.hang_fixture_processes = pids;
       if (pids.length !== 1) return { status: 'fail', reason: `expected exactly one hang-fixture process after the cancelled call, found ${pids.length} (${pids.join(', ') || 'none'})`, evidence };
     }
-    return { status: 'pass', reason: `the cancellation reached the upstream after ${cancelledAfter} ms (hanging 0)${ctx.cell.transport === 'stdio' ? ', one fixture process, no orphan' : ''}`, evidence };
+    if (ctx.cell.transport === 'docker') {
+      const ids = await containersWith(containerLabels(ctx.runId, ctx.cell, 'hang'));
+      evidence.hang_fixture_containers = ids.map((i) => i.slice(0, 12));
+      if (ids.length !== 1) return { status: 'fail', reason: `expected exactly one hang-fixture container after the cancelled call, found ${ids.length}`, evidence };
+    }
+    const alone = ctx.cell.transport === 'stdio' ? ', one fixture process, no orphan' : ctx.cell.transport === 'docker' ? ', one fixture container, no orphan' : '';
+    return { status: 'pass', reason: `the cancellation reached the upstream after ${cancelledAfter} ms (hanging 0)${alone}`, evidence };
   },
 };

@@ -1,6 +1,7 @@
 /**
  * The compliance section (mcpgauge comply): per run (revision x wire) a grade tile with its
- * coverage, per-category bars, and the failing checks with the spec sentence each enforces.
+ * coverage, score and MUST cap, per-category bars, and the failing checks with our summary of the
+ * requirement each enforces.
  * Reads a comply report (datasets/schemas/comply-report.schema.json); drawn next to the bench
  * sections when both are rendered together, alone by `mcpgauge comply --format html`.
  */
@@ -8,13 +9,14 @@ import type { Block, ReportSection, Tile } from '../details.ts';
 import { html } from '../html.ts';
 import { rich } from '../render.ts';
 import type { ComplyReport, Grade, RunReport } from '../../comply/types.ts';
+import { capText, severityText } from '../../comply/render/common.ts';
 
 function gradeTile(r: RunReport): Tile {
   const g = r.conformance;
   return {
     label: `${r.revision} · ${r.wire}`,
     value: g.grade ?? '—',
-    sub: g.grade === null ? `no grade: coverage ${pct(g.coverage)} (< 50%)` : `score ${g.score} · coverage ${pct(g.coverage)} · security ${r.security.grade ?? '—'}`,
+    sub: g.grade === null ? `no grade: coverage ${pct(g.coverage)} (< 50%)` : `score ${g.score} · coverage ${pct(g.coverage)} · ${capText(g)} · security ${r.security.grade ?? '—'}`,
     provenance: 'measured',
   };
 }
@@ -31,7 +33,7 @@ function runBlocks(r: RunReport): Block[] {
   const failing = r.results.filter((x) => x.status === 'fail');
   const blocks: Block[] = [
     { kind: 'heading', text: `${r.revision} over ${r.wire}: ${r.serverInfo.name ?? 'unnamed server'} ${r.serverInfo.version ?? ''}`, provenance: 'measured' },
-    { kind: 'paragraph', text: `Conformance ${r.conformance.grade ?? 'not graded'} (${pool(r.conformance)}); security posture scored apart: ${r.security.grade ?? 'not graded'}.` },
+    { kind: 'paragraph', text: `Conformance ${r.conformance.grade ?? 'not graded'} (score ${r.conformance.score ?? '—'}; ${capText(r.conformance)}; ${pool(r.conformance)}); security posture scored apart: ${r.security.grade ?? 'not graded'}.` },
     {
       kind: 'table',
       id: `comply-cat-${r.revision}-${r.wire}`,
@@ -53,10 +55,10 @@ function runBlocks(r: RunReport): Block[] {
             { key: 'id', label: 'Failing check', type: 'ident' },
             { key: 'severity', label: 'Severity', type: 'ident' },
             { key: 'detail', label: 'What happened', type: 'text', wide: true },
-            { key: 'spec', label: 'Spec sentence', type: 'text', wide: true },
+            { key: 'spec', label: 'Requirement (our summary)', type: 'text', wide: true },
           ],
-          rows: failing.map((x) => ({ id: x.id, severity: x.meta.severity, detail: x.detail, spec: rich(html`${x.meta.spec.sentence} <a href="${x.meta.spec.url}">spec</a>`) })),
-          rowClasses: failing.map((x) => (x.meta.severity === 'MUST' ? 'err' : 'weak')),
+          rows: failing.map((x) => ({ id: x.id, severity: severityText(x.meta), detail: x.detail, spec: rich(html`${x.meta.spec.requirement} <a href="${x.meta.spec.url}">spec</a>`) })),
+          rowClasses: failing.map((x) => (x.meta.severity === 'MUST' && x.meta.basis === 'direct' ? 'err' : 'weak')),
         }
       : { kind: 'paragraph', muted: true, text: 'No failing checks.' },
   );
@@ -74,7 +76,7 @@ export const complianceSection: ReportSection<ComplyReport> = {
     return {
       tiles: c.runs.map(gradeTile),
       blocks: [
-        { kind: 'kv', items: [{ label: 'Target', value: c.target }, { label: 'Era', value: `${c.era.detected ?? c.era.choice} (${c.era.reason})` }, { label: 'How', value: `${c.provenance.method}` }] },
+        { kind: 'kv', items: [{ label: 'Target', value: c.target }, { label: 'Era', value: `${c.era.detected ?? c.era.choice} (${c.era.reason})` }, { label: 'How', value: `${c.provenance.method}` }, { label: 'Grading', value: `${c.grading?.rule ?? ''}${c.grading && !c.grading.capApplied ? ' (cap off for this run)' : ''}` }, { label: 'Requirement text', value: c.grading?.requirementText ?? '' }] },
         ...c.runs.flatMap(runBlocks),
         ...(warnings.length ? [{ kind: 'details', summary: `${warnings.length} warning(s)`, blocks: [{ kind: 'list', items: warnings }] } as Block] : []),
       ],

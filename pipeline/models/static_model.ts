@@ -1,0 +1,71 @@
+/**
+ * A static embedding model loaded from the cache: the token-vector table (safetensors, F16
+ * widened to F32) and its Hugging Face tokenizer (`@huggingface/tokenizers`, pure JS). An
+ * embedding is the mean of the vectors of the text's tokens (tokenized without special tokens),
+ * L2-normalised; a text without tokens embeds to the zero vector. Loaded once per process and
+ * folder (both files' sha256 checked at load).
+ */
+import { Tokenizer } from '@huggingface/tokenizers';
+import { UserError } from '../types.ts';
+import { readModelFile } from './fetch.ts';
+import { readF16Tensor } from './safetensors.ts';
+import { DEFAULT_MODELS_DIR, modelDir, WORDLLAMA, type ModelSpec } from './wordllama.ts';
+
+export interface StaticModel {
+  id: string;
+  dims: number;
+  vocab: number;
+  /** wall time of loading (read, check, parse, widen), ms */
+  load_ms: number;
+  /** token ids of `text`, no special tokens added */
+  tokenize(text: string): number[];
+  /** mean of token vectors, L2-normalised (zero vector when the text has no tokens) */
+  embed(text: string): Float32Array;
+}
+
+const loaded = new Map<string, StaticModel>();
+
+export function loadStaticModel(spec: ModelSpec = WORDLLAMA, root: string = DEFAULT_MODELS_DIR): StaticModel {
+  const dir = modelDir(spec, root);
+  const hit = loaded.get(dir);
+  if (hit) return hit;
+  const t0 = performance.now();
+  const weightsBuf = readModelFile(spec.weights, dir);
+  const tokBuf = readModelFile(spec.tokenizer, dir);
+  const [vocab, dims] = spec.tensor.shape;
+  const table = readF16Tensor(weightsBuf, spec.tensor.name, spec.tensor.shape, `${dir}/${spec.weights.name}`);
+  let tokenizer: Tokenizer;
+  try {
+    tokenizer = new Tokenizer(JSON.parse(tokBuf.toString('utf8')), {});
+  } catch (e) {
+    throw new UserError(`${dir}/${spec.tokenizer.name}: cannot build the tokenizer (${(e as Error).message})`);
+  }
+  const tokenize = (text: string): number[] => tokenizer.encode(text, { add_special_tokens: false }).ids;
+  const model: StaticModel = {
+    id: spec.id,
+    dims,
+    vocab,
+    load_ms: performance.now() - t0,
+    tokenize,
+    embed(text) {
+      const v = new Float32Array(dims);
+      const ids = tokenize(text);
+      let n = 0;
+      for (const id of ids) {
+        if (!(id >= 0 && id < vocab)) continue;
+        const off = id * dims;
+        for (let j = 0; j < dims; j++) v[j] += table[off + j];
+        n++;
+      }
+      if (n === 0) return v;
+      let s = 0;
+      for (let j = 0; j < dims; j++) s += v[j] * v[j];
+      // the mean's 1/n cancels in the normalisation
+      const inv = s > 0 ? 1 / Math.sqrt(s) : 0;
+      for (let j = 0; j < dims; j++) v[j] *= inv;
+      return v;
+    },
+  };
+  loaded.set(dir, model);
+  return model;
+}
