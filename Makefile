@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 NODE ?= node
 
-.PHONY: all deps bench-discovery gate test freeze fetch bench-perf fixture-image typecheck clean sample-report
+.PHONY: all deps build bench-discovery gate test freeze fetch bench-perf fixture-image typecheck clean sample-report
 
 all: bench-discovery
 
@@ -13,37 +13,46 @@ node_modules/.mcpgauge-installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
+## Compile pipeline/**/*.ts to dist/ (tsc; scripts/build.mjs) when dist/ is missing or older than
+## the sources; every target that runs code depends on it (the bins and spawned processes run dist/)
+SOURCES := $(shell find pipeline -name '*.ts') tsconfig.json tsconfig.build.json package.json
+build: dist/BUILD.json
+
+dist/BUILD.json: node_modules/.mcpgauge-installed $(SOURCES)
+	$(NODE) scripts/build.mjs
+	@touch $@
+
 ## The main job: offline profile + live stage against the embedded default; writes results/
-bench-discovery: deps
+bench-discovery: deps build
 	$(NODE) scripts/bench-discovery.mjs $(ARGS)
 
 ## Release gate: try to break the proxy build (cells x steps); writes results/gate/. Exit 0/1/2.
-gate: deps
+gate: deps build
 	@$(NODE) scripts/fixture-image.mjs --if-engine --no-smoke
 	$(NODE) scripts/gate.mjs $(ARGS)
 
 ## The test suite (node:test via tsx)
-test: deps
+test: deps build
 	$(NODE) scripts/test.mjs $(ARGS)
 
 ## Boot the reference MCP servers over stdio and freeze a new versioned corpus into datasets/
-freeze: deps
+freeze: deps build
 	$(NODE) scripts/freeze.mjs $(ARGS)
 
 ## Fetch LiveMCPTool / ToolRet into .cache/ (FROM=dir uses an offline mirror)
-fetch: deps
+fetch: deps build
 	$(NODE) scripts/fetch.mjs $(ARGS)
 
 ## Regenerate test/data/report.json (the renderer/validator test report) from a real run
-sample-report: deps
+sample-report: deps build
 	$(NODE) scripts/sample-report.mjs
 
 ## Speed and memory benchmarks, printed as ratios against a peer in the same run
-bench-perf: deps
+bench-perf: deps build
 	$(NODE) scripts/bench-perf.mjs $(ARGS)
 
 ## Build the fixture image mcpfixture:local (needs a Docker engine; without a registry a local base is made)
-fixture-image: deps
+fixture-image: deps build
 	$(NODE) scripts/fixture-image.mjs $(ARGS)
 
 typecheck: deps

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `mcpfixture` = `mcpgauge fixture`: the deterministic, fault-injecting MCP server.
-import { register } from 'tsx/esm/api';
-register();
-const { main } = await import('../pipeline/cli.ts');
-await main([process.argv[0], process.argv[1], 'fixture', ...process.argv.slice(2)]);
+// Signal handlers first (./early-signals.mjs), then the compiled fixture entry, which loads
+// only the fixture (not the other mcpgauge commands).
+import './early-signals.mjs';
+import { importDist } from './dist-entry.mjs';
+
+await importDist('cli/fixture-entry');

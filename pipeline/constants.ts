@@ -5,8 +5,19 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-/** the repository root (this file is pipeline/constants.ts) */
-export const REPO_ROOT = resolve(import.meta.dirname, '..');
+/**
+ * true when this module runs compiled (dist/pipeline/constants.js), false when the sources run
+ * through tsx (tests). Compiled code lives one level deeper (dist/pipeline/...).
+ */
+export const COMPILED = import.meta.url.endsWith('.js');
+/** the repository (or installed package) root: this file is pipeline/constants.ts or dist/pipeline/constants.js */
+export const REPO_ROOT = resolve(import.meta.dirname, COMPILED ? '../..' : '..');
+/** the compiled tree `make build` (scripts/build.mjs) writes; every spawned mcpgauge/fixture process runs it */
+export const DIST_DIR = resolve(REPO_ROOT, 'dist');
+/** the compiled form of a pipeline module: distPath('cli/fixture-entry') = dist/pipeline/cli/fixture-entry.js */
+export function distPath(rel: string): string {
+  return resolve(DIST_DIR, 'pipeline', `${rel}.js`);
+}
 
 /** the package version, read from package.json */
 export const VERSION: string = (JSON.parse(readFileSync(resolve(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;

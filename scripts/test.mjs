@@ -21,6 +21,8 @@ for (const name of readdirSync(outer).filter((n) => CACHE.test(n))) symlinkSync(
 $.env = { ...process.env, TMPDIR: runTmp, TMP: runTmp, TEMP: runTmp };
 let code = 0;
 try {
+  // the processes the tests spawn run dist/: compile it when missing or stale (a no-op otherwise)
+  await $`node scripts/build.mjs`;
   // design checks first: no import cycles, no library/server module importing the CLI
   await $`node scripts/check-cycles.mjs`;
   await $`node --import tsx --test --test-concurrency=2 --test-timeout=300000 ${files}`;

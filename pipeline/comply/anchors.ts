@@ -3,7 +3,8 @@
  * its source and date): a check's spec.url must name a page and anchor listed for its revision.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../constants.ts';
 
 export interface AnchorList {
   source: string;
@@ -13,7 +14,7 @@ export interface AnchorList {
   revisions: Record<string, Record<string, string[]>>;
 }
 
-export const ANCHORS_FILE = fileURLToPath(new URL('../../datasets/spec/anchors.json', import.meta.url));
+export const ANCHORS_FILE = join(REPO_ROOT, 'datasets', 'spec', 'anchors.json');
 
 export function loadAnchors(file = ANCHORS_FILE): AnchorList {
   return JSON.parse(readFileSync(file, 'utf8')) as AnchorList;

@@ -1,13 +1,14 @@
 /** The comply report's JSON Schema (datasets/schemas/comply-report.schema.json), checked with ajv before anything is written. */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../constants.ts';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import { UserError } from '../types.ts';
 import type { ComplyReport } from './types.ts';
 
-export const COMPLY_SCHEMA_PATH = fileURLToPath(new URL('../../datasets/schemas/comply-report.schema.json', import.meta.url));
+export const COMPLY_SCHEMA_PATH = join(REPO_ROOT, 'datasets', 'schemas', 'comply-report.schema.json');
 
 let compiled: ValidateFunction | undefined;
 

@@ -8,7 +8,7 @@
 import type { Obj } from './envelope.ts';
 import type { View } from './evidence.ts';
 import type { Exchange, Verdict } from './types.ts';
-import { isLoopbackHost } from '../util/http.ts';
+import { isLoopbackHost } from '../util/loopback.ts';
 
 /** a credential no server issued (the garbage-token probe) */
 export const GARBAGE_TOKEN = 'mcpgauge-invalid-token-5e1c9a';

@@ -14,7 +14,6 @@ import { readJson, isPlainObject, typeName } from './record.ts';
 import { isFrozenShape, loadFrozen } from './frozen.ts';
 import { isMcpproxyShape, loadMcpproxy } from './mcpproxy.ts';
 import { isLiveMcpToolFlatShape, isMarketplaceShape, loadLiveMcpToolFlat, loadLiveMcpToolMarketplace } from './livemcptool.ts';
-import { loadToolRet } from './toolret.ts';
 import { isToolsListShape, loadToolsList } from './toolslist.ts';
 
 export const CORPUS_FORMATS = ['auto', 'mcpgauge', 'mcpproxy', 'livemcptool', 'toolret', 'tools-list'] as const;
@@ -45,6 +44,8 @@ export async function loadCorpus(path: string, opts: LoadCorpusOptions = {}): Pr
   }
   if (isDir || format === 'toolret') {
     if (format !== 'auto' && format !== 'toolret') throw new UserError(`${path}: is a folder; only the toolret format is a folder`);
+    // hyparquet only for ToolRet folders (lazy: every other command and corpus shape skips it)
+    const { loadToolRet } = await import('./toolret.ts');
     return (await loadToolRet(path)).corpus;
   }
   if (path.endsWith('.parquet')) throw new UserError(`${path}: a single parquet shard is not a corpus; pass the ToolRet folder (with tools/ and queries/)`);

@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from '../constants.ts';
 import { freePort, launchProxy, openProxySession, shellLine, type PlaceholderValues, type ProxySession, type ProxySpec, type RunningProxy } from '../adapter/index.ts';
 import { cellSlug, type CellDef } from './cells.ts';
 import type { GateConfig } from './config.ts';
@@ -17,7 +17,7 @@ import { STEPS } from './steps/index.ts';
 import type { CellContext, CellMetrics, CellResult, RunOptions, StepResult } from './types.ts';
 import { DOCKER_CELL_PROXIES, type ContainerSweep } from './docker.ts';
 
-export const MCPGAUGE_BIN = fileURLToPath(new URL('../../bin/mcpgauge.mjs', import.meta.url));
+export const MCPGAUGE_BIN = join(REPO_ROOT, 'bin', 'mcpgauge.mjs');
 
 export interface CellRunContext {
   cfg: GateConfig;

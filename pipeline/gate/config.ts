@@ -3,8 +3,8 @@
  * unknown keys and bad values are errors), one line naming the file, the field and the problem,
  * exit 2 (a harness error, not a failed check).
  */
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { REPO_ROOT } from '../constants.ts';
 import type { ValidateFunction } from 'ajv';
 import { UserError } from '../types.ts';
 import { readJsonFile } from '../util/fs.ts';
@@ -13,8 +13,8 @@ import type { TokenizerName } from '../tokens/tokenizer.ts';
 import type { Letter } from '../comply/grade.ts';
 import type { SpecChoice } from '../comply/types.ts';
 
-export const GATE_CONFIG_SCHEMA = fileURLToPath(new URL('../../datasets/schemas/gate.config.schema.json', import.meta.url));
-export const DEFAULT_GATE_CONFIG = fileURLToPath(new URL('../../gate.config.json', import.meta.url));
+export const GATE_CONFIG_SCHEMA = join(REPO_ROOT, 'datasets', 'schemas', 'gate.config.schema.json');
+export const DEFAULT_GATE_CONFIG = join(REPO_ROOT, 'gate.config.json');
 /** Exit code of a harness error (bad config, fixture that cannot start, report that cannot be written). */
 export const HARNESS_EXIT = 2;
 

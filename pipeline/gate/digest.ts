@@ -22,11 +22,12 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from '../constants.ts';
 import type { AdapterOptions, ProxySpec } from '../adapter/index.ts';
 import { harnessError } from './config.ts';
 
-export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** the package root with a trailing separator (compiled or from sources: constants.ts REPO_ROOT) */
+export const PACKAGE_ROOT = `${REPO_ROOT}${sep}`;
 /** What the reference proxy's build digest covers (relative to the package root). */
 export const PACKAGE_BUILD_PATHS = ['bin', 'pipeline', 'package.json', 'package-lock.json'] as const;
 const SKIP = new Set(['node_modules', '.git']);

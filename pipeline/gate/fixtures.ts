@@ -13,7 +13,7 @@
  */
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFixtureProcess, FIXTURE_LIGHT_ENTRY, FIXTURE_TSX_IMPORT, type FixtureProcess } from '../fixture/launch.ts';
+import { startFixtureProcess, FIXTURE_ARGV, type FixtureProcess } from '../fixture/launch.ts';
 import type { CellDef } from './cells.ts';
 import { cellSlug, protocolOf } from './cells.ts';
 import type { GateConfig } from './config.ts';
@@ -37,7 +37,7 @@ function testFixtureArgs(): string[] {
 
 /** The stdio fixture command line (node + light entry), with any test-only extra arguments. */
 export function stdioFixtureArgv(): string[] {
-  return [process.execPath, '--import', FIXTURE_TSX_IMPORT, FIXTURE_LIGHT_ENTRY, '--transport', 'stdio', ...testFixtureArgs()];
+  return [process.execPath, ...FIXTURE_ARGV, '--transport', 'stdio', ...testFixtureArgs()];
 }
 
 /**

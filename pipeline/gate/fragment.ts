@@ -9,7 +9,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from '../constants.ts';
 import type { ValidateFunction } from 'ajv';
 import { writeFileAtomic, readJsonFile, assertWritableDir } from '../util/fs.ts';
 import { compileSchemaFile, describeAjvError } from '../report/validate.ts';
@@ -22,7 +22,7 @@ import { GATE_REPORT_SCHEMA, type GateReport } from './report.ts';
 import { proxySpec, runGate, type GateOptions } from './run.ts';
 import { configDigest, optionsDigest, packageDigest, proxyDigest, type ProxyBuild } from './digest.ts';
 
-export const GATE_FRAGMENT_SCHEMA = fileURLToPath(new URL('../../datasets/schemas/gate-fragment.schema.json', import.meta.url));
+export const GATE_FRAGMENT_SCHEMA = join(REPO_ROOT, 'datasets', 'schemas', 'gate-fragment.schema.json');
 /** The pseudo-cell of `--cells yardstick`: the fixture's own compliance grade as its own fragment. */
 export const YARDSTICK_ID = 'yardstick';
 export const FRAGMENT_SUFFIX = '.fragment.json';

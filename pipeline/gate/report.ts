@@ -6,14 +6,14 @@
 import { appendFileSync } from 'node:fs';
 import type { YardstickResult } from './yardstick.ts';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from '../constants.ts';
 import type { ValidateFunction } from 'ajv';
 import { writeFileAtomic } from '../util/fs.ts';
 import { compileSchemaFile, describeAjvError } from '../report/validate.ts';
 import { harnessError } from './config.ts';
 import type { CellResult, StepStatus } from './types.ts';
 
-export const GATE_REPORT_SCHEMA = fileURLToPath(new URL('../../datasets/schemas/gate-report.schema.json', import.meta.url));
+export const GATE_REPORT_SCHEMA = join(REPO_ROOT, 'datasets', 'schemas', 'gate-report.schema.json');
 
 export interface GateReport {
   schema_version: 1;

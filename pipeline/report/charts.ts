@@ -8,8 +8,7 @@
  * tooltips; every number shown in a chart is also in a table.
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import * as vega from 'vega';
-import { compile, type TopLevelSpec, type Config } from 'vega-lite';
+import type { TopLevelSpec, Config } from 'vega-lite';
 import { TEMPLATE_DIR } from '../constants.ts';
 import type { ChartRef } from './details.ts';
 import { html, trustedHtml, type SafeHtml } from './html.ts';
@@ -54,6 +53,8 @@ export async function renderChartSvg(id: string, rows: Row[], note?: string): Pr
   spec.data = { values: rows };
   if (note && spec.title && typeof spec.title === 'object') spec.title.subtitle = `${spec.title.subtitle ?? ''}${spec.title.subtitle ? ' · ' : ''}${note}`;
   spec.config = CHART_CONFIG;
+  // vega + vega-lite load on the first chart only (comply's html output and the CLI start skip them)
+  const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
   const warnings: string[] = [];
   const logger = {
     level(): number { return vega.Warn; },

@@ -17,9 +17,13 @@ import { esc, html, joinHtml, SafeHtml, toHtml, trustedHtml, type HtmlValue } fr
 export function fmtInt(x: number): string {
   return Math.round(x).toLocaleString('en-US');
 }
+// one formatter per digit count (toLocaleString with options builds a new one per call)
+const NUM_FORMATS = new Map<number, Intl.NumberFormat>();
 export function fmtNum(x: number, digits = 1): string {
   if (Number.isInteger(x) && Math.abs(x) >= 1000) return fmtInt(x);
-  return x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  let f = NUM_FORMATS.get(digits);
+  if (!f) NUM_FORMATS.set(digits, (f = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })));
+  return f.format(x);
 }
 export function fmtMetric(x: number): string {
   return x.toFixed(3);

@@ -207,6 +207,8 @@ export interface Analyzer {
 
 // Words repeat heavily across a catalog; memoize per mode (bounded, cleared when full).
 const CACHE_LIMIT = 200_000;
+/** characters of analyzed whole texts kept per analyzer (keys), then the memo starts over */
+const TEXT_MEMO_CHARS = 64 * 1024 * 1024;
 
 /**
  * Steps 1-5 of the header with `stemFn` as step 6 (`stem` above for `mcpgauge-analyzer-v1`;
@@ -239,37 +241,63 @@ export function createAnalyzer(id: string, stemFn: (token: string) => string): A
     return res;
   }
 
+  // Whole texts repeat too: every cross-validation grid point and every retriever re-indexes the
+  // same docs and re-analyzes the same queries. Memo per function and mode (bounded by total
+  // characters, cleared when full); callers get a copy, so nothing they do reaches the memo.
+  const textMemo = new Map<string, string[]>();
+  let memoChars = 0;
+  const memoized = (kind: string, text: string, run: () => string[]): string[] => {
+    const key = `${kind}\u0000${text}`;
+    const hit = textMemo.get(key);
+    if (hit) return hit.slice();
+    const out = run();
+    if (memoChars + key.length > TEXT_MEMO_CHARS) {
+      textMemo.clear();
+      memoChars = 0;
+    }
+    textMemo.set(key, out.slice());
+    memoChars += key.length;
+    return out;
+  };
+
   return {
     id,
     analyze(text: string, mode: AnalyzeMode = 'text'): string[] {
-      const out: string[] = [];
-      if (!text) return out;
-      forEachWord(normalize(text, mode), (word) => {
-        const w = analyzeWord(word, mode);
-        for (const p of w.parts) out.push(p);
-        if (w.joined) out.push(w.joined);
-      });
-      return out;
+      return text ? memoized(mode, text, () => analyzeText(text, mode)) : [];
     },
     analyzeParts(text: string): string[] {
-      const out: string[] = [];
-      if (!text) return out;
-      forEachWord(normalize(text, 'text'), (word) => {
-        for (const p of analyzeWord(word, 'text').parts) out.push(p);
-      });
-      return out;
+      return text ? memoized('parts', text, () => analyzePartsText(text)) : [];
     },
     analyzeJoined(text: string): string[] {
-      const out: string[] = [];
-      if (!text) return out;
-      forEachWord(normalize(text, 'text'), (word) => {
-        const w = analyzeWord(word, 'text');
-        if (w.joined) out.push(w.joined);
-        else if (w.parts.length === 1) out.push(w.parts[0]);
-      });
-      return out;
+      return text ? memoized('joined', text, () => analyzeJoinedText(text)) : [];
     },
   };
+
+  function analyzeText(text: string, mode: AnalyzeMode): string[] {
+    const out: string[] = [];
+    forEachWord(normalize(text, mode), (word) => {
+      const w = analyzeWord(word, mode);
+      for (const p of w.parts) out.push(p);
+      if (w.joined) out.push(w.joined);
+    });
+    return out;
+  }
+  function analyzePartsText(text: string): string[] {
+    const out: string[] = [];
+    forEachWord(normalize(text, 'text'), (word) => {
+      for (const p of analyzeWord(word, 'text').parts) out.push(p);
+    });
+    return out;
+  }
+  function analyzeJoinedText(text: string): string[] {
+    const out: string[] = [];
+    forEachWord(normalize(text, 'text'), (word) => {
+      const w = analyzeWord(word, 'text');
+      if (w.joined) out.push(w.joined);
+      else if (w.parts.length === 1) out.push(w.parts[0]);
+    });
+    return out;
+  }
 }
 
 /** The default analyzer (`mcpgauge-analyzer-v1`, the light stemmer of step 6). */

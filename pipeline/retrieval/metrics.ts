@@ -22,7 +22,7 @@
  */
 import type { Figure, GoldenLabel, GoldenSet } from '../types.ts';
 import { UserError } from '../types.ts';
-import { mean, percentile, seededRandom } from '../util/stats.ts';
+import { mean, seededRandom } from '../util/stats.ts';
 
 export const DEPTH = 10;
 export const CUTOFFS = [1, 3, 5, 10] as const;
@@ -233,7 +233,12 @@ export function bootstrapMeans(columns: number[][], iterations: number, seed: nu
       draws[c][it] = s / n;
     }
   }
-  return draws.map((d) => [percentile(d, 2.5), percentile(d, 97.5)]);
+  // nearest-rank percentiles (util/stats percentile) of one in-place sort per column
+  return draws.map((d) => {
+    d.sort((a, b) => a - b);
+    const at = (p: number) => d[Math.min(d.length, Math.max(1, Math.ceil((p / 100) * d.length))) - 1];
+    return [at(2.5), at(97.5)];
+  });
 }
 
 /**

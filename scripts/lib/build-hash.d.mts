@@ -1,0 +1,3 @@
+export const BUILD_STAMP: string;
+export function buildInputs(root: string): string[];
+export function sourcesHash(root: string): string;

@@ -1,0 +1,170 @@
+/**
+ * bench-perf section "startup" (issue 19): start-up costs of the compiled code, each beside a
+ * peer measured in the same run, interleaved, median of ROUNDS; ratios printed, nothing asserted.
+ *   1. CLI start: `node bin/mcpgauge.mjs --help` vs `node -e 0` (goal: <= node -e 0 + 0.15 s)
+ *   2. fixture cold start over stdio, spawn -> first `initialize` answer, vs server-everything
+ *      (goal: <= 1.0x)
+ *   3. comply, whole catalog, server-everything over stdio, vs YawLabs `@yawlabs/mcp-compliance`
+ *      installed by this section into .cache/peers/ (a peer, not a dependency; with undici@7 for
+ *      Node 20); skipped with the npm error when it cannot be installed (goal: <= 1.0x)
+ *   4. offline profile, the predecessor's corpus_v2 setting (3 arms baseline_json, compact_sig,
+ *      toon_listing; report + dashboard) on the committed 37-tool corpus in the mcpproxy corpus
+ *      shape (corpus_v2 itself is not in this repository; same shape, similar size, with schemas)
+ *      vs the floor: one node process that reads the corpus, renders the 3 arms, counts them with
+ *      tiktoken and writes a JSON file (goal: the Go bench's 0.4-0.6 s)
+ *   5. `make gate` wall (PERF_GATE=1 only: ~1-3 min, it starts 4 fixtures and a proxy per cell)
+ * Every mcpgauge process here runs dist/ (make bench-perf builds it first).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const BIN = join(ROOT, 'bin', 'mcpgauge.mjs');
+const FIXTURE = join(ROOT, 'bin', 'mcpfixture.mjs');
+const require = createRequire(import.meta.url);
+const EVERYTHING = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+const ROUNDS = Number(process.env.PERF_ROUNDS ?? 5);
+const PEERS = join(ROOT, '.cache', 'peers');
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+function wall(cmd: string, args: string[], opts: { cwd?: string } = {}): number {
+  const t0 = performance.now();
+  const r = spawnSync(cmd, args, { cwd: opts.cwd ?? ROOT, stdio: ['ignore', 'ignore', 'pipe'], timeout: 600_000 });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${[cmd, ...args].join(' ')} exited ${r.status ?? r.signal}: ${String(r.stderr).slice(-300)}`);
+  return ms;
+}
+
+/** spawn -> first stdout line answering an initialize written at once */
+function firstAnswer(args: string[]): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const t0 = performance.now();
+    const c = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'perf', version: '1' } } };
+    c.stdin.write(`${JSON.stringify(init)}\n`);
+    let buf = '';
+    c.stdout.setEncoding('utf8').on('data', (d: string) => {
+      buf += d;
+      if (buf.includes('\n')) {
+        const ms = performance.now() - t0;
+        c.kill('SIGKILL');
+        resolvePromise(ms);
+      }
+    });
+    c.once('exit', () => (buf.includes('\n') ? undefined : reject(new Error(`${args.join(' ')}: exited before answering`))));
+  });
+}
+
+function pair(label: string, ours: number[], peer: number[], peerName: string): void {
+  const o = median(ours);
+  const p = median(peer);
+  console.log(`${label}: mcpgauge ${s(o)} vs ${peerName} ${s(p)} = ${(o / p).toFixed(2)}x (+${s(o - p)}), medians of ${ours.length}`);
+}
+
+function yawlabs(): string | null {
+  let bin = join(PEERS, 'node_modules', '@yawlabs', 'mcp-compliance', 'package.json');
+  try {
+    // when the project itself has it (a devDependency of the compliance work), use that copy
+    bin = require.resolve('@yawlabs/mcp-compliance/package.json');
+  } catch {
+    /* not in node_modules: the .cache/peers install */
+  }
+  if (!existsSync(bin)) {
+    mkdirSync(PEERS, { recursive: true });
+    if (!existsSync(join(PEERS, 'package.json'))) writeFileSync(join(PEERS, 'package.json'), '{"name":"mcpgauge-peers","private":true}\n');
+    const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '@yawlabs/mcp-compliance', 'undici@7'], { cwd: PEERS, encoding: 'utf8', timeout: 300_000 });
+    if (r.status !== 0) {
+      console.log(`comply peer: skipped, npm install @yawlabs/mcp-compliance failed: ${(r.stderr || '').trim().split('\n').find((l) => /ERR|error/.test(l) && !/complete log/.test(l)) ?? r.status}`);
+      return null;
+    }
+  }
+  const pkg = JSON.parse(readFileSync(bin, 'utf8')) as { bin: string | Record<string, string>; version: string };
+  const rel = typeof pkg.bin === 'string' ? pkg.bin : (pkg.bin['mcp-compliance'] ?? Object.values(pkg.bin)[0]);
+  console.log(`comply peer: @yawlabs/mcp-compliance@${pkg.version} (.cache/peers)`);
+  return join(dirname(bin), rel);
+}
+
+/** the floor: read, render 3 arms, count with tiktoken, write JSON, in one plain node process */
+const FLOOR = `
+import { readFileSync, writeFileSync } from 'node:fs';
+import { get_encoding } from 'tiktoken';
+const [corpusFile, out] = process.argv.slice(2);
+const tools = JSON.parse(readFileSync(corpusFile, 'utf8')).tools;
+const sortKeys = (v) => Array.isArray(v) ? v.map(sortKeys) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])])) : v;
+const arms = {
+  baseline_json: tools.map((t) => JSON.stringify(sortKeys({ name: t.tool, description: t.description, inputSchema: t.schema ?? {} }))).join('\\n'),
+  compact_sig: tools.map((t) => t.tool + '(' + Object.keys(t.schema?.properties ?? {}).join(', ') + '): ' + t.description.split('\\n')[0]).join('\\n'),
+  toon_listing: 'tools[' + tools.length + ']{name,description}:\\n' + tools.map((t) => '  ' + t.tool + ',' + JSON.stringify(t.description)).join('\\n'),
+};
+const enc = get_encoding('cl100k_base');
+const res = Object.fromEntries(Object.entries(arms).map(([k, text]) => [k, enc.encode_ordinary(text).length]));
+enc.free();
+writeFileSync(out, JSON.stringify(res));
+`;
+
+async function main(): Promise<void> {
+  const tmp = mkdtempSync(join(tmpdir(), 'mcpgauge-perf-startup-'));
+  try {
+    // 1. CLI start
+    const help: number[] = [];
+    const node0: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      node0.push(wall(process.execPath, ['-e', '0']));
+      help.push(wall(process.execPath, [BIN, '--help']));
+    }
+    pair('CLI start (--help)', help, node0, 'node -e 0');
+
+    // 2. fixture cold start
+    const fx: number[] = [];
+    const ev: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      ev.push(await firstAnswer([EVERYTHING, 'stdio']));
+      fx.push(await firstAnswer([FIXTURE, '--transport', 'stdio']));
+    }
+    pair('fixture cold start, stdio spawn -> initialize answer', fx, ev, 'server-everything');
+
+    // 3. comply vs YawLabs
+    const peer = yawlabs();
+    if (peer) {
+      const ours: number[] = [];
+      const theirs: number[] = [];
+      for (let i = 0; i < Math.min(ROUNDS, 3); i++) {
+        theirs.push(wall(process.execPath, [peer, 'test', '--format', 'json', '--', process.execPath, EVERYTHING, 'stdio'], { cwd: tmp }));
+        ours.push(wall(process.execPath, [BIN, 'comply', '--format', 'json', '--', process.execPath, EVERYTHING, 'stdio']));
+      }
+      pair('comply, server-everything over stdio, whole catalog', ours, theirs, 'YawLabs mcp-compliance');
+    }
+
+    // 4. offline profile, corpus_v2 setting, vs the floor
+    const frozen = JSON.parse(readFileSync(join(ROOT, 'datasets', 'corpus-npm4-v1.tools.json'), 'utf8')) as { tools: Array<{ tool_id: string; server: string; tool: string; description: string; inputSchema?: unknown }> };
+    const v2 = join(tmp, 'corpus_v2-like.tools.json');
+    writeFileSync(v2, JSON.stringify({ version: 'corpus_v2-like@npm4-v1', tools: frozen.tools.map((t) => ({ tool_id: t.tool_id, server: t.server, tool: t.tool, description: t.description, schema: t.inputSchema ?? { type: 'object', properties: {}, required: [] } })) }));
+    // inside the repository so that `tiktoken` resolves from its node_modules
+    mkdirSync(join(ROOT, '.cache', 'perf'), { recursive: true });
+    const floorFile = join(ROOT, '.cache', 'perf', 'floor.mjs');
+    writeFileSync(floorFile, FLOOR);
+    const prof: number[] = [];
+    const floor: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      floor.push(wall(process.execPath, [floorFile, v2, join(tmp, 'floor.json')]));
+      prof.push(wall(process.execPath, [BIN, 'bench', '--corpus', v2, '--golden', 'none', '--arms', 'baseline_json,compact_sig,toon_listing', '--result-fixtures', 'none', '--out', join(tmp, `bench-${i}`)]));
+    }
+    pair('offline profile, corpus_v2 setting (3 arms, report + dashboard)', prof, floor, 'floor (read + 3 arms + tiktoken + JSON)');
+    console.log(`  against the Go bench's 0.39 s min / 0.63 s median (measured beside this project): ${(median(prof) / 630).toFixed(1)}x its median`);
+
+    // 5. make gate
+    if (process.env.PERF_GATE === '1') {
+      const g = wall(process.execPath, [BIN, 'gate', '--out', join(tmp, 'gate')]);
+      console.log(`make gate (every cell of gate.config.json): ${s(g)} (goal < 30 s idle)`);
+    } else console.log('make gate wall: not run (PERF_GATE=1 runs it)');
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();

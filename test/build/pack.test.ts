@@ -1,0 +1,115 @@
+/**
+ * The publishable package: `npm pack` holds dist/, datasets/, the templates and nothing else, and
+ * installed into an empty folder it works with no network: `npx mcpgauge --help`,
+ * `npx mcpgauge comply -- node server.js`, `npx mcpfixture --transport stdio`, `npx mcpgauge bench`.
+ * The install is `npm ci --offline` from a lockfile derived from the project's own (the runtime
+ * entries, whose tarballs `npm ci` of this repository put in the npm cache), so it needs no
+ * registry either; every command after it runs with npm's offline mode on.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { REPO_ROOT } from '../../pipeline/constants.ts';
+
+interface PackFile {
+  path: string;
+}
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const NPM = join(dirname(process.execPath), 'npm');
+const NPX = join(dirname(process.execPath), 'npx');
+const PATH = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
+
+function run(cmd: string, args: string[], cwd: string, timeoutMs = 180_000, input?: string): Promise<Run> {
+  return new Promise((resolve) => {
+    const env = { ...process.env, PATH, npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+    const c = execFile(cmd, args, { cwd, env, timeout: timeoutMs, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+    if (input !== undefined) c.stdin!.end(input);
+  });
+}
+
+let tmp = '';
+let inst = '';
+let files: string[] = [];
+
+before(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'mcpgauge-pack-'));
+  const r = await run(NPM, ['pack', '--json', '--pack-destination', tmp], REPO_ROOT);
+  assert.equal(r.code, 0, r.stderr);
+  const [info] = JSON.parse(r.stdout) as Array<{ filename: string; files: PackFile[] }>;
+  files = info.files.map((f) => f.path);
+  inst = join(tmp, 'inst');
+  mkdirSync(inst);
+  const tgz = join(tmp, info.filename);
+  // the empty folder's package.json + a lockfile: mcpgauge from the tarball, its dependencies as the project's lockfile pins them
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+  const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+  const root = { name: 'pack-check', version: '1.0.0', dependencies: { mcpgauge: `file:${tgz}` } };
+  const packages: Record<string, unknown> = {
+    '': root,
+    'node_modules/mcpgauge': { version: pkg.version, resolved: `file:${tgz}`, license: pkg.license, dependencies: pkg.dependencies, bin: pkg.bin, engines: pkg.engines },
+  };
+  for (const [k, v] of Object.entries(lock.packages)) if (k.startsWith('node_modules/') && !v.dev) packages[k] = v;
+  writeFileSync(join(inst, 'package.json'), JSON.stringify({ ...root, private: true }, null, 2));
+  writeFileSync(join(inst, 'package-lock.json'), JSON.stringify({ name: root.name, version: root.version, lockfileVersion: 3, requires: true, packages }, null, 1));
+  const ci = await run(NPM, ['ci', '--offline', '--loglevel=error'], inst, 240_000);
+  assert.equal(ci.code, 0, `npm ci --offline of the tarball failed: ${ci.stderr.slice(-800)}`);
+  // a server file of the user's: the installed fixture, as any MCP stdio server
+  writeFileSync(join(inst, 'server.js'), "import 'mcpgauge/bin/mcpfixture.mjs';\n");
+});
+
+after(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('npm pack: the publishable package', () => {
+  it('holds dist/, datasets/, the templates, the bins and nothing else (no tests, no sources, no scripts)', () => {
+    const allowed = /^(bin\/[^/]+\.mjs|dist\/.+\.(js|json)|datasets\/.+|reports-template\/.+|gate\.config\.json|package\.json|README\.md|LICENSE)$/;
+    assert.deepEqual(files.filter((f) => !allowed.test(f)), []);
+    for (const need of ['bin/mcpgauge.mjs', 'bin/mcpfixture.mjs', 'dist/pipeline/cli.js', 'dist/pipeline/cli/fixture-entry.js', 'datasets/corpus-npm4-v1.tools.json', 'datasets/schemas/report.schema.json', 'reports-template/dashboard.html', 'gate.config.json']) {
+      assert.ok(files.includes(need), `${need} is in the tarball`);
+    }
+    assert.deepEqual(files.filter((f) => /^(test|pipeline|scripts|docs)\//.test(f) || (f.endsWith('.ts') && !f.startsWith('datasets/seeds/'))), []);
+  });
+
+  it('npx mcpgauge --help', async () => {
+    const r = await run(NPX, ['--offline', 'mcpgauge', '--help'], inst);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Usage: mcpgauge/);
+    assert.ok(existsSync(join(inst, 'node_modules', 'mcpgauge', 'dist', 'pipeline', 'cli.js')));
+  });
+
+  it('npx mcpgauge comply -- node server.js', async () => {
+    const r = await run(NPX, ['--offline', 'mcpgauge', 'comply', '--spec-version', '2025-11-25', '--format', 'json', '--', process.execPath, 'server.js'], inst);
+    assert.equal(r.code, 0, r.stderr.slice(-800));
+    const rep = JSON.parse(r.stdout) as { runs?: Array<{ grade?: { letter?: string } }> };
+    assert.ok(JSON.stringify(rep).includes('"passed"') || JSON.stringify(rep).includes('"pass"'), 'a graded comply report');
+  });
+
+  it('npx mcpfixture --transport stdio answers initialize and exits 0 at the end of stdin', async () => {
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pack', version: '1' } } };
+    const r = await run(NPX, ['--offline', 'mcpfixture', '--transport', 'stdio'], inst, 60_000, `${JSON.stringify(init)}\n`);
+    assert.equal(r.code, 0, r.stderr.slice(-800));
+    const first = JSON.parse(r.stdout.split('\n')[0]) as { id: number; result: { serverInfo: { name: string } } };
+    assert.equal(first.id, 1);
+    assert.equal(first.result.serverInfo.name, 'mcpfixture');
+  });
+
+  it('npx mcpgauge bench (offline stage on the packaged default corpus)', async () => {
+    const out = join(tmp, 'bench');
+    const r = await run(NPX, ['--offline', 'mcpgauge', 'bench', '--out', out, '--tokenizers', 'cl100k_base', '--retriever', 'bm25f', '--bootstrap', '10'], inst);
+    assert.equal(r.code, 0, r.stderr.slice(-800));
+    const rep = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { arms?: unknown[]; retrieval?: unknown };
+    assert.ok(Array.isArray(rep.arms) && rep.arms.length > 0 && rep.retrieval, 'report.json has the offline arms and retrieval');
+    assert.ok(existsSync(join(out, 'dashboard.html')));
+  });
+});
