@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { McpTarget } from '../mcp/client.ts';
 import { UserError } from '../types.ts';
 import { fillCommand, fillConfig, fillText, redact, shellLine, type PlaceholderValues } from './template.ts';
-import { urlTarget } from './target.ts';
+import { httpTarget, type ProxyTransport } from './transport.ts';
 
 export type ProxySpec =
   | {
@@ -21,8 +21,10 @@ export type ProxySpec =
       configTemplate?: string;
       /** URL template of an HTTP-served proxy (e.g. http://127.0.0.1:{PORT}/mcp); absent = stdio-served */
       url?: string;
+      /** how the served proxy is spoken to (transport.ts); default streamable-http with a url, else stdio */
+      transport?: ProxyTransport;
     }
-  | { kind: 'url'; url: string; apiKey?: string };
+  | { kind: 'url'; url: string; apiKey?: string; transport?: 'streamable-http' | 'sse' };
 
 export interface ExitInfo {
   code: number | null;
@@ -83,7 +85,7 @@ export interface LaunchContext {
 /** Start (or point at) the proxy described by `spec`. */
 export async function launchProxy(spec: ProxySpec, ctx: LaunchContext): Promise<RunningProxy> {
   if (spec.kind === 'url') {
-    const target = urlTarget(fillText(spec.url, ctx.values, '--proxy-url'), spec.apiKey);
+    const target = httpTarget(fillText(spec.url, ctx.values, '--proxy-url'), spec.transport ?? 'streamable-http', spec.apiKey);
     return {
       target,
       served: 'http',
@@ -109,12 +111,12 @@ export async function launchProxy(spec: ProxySpec, ctx: LaunchContext): Promise<
   }
   const parts = commandParts(fillCommand(spec.command, values, '--proxy-cmd'), '--proxy-cmd');
   const display = redact(shellLine([parts.command, ...parts.args]), ctx.secrets);
-  if (spec.url === undefined) {
+  if (spec.url === undefined || spec.transport === 'stdio') {
     const target: McpTarget = { kind: 'stdio', command: parts.command, args: parts.args, env: parts.env };
     return { target, served: 'stdio', description: `stdio proxy: ${display}`, pid: undefined, exit: () => null, output: () => '', stop: async () => {} };
   }
   const apiKey = typeof values.API_KEY === 'string' ? values.API_KEY : undefined;
-  const target = urlTarget(fillText(spec.url, values, '--proxy-url'), apiKey);
+  const target = httpTarget(fillText(spec.url, values, '--proxy-url'), spec.transport === 'sse' ? 'sse' : 'streamable-http', apiKey);
   let out = '';
   let exit: ExitInfo | null = null;
   const child: ChildProcess = spawn(parts.command, parts.args, {
@@ -151,7 +153,7 @@ export async function launchProxy(spec: ProxySpec, ctx: LaunchContext): Promise<
   return {
     target,
     served: 'http',
-    description: `HTTP proxy ${target.url}: ${display}`,
+    description: `${target.kind === 'sse' ? 'HTTP+SSE' : 'HTTP'} proxy ${target.url}: ${display}`,
     pid: child.pid,
     exit: () => exit,
     output: () => out,

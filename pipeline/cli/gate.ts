@@ -17,6 +17,10 @@ export function register(program: Command): void {
     .option('--proxy-config-template <file>', 'config template filled per cell and written to {CONFIG_FILE}')
     .option('--proxy-url <url>', 'a proxy that is already running (its upstreams must be the cell fixtures: for experiments only)')
     .option('--api-key <key>', 'API key for --proxy-url')
+    .option('--preset <name>', 'proxy under test from datasets/presets/<name>.json (reference, mcp-proxy, supergateway, supergateway-streamable-http, mcpproxy)')
+    .option('--proxy-transport <t>', 'how the proxy under test is spoken to: auto | streamable-http | sse | stdio (the live stage calls it --transport)')
+    .option('--proxy-endpoint <template>', 'URL template or path of the served proxy (default /mcp, /sse for sse)')
+    .option('--fronts <list>', 'fixture transports the proxy fronts, e.g. stdio or stdio,sse; ":1" = one upstream per instance (other cells: not_applicable)')
     .option('--client-protocol <era>', 'protocol the gate speaks to the proxy: legacy | 2026-07-28', 'legacy')
     .option('--no-fixture-grade', 'do not grade the fixture itself (once per run, with the compliance prober) before the cells');
   // the adapter options (same names as the live stage's)
@@ -38,7 +42,7 @@ export function register(program: Command): void {
   registerMerge(cmd);
   cmd.action(async (o: Record<string, string | boolean | undefined>) => {
     const { runGate } = await import('../gate/run.ts');
-    const { adapterOptionsFromFlags } = await import('../adapter/index.ts');
+    const { adapterOptionsFromFlags, parseTransport } = await import('../adapter/index.ts');
     const fail2 = (m: string) => new UserError(m, 2);
     let jobs: number | undefined;
     if (o.jobs !== undefined) {
@@ -66,6 +70,11 @@ export function register(program: Command): void {
       proxyConfigTemplate: o.proxyConfigTemplate as string | undefined,
       proxyUrl: o.proxyUrl as string | undefined,
       apiKey: o.apiKey as string | undefined,
+      preset: o.preset as string | undefined,
+      proxyTransport: o.proxyTransport === undefined ? undefined : (parseTransport(o.proxyTransport, '--proxy-transport') as never),
+      proxyEndpoint: o.proxyEndpoint as string | undefined,
+      fronts: o.fronts as string | undefined,
+      adapterExplicit: explicitAdapterKeys(cmd),
       adapter,
       clientProtocol: proto,
       progress: tty ? (line: string) => process.stderr.write(`[gate ${new Date().toISOString().slice(11, 19)}] ${line}\n`) : undefined,
@@ -79,4 +88,11 @@ export function register(program: Command): void {
     );
     process.exitCode = run.exitCode;
   });
+}
+
+/** AdapterOptions keys the user set on the command line (they win over a preset's). */
+function explicitAdapterKeys(cmd: Command): Set<string> {
+  const out = new Set<string>();
+  for (const k of ['style', 'discoveryTool', 'queryArg', 'limitArg', 'detailArg', 'callTool', 'callNameArg', 'callArgsArg']) if (cmd.getOptionValueSource(k) === 'cli') out.add(k);
+  return out;
 }

@@ -20,6 +20,8 @@ export const HARNESS_EXIT = 2;
 
 export interface GateConfig {
   cells: Record<string, { required: boolean; enabled?: boolean }>;
+  /** per step: `required: false` = advisory (reported, not failing the cell); absent = required */
+  steps: Record<string, { required: boolean }>;
   jobs: number;
   retries: number;
   timeouts: {
@@ -60,7 +62,8 @@ export function validateGateConfig(raw: unknown, source: string): GateConfig {
     const first = (validator.errors ?? [])[0];
     throw harnessError(`${source}: ${first ? describeAjvError(first) : 'invalid'}`);
   }
-  const c = raw as Omit<GateConfig, 'source' | 'jobs' | 'retries' | 'compliance'> & {
+  const c = raw as Omit<GateConfig, 'source' | 'jobs' | 'retries' | 'compliance' | 'steps'> & {
+    steps?: Record<string, { required: boolean }>;
     jobs?: number;
     retries?: number;
     budgets: { limit?: number };
@@ -71,6 +74,7 @@ export function validateGateConfig(raw: unknown, source: string): GateConfig {
   if (proxy.config_template !== undefined) proxy.config_template = resolve(dir, proxy.config_template);
   return {
     cells: c.cells,
+    steps: c.steps ?? {},
     jobs: c.jobs ?? 0,
     retries: c.retries ?? 1,
     timeouts: c.timeouts,

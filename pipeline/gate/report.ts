@@ -24,9 +24,9 @@ export interface GateReport {
   proxy: { description: string; style?: string };
   config: { file: string };
   options: { jobs: number; allow_flaky: boolean; cells: string[]; baseline: string | null; client_protocol: 'legacy' | '2026-07-28'; retries: number };
-  steps: Array<{ order: number; name: string; title: string; optional: boolean }>;
+  steps: Array<{ order: number; name: string; title: string; optional: boolean; needs?: string[]; required?: boolean }>;
   cells: CellResult[];
-  counts: { pass: number; fail: number; flaky: number; skipped: number };
+  counts: { pass: number; fail: number; flaky: number; skipped: number; not_applicable?: number };
   failures: string[];
   advisories: string[];
   /** once per run: the fixture itself graded by the compliance prober (absent when no cell ran) */
@@ -79,12 +79,15 @@ export function renderSummary(r: GateReport): string {
     out.push('', '## Failures', '');
     for (const c of r.cells) {
       if (!r.failures.some((f) => f.startsWith(`${c.id}:`))) continue;
-      const st = c.steps.find((s) => s.status === 'fail');
-      const logs = st?.logs?.length ? ` (logs: ${st.logs.map((l) => `[${l.split('/').pop()}](${l})`).join(', ')})` : '';
-      out.push(`- **${c.id}**${st ? ` step ${st.order} ${st.name}` : ''}: ${md(st?.reason ?? c.reason)}${logs}`);
+      const failing = c.steps.filter((s) => s.status === 'fail' && !s.advisory);
+      if (failing.length === 0) out.push(`- **${c.id}**: ${md(c.reason)}`);
+      for (const st of failing) {
+        const logs = st.logs?.length ? ` (logs: ${st.logs.map((l) => `[${l.split('/').pop()}](${l})`).join(', ')})` : '';
+        out.push(`- **${c.id}** step ${st.order} ${st.name}: ${md(st.reason)}${logs}`);
+      }
     }
   }
-  if (r.advisories.length) out.push('', '## Optional cells', '', ...r.advisories.map((a) => `- ${md(a)}`));
+  if (r.advisories.length) out.push('', '## Advisories (optional cells, advisory steps)', '', ...r.advisories.map((a) => `- ${md(a)}`));
   const y = r.fixture_compliance;
   if (y) {
     out.push('', `## The yardstick: the fixture's own compliance grade (${y.status})`, '', md(y.reason), '');

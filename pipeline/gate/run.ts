@@ -8,8 +8,8 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UserError } from '../types.ts';
-import type { AdapterOptions, ProxySpec } from '../adapter/index.ts';
-import { ADAPTER_DEFAULTS } from '../adapter/index.ts';
+import type { AdapterOptions, ProxySpec, TransportChoice } from '../adapter/index.ts';
+import { chooseProxy, notApplicable } from './proxy.ts';
 import { CELLS, CELL_IDS, type CellDef } from './cells.ts';
 import { harnessError, loadGateConfig, type GateConfig } from './config.ts';
 import { fixtureImage, guardDockerRun, imageMissing, probeDocker } from './docker.ts';
@@ -19,7 +19,7 @@ import { runCell } from './cell.ts';
 import { assemble, type ExpectedCell } from './assemble.ts';
 import { loadBaseline } from './baseline.ts';
 import { writeGateOutputs, type GateReport } from './report.ts';
-import { STEPS } from './steps/index.ts';
+import { STEPS, STEP_NAMES } from './steps/index.ts';
 import type { CellResult, StepResult } from './types.ts';
 import { redact } from '../adapter/index.ts';
 
@@ -36,6 +36,12 @@ export interface GateOptions {
   proxyConfigTemplate?: string;
   proxyUrl?: string;
   apiKey?: string;
+  /** a preset of datasets/presets, the proxy's transport and endpoint, what it fronts (proxy.ts) */
+  preset?: string;
+  proxyTransport?: TransportChoice;
+  proxyEndpoint?: string;
+  fronts?: string;
+  adapterExplicit?: ReadonlySet<string>;
   adapter?: AdapterOptions;
   clientProtocol?: 'legacy' | '2026-07-28';
   /** grade the fixture itself once per run (default true; needs a "compliance" config block) */
@@ -52,22 +58,10 @@ export interface GateRun {
   files: { report: string; summary: string; junit: string };
 }
 
+/** The proxy under test (proxy.ts: config, --preset, --proxy-cmd, --proxy-url, transport, fronts). */
 export function proxySpec(o: GateOptions, cfg: GateConfig): { spec: ProxySpec; description: string } {
-  if (o.proxyUrl !== undefined) {
-    if (o.proxyCmd !== undefined) throw new UserError('--proxy-url and --proxy-cmd cannot be combined', 2);
-    return { spec: { kind: 'url', url: o.proxyUrl, apiKey: o.apiKey }, description: `proxy at ${o.proxyUrl}` };
-  }
-  if (o.apiKey !== undefined) throw new UserError('--api-key needs --proxy-url (a started proxy gets {API_KEY})', 2);
-  if (o.proxyCmd !== undefined) {
-    const tpl = o.proxyConfigTemplate !== undefined ? resolve(o.proxyConfigTemplate) : undefined;
-    const url = /\{PORT\}/.test(o.proxyCmd) || (tpl !== undefined && cfg.proxy.url !== undefined) ? 'http://127.0.0.1:{PORT}/mcp' : undefined;
-    return { spec: { kind: 'command', command: o.proxyCmd, configTemplate: tpl, url }, description: `--proxy-cmd ${o.proxyCmd}` };
-  }
-  if (o.proxyConfigTemplate !== undefined) throw new UserError('--proxy-config-template needs --proxy-cmd', 2);
-  return {
-    spec: { kind: 'command', command: cfg.proxy.command, configTemplate: cfg.proxy.config_template, url: cfg.proxy.url },
-    description: `reference proxy (${cfg.proxy.command})`,
-  };
+  const c = chooseProxy(o, cfg);
+  return { spec: c.spec, description: c.description };
 }
 
 async function pool<T>(items: readonly T[], jobs: number, fn: (t: T) => Promise<void>): Promise<void> {
@@ -78,9 +72,9 @@ async function pool<T>(items: readonly T[], jobs: number, fn: (t: T) => Promise<
   await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, worker));
 }
 
-export function skippedCell(c: CellDef, required: boolean, reason: string): CellResult {
-  const steps: StepResult[] = STEPS.map((s) => ({ name: s.meta.name, order: s.meta.order, status: 'skipped', reason, duration_ms: 0, evidence: {} }));
-  return { id: c.id, transport: c.transport, era: c.era, required, status: 'skipped', reason, attempts: 0, duration_ms: 0, steps, metrics: {}, logs: [] };
+export function skippedCell(c: CellDef, required: boolean, reason: string, status: 'skipped' | 'not_applicable' = 'skipped'): CellResult {
+  const steps: StepResult[] = STEPS.map((s) => ({ name: s.meta.name, order: s.meta.order, status, reason, duration_ms: 0, evidence: {} }));
+  return { id: c.id, transport: c.transport, era: c.era, required, status, reason, attempts: 0, duration_ms: 0, steps, metrics: {}, logs: [] };
 }
 
 export async function runGate(o: GateOptions = {}): Promise<GateRun> {
@@ -92,11 +86,12 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
     if (!cfg.cells[id]) throw harnessError(`--cells: cell ${JSON.stringify(id)} is not in ${cfg.source}`);
   }
   if (selected.length === 0) throw harnessError('--cells: no cell selected');
+  for (const name of Object.keys(cfg.steps)) if (!STEP_NAMES.includes(name)) throw harnessError(`${cfg.source}: steps.${name}: unknown step (steps: ${STEP_NAMES.join(', ')})`);
   const jobs = o.jobs ?? (cfg.jobs > 0 ? cfg.jobs : availableParallelism());
   if (!Number.isInteger(jobs) || jobs < 1) throw harnessError(`--jobs must be an integer >= 1, got ${JSON.stringify(o.jobs)}`);
   const outDir = resolve(o.outDir ?? 'results/gate');
   mkdirSync(outDir, { recursive: true });
-  const { spec, description } = proxySpec(o, cfg);
+  const { spec, description, fronts, adapter } = chooseProxy(o, cfg);
   const baseline = o.baselineFile !== undefined ? loadBaseline(o.baselineFile, cfg.budgets.tokenizer) : null;
   const runId = randomBytes(4).toString('hex');
   const cells = CELLS.filter((c) => selected.includes(c.id));
@@ -108,8 +103,12 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
   let releaseDocker: (() => void) | undefined;
   for (const c of cells) {
     const required = cfg.cells[c.id].required;
+    const na = notApplicable(c.transport, fronts);
     if (cfg.cells[c.id].enabled === false) results.push(skippedCell(c, required, `skipped: disabled in ${cfg.source}`));
-    else if (c.transport === 'docker') {
+    else if (na !== null) {
+      results.push(skippedCell(c, required, na, 'not_applicable'));
+      progress?.(`${c.id}: ${na}`);
+    } else if (c.transport === 'docker') {
       const probe = await probeDocker();
       const missing = probe.ok ? await imageMissing(fixtureImage()) : null;
       if (!probe.ok || missing) {
@@ -140,7 +139,7 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
     try {
       const r = await runCell(c, cfg.cells[c.id].required, {
         cfg,
-        opts: { adapter: o.adapter ?? ADAPTER_DEFAULTS, baseline, clientProtocol: o.clientProtocol ?? 'legacy' },
+        opts: { adapter, baseline, clientProtocol: o.clientProtocol ?? 'legacy', upstreams: fronts.upstreams },
         spec,
         runId,
         outDir,
@@ -171,9 +170,9 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
     proxy: { description: redact(description, o.apiKey ? [o.apiKey] : []), ...(style ? { style } : {}) },
     config: { file: cfg.source },
     options: { jobs, allow_flaky: o.allowFlaky ?? false, cells: selected, baseline: o.baselineFile ?? null, client_protocol: o.clientProtocol ?? 'legacy', retries: cfg.retries },
-    steps: STEPS.map((s) => ({ order: s.meta.order, name: s.meta.name, title: s.meta.title, optional: s.meta.optional === true })),
+    steps: STEPS.map((s) => ({ order: s.meta.order, name: s.meta.name, title: s.meta.title, optional: s.meta.optional === true, needs: [...s.meta.needs], required: cfg.steps[s.meta.name]?.required !== false })),
     cells: a.cells,
-    counts: { pass: count('pass'), fail: count('fail'), flaky: count('flaky'), skipped: count('skipped') },
+    counts: { pass: count('pass'), fail: count('fail'), flaky: count('flaky'), skipped: count('skipped'), ...(count('not_applicable') ? { not_applicable: count('not_applicable') } : {}) },
     failures: a.failures,
     advisories: a.advisories,
     ...(yardstick ? { fixture_compliance: yardstick } : {}),

@@ -2,10 +2,10 @@
 import { openProxySession, type ProxySession } from '../../adapter/index.ts';
 import { oneLine, sleep } from '../calls.ts';
 import { ROLES, upstreamName } from '../fixtures.ts';
-import type { GateStep } from '../types.ts';
+import type { StepDef } from '../types.ts';
 
-export const step: GateStep = {
-  meta: { name: 'ready', order: 1, title: "the proxy serves the fixtures' tools" },
+export const step: StepDef = {
+  meta: { name: 'ready', title: "the proxy serves the fixtures' tools" },
   async run(ctx) {
     const deadline = Date.now() + ctx.cfg.timeouts.ready_ms;
     let session: ProxySession | undefined;
@@ -24,7 +24,9 @@ export const step: GateStep = {
         });
         const missing: string[] = [];
         const names: Record<string, string> = {};
-        for (const role of ROLES) {
+        // a single-upstream proxy fronts gate_main only (calls.ts roleUnreachable)
+        const roles = ctx.opts.upstreams === 1 ? (['main'] as const) : ROLES;
+        for (const role of roles) {
           const m = await session.resolve(`${upstreamName(role)}:echo`);
           if (m.name === null) missing.push(`${upstreamName(role)}:echo (${m.how})`);
           else names[upstreamName(role)] = m.name;
@@ -33,7 +35,7 @@ export const step: GateStep = {
           ctx.session = session;
           return {
             status: 'pass',
-            reason: `${session.style} proxy (${session.styleReason}) serves echo of all ${ROLES.length} fixtures after ${polls} poll(s)`,
+            reason: `${session.style} proxy (${session.styleReason}) serves echo of ${roles.length === 1 ? 'its one fixture (gate_main)' : `all ${roles.length} fixtures`} after ${polls} poll(s)`,
             evidence: { style: session.style, style_reason: session.styleReason, proxy_tools: session.tools.length, names, polls },
           };
         }
