@@ -7,7 +7,7 @@ import type { View } from './evidence.ts';
 import { INJECTIONS, answerText, type InjectionKind } from './security-kit.ts';
 import { LEGACY, type Verdict } from './types.ts';
 
-const SENTENCE = 'Servers MUST: Validate all tool inputs; Implement proper access controls; Rate limit tool invocations; Sanitize tool outputs.';
+const SENTENCE = 'Best practice: server never lets a tool argument run as a command, query, path or URL outside what the tool is for; the spec\'s MUST is that tool input is validated';
 const NO_TOOL = 'no tool annotated readOnlyHint:true takes a free-form string argument (payloads go to read-only tools only)';
 
 /** One injection check: its class, knob and words; the meta and judge are shared. */

@@ -1,7 +1,7 @@
 /**
  * The compliance section renders into the same self-contained dashboard as the bench report
  * (both documents, one page), with grade tiles, per-category rows and the failing checks with
- * their spec sentences; report text is escaped.
+ * their requirement summaries; report text is escaped.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +11,7 @@ import { complianceSection } from '../../pipeline/report/sections/compliance.ts'
 import { validateComplyReport } from '../../pipeline/comply/schema.ts';
 import { buildSampleReport, HOSTILE_TEXT } from '../report/sample.ts';
 import { stdioRuns } from './harness.ts';
+import { CATALOG } from '../../pipeline/comply/checks/index.ts';
 import type { ComplyReport } from '../../pipeline/comply/types.ts';
 
 describe('compliance section in the bench dashboard', { timeout: 120_000 }, () => {
@@ -36,7 +37,8 @@ describe('compliance section in the bench dashboard', { timeout: 120_000 }, () =
     assert.match(sec, new RegExp(`<div class="v">${g.grade}</div><div class="s">score ${g.score} · coverage`));
     assert.match(sec, /<b>lifecycle<\/b>/);
     assert.match(sec, /tools-list-caching/);
-    assert.ok(sec.includes('Servers MUST include ttlMs and cacheScope'), 'the requirement summary of the failing check');
+    const summary = CATALOG.find((c) => c.meta.id === 'tools-list-caching')?.meta.spec.requirement ?? '';
+    assert.ok(summary.includes('ttlMs and cacheScope') && sec.includes(summary), 'the requirement summary of the failing check');
     assert.ok(sec.includes('Requirement (our summary)'), 'labelled as our summary');
     assert.ok(g.failingMust.length >= 1 && sec.includes('failing MUST'), 'the cap and the failing MUSTs next to the letter');
     assert.ok(sec.includes('caps the letter at B'), 'the cap rule is stated');

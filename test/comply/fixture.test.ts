@@ -43,14 +43,8 @@ describe('clean fixture: every applicable check passes', { concurrency: 2, timeo
       assert.deepEqual(na, [...(r.revision === '2025-11-25' ? ['security-session-entropy', 'security-session-not-auth'] : []), 'security-tls-required'], r.revision);
     }
   });
-  it('streamable HTTP with sessions (the SDK session transport), 2025-11-25, auth mode: the session checks pass', async () => {
-    const [r] = await httpRuns(['2025-11-25'], { ...FEATURES, ...AUTH_MODE }, [], AUTH_HEADER);
-    for (const id of ['transport-session-required', 'transport-session-unknown', 'transport-session-delete', 'transport-session-id-charset', 'security-session-entropy', 'security-session-not-auth']) {
-      const x = r.results.find((y) => y.id === id);
-      assert.equal(x?.status, 'pass', `${id}: ${x?.code} ${x?.detail}`);
-    }
-  });
-  it('streamable HTTP with sessions (stateful), auto era, auth mode: both revisions on the one endpoint, all pass (2026-07-28 included: an unsupported version gets -32022, not the session error)', async () => {
+  // one stateful fixture for both: the auto era's 2025-11-25 run is the session-transport run
+  it('streamable HTTP with sessions (stateful), auto era, auth mode: both revisions on the one endpoint, all pass (2026-07-28 included: an unsupported version gets -32022, not the session error), and the session checks pass on 2025-11-25', async () => {
     const runs = await httpRuns(['auto'], { ...FEATURES, ...AUTH_MODE }, [], AUTH_HEADER);
     assert.deepEqual(runs.map((r) => r.revision).sort(), ['2025-11-25', '2026-07-28'], 'dual-era on the stateful path');
     for (const r of runs) {
@@ -59,6 +53,11 @@ describe('clean fixture: every applicable check passes', { concurrency: 2, timeo
     }
     const m = runs.find((r) => r.revision === '2026-07-28')!;
     assert.equal(m.results.find((x) => x.id === 'lifecycle-version-unsupported')?.status, 'pass');
+    const legacy = runs.find((r) => r.revision === '2025-11-25')!;
+    for (const id of ['transport-session-required', 'transport-session-unknown', 'transport-session-delete', 'transport-session-id-charset', 'security-session-entropy', 'security-session-not-auth']) {
+      const x = legacy.results.find((y) => y.id === id);
+      assert.equal(x?.status, 'pass', `${id}: ${x?.code} ${x?.detail}`);
+    }
   });
   it('tools-only fixture: undeclared resources/prompts are refused (capability-gated check applies)', async () => {
     const [r] = await stdioRuns('2026-07-28', {});

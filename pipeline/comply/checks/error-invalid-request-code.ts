@@ -13,7 +13,7 @@ export default defineCheck(
     transports: ANY_WIRE,
     prerequisites: ['lifecycle-handshake', 'error-invalid-request'],
     probes: ['invalid-request'],
-    spec: { url: specUrl(LEGACY, 'basic#error-responses'), requirement: 'All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification, which defines -32600 Invalid Request: the JSON sent is not a valid Request object.' },
+    spec: { url: specUrl(LEGACY, 'basic#error-responses'), requirement: 'Server uses code -32600 (Invalid Request) when the JSON it got is not a valid request. The code is JSON-RPC 2.0\'s, which MCP messages MUST follow: weighed as SHOULD; not graded on stdio, where the client must not send such a message.' },
     knob: 'invalid-request-wrong-code',
     fix: 'Use code -32600 for invalid request objects.',
   },

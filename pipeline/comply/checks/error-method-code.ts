@@ -12,7 +12,7 @@ export default defineCheck(
     transports: ANY_WIRE,
     prerequisites: ['lifecycle-handshake', 'error-unknown-method'],
     probes: ['unknown-method', 'twin'],
-    spec: { url: specUrl(LEGACY, 'basic#error-responses'), requirement: 'All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification, which defines -32601 Method not found: the method does not exist or is not available.' },
+    spec: { url: specUrl(LEGACY, 'basic#error-responses'), requirement: 'Server uses code -32601 (Method not found) for a method it does not offer. The code is JSON-RPC 2.0\'s, which MCP messages MUST follow: weighed as SHOULD.' },
     knob: 'unknown-method-wrong-code',
     fix: 'Use -32601 for unknown methods.',
   },

@@ -13,7 +13,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic/lifecycle#capability-negotiation'), requirement: 'ServerCapabilities (schema): each present capability — tools, resources, prompts, logging, completions — is an object (schema: required type object).' },
+    spec: { url: specUrl(LEGACY, 'basic/lifecycle#capability-negotiation'), requirement: 'Server sends each capability it declares (tools, resources, prompts, logging, completions) as a JSON object; the type comes from the schema, no normative keyword (inferred).' },
     knob: 'boolean-capability',
     fix: 'Declare capabilities as objects, e.g. "tools": {} rather than "tools": true.',
   },

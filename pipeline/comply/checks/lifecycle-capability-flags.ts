@@ -14,7 +14,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic/lifecycle#capability-negotiation'), requirement: 'ServerCapabilities (schema): prompts.listChanged?, resources.subscribe?, resources.listChanged?, tools.listChanged?: boolean (messages MUST conform to the schema).' },
+    spec: { url: specUrl(LEGACY, 'basic/lifecycle#capability-negotiation'), requirement: 'Server gives its listChanged and subscribe capability flags, when present, as booleans; the type comes from the schema, no normative keyword (inferred).' },
     knob: 'capability-flag-string',
     fix: 'Write the sub-capabilities as true/false, e.g. "tools": {"listChanged": true}.',
   },

@@ -13,7 +13,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic/lifecycle#capability-negotiation'), requirement: 'Best practice (no normative keyword): client capabilities are roots, sampling and elicitation; server capabilities are prompts, resources, tools, logging, completions and experimental (the schema has no server-side sampling, roots or elicitation).' },
+    spec: { url: specUrl(LEGACY, 'basic/lifecycle#capability-negotiation'), requirement: 'Best practice: server declares only server-side capabilities (prompts, resources, tools, logging, completions, experimental), never the client ones (roots, sampling, elicitation).' },
     knob: 'server-declares-sampling',
     fix: 'Remove sampling/roots/elicitation from the server capabilities: they describe what a client offers, and a server uses them by request, not by declaring them.',
   },

@@ -11,7 +11,7 @@ export default defineCheck(
     transports: ANY_WIRE,
     capability: 'completions',
     probes: ['completion-unknown', 'completion'],
-    spec: { url: specUrl(LEGACY, 'server/utilities/completion#error-handling'), requirement: 'Servers SHOULD return standard JSON-RPC errors for common failure cases: Invalid prompt name: -32602 (Invalid params).' },
+    spec: { url: specUrl(LEGACY, 'server/utilities/completion#error-handling'), requirement: 'Server SHOULD answer a completion request that names a prompt it does not have with error -32602 (Invalid params).' },
     knob: 'completion-unknown-ok',
     fix: 'Answer completion/complete for an unknown prompt or resource reference with -32602.',
   },

@@ -14,7 +14,7 @@ export default defineCheck(
     transports: ANY_WIRE,
     capability: 'completions',
     probes: ['completion'],
-    spec: { url: specUrl(LEGACY, 'server/utilities/completion#requesting-completions'), requirement: 'CompleteResult (schema): completion.values: string[] (required, must not exceed 100 items); total?: number; hasMore?: boolean. Servers that support completions MUST declare the completions capability.' },
+    spec: { url: specUrl(LEGACY, 'server/utilities/completion#requesting-completions'), requirement: 'Server answers completion/complete with completion.values, a list of at most 100 strings (total and hasMore optional), and MUST declare the completions capability to offer it; shape from the schema (inferred).' },
     knob: 'completion-values-not-array',
     fix: 'Return {"completion": {"values": [...strings, at most 100], "total"?: n, "hasMore"?: bool}} (an empty values array is fine).',
   },

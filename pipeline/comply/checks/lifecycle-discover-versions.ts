@@ -10,7 +10,7 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(MODERN, 'server/discover#discoverresult'), requirement: 'DiscoverResult.supportedVersions (schema: required): the protocol versions this server supports, from which the client picks the version of its requests.' },
+    spec: { url: specUrl(MODERN, 'server/discover#discoverresult'), requirement: 'Server lists in supportedVersions (a required field) every protocol version it speaks; the client picks its request version from that list.' },
     knob: 'discover-bad-versions',
     fix: 'List every supported revision as YYYY-MM-DD in supportedVersions.',
   },

@@ -15,7 +15,7 @@ export default defineCheck(
     transports: STDIO_ONLY,
     // the exchange itself is Evidence.freshInitialize (run.ts), apart from the graded process's exchanges
     probes: [DUAL_ERA_PROBE],
-    spec: { url: specUrl(MODERN, 'basic/versioning#backward-compatibility-with-initialization-based-versions'), requirement: 'An initialize request selects legacy semantics scoped to that stdio process; a modern-only server SHOULD list its supported versions in any error it returns to initialize.' },
+    spec: { url: specUrl(MODERN, 'basic/versioning#backward-compatibility-with-initialization-based-versions'), requirement: 'On stdio, initialize switches that process to the old protocol; a server that only speaks 2026-07-28 SHOULD name its supported versions when it refuses initialize.' },
     knob: 'initialize-unclassifiable',
     fix: 'Answer a 2025-11-25 initialize either with an InitializeResult (dual-era) or with an error whose data.supported lists your versions (modern-only); never leave it unanswered or half-answered.',
   },

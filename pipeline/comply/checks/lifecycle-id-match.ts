@@ -11,7 +11,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['id-match'],
-    spec: { url: specUrl(LEGACY, 'basic#responses'), requirement: 'Responses MUST include the same ID as the request they correspond to.' },
+    spec: { url: specUrl(LEGACY, 'basic#responses'), requirement: 'Server MUST answer with the id of the request being answered, same value and same JSON type.' },
     knob: 'id-int32',
     fix: 'Echo the request id unchanged: keep numeric ids as the same number (no 32-bit narrowing, no string conversion).',
   },

@@ -11,7 +11,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic/lifecycle#initialization'), requirement: 'InitializeResult / DiscoverResult (schema): instructions?: string, natural-language guidance the client may add to the model context (messages MUST conform to the schema).' },
+    spec: { url: specUrl(LEGACY, 'basic/lifecycle#initialization'), requirement: 'Server either omits instructions from its handshake result or sends it as a string; the type comes from the schema, no normative keyword (inferred).' },
     knob: 'instructions-object',
     fix: 'Send instructions as one plain string, or leave the field out.',
   },

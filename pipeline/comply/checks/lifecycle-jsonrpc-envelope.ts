@@ -10,7 +10,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic#messages'), requirement: 'All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification.' },
+    spec: { url: specUrl(LEGACY, 'basic#messages'), requirement: 'Server MUST send well-formed JSON-RPC 2.0 responses: jsonrpc "2.0", exactly one of result or error, and an integer code in an error.' },
     knob: 'bad-jsonrpc',
     fix: 'Send {"jsonrpc":"2.0","id":…} with either result or error {code:int, message:string}.',
   },

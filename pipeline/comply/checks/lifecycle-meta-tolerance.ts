@@ -10,7 +10,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['meta-vendor'],
-    spec: { url: specUrl(LEGACY, 'basic/index#meta'), requirement: 'The _meta property is reserved by MCP to allow clients and servers to attach additional metadata to their interactions; only prefixes whose second label is modelcontextprotocol or mcp are reserved, so a vendor-prefixed key (com.example/…) is the sender\'s own and SHOULD be ignored by a receiver that does not know it.' },
+    spec: { url: specUrl(LEGACY, 'basic/index#meta'), requirement: 'Server SHOULD ignore a _meta key under a vendor prefix it does not know (com.example/…): only the modelcontextprotocol and mcp prefixes are reserved, the rest belong to the sender.' },
     knob: 'reject-vendor-meta',
     fix: 'Ignore _meta keys you do not know.',
   },

@@ -10,7 +10,7 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['meta-no-version', 'twin'],
-    spec: { url: specUrl(MODERN, 'basic/index#meta'), requirement: 'io.modelcontextprotocol/protocolVersion is required on every request; a request missing a required key MUST get -32602 (HTTP 400).' },
+    spec: { url: specUrl(MODERN, 'basic/index#meta'), requirement: 'Server MUST refuse a request whose _meta lacks protocolVersion (a required key) with error -32602, and status 400 over HTTP.' },
     knob: 'accept-missing-meta',
     fix: 'Reject requests lacking io.modelcontextprotocol/protocolVersion with -32602 and HTTP 400.',
   },

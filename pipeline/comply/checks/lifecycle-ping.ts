@@ -10,7 +10,7 @@ export default defineCheck(
     revisions: LEGACY_ONLY,
     transports: ANY_WIRE,
     probes: ['ping'],
-    spec: { url: specUrl(LEGACY, 'basic/utilities/ping'), requirement: 'The receiver MUST respond promptly with an empty response.' },
+    spec: { url: specUrl(LEGACY, 'basic/utilities/ping'), requirement: 'Server MUST answer ping quickly, with an empty result.' },
     knob: 'ping-error',
     fix: 'Answer ping with {"result": {}}.',
   },

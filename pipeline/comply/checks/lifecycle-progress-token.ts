@@ -13,7 +13,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['progress', 'tools-call'],
-    spec: { url: specUrl(LEGACY, 'basic/utilities/progress#progress-flow'), requirement: 'The progress value MUST increase with each notification, even if the total is unknown. Progress notifications MUST only reference tokens that were provided in an active request.' },
+    spec: { url: specUrl(LEGACY, 'basic/utilities/progress#progress-flow'), requirement: 'Server MUST send progress notifications only for a token a request still in flight gave it, with a progress value that grows every time (known total or not).' },
     knob: 'progress-wrong-token',
     fix: 'Copy the request\'s _meta.progressToken into every notifications/progress for it, with a strictly increasing progress value (sending none is fine).',
   },

@@ -10,7 +10,7 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['ping'],
-    spec: { url: specUrl(MODERN, 'changelog#major-changes'), requirement: 'Removed in 2026-07-28: ping, logging/setLevel, resources/subscribe … (no normative keyword; a modern server answers methods outside ClientRequest with -32601; graded SHOULD).' },
+    spec: { url: specUrl(MODERN, 'changelog#major-changes'), requirement: 'Server answers ping, which 2026-07-28 dropped, with -32601 like any method it does not have (no normative keyword; graded SHOULD).' },
     knob: 'ping-served',
     fix: 'Do not serve legacy-only methods on modern requests; answer -32601.',
   },

@@ -10,7 +10,7 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(MODERN, 'basic/index#result-responses'), requirement: 'Every result MUST include a resultType: "complete" for a final result or "input_required" for an interim result.' },
+    spec: { url: specUrl(MODERN, 'basic/index#result-responses'), requirement: 'Server MUST mark every result with resultType: "complete" when it is final, "input_required" when it waits for the client.' },
     knob: 'no-result-type',
     fix: 'Add resultType: "complete" to every result.',
   },

@@ -10,7 +10,7 @@ export default defineCheck(
     revisions: LEGACY_ONLY,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic/lifecycle#initialization'), requirement: 'InitializeResult: serverInfo: Implementation (required; name and version are required fields of Implementation).' },
+    spec: { url: specUrl(LEGACY, 'basic/lifecycle#initialization'), requirement: 'Server answers initialize with serverInfo (a required field) giving its name and version (both required).' },
     knob: 'no-server-info',
     fix: 'Return serverInfo {name, version} in the initialize result.',
   },

@@ -11,7 +11,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['string-id'],
-    spec: { url: specUrl(LEGACY, 'basic#responses'), requirement: 'Responses MUST include the same ID as the request they correspond to (request IDs MUST be a string or integer).' },
+    spec: { url: specUrl(LEGACY, 'basic#responses'), requirement: 'Server MUST answer a request with a string id using that same string, unchanged (ids are strings or integers).' },
     knob: 'string-id-number',
     fix: 'Echo the request id with its type: a string id stays a string.',
   },

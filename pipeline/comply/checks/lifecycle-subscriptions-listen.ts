@@ -16,7 +16,7 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: STDIO_ONLY,
     probes: ['listen'],
-    spec: { url: specUrl(MODERN, 'basic/patterns/subscriptions#acknowledgment'), requirement: 'The server MUST first send notifications/subscriptions/acknowledged carrying the honoured subset of the requested notifications and _meta["io.modelcontextprotocol/subscriptionId"] equal to the listen request id; it MUST NOT send notification types that were not requested.' },
+    spec: { url: specUrl(MODERN, 'basic/patterns/subscriptions#acknowledgment'), requirement: 'Server MUST open a subscriptions/listen stream with an acknowledgement naming which requested notifications it will send and tagged with the listen request\'s id as subscriptionId, and MUST NOT send kinds nobody asked for.' },
     knob: 'listen-ack-wrong-id',
     fix: 'Answer subscriptions/listen with an acknowledgement first: {notifications: <the requested types you honour>, _meta: {"io.modelcontextprotocol/subscriptionId": <the listen request id>}}; or -32601 when you offer no subscriptions.',
   },

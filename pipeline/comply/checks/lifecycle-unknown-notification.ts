@@ -11,7 +11,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['unknown-notification'],
-    spec: { url: specUrl(LEGACY, 'basic#notifications'), requirement: 'Notifications are sent from the client to the server or vice versa, as a one-way message. The receiver MUST NOT send a response.' },
+    spec: { url: specUrl(LEGACY, 'basic#notifications'), requirement: 'Server MUST NOT answer a notification, even one whose method it does not know, and keeps serving afterwards.' },
     knob: 'unknown-notification-answered',
     fix: 'Drop notifications whose method you do not handle: no "Method not found" error for them (HTTP: 202 Accepted, no body).',
   },

@@ -10,7 +10,7 @@ export default defineCheck(
     revisions: LEGACY_ONLY,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic/lifecycle#version-negotiation'), requirement: 'If the server supports the requested protocol version, it MUST respond with the same version. Otherwise, the server MUST respond with another protocol version it supports.' },
+    spec: { url: specUrl(LEGACY, 'basic/lifecycle#version-negotiation'), requirement: 'Server MUST answer initialize with a protocol version it supports: the one the client asked for when it has it, another of its own otherwise.' },
     knob: 'init-bad-version',
     fix: 'Echo 2025-11-25 when supported, else answer with the latest YYYY-MM-DD revision you support.',
   },

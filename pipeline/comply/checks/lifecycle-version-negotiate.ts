@@ -10,7 +10,7 @@ export default defineCheck(
     revisions: LEGACY_ONLY,
     transports: HTTP_ONLY,
     probes: ['init-future'],
-    spec: { url: specUrl(LEGACY, 'basic/lifecycle#version-negotiation'), requirement: 'Otherwise, the server MUST respond with another protocol version it supports. This SHOULD be the latest version supported by the server.' },
+    spec: { url: specUrl(LEGACY, 'basic/lifecycle#version-negotiation'), requirement: 'Server MUST answer initialize asking for a version it lacks with a version it does support, preferably (SHOULD) its newest.' },
     knob: 'echo-any-version',
     fix: 'Never echo a protocol version you do not implement; answer with your latest supported one.',
   },

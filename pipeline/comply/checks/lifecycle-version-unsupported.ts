@@ -10,7 +10,7 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['version-unsupported', 'twin'],
-    spec: { url: specUrl(MODERN, 'basic/versioning#protocol-version-negotiation'), requirement: 'If the requested version is not supported, the server MUST respond with an UnsupportedProtocolVersion error (-32022) listing the supported versions; over HTTP with status 400.' },
+    spec: { url: specUrl(MODERN, 'basic/versioning#protocol-version-negotiation'), requirement: 'Server MUST refuse a request for a protocol version it lacks with error -32022 that lists the versions it has (status 400 over HTTP).' },
     knob: 'wrong-version-error',
     moreKnobs: ['modern-by-version-only'],
     fix: 'Answer an unknown protocolVersion with -32022, data {supported: [...], requested}, HTTP 400.',

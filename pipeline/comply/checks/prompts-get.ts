@@ -12,7 +12,7 @@ export default defineCheck(
     capability: 'prompts',
     prerequisites: ['lifecycle-handshake', 'prompts-list'],
     probes: ['prompts-get'],
-    spec: { url: specUrl(LEGACY, 'server/prompts#getting-a-prompt'), requirement: 'GetPromptResult (schema): messages is required; each PromptMessage has a required role ("user" | "assistant") and a required content block.' },
+    spec: { url: specUrl(LEGACY, 'server/prompts#getting-a-prompt'), requirement: 'Server answers prompts/get with a messages list (required); each message needs a role, "user" or "assistant", and one content block.' },
     knob: 'prompt-bad-role',
     fix: 'Return messages [{role: "user"|"assistant", content: {type, …}}].',
   },

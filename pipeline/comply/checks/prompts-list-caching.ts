@@ -13,7 +13,7 @@ export default defineCheck(
     capability: 'prompts',
     prerequisites: ['lifecycle-handshake', 'prompts-list'],
     probes: ['prompts-list'],
-    spec: { url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'), requirement: 'Servers MUST include ttlMs and cacheScope on complete results of cacheable requests (including prompts/list).' },
+    spec: { url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'), requirement: 'Server MUST put ttlMs and cacheScope on a complete prompts/list result (a cacheable request).' },
     knob: 'no-caching',
     fix: 'Add ttlMs and cacheScope to the prompts/list result.',
   },

@@ -13,7 +13,7 @@ export default defineCheck(
     capability: 'prompts',
     prerequisites: ['lifecycle-handshake', 'prompts-list'],
     probes: ['prompts-list'],
-    spec: { url: specUrl(LEGACY, 'server/prompts#prompt'), requirement: 'Prompt: name is required; arguments?: PromptArgument[], each with a required name.' },
+    spec: { url: specUrl(LEGACY, 'server/prompts#prompt'), requirement: 'Server gives every prompt a name, and every prompt argument, if any, a name too (both required by the schema).' },
     knob: 'prompt-arg-no-name',
     fix: 'Name every prompt and every prompt argument.',
   },

@@ -12,7 +12,7 @@ export default defineCheck(
     capability: 'resources',
     prerequisites: ['lifecycle-handshake', 'resources-list'],
     probes: ['resources-read-missing', 'resources-list'],
-    spec: { url: specUrl(MODERN, 'server/resources#error-handling'), requirement: 'Resource not found: servers MUST respond with -32602 (2026-07-28; -32002 in 2025-11-25) and MUST NOT return an empty contents array for a resource that does not exist.' },
+    spec: { url: specUrl(MODERN, 'server/resources#error-handling'), requirement: 'Server MUST answer a read of a resource that does not exist with an error (-32602 in 2026-07-28, -32002 in 2025-11-25), not with empty contents.' },
     knob: 'empty-contents-not-found',
     fix: 'Answer a read of an unknown URI with an error (-32602 in 2026-07-28), not a result.',
   },

@@ -13,7 +13,7 @@ export default defineCheck(
     capability: 'resources',
     prerequisites: ['lifecycle-handshake', 'resources-read'],
     probes: ['resources-read'],
-    spec: { url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'), requirement: 'Servers MUST include ttlMs and cacheScope on complete results of cacheable requests (including resources/read).' },
+    spec: { url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'), requirement: 'Server MUST put ttlMs and cacheScope on a complete resources/read result (a cacheable request).' },
     knob: 'no-caching',
     fix: 'Add ttlMs and cacheScope to the resources/read result.',
   },

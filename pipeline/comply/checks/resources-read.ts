@@ -12,7 +12,7 @@ export default defineCheck(
     capability: 'resources',
     prerequisites: ['lifecycle-handshake', 'resources-list'],
     probes: ['resources-read'],
-    spec: { url: specUrl(LEGACY, 'server/resources#reading-resources'), requirement: 'ReadResourceResult (schema): contents is required; each item has a required uri and either text or blob.' },
+    spec: { url: specUrl(LEGACY, 'server/resources#reading-resources'), requirement: 'Server answers resources/read with contents (required), each item giving its uri (required) and either text or blob.' },
     knob: 'read-no-uri',
     fix: 'Return contents items {uri, mimeType?, text | blob}.',
   },

@@ -22,7 +22,7 @@ export default defineCheck(
     capability: 'resources',
     prerequisites: ['lifecycle-handshake', 'resources-list'],
     probes: ['resources-list'],
-    spec: { url: specUrl(LEGACY, 'server/resources#resource'), requirement: 'Resource: uri (unique identifier, a URI) and name are required fields.' },
+    spec: { url: specUrl(LEGACY, 'server/resources#resource'), requirement: 'Server gives every resource a uri (an absolute URI that identifies it) and a name; both are required.' },
     knob: 'resource-no-name',
     fix: 'Give every resource a URI and a name.',
   },

@@ -12,7 +12,7 @@ export default defineCheck(
     capability: 'resources',
     prerequisites: ['lifecycle-handshake', 'resources-list'],
     probes: ['subscribe', 'unsubscribe'],
-    spec: { url: specUrl(LEGACY, 'server/resources#subscriptions'), requirement: 'The protocol supports optional subscriptions to resource changes. Clients can subscribe to specific resources (resources/subscribe {uri}) and receive notifications when they change; the subscribe capability declares this support (result: an empty object; no normative keyword: declaring the capability is the promise).' },
+    spec: { url: specUrl(LEGACY, 'server/resources#subscriptions'), requirement: 'Server that declares resources.subscribe serves resources/subscribe and resources/unsubscribe for a uri with an empty result (no normative keyword: the declared capability is the promise).' },
     knob: 'subscribe-error',
     fix: 'Serve resources/subscribe and resources/unsubscribe {uri} with {} for a listed resource, or stop declaring resources.subscribe.',
   },

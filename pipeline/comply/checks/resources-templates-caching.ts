@@ -13,7 +13,7 @@ export default defineCheck(
     capability: 'resources',
     prerequisites: ['lifecycle-handshake', 'resources-templates'],
     probes: ['templates-list'],
-    spec: { url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'), requirement: 'Servers MUST include ttlMs and cacheScope on complete results of cacheable requests (server/discover, tools/list, prompts/list, resources/list, resources/templates/list, resources/read).' },
+    spec: { url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'), requirement: 'Server MUST put ttlMs and cacheScope on a complete resources/templates/list result (a cacheable request).' },
     knob: 'no-templates-caching',
     fix: 'Add ttlMs and cacheScope to the resources/templates/list result.',
   },

@@ -23,7 +23,7 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['prompts-get-last', 'prompts-get', 'tools-call', 'resources-read'],
-    spec: { url: specUrl(MODERN, 'basic/patterns/mrtr#server-requirements-basic-workflow'), requirement: 'At least one of inputRequests or requestState MUST be present; each input request is an elicitation/create, sampling/createMessage or roots/list request written as {method, params}; the server MUST NOT include input requests for capabilities the client did not declare in that request\'s clientCapabilities.' },
+    spec: { url: specUrl(MODERN, 'basic/patterns/mrtr#server-requirements-basic-workflow'), requirement: 'Server\'s input_required result MUST carry inputRequests, requestState or both; each input request is a {method, params} for elicitation, sampling or roots, and the server MUST NOT ask for a capability the client did not declare on that request.' },
     knob: 'input-required-undeclared',
     fix: 'Return input_required with requestState and/or inputRequests {key: {method, params}}; ask only through capabilities the request declared (else answer -32021 or a requestState-only round).',
   },

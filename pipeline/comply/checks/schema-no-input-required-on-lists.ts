@@ -13,7 +13,7 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(MODERN, 'basic/patterns/mrtr#supported-requests'), requirement: 'A server MAY answer only tools/call, prompts/get or resources/read with an InputRequiredResult (resultType "input_required"); every other request gets a complete result or an error.' },
+    spec: { url: specUrl(MODERN, 'basic/patterns/mrtr#supported-requests'), requirement: 'Server uses input_required only on tools/call, prompts/get and resources/read (where it MAY); any other request gets a complete result or an error.' },
     knob: 'list-input-required',
     fix: 'Answer list, discover and completion requests with a complete result (or an error); ask for input only from tools/call, prompts/get or resources/read.',
   },

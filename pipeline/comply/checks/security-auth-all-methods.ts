@@ -13,7 +13,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['transport-post', 'security-auth-required'],
     probes: ['auth-none-list', 'tools-list'],
-    spec: { url: specUrl(MODERN, 'basic/authorization#token-requirements'), requirement: 'Authorization MUST be included in every HTTP request from client to server, even if they are part of the same logical session (each request is authorized on its own: there is no session to inherit it from).' },
+    spec: { url: specUrl(MODERN, 'basic/authorization#token-requirements'), requirement: 'Server that uses authorization checks the credential on every request, whatever the method: clients MUST send it on each one, and no session carries it over.' },
     knob: 'auth-only-handshake',
     fix: 'Run the token check in front of every method, not only server/discover.',
   },

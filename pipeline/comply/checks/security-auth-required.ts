@@ -12,7 +12,7 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['auth-none', 'twin'],
-    spec: { url: specUrl(LEGACY, 'basic/authorization#token-handling'), requirement: 'MCP servers, acting in their role as an OAuth 2.1 resource server, MUST validate access tokens as described in OAuth 2.1 Section 5.2 ... If validation fails, servers MUST respond according to OAuth 2.1 Section 5.3 error handling requirements (401 when the request lacks a token).' },
+    spec: { url: specUrl(LEGACY, 'basic/authorization#token-handling'), requirement: 'Server that uses authorization MUST validate the access token of each request as an OAuth 2.1 resource server, and answers a request with no token with 401.' },
     knob: 'accepts-missing-token',
     fix: 'Answer every request without a valid Bearer token with 401 and a WWW-Authenticate challenge.',
   },

@@ -12,7 +12,7 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post', 'security-oauth-metadata'],
     probes: [...PRM_PROBES],
-    spec: { url: specUrl(LEGACY, 'basic/authorization#communication-security'), requirement: 'Implementations MUST follow OAuth 2.1 Section 1.5 "Communication Security". Specifically: All authorization server endpoints MUST be served over HTTPS.' },
+    spec: { url: specUrl(LEGACY, 'basic/authorization#communication-security'), requirement: 'Server MUST point clients only at authorization servers reached over https (OAuth 2.1 communication security).' },
     knob: 'prm-http-issuer',
     fix: 'Name the authorization server by its https issuer URL (tokens and codes must never travel in clear).',
   },

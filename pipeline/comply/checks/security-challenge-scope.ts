@@ -12,7 +12,7 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post', 'security-www-authenticate'],
     probes: ['auth-none'],
-    spec: { url: specUrl(LEGACY, 'basic/authorization#protected-resource-metadata-discovery-requirements'), requirement: 'MCP servers SHOULD include a scope parameter in the WWW-Authenticate header as defined in RFC 6750 Section 3 to indicate the scopes required for accessing the resource.' },
+    spec: { url: specUrl(LEGACY, 'basic/authorization#protected-resource-metadata-discovery-requirements'), requirement: 'Server SHOULD say in its 401 challenge (the scope parameter of WWW-Authenticate, RFC 6750 §3) which scopes the resource needs.' },
     knob: 'challenge-no-scope',
     fix: 'Add scope="…" to the Bearer challenge so clients request the right scopes up front.',
   },

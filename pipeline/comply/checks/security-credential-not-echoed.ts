@@ -12,7 +12,7 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['auth-garbage'],
-    spec: { url: specUrl(LEGACY, 'basic/security_best_practices#token-passthrough'), requirement: 'Best practice: an error never repeats the presented credential (RFC 6750 §5.3: implementations MUST ensure that bearer tokens are not leaked to unintended parties; an echoed token lands in client logs, proxies and model context).' },
+    spec: { url: specUrl(LEGACY, 'basic/security_best_practices#token-passthrough'), requirement: 'Best practice: server never repeats a rejected credential in its answer, where it would land in client logs, proxies and model context (RFC 6750 asks that bearer tokens not leak).' },
     knob: 'echo-token',
     fix: 'Say "invalid token" without quoting the token.',
   },

@@ -11,7 +11,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['unknown-method', 'tools-call-unknown', 'parse-error'],
-    spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), requirement: 'Best practice (the spec has no sentence on error text): an error message or data naming private IPv4 or link-local addresses discloses internal topology to every client.' },
+    spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), requirement: 'Best practice (the spec says nothing on error text): server keeps private and link-local addresses out of error messages, which every client can read.' },
     knob: 'internal-ip-errors',
     fix: 'Strip internal addresses from client-facing errors.',
   },

@@ -11,7 +11,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['unknown-method', 'tools-call-unknown', 'parse-error'],
-    spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), requirement: 'Best practice (the spec has no sentence on error text): stack traces and source paths in error responses disclose implementation internals; log them to stderr instead.' },
+    spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), requirement: 'Best practice (the spec says nothing on error text): server keeps stack traces and source paths out of error responses and logs them on its side instead.' },
     knob: 'stacktrace-errors',
     fix: 'Log stack traces to stderr; send clients a short message.',
   },

@@ -12,7 +12,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['extra-params', 'inject-twin', 'inject-alive'],
-    spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), requirement: 'Servers MUST validate all tool inputs (an undeclared or prototype-polluting key is either refused as invalid params or ignored).' },
+    spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), requirement: 'Best practice: server either refuses (-32602) or ignores a tool argument its schema does not declare, __proto__ included; the spec\'s MUST is that tool input is validated.' },
     knob: 'extra-params-crash',
     fix: 'Validate arguments against inputSchema (strip or refuse unknown keys) and never merge them into plain objects by key.',
   },

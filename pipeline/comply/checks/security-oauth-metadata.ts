@@ -12,7 +12,7 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['auth-none', ...PRM_PROBES],
-    spec: { url: specUrl(LEGACY, 'basic/authorization#authorization-server-location'), requirement: 'MCP servers MUST implement the OAuth 2.0 Protected Resource Metadata (RFC9728) specification to indicate the locations of authorization servers. The Protected Resource Metadata document returned by the MCP server MUST include the authorization_servers field containing at least one authorization server.' },
+    spec: { url: specUrl(LEGACY, 'basic/authorization#authorization-server-location'), requirement: 'Server that uses authorization MUST publish a Protected Resource Metadata document (RFC 9728) naming at least one authorization server in authorization_servers.' },
     knob: 'no-prm',
     fix: 'Serve {"resource": "<this endpoint>", "authorization_servers": ["https://issuer"]} at /.well-known/oauth-protected-resource[/path] and name it in the 401 challenge.',
   },

@@ -17,7 +17,7 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post', 'security-oauth-metadata'],
     probes: [...PRM_PROBES],
-    spec: { url: specUrl(LEGACY, 'basic/authorization#canonical-server-uri'), requirement: 'RFC 9728 §3.3: the resource value returned MUST be identical to the protected resource\'s resource identifier value into which the well-known URI path suffix was inserted; if they are not identical, the data contained in the response MUST NOT be used.' },
+    spec: { url: specUrl(LEGACY, 'basic/authorization#canonical-server-uri'), requirement: 'Server MUST name itself in its metadata document: resource is exactly the endpoint URL the well-known path was built from, or clients must throw the document away (RFC 9728 §3.3).' },
     knob: 'prm-wrong-resource',
     fix: 'Set resource to the canonical URI of this MCP endpoint (scheme, host, port and path).',
   },

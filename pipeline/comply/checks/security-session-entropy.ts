@@ -21,7 +21,7 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: [...SESSION_SAMPLES],
-    spec: { url: specUrl(LEGACY, 'basic/security_best_practices#session-hijacking'), requirement: 'MCP servers MUST use secure, non-deterministic session IDs. Generated session IDs (e.g., UUIDs) SHOULD use secure random number generators.' },
+    spec: { url: specUrl(LEGACY, 'basic/security_best_practices#session-hijacking'), requirement: 'Server MUST issue session ids nobody can guess, and SHOULD draw them from a secure random source (a UUID v4, say).' },
     knob: 'sequential-session-ids',
     fix: 'Mint session ids from a CSPRNG (crypto.randomUUID() or 128 random bits).',
   },

@@ -12,7 +12,7 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post', 'security-auth-required'],
     probes: ['session-no-auth', 'twin'],
-    spec: { url: specUrl(LEGACY, 'basic/security_best_practices#session-hijacking'), requirement: 'MCP servers that implement authorization MUST verify all inbound requests. MCP Servers MUST NOT use sessions for authentication.' },
+    spec: { url: specUrl(LEGACY, 'basic/security_best_practices#session-hijacking'), requirement: 'Server that uses authorization MUST check the credential of each request and MUST NOT let a known session id stand in for it.' },
     knob: 'session-as-auth',
     fix: 'Check the Authorization header on every request, whatever Mcp-Session-Id it carries.',
   },

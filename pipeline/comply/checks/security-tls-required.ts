@@ -15,7 +15,7 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['tls-plain'],
-    spec: { url: specUrl(LEGACY, 'basic/authorization#communication-security'), requirement: 'Implementations MUST follow OAuth 2.1 Section 1.5 "Communication Security".' },
+    spec: { url: specUrl(LEGACY, 'basic/authorization#communication-security'), requirement: 'Best practice: server that takes credentials serves them over TLS only, refusing or redirecting plain http (OAuth 2.1 communication security, which MCP says implementations MUST follow).' },
     knob: 'tls-plain-too',
     fix: 'Serve the MCP endpoint over https only: close the plain-http listener, or answer it with a redirect to the https URL (never serve it).',
   },

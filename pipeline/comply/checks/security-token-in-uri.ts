@@ -12,7 +12,7 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post', 'security-auth-required'],
     probes: ['auth-query', 'twin'],
-    spec: { url: specUrl(LEGACY, 'basic/authorization#access-token-usage'), requirement: 'Access tokens MUST NOT be included in the URI query string (a server that accepts them there invites clients, proxies and logs to leak them).' },
+    spec: { url: specUrl(LEGACY, 'basic/authorization#access-token-usage'), requirement: 'Server refuses an access token given in the query string: tokens MUST NOT travel in the URI, and accepting them there invites leaks through logs and proxies.' },
     knob: 'token-in-query-accepted',
     fix: 'Read the token only from the Authorization header; ignore access_token query parameters.',
   },

@@ -26,7 +26,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list'],
-    spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), requirement: 'Clients SHOULD consider tool annotations to be untrusted unless they come from trusted servers (a description that tells the model to run another tool first or afterwards chains tools behind the user\'s back).' },
+    spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), requirement: 'Best practice: server\'s tool descriptions do not tell the model to call another tool before or after; that chains tools behind the user\'s back (clients SHOULD distrust tool metadata anyway).' },
     knob: 'cross-reference',
     fix: 'Describe only this tool; leave ordering between tools to the client and the user.',
   },

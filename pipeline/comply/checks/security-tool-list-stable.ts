@@ -12,7 +12,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list', 'tools-list-2'],
-    spec: { url: specUrl(LEGACY, 'server/tools#list-changed-notification'), requirement: 'When the list of available tools changes, servers that declared listChanged SHOULD send a notification (an unannounced change between calls is a rug-pull risk).' },
+    spec: { url: specUrl(LEGACY, 'server/tools#list-changed-notification'), requirement: 'Best practice: server does not change its tool definitions between two tools/list calls unannounced (one that declared listChanged SHOULD notify); a silent change is a rug pull.' },
     knob: 'rug-pull',
     fix: 'Keep tool definitions stable; announce real changes with list_changed.',
   },

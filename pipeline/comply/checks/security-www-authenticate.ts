@@ -12,7 +12,7 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post', 'security-auth-required'],
     probes: ['auth-none', 'prm'],
-    spec: { url: specUrl(LEGACY, 'basic/authorization#protected-resource-metadata-discovery-requirements'), requirement: 'MCP servers MUST implement one of the following discovery mechanisms to provide authorization server location information to MCP clients: WWW-Authenticate Header: Include the resource metadata URL in the WWW-Authenticate HTTP header under resource_metadata when returning 401 Unauthorized responses (RFC 9110: a 401 MUST carry WWW-Authenticate).' },
+    spec: { url: specUrl(LEGACY, 'basic/authorization#protected-resource-metadata-discovery-requirements'), requirement: 'Server MUST send a WWW-Authenticate Bearer challenge with every 401 (RFC 9110), and tells clients where its metadata is, here through resource_metadata in that header.' },
     knob: 'no-www-authenticate',
     fix: 'Send WWW-Authenticate: Bearer resource_metadata="https://…/.well-known/oauth-protected-resource/…" with every 401.',
   },

@@ -17,7 +17,7 @@ export default defineCheck(
     transports: STDIO_ONLY,
     prerequisites: [],
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic/transports#stdio'), requirement: 'Messages are delimited by newlines, and MUST NOT contain embedded newlines.' },
+    spec: { url: specUrl(LEGACY, 'basic/transports#stdio'), requirement: 'Server MUST write each message on one line of its own: a newline ends it and none appears inside it.' },
     knob: 'stdio-pretty',
     fix: 'Serialize each message on one line (no pretty-printing) followed by \\n.',
   },

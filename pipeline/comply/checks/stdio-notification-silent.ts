@@ -10,7 +10,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: STDIO_ONLY,
     probes: ['notification'],
-    spec: { url: specUrl(LEGACY, 'basic#notifications'), requirement: 'Notifications are sent from the client to the server or vice versa, as a one-way message. The receiver MUST NOT send a response.' },
+    spec: { url: specUrl(LEGACY, 'basic#notifications'), requirement: 'Server MUST NOT write any response to a notification it receives on stdin.' },
     knob: 'answer-notifications',
     fix: 'Never answer a message without an id.',
   },

@@ -10,7 +10,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: STDIO_ONLY,
     probes: ['partial-line', 'twin'],
-    spec: { url: specUrl(LEGACY, 'basic/transports#stdio'), requirement: 'Messages are delimited by newlines, and MUST NOT contain embedded newlines (the newline, not the read boundary, ends a message).' },
+    spec: { url: specUrl(LEGACY, 'basic/transports#stdio'), requirement: 'Server reads a message up to its newline, however many writes it arrives in: the newline, not a read boundary, ends a message (newline framing is a MUST of the stdio transport).' },
     knob: 'stdio-no-reassemble',
     fix: 'Buffer stdin until the newline before parsing.',
   },

@@ -13,7 +13,7 @@ export default defineCheck(
     transports: STDIO_ONLY,
     prerequisites: [],
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic/transports#stdio'), requirement: 'The server MUST NOT write anything to its stdout that is not a valid MCP message.' },
+    spec: { url: specUrl(LEGACY, 'basic/transports#stdio'), requirement: 'Server MUST keep stdout for MCP messages only: banners and logs go to stderr.' },
     knob: 'stdout-banner',
     fix: 'Send banners and logs to stderr; stdout carries only JSON-RPC lines.',
   },

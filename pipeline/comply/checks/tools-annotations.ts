@@ -15,7 +15,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list'],
-    spec: { url: specUrl(LEGACY, 'server/tools#tool'), requirement: 'ToolAnnotations: title?: string; readOnlyHint?, destructiveHint?, idempotentHint?, openWorldHint?: boolean (messages MUST conform to the schema).' },
+    spec: { url: specUrl(LEGACY, 'server/tools#tool'), requirement: 'Server sends tool annotations with the schema\'s types: the four *Hint flags as booleans, title as a string (no normative keyword; inferred).' },
     knob: 'annotation-string',
     fix: 'Use booleans for the *Hint annotations and a string title.',
   },

@@ -12,7 +12,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-call'],
-    spec: { url: specUrl(LEGACY, 'server/tools#calling-tools'), requirement: 'CallToolResult: content: ContentBlock[] (required); isError and structuredContent are optional.' },
+    spec: { url: specUrl(LEGACY, 'server/tools#calling-tools'), requirement: 'Server answers tools/call of a listed tool with a result whose content array is required; isError and structuredContent may be added.' },
     knob: 'call-no-content',
     fix: 'Return {"content": [...]} from tools/call (errors in execution: isError true with content).',
   },

@@ -12,7 +12,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list', 'tools-list-2', 'tools-list-3'],
-    spec: { url: specUrl(MODERN, 'server/tools#listing-tools'), requirement: 'Servers SHOULD return tools in a deterministic order.' },
+    spec: { url: specUrl(MODERN, 'server/tools#listing-tools'), requirement: 'Server SHOULD list its tools in the same order on every tools/list.' },
     knob: 'unstable-tool-order',
     fix: 'Sort or otherwise fix the order of tools/list.',
   },

@@ -12,7 +12,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list'],
-    spec: { url: specUrl(LEGACY, 'server/tools#tool'), requirement: 'inputSchema: JSON Schema defining expected parameters; it MUST be a valid JSON Schema object (not null) whose root type is "object".' },
+    spec: { url: specUrl(LEGACY, 'server/tools#tool'), requirement: 'Server MUST describe every tool\'s arguments with an inputSchema that is a JSON Schema object (never null) of type "object".' },
     knob: 'tool-no-input-schema',
     fix: 'Give every tool an inputSchema like {"type":"object","properties":{…}}.',
   },

@@ -13,7 +13,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list'],
-    spec: { url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'), requirement: 'Servers MUST include ttlMs and cacheScope on complete results of cacheable requests (including tools/list).' },
+    spec: { url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'), requirement: 'Server MUST put ttlMs and cacheScope on a complete tools/list result (a cacheable request).' },
     knob: 'no-caching',
     fix: 'Add ttlMs and cacheScope to the tools/list result.',
   },

@@ -14,7 +14,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list'],
-    spec: { url: specUrl(LEGACY, 'server/tools#tool-names'), requirement: 'Tool names SHOULD be between 1 and 128 characters in length (inclusive); only A-Z, a-z, 0-9, underscore, hyphen and dot SHOULD be used; names SHOULD be unique within a server.' },
+    spec: { url: specUrl(LEGACY, 'server/tools#tool-names'), requirement: 'Server SHOULD name tools with 1 to 128 characters from letters, digits, _, - and ., and SHOULD not give two tools the same name.' },
     knob: 'bad-tool-name',
     fix: 'Rename tools to [A-Za-z0-9_.-]{1,128}, unique per server.',
   },

@@ -13,7 +13,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list'],
-    spec: { url: specUrl(LEGACY, 'server/tools#output-schema'), requirement: 'Tool (schema): outputSchema?: a JSON Schema object describing structuredContent; in 2025-11-25 its root is { type: "object", ... }, from 2026-07-28 any JSON Schema 2020-12 (messages MUST conform to the schema).' },
+    spec: { url: specUrl(LEGACY, 'server/tools#output-schema'), requirement: 'Server that declares a tool\'s outputSchema makes it a JSON Schema object: of type "object" in 2025-11-25, any 2020-12 schema from 2026-07-28 (no normative keyword; inferred from the schema).' },
     knob: 'output-schema-string',
     fix: 'Declare outputSchema as a JSON Schema object (2025-11-25: with "type": "object" at the root), or leave it out.',
   },

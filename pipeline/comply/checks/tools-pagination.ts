@@ -14,7 +14,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list', 'tools-list-page2'],
-    spec: { url: specUrl(LEGACY, 'server/utilities/pagination#response-format'), requirement: 'PaginatedResult (schema): nextCursor, when present, is a string (Cursor) that the client passes back as cursor to fetch the next page (no normative keyword; schema type required).' },
+    spec: { url: specUrl(LEGACY, 'server/utilities/pagination#response-format'), requirement: 'Server that pages tools/list gives nextCursor as a string, which fetches the next page when sent back as cursor (no normative keyword; the type is the schema\'s).' },
     knob: 'bad-next-cursor',
     fix: 'Send nextCursor as a string and accept it back as cursor.',
   },

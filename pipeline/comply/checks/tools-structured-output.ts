@@ -13,7 +13,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-call-structured', 'tools-list'],
-    spec: { url: specUrl(LEGACY, 'server/tools#output-schema'), requirement: 'If an output schema is provided: servers MUST provide structured results that conform to this schema.' },
+    spec: { url: specUrl(LEGACY, 'server/tools#output-schema'), requirement: 'Server MUST return, for a tool with an outputSchema, structuredContent that validates against that schema.' },
     knob: 'structured-mismatch',
     fix: 'Return structuredContent matching the declared outputSchema.',
   },

@@ -11,7 +11,7 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['handshake'],
-    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#sending-messages'), requirement: 'If the input is a JSON-RPC request, the server MUST either return Content-Type: text/event-stream, to initiate an SSE stream, or Content-Type: application/json, to return one JSON object.' },
+    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#sending-messages'), requirement: 'Server MUST answer a POSTed request either as one JSON object (application/json) or as an SSE stream (text/event-stream).' },
     knob: 'content-type-text',
     fix: 'Answer requests with Content-Type application/json or text/event-stream.',
   },

@@ -11,7 +11,7 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['delete'],
-    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#earlier-streamable-http-revisions'), requirement: 'Servers SHOULD respond to GET and DELETE requests on the MCP endpoint with 405 Method Not Allowed.' },
+    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#earlier-streamable-http-revisions'), requirement: 'Server SHOULD answer DELETE on the MCP endpoint with 405: 2026-07-28 has no sessions to end.' },
     knob: 'delete-ok',
     fix: 'Answer DELETE with 405.',
   },

@@ -14,7 +14,7 @@ export default defineCheck(
     spec: {
       url: specUrl(MODERN, 'basic/transports/streamable-http#case-sensitivity'),
       requirement:
-        'Required request headers: names are case-insensitive; values are case-sensitive (no normative keyword; HTTP field names are case-insensitive, so a server that misses "mcp-method" spelled in lowercase refuses conformant clients; graded SHOULD).',
+        'Server finds the standard headers whatever the case of their names ("mcp-method" is Mcp-Method), while their values keep their case (no normative keyword; HTTP names are case-insensitive, so missing them refuses conformant clients; graded SHOULD).',
     },
     knob: 'headers-case-sensitive',
     fix: 'Look standard headers up case-insensitively (most HTTP stacks already lowercase names: read them from there, not from the raw header list).',

@@ -11,7 +11,7 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['header-method-mismatch', 'twin'],
-    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#server-validation'), requirement: 'Mcp-Method MUST equal the JSON-RPC method; a header that does not match the body MUST be rejected with HTTP 400 and -32020.' },
+    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#server-validation'), requirement: 'Server MUST refuse, with 400 and error -32020, a request whose Mcp-Method header names another method than its body.' },
     knob: 'accept-header-mismatch',
     fix: 'Compare Mcp-Method with the body method and answer 400 -32020 on a mismatch.',
   },

@@ -11,7 +11,7 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['header-no-method', 'twin'],
-    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#server-validation'), requirement: 'Mcp-Method is required on all requests; a missing standard header MUST be rejected with HTTP 400 and -32020.' },
+    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#server-validation'), requirement: 'Server MUST refuse, with 400 and error -32020, a request sent without the Mcp-Method header.' },
     knob: 'accept-missing-headers',
     fix: 'Require Mcp-Method on every request; answer 400 -32020 when it is missing.',
   },

@@ -12,7 +12,7 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['transport-post'],
     probes: ['header-name-mismatch', 'tools-call'],
-    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#server-validation'), requirement: 'Mcp-Name MUST equal params.name (tools/call, prompts/get) or params.uri (resources/read); a mismatch MUST be rejected with HTTP 400 and -32020.' },
+    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#server-validation'), requirement: 'Server MUST refuse, with 400 and error -32020, a request whose Mcp-Name header differs from the tool or prompt name (or resource uri) in its body.' },
     knob: 'accept-header-mismatch',
     fix: 'Compare Mcp-Name with params.name/uri (after base64 decoding) and answer 400 -32020 on a mismatch.',
   },

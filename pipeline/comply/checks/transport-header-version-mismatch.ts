@@ -11,7 +11,7 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['header-version-mismatch', 'twin'],
-    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#server-validation'), requirement: 'The MCP-Protocol-Version header MUST equal the protocolVersion in _meta; a mismatch MUST be rejected with HTTP 400 (-32020 HeaderMismatch).' },
+    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#server-validation'), requirement: 'Server MUST refuse, with 400 (error -32020), a request whose MCP-Protocol-Version header differs from the version in its _meta.' },
     knob: 'accept-header-mismatch',
     fix: 'Compare the MCP-Protocol-Version header with _meta and answer 400 -32020 when they differ.',
   },

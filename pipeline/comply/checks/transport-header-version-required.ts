@@ -11,7 +11,7 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['header-no-version', 'twin'],
-    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#server-validation'), requirement: 'Servers MUST reject a request whose required standard headers are missing, malformed, or do not match the body with HTTP 400 and a HeaderMismatch error (-32020).' },
+    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#server-validation'), requirement: 'Server MUST refuse, with 400 and error -32020, a request sent without the MCP-Protocol-Version header.' },
     knob: 'accept-missing-headers',
     fix: 'Require MCP-Protocol-Version on every POST; answer 400 with -32020 when it is missing.',
   },

@@ -10,7 +10,7 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: [],
-    spec: { url: specUrl(MODERN, 'basic/transports/stdio'), requirement: 'The server MUST NOT write requests (server-to-client needs travel in an InputRequiredResult; no stream carries a server request in this revision).' },
+    spec: { url: specUrl(MODERN, 'basic/transports/stdio'), requirement: 'Server MUST NOT send JSON-RPC requests of its own; what it needs from the client goes in an input_required result instead.' },
     knob: 'server-request',
     fix: 'Ask the client for input with an input_required result instead of a server-to-client request.',
   },

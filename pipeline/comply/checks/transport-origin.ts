@@ -12,7 +12,7 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['origin-evil', 'twin'],
-    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#security--endpoint'), requirement: 'Servers MUST validate the Origin header on all incoming connections to prevent DNS rebinding attacks. If the Origin header is present and invalid, servers MUST respond with HTTP 403 Forbidden.' },
+    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#security--endpoint'), requirement: 'Server MUST check the Origin header of every request and refuse an origin it does not trust with 403, so a web page cannot reach it through DNS rebinding.' },
     knob: 'no-origin-check',
     fix: 'Validate Origin against an allow-list and answer 403 for anything else.',
   },

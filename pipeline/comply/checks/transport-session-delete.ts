@@ -14,7 +14,7 @@ export default defineCheck(
     spec: {
       url: specUrl(LEGACY, 'basic/transports#session-management'),
       requirement:
-        'The server MAY respond to this request with HTTP 405 Method Not Allowed, indicating that the server does not allow clients to terminate sessions. [...] The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found.',
+        'Server ends a session on DELETE (or MAY refuse with 405 when clients cannot end sessions), and MUST answer 404 to any later request carrying the ended session id.',
     },
     knob: 'session-delete-keeps',
     fix: 'On DELETE with a live Mcp-Session-Id, drop the session and answer 2xx (or answer 405); afterwards answer that id with 404.',

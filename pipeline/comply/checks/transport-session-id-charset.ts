@@ -13,7 +13,7 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post', 'lifecycle-handshake'],
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic/transports#session-management'), requirement: 'The session ID MUST only contain visible ASCII characters (ranging from 0x21 to 0x7E).' },
+    spec: { url: specUrl(LEGACY, 'basic/transports#session-management'), requirement: 'Server MUST build session ids from visible ASCII only (0x21 to 0x7E: no spaces, no control or non-ASCII characters).' },
     knob: 'session-id-space',
     fix: 'Mint session ids from visible ASCII (e.g. a UUID or base64url of random bytes): no spaces, no control or non-ASCII characters.',
   },

@@ -13,7 +13,7 @@ export default defineCheck(
     probes: ['session-missing', 'twin'],
     spec: {
       url: specUrl(LEGACY, 'basic/transports#session-management'),
-      requirement: 'Servers that require a session ID SHOULD respond to requests without an Mcp-Session-Id header (other than initialization) with HTTP 400 Bad Request.',
+      requirement: 'Server that uses sessions SHOULD answer 400 to a request after initialize that carries no Mcp-Session-Id.',
     },
     knob: 'session-optional',
     fix: 'Once a session id was issued, answer a request that omits Mcp-Session-Id with 400 instead of serving it outside the session.',

@@ -15,7 +15,7 @@ export default defineCheck(
     spec: {
       url: specUrl(LEGACY, 'basic/transports#session-management'),
       requirement:
-        'The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found. (An id never issued is treated like an ended one: 404 is what sends a client to re-initialize; the spec names no status for it, so this is graded SHOULD and a 400 passes with a warning.)',
+        'Server SHOULD answer 404 to a session id it never issued, as it MUST for an ended one: 404 is what makes a client start over (the spec names no status for unknown ids, so a 400 passes with a warning).',
     },
     knob: 'session-unknown-served',
     fix: 'Answer a request whose Mcp-Session-Id names no live session with 404, so the client starts a new session.',

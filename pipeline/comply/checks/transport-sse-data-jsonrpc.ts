@@ -21,7 +21,7 @@ export default defineCheck(
     spec: {
       url: specUrl(LEGACY, 'basic/transports'),
       requirement:
-        'Best practice (no normative keyword for streamable HTTP): MCP uses JSON-RPC to encode messages, and for HTTP+SSE server messages are sent as SSE message events, with the message content encoded as JSON in the event data. A keepalive belongs in an SSE comment line, not a data event; an empty priming event is fine.',
+        'Best practice: server puts exactly one JSON-RPC message in each SSE data event; keepalives go in comment lines, not data events (an empty priming event is fine).',
     },
     knob: 'sse-non-jsonrpc-data',
     fix: 'Put exactly one JSON-RPC message in each SSE data event; send keepalives as comment lines (": keepalive").',

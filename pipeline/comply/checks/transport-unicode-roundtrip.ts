@@ -22,7 +22,7 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['unicode-echo'],
-    spec: { url: specUrl(LEGACY, 'basic/transports'), requirement: 'MCP uses JSON-RPC to encode messages. JSON-RPC messages MUST be UTF-8 encoded.' },
+    spec: { url: specUrl(LEGACY, 'basic/transports'), requirement: 'Server MUST encode its messages as UTF-8, so non-ASCII text (CJK, emoji) comes back byte for byte.' },
     knob: 'mojibake-output',
     fix: 'Read and write the transport as UTF-8 end to end (no Latin-1 decode, no lossy re-encoding of strings).',
   },

@@ -14,7 +14,7 @@ export default defineCheck(
     probes: ['version-header-bogus', 'twin'],
     spec: {
       url: specUrl(LEGACY, 'basic/transports#protocol-version-header'),
-      requirement: 'If the server receives a request with an invalid or unsupported MCP-Protocol-Version, it MUST respond with 400 Bad Request.',
+      requirement: 'Server MUST answer 400 to a request whose MCP-Protocol-Version header is malformed or a version it does not support.',
     },
     knob: 'version-header-any',
     fix: 'Validate MCP-Protocol-Version on every request after initialize and answer an unsupported value with 400.',
