@@ -237,18 +237,15 @@ export async function freezeCorpus(opts: FreezeOptions): Promise<FreezeResult> {
   let mod: { fixtureStdioTarget?: (args?: string[], env?: Record<string, string>) => McpTarget | Promise<McpTarget> } | undefined;
   const skipped: string[] = [];
   if (opts.withFixture) {
-    const launch = join(REPO_ROOT, 'pipeline', 'fixture', 'launch.ts');
-    if (!existsSync(launch)) skipped.push('fixture: pipeline/fixture/launch.ts does not exist yet');
-    else {
-      try {
-        mod = (await import(pathToFileURL(launch).href)) as typeof mod;
-      } catch (e) {
-        skipped.push(`fixture: cannot import pipeline/fixture/launch.ts (${(e as Error).message.split('\n')[0]})`);
-      }
-      if (mod && typeof mod.fixtureStdioTarget !== 'function') {
-        skipped.push('fixture: pipeline/fixture/launch.ts does not export fixtureStdioTarget()');
-        mod = undefined;
-      }
+    // a literal relative specifier: the build rewrites it, so the compiled CLI loads the compiled launcher
+    try {
+      mod = (await import('../fixture/launch.ts')) as typeof mod;
+    } catch (e) {
+      skipped.push(`fixture: cannot import pipeline/fixture/launch.ts (${(e as Error).message.split('\n')[0]})`);
+    }
+    if (mod && typeof mod.fixtureStdioTarget !== 'function') {
+      skipped.push('fixture: pipeline/fixture/launch.ts does not export fixtureStdioTarget()');
+      mod = undefined;
     }
     for (const s of skipped) log(`freeze: skipped ${s}`);
   }
