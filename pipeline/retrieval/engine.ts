@@ -155,7 +155,7 @@ export function createBm25Engine(spec: EngineSpec): Bm25Engine {
   let ids: string[] = [];
   let idRank = new Int32Array(0); // position of each doc's tool_id in ascending order
   let vocab = new Map<string, number>();
-  let df = new Int32Array(0);
+  let df: Int32Array = new Int32Array(0);
   let offsets = new Int32Array(1);
   let postDocs = new Int32Array(0);
   let postImpact = new Float64Array(0);
