@@ -13,3 +13,7 @@ export { matchToolName } from './names.ts';
 export type { NameMatch } from './names.ts';
 export { openProxySession, detectStyle } from './session.ts';
 export type { ProxySession, SessionOptions, CallOptions, DiscoverResult } from './session.ts';
+export { TRANSPORT_CHOICES, DEFAULT_PATHS, parseTransport, endpointTemplate, httpTarget } from './transport.ts';
+export type { ProxyTransport, TransportChoice } from './transport.ts';
+export { loadPreset, presetNames, presetSpec, presetAdapter, runtimeValues, npmBin, LOOPBACK_GUARD, PRESETS_DIR } from './preset.ts';
+export type { Preset } from './preset.ts';

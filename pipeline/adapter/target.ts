@@ -7,27 +7,36 @@ import { UserError } from '../types.ts';
 
 /** Split a command line like a POSIX shell would for simple quoting ('…', "…", backslash). */
 export function splitCommandLine(line: string): string[] {
-  const out: string[] = [];
+  return splitCommandWords(line).map((w) => w.text);
+}
+
+/** The same split, saying for each word whether any of it was quoted (a quoted placeholder stays one word). */
+export function splitCommandWords(line: string): Array<{ text: string; quoted: boolean }> {
+  const out: Array<{ text: string; quoted: boolean }> = [];
   let cur = '';
   let inWord = false;
+  let quoted = false;
   let i = 0;
   const n = line.length;
   while (i < n) {
     const c = line[i];
     if (c === ' ' || c === '\t' || c === '\n') {
-      if (inWord) out.push(cur);
+      if (inWord) out.push({ text: cur, quoted });
       cur = '';
       inWord = false;
+      quoted = false;
       i++;
       continue;
     }
     inWord = true;
     if (c === "'") {
+      quoted = true;
       const j = line.indexOf("'", i + 1);
       if (j < 0) throw new UserError(`--proxy-cmd: unterminated single quote in ${JSON.stringify(line)}`);
       cur += line.slice(i + 1, j);
       i = j + 1;
     } else if (c === '"') {
+      quoted = true;
       i++;
       for (;;) {
         if (i >= n) throw new UserError(`--proxy-cmd: unterminated double quote in ${JSON.stringify(line)}`);
@@ -54,7 +63,7 @@ export function splitCommandLine(line: string): string[] {
       i++;
     }
   }
-  if (inWord) out.push(cur);
+  if (inWord) out.push({ text: cur, quoted });
   return out;
 }
 

@@ -3,14 +3,15 @@
  *
  * `{NAME}` or `{NAME:role}` (role = one of several upstreams, e.g. `{FIXTURE_URL:hang}`).
  * Values are strings or argv arrays. In a command template the line is split into words first
- * (simple shell quoting); a word that is exactly one argv placeholder expands into several words,
- * any other placeholder is replaced inside its word. In a config template (JSON text), names
+ * (simple shell quoting); an unquoted word that is exactly one argv placeholder expands into
+ * several words, a quoted one (`"{FIXTURE_CMD}"`) stays one shell-quoted word, any other
+ * placeholder is replaced inside its word. In a config template (JSON text), names
  * ending in `_JSON` are inserted as they are (they hold JSON), every other value is JSON-escaped
  * so it can sit inside a JSON string. An unknown placeholder is a one-line error.
  */
 import { redactLiterals } from '../util/redact.ts';
 import { UserError } from '../types.ts';
-import { splitCommandLine } from './target.ts';
+import { splitCommandWords } from './target.ts';
 
 export type PlaceholderValues = Record<string, string | readonly string[]>;
 
@@ -42,9 +43,11 @@ export function placeholdersIn(text: string): string[] {
 /** Fill a command template into argv words. */
 export function fillCommand(template: string, values: PlaceholderValues, where = '--proxy-cmd'): string[] {
   const out: string[] = [];
-  for (const word of splitCommandLine(template)) {
+  for (const { text: word, quoted } of splitCommandWords(template)) {
     const whole = /^\{([A-Z][A-Z0-9_]*(?::[a-z0-9_-]+)?)\}$/.exec(word);
-    if (whole) {
+    // an unquoted word that is exactly an argv placeholder expands into several words; quoted
+    // ("{FIXTURE_CMD}") it stays one word, the argv shell-quoted (as a shell would keep it)
+    if (whole && !quoted) {
       const v = lookup(values, whole[1], where);
       if (Array.isArray(v)) {
         out.push(...v);
@@ -71,7 +74,7 @@ export function fillConfig(template: string, values: PlaceholderValues, where: s
   });
 }
 
-/** Replace every occurrence of the given secrets (API keys) by `***` (logs and evidence never carry them). */
+/** Replace every occurrence of the given secrets (API keys) by the redaction mark (logs and evidence never carry them). */
 export function redact(text: string, secrets: readonly string[]): string {
   return redactLiterals(text, secrets);
 }

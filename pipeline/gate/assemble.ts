@@ -17,7 +17,7 @@ export interface Assembled {
   verdict: 'pass' | 'fail';
   /** "cell: reason" for everything that makes the gate red */
   failures: string[];
-  /** non-green optional cells */
+  /** non-green optional cells and failed advisory steps */
   advisories: string[];
 }
 
@@ -38,7 +38,9 @@ export function assemble(expected: readonly ExpectedCell[], results: readonly Ce
     else if (mine.length > 1) cell = synthetic(e, `${mine.length} results for one cell (duplicated result, fail closed)`);
     else cell = { ...mine[0], required: e.required };
     cells.push(cell);
-    const green = cell.status === 'pass' || (cell.status === 'flaky' && allowFlaky);
+    for (const st of cell.steps) if (st.status === 'fail' && st.advisory) advisories.push(`${e.id}: step ${st.name} (advisory): ${st.reason}`);
+    // not_applicable: the proxy cannot front this cell's upstreams (its declaration says so): never red
+    const green = cell.status === 'pass' || cell.status === 'not_applicable' || (cell.status === 'flaky' && allowFlaky);
     if (green) continue;
     const why = cell.status === 'flaky' ? `flaky (${cell.reason}); counts as a pass only with --allow-flaky` : `${cell.status}: ${cell.reason}`;
     if (e.required) failures.push(`${e.id}: ${why}`);

@@ -1,17 +1,19 @@
 /**
  * One cell: start its fixtures and a fresh proxy instance (own ports, own temp folder), run the
- * steps in order (the first failure blocks the rest), tear everything down. One retry when a
- * step failed: a pass on the retry is `flaky`.
+ * steps in order (a failure blocks only the steps that need it: steps/index.ts), tear everything
+ * down. One retry when a required step failed: a pass on the retry is `flaky`.
  */
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { REPO_ROOT } from '../constants.ts';
-import { freePort, launchProxy, openProxySession, shellLine, type PlaceholderValues, type ProxySession, type ProxySpec, type RunningProxy } from '../adapter/index.ts';
+import { freePort, launchProxy, openProxySession, runtimeValues, shellLine, type PlaceholderValues, type ProxySession, type ProxySpec, type RunningProxy } from '../adapter/index.ts';
 import { cellSlug, type CellDef } from './cells.ts';
 import type { GateConfig } from './config.ts';
-import { ROLES, startCellFixtures, type CellFixtures } from './fixtures.ts';
+import { ROLES, TAG_ENV, startCellFixtures, type CellFixtures } from './fixtures.ts';
+import { CappedLog, capAndScrubFile } from '../util/log.ts';
+import { PARENT_ENV } from '../util/proc.ts';
 import { oneLine } from './calls.ts';
 import { STEPS } from './steps/index.ts';
 import type { CellContext, CellMetrics, CellResult, RunOptions, StepResult } from './types.ts';
@@ -27,7 +29,17 @@ export interface CellRunContext {
   /** report folder; logs go to <outDir>/logs/<cell> */
   outDir: string;
   onStep?: (cell: string, step: StepResult) => void;
+  /** allow-listed environment of the proxy under test (util/proc.ts allowedEnv); the cell adds its tag */
+  env: Record<string, string>;
+  /** values to scrub from every log besides the cell's API key (--pass-env secrets, --api-key) */
+  secrets: readonly string[];
 }
+
+/** Placeholders of a cell (the values: placeholderValues); `{NAME:role}` forms exist for FIXTURE_* names. */
+export const CELL_PLACEHOLDERS = ['PORT', 'API_KEY', 'MCPGAUGE', 'NODE', 'WORK_DIR', 'CELL', 'ERA', 'CALL_TIMEOUT_MS', 'SERVERS_JSON'] as const;
+export const ROLE_PLACEHOLDERS = ['FIXTURE_NAME', 'FIXTURE_URL', 'FIXTURE_CMD', 'FIXTURE_DOCKER_CMD', 'FIXTURE_COMMAND', 'FIXTURE_ARGS_JSON', 'FIXTURE_TRANSPORT'] as const;
+/** Work folders of cell attempts still in use (removed by the attempt; a signal handler removes what is left). */
+export const WORK_DIRS = new Set<string>();
 
 /** Placeholder values of one cell (pipeline/gate/README.md lists them). */
 function placeholderValues(cell: CellDef, fx: CellFixtures, cfg: GateConfig, workDir: string, port: number, apiKey: string): PlaceholderValues {
@@ -79,22 +91,26 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
   mkdirSync(logDir, { recursive: true });
   const rel = (p: string) => relative(rc.outDir, p);
   const workDir = mkdtempSync(join(tmpdir(), 'mcpgauge-gate-'));
+  WORK_DIRS.add(workDir);
   const gateLog = join(logDir, 'gate.log');
   const proxyLog = join(logDir, 'proxy.log');
-  appendFileSync(proxyLog, '');
+  const apiKey = randomBytes(18).toString('base64url');
+  const secrets = [apiKey, ...rc.secrets];
+  // bounded and redacted: a proxy that floods its output is a finding, not a full disk
+  const proxySink = new CappedLog(proxyLog, rc.cfg.log_cap_bytes, secrets);
   const log = (line: string) => appendFileSync(gateLog, `[${new Date().toISOString()}] ${line}\n`);
   const steps: StepResult[] = [];
   const metrics: CellMetrics = {};
   const sessions: ProxySession[] = [];
   let fixtures: CellFixtures | undefined;
   let proxy: RunningProxy | undefined;
-  const apiKey = randomBytes(18).toString('base64url');
   const docker: Attempt['docker'] = {};
   try {
     fixtures = await startCellFixtures(cell, rc.cfg, rc.runId, logDir); // a harness error propagates (exit 2)
     const port = await freePort();
-    const values = placeholderValues(cell, fixtures, rc.cfg, workDir, port, apiKey);
-    proxy = await launchProxy(rc.spec, { workDir, values, secrets: [apiKey], onOutput: (s) => appendFileSync(proxyLog, s) });
+    const values = { ...runtimeValues(rc.spec.kind === 'command' ? rc.spec.command : undefined), ...placeholderValues(cell, fixtures, rc.cfg, workDir, port, apiKey) };
+    const env = { ...rc.env, [TAG_ENV]: `${rc.runId}/${cell.id}/proxy`, [PARENT_ENV]: String(process.pid) };
+    proxy = await launchProxy(rc.spec, { workDir, values, secrets, env, onOutput: (s) => proxySink.write(s) });
     if (cell.transport === 'docker' && proxy.pid !== undefined) DOCKER_CELL_PROXIES.add(proxy.pid);
     log(`proxy: ${proxy.description}`);
     log(`fixtures: ${ROLES.map((r) => `${r}=${fixtures!.roles[r].url ?? shellLine(fixtures!.roles[r].argv.slice(-4))}`).join(' ')}`);
@@ -116,11 +132,18 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
       log,
     };
     const cellDeadline = Date.now() + rc.cfg.timeouts.cell_ms;
-    let blockedBy: string | null = null;
+    // the dependency graph (steps/index.ts): a failed or blocked step blocks only the steps that need it
+    const notPassed = new Map<string, string>(); // step -> why its dependents are blocked
+    let proxyGone: string | null = null;
+    let failed = false;
+    let logCutSaid = false;
     for (const st of STEPS) {
       const base = { name: st.meta.name, order: st.meta.order };
-      if (blockedBy !== null) {
-        steps.push({ ...base, status: 'blocked', reason: `blocked by the failed ${blockedBy} step`, duration_ms: 0, evidence: {} });
+      const blocker = proxyGone ?? st.meta.needs.map((n) => notPassed.get(n)).find((x) => x !== undefined);
+      if (blocker !== undefined) {
+        const reason = proxyGone ?? `blocked by ${blocker}`;
+        steps.push({ ...base, status: 'blocked', reason, duration_ms: 0, evidence: {} });
+        notPassed.set(st.meta.name, blocker);
         continue;
       }
       const t0 = performance.now();
@@ -139,22 +162,35 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
       }
       res.duration_ms = Math.round(performance.now() - t0);
       if (st.meta.name === 'ready' && ctx.session) sessions.push(ctx.session);
+      const cut = proxySink.cutInfo();
+      if (cut && !logCutSaid) {
+        logCutSaid = true;
+        res.evidence = { ...res.evidence, proxy_log_cut: { file: rel(proxyLog), ...cut } };
+        log(`proxy.log reached its cap (${cut.cap_bytes} bytes) during step ${st.meta.name}: head and tail kept`);
+      }
       const exited = proxy.exit();
       if (exited) {
         // a proxy that crashes or exits during a step fails that step with its exit code and last log lines
         res.status = 'fail';
         res.reason = `the proxy exited (code ${exited.code}, signal ${exited.signal}) during this step${res.reason ? `; step said: ${res.reason}` : ''}`;
         res.evidence = { ...res.evidence, exit: exited, last_log_lines: lastLines(proxy.output()) };
+        proxyGone = `blocked: the proxy exited during the ${st.meta.name} step`;
       }
       if (res.status === 'fail') {
         res.logs = logs;
-        blockedBy = st.meta.name;
+        notPassed.set(st.meta.name, `the failed ${st.meta.name} step`);
+        if (rc.cfg.steps[st.meta.name]?.required === false) res.advisory = true;
+        else failed = true;
+      } else if (res.status === 'skipped') {
+        // skipped: nothing was shown, so a step that needs it cannot rest on it (not_applicable
+        // does not block: e.g. kill is the reconnect check of a proxy that cannot front the crash fixture)
+        notPassed.set(st.meta.name, `the ${st.meta.name} step (${res.status})`);
       }
-      log(`step ${st.meta.order} ${st.meta.name}: ${res.status} (${res.duration_ms} ms) ${res.reason}`);
+      log(`step ${st.meta.order} ${st.meta.name}: ${res.status}${res.advisory ? ' (advisory)' : ''} (${res.duration_ms} ms) ${res.reason}`);
       steps.push(res);
       rc.onStep?.(cell.id, res);
     }
-    return { steps, metrics, style: ctx.session?.style, failed: blockedBy !== null, docker };
+    return { steps, metrics, style: ctx.session?.style, failed, docker };
   } finally {
     await Promise.all(sessions.map((s) => s.close().catch(() => {})));
     await proxy?.stop().catch(() => {});
@@ -165,6 +201,10 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
     });
     if (docker.sweep) log(`containers (${docker.sweep.label}) after the teardown: ${docker.sweep.left.length ? `${docker.sweep.left.join(', ')} left, removed by the gate` : 'none left'} (${docker.sweep.waited_ms} ms)`);
     rmSync(workDir, { recursive: true, force: true });
+    WORK_DIRS.delete(workDir);
+    proxySink.close();
+    // files other processes wrote (a stdio fixture's stderr, redirected by its shell): bounded and scrubbed too
+    for (const f of [gateLog, ...ROLES.map((r) => join(logDir, `fixture-${r}.log`))]) capAndScrubFile(f, rc.cfg.log_cap_bytes, secrets);
   }
 }
 
@@ -182,19 +222,19 @@ export async function runCell(cell: CellDef, required: boolean, rc: CellRunConte
   }
   const slug = cellSlug(cell.id);
   const logs = Array.from({ length: attempts }, (_, i) => [`logs/${slug}/attempt-${i + 1}/gate.log`, `logs/${slug}/attempt-${i + 1}/proxy.log`]).flat();
-  const failedStep = last.steps.find((s) => s.status === 'fail');
+  const failedSteps = last.steps.filter((s) => s.status === 'fail' && !s.advisory);
   let status: CellResult['status'];
   let reason: string;
-  if (failedStep) {
+  if (failedSteps.length) {
     status = 'fail';
-    reason = `${failedStep.name}: ${failedStep.reason}`;
+    reason = failedSteps.map((s) => `${s.name}: ${s.reason}`).join(' | ');
   } else if (attempts > 1) {
     status = 'flaky';
-    const firstFail = first.steps.find((s) => s.status === 'fail')!;
-    reason = `passed on attempt ${attempts} of ${rc.cfg.retries + 1}; attempt 1 failed at ${firstFail.name}: ${firstFail.reason}`;
+    const firstFails = first.steps.filter((s) => s.status === 'fail' && !s.advisory);
+    reason = `passed on attempt ${attempts} of ${rc.cfg.retries + 1}; attempt 1 failed at ${firstFails.map((s) => `${s.name}: ${s.reason}`).join(' | ')}`;
     for (const s of last.steps) {
       const before = first.steps.find((x) => x.name === s.name);
-      if (before?.status === 'fail') {
+      if (before?.status === 'fail' && !before.advisory && s.status === 'pass') {
         s.status = 'flaky';
         s.reason = `failed on attempt 1 (${before.reason}), passed on attempt ${attempts}: ${s.reason}`;
       }

@@ -5,16 +5,23 @@ import type { GateConfig } from './config.ts';
 import type { CellFixtures } from './fixtures.ts';
 
 export type StepStatus = 'pass' | 'fail' | 'flaky' | 'skipped' | 'not_applicable' | 'blocked';
-export type CellStatus = 'pass' | 'fail' | 'flaky' | 'skipped';
+export type CellStatus = 'pass' | 'fail' | 'flaky' | 'skipped' | 'not_applicable';
 
-export interface StepMeta {
+/** What a step file declares about itself (static). */
+export interface StepFileMeta {
   /** stable id, e.g. "crash" */
   name: string;
-  /** position in the matrix (1-based) */
-  order: number;
   title: string;
   /** optional steps may be skipped without making the cell red (regression without --baseline) */
   optional?: boolean;
+}
+
+/** A step as the gate runs it: its file's meta plus its place in the graph (steps/index.ts). */
+export interface StepMeta extends StepFileMeta {
+  /** position in the matrix (1-based; the run order) */
+  order: number;
+  /** the steps whose pass this step needs; a failed (or blocked) one blocks it */
+  needs: readonly string[];
 }
 
 /** What a step's run() returns; a thrown error is a fail with its message. */
@@ -22,6 +29,12 @@ export interface StepOutcome {
   status: 'pass' | 'fail' | 'skipped' | 'not_applicable';
   reason: string;
   evidence?: Record<string, unknown>;
+}
+
+/** One file of steps/: static meta and the check. */
+export interface StepDef {
+  meta: StepFileMeta;
+  run(ctx: CellContext): Promise<StepOutcome>;
 }
 
 export interface GateStep {
@@ -38,6 +51,8 @@ export interface StepResult {
   evidence: Record<string, unknown>;
   /** log files (relative to the report folder) of the cell, on failing steps */
   logs?: string[];
+  /** set on a failed step the config marks advisory (`"steps": {"<name>": {"required": false}}`): reported, not failing the cell */
+  advisory?: boolean;
 }
 
 /** Numbers a cell measured, for budgets and later baselines. */
@@ -86,6 +101,10 @@ export interface RunOptions {
   baseline: BaselineMetrics | null;
   /** protocol the gate speaks to the proxy */
   clientProtocol: 'legacy' | '2026-07-28';
+  /** how many upstreams one proxy instance fronts (1: the single-upstream cell, fixtures.ts) */
+  upstreams?: 1 | 'many';
+  /** measured start-up of the stdio fixture on this machine (preflight), ms: the ready deadline scales with it */
+  fixtureStartMs?: number;
 }
 
 /** Everything a step may use; one per cell attempt. */

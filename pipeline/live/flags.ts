@@ -5,6 +5,7 @@
  * options object (camelCase keys) to liveOptionsFromFlags, which validates again for
  * programmatic callers; bad values are one-line UserErrors.
  */
+import { parseTransport, type TransportChoice } from '../adapter/transport.ts';
 import { Option } from 'commander';
 import { STYLE_CHOICES, validateToolMap } from '../adapter/options.ts';
 import { readJsonFile } from '../util/fs.ts';
@@ -12,6 +13,9 @@ import { UserError } from '../types.ts';
 import type { ProtocolChoice } from '../mcp/client.ts';
 import type { Detail } from '../report/types.ts';
 import { EMBEDDED_SERVERS, type LiveOptions } from './types.ts';
+
+/** the live stage's --proxy-url transports (the adapter's choices without stdio) */
+const LIVE_TRANSPORTS: readonly TransportChoice[] = ['auto', 'streamable-http', 'sse'];
 
 
 type FlagValue = string | number | boolean | string[] | undefined;
@@ -117,10 +121,8 @@ export function liveOptionsFromFlags(flags: Record<string, FlagValue>): LiveOpti
   const map = strFlag(flags.toolMap, '--tool-map');
   if (map !== undefined) o.toolMap = validateToolMap(readJsonFile(map), map);
   const transport = strFlag(flags.transport, '--transport');
-  if (transport !== undefined) {
-    if (!['auto', 'streamable-http', 'sse'].includes(transport)) throw new UserError(`--transport must be auto, streamable-http or sse, got ${JSON.stringify(transport)}`);
-    o.transport = transport as LiveOptions['transport'];
-  }
+  // the adapter's transport option (the gate's --proxy-transport); --proxy-url has no stdio
+  if (transport !== undefined) o.transport = parseTransport(transport, '--transport', LIVE_TRANSPORTS) as LiveOptions['transport'];
   if (flags.maxErrorRate !== undefined) {
     const x = Number(flags.maxErrorRate);
     if (String(flags.maxErrorRate).trim() === '' || !Number.isFinite(x) || x < 0 || x > 1) throw new UserError(`--max-error-rate must be a number in 0..1, got ${JSON.stringify(flags.maxErrorRate)}`);
@@ -200,7 +202,7 @@ export function liveOptions(): Option[] {
     opt('--no-lap', 'do not run or merge LAP'),
     opt('--style <style>', 'proxy style: auto (discovery when tools/list has the discovery tool) | discovery | passthrough (menus and a cheap call only)', { default: 'auto', choices: STYLE_CHOICES }),
     opt('--tool-map <file>', 'pass-through: JSON {"server:tool": "proxy tool name"} for renames beyond a prefix (else matched by suffix)', { check: nonEmpty }),
-    opt('--transport <t>', 'for --proxy-url: auto (streamable HTTP, SSE on 404/405) | streamable-http | sse', { default: 'auto', choices: ['auto', 'streamable-http', 'sse'] }),
+    opt('--transport <t>', 'for --proxy-url: auto (streamable HTTP, SSE on 404/405) | streamable-http | sse (the gate calls it --proxy-transport)', { default: 'auto', choices: LIVE_TRANSPORTS }),
     opt('--max-error-rate <x>', 'largest share of failed measured calls (0..1) before the run is marked failed and bench exits 2', { default: '0', check: errorRate }),
     opt('--no-result-calls', "do not call the golden calls' tools (live result cost)"),
     opt('--call-tool <name>', "the proxy's tool that runs an upstream tool (result cost)", { default: 'call_tool', check: nonEmpty }),

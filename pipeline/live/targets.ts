@@ -13,6 +13,7 @@
  * For url/command the full menu comes from `--upstreams FILE` (a proxy config listing the
  * upstream servers, each listed directly over MCP) or, failing that, a corpus file (labelled).
  */
+import { httpTarget } from '../adapter/transport.ts';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -195,9 +196,8 @@ export async function openTarget(opts: TargetOptions): Promise<OpenedTarget> {
   };
   if (opts.proxyUrl !== undefined) {
     const http = urlTarget(opts.proxyUrl, opts.apiKey);
-    // --transport sse: the deprecated HTTP+SSE transport (a bare origin gets /sse instead of /mcp)
-    const bare = /^[a-z]+:\/\/[^/]+\/?$/i.test(opts.proxyUrl.trim());
-    const proxy: McpTarget = opts.transport === 'sse' ? { kind: 'sse', url: bare ? http.url.replace(/\/mcp$/, '/sse') : http.url, headers: http.headers } : http;
+    // --transport sse: the deprecated HTTP+SSE transport (a bare origin gets /sse instead of /mcp): the adapter's target
+    const proxy: McpTarget = opts.transport === 'sse' ? httpTarget(opts.proxyUrl, 'sse', opts.apiKey) : http;
     return { kind: 'url', description: `proxy at ${proxy.url}${opts.apiKey ? ' (API key)' : ''}`, proxy, upstreams, httpUrl: http.url, direct: upstreams, placeholders: {}, close: closeExternal };
   }
   if (opts.proxyCmd !== undefined) {

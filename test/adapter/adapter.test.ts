@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { fillCommand, fillConfig, launchProxy, matchToolName, openProxySession, redact, freePort, adapterOptionsFromFlags } from '../../pipeline/adapter/index.ts';
+import { endpointTemplate, httpTarget, parseTransport, fillCommand, fillConfig, launchProxy, matchToolName, openProxySession, redact, freePort, adapterOptionsFromFlags } from '../../pipeline/adapter/index.ts';
 import { fixtureStdioTarget } from '../../pipeline/fixture/launch.ts';
 import { resultText } from '../../pipeline/mcp/client.ts';
 import { UserError } from '../../pipeline/types.ts';
@@ -18,6 +18,24 @@ test('fillCommand: an argv placeholder alone in a word expands into words; other
   assert.throws(() => fillCommand('x {NOPE:hang}', { PORT: '1' }), (e: Error) => e instanceof UserError && /unknown placeholder \{NOPE:hang\}/.test(e.message));
 });
 
+test('fillCommand: a quoted argv placeholder stays one word (shell quoting), e.g. supergateway --stdio "{FIXTURE_CMD}"', () => {
+  const values = { FIXTURE_CMD: ['env', 'A=1', 'node', 'a b.js'] };
+  assert.deepEqual(fillCommand('gw --stdio "{FIXTURE_CMD}"', values), ['gw', '--stdio', "env A=1 node 'a b.js'"]);
+  assert.deepEqual(fillCommand("gw --stdio '{FIXTURE_CMD}'", values), ['gw', '--stdio', "env A=1 node 'a b.js'"]);
+  assert.deepEqual(fillCommand('gw -- {FIXTURE_CMD}', values), ['gw', '--', 'env', 'A=1', 'node', 'a b.js']);
+});
+
+test('transport: one option for the gate and the live stage; endpoints are URL templates or paths', () => {
+  assert.equal(parseTransport('sse', '--proxy-transport'), 'sse');
+  assert.throws(() => parseTransport('ws', '--proxy-transport'), (e: Error) => e instanceof UserError && /--proxy-transport must be one of auto, streamable-http, sse, stdio, got "ws"/.test(e.message));
+  assert.throws(() => parseTransport('stdio', '--transport', ['auto', 'streamable-http', 'sse']), /--transport must be one of auto, streamable-http, sse/);
+  assert.equal(endpointTemplate('sse'), 'http://127.0.0.1:{PORT}/sse');
+  assert.equal(endpointTemplate('streamable-http', '/v1/mcp'), 'http://127.0.0.1:{PORT}/v1/mcp');
+  assert.equal(endpointTemplate('sse', 'http://127.0.0.1:{PORT}/events'), 'http://127.0.0.1:{PORT}/events');
+  assert.deepEqual(httpTarget('http://127.0.0.1:9/', 'sse'), { kind: 'sse', url: 'http://127.0.0.1:9/sse', headers: {} });
+  assert.equal(httpTarget('http://127.0.0.1:9/', 'streamable-http').url, 'http://127.0.0.1:9/mcp');
+});
+
 test('fillConfig: _JSON placeholders go in raw, other values are escaped for a JSON string', () => {
   const text = fillConfig('{"cmd": "{FIXTURE_CMD}", "args": {FIXTURE_ARGS_JSON}, "u": "{FIXTURE_URL:hang}"}', {
     FIXTURE_CMD: ['say', 'a "quoted" word'],
@@ -25,7 +43,7 @@ test('fillConfig: _JSON placeholders go in raw, other values are escaped for a J
     'FIXTURE_URL:hang': 'http://127.0.0.1:1/mcp',
   }, 't.json');
   assert.deepEqual(JSON.parse(text), { cmd: `say 'a "quoted" word'`, args: ['x', 'y "z"'], u: 'http://127.0.0.1:1/mcp' });
-  assert.equal(redact('key=abcdef1234 and abcdef1234', ['abcdef1234']), 'key=*** and ***');
+  assert.equal(redact('key=abcdef1234 and abcdef1234', ['abcdef1234']), 'key=[redacted] and [redacted]');
 });
 
 test('matchToolName: tool map, exact, prefixed, unprefixed single upstream, ambiguous', () => {

@@ -1,12 +1,12 @@
 /** gate.config.json strictness, harness errors (exit 2), and the committed config itself. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadGateConfig, validateGateConfig } from '../../pipeline/gate/config.ts';
 import { CELL_IDS } from '../../pipeline/gate/cells.ts';
-import { STEPS } from '../../pipeline/gate/steps/index.ts';
+import { STEPS, dependentsOf } from '../../pipeline/gate/steps/index.ts';
 import { REPO, runGateCli, testConfig } from './helpers.ts';
 
 test('the committed gate.config.json is valid, names every cell, and every non-docker cell is required', () => {
@@ -14,6 +14,21 @@ test('the committed gate.config.json is valid, names every cell, and every non-d
   assert.deepEqual(Object.keys(c.cells).sort(), [...CELL_IDS].sort());
   for (const [id, cell] of Object.entries(c.cells)) assert.equal(cell.required, !id.startsWith('docker/'), id);
   assert.deepEqual(STEPS.map((s) => s.meta.order), STEPS.map((_, i) => i + 1), 'steps are listed in order');
+  const schema = JSON.parse(readFileSync(join(REPO, 'datasets', 'schemas', 'gate.config.schema.json'), 'utf8'));
+  assert.deepEqual(schema.properties.steps.propertyNames.enum, STEPS.map((s) => s.meta.name), 'the schema names every step of the graph');
+});
+
+test('the step graph: needs point at earlier steps; a failure blocks only its dependents', () => {
+  const seen = new Set<string>();
+  for (const s of STEPS) {
+    for (const n of s.meta.needs) assert.ok(seen.has(n), `${s.meta.name} needs ${n}`);
+    seen.add(s.meta.name);
+  }
+  assert.deepEqual(dependentsOf('meta'), [], 'nothing needs _meta propagation');
+  assert.deepEqual(dependentsOf('hang').sort(), []);
+  assert.deepEqual(dependentsOf('crash').sort(), ['kill']);
+  assert.deepEqual(dependentsOf('discover').sort(), ['budget', 'regression']);
+  assert.ok(!dependentsOf('call').includes('compliance') && !dependentsOf('call').includes('discover'));
 });
 
 test('unknown keys and bad values: one line naming the file and the field, exit code 2', () => {
@@ -31,6 +46,8 @@ test('unknown keys and bad values: one line naming the file and the field, exit 
     ['unknown cell', (c) => (c.cells['ftp/2025-11-25'] = { required: true }), /\/cells/],
     ['bad tokenizer', (c) => (c.budgets.tokenizer = 'gpt2'), /\/budgets\/tokenizer must be equal to one of the allowed values/],
     ['bad compliance grade', (c) => (c.compliance = { min_grade: 'Z' }), /\/compliance\/min_grade must be equal to one of the allowed values/],
+    ['unknown step', (c) => (c.steps = { metta: { required: false } }), /\/steps/],
+    ['bad step entry', (c) => (c.steps = { meta: { required: 'no' } }), /\/steps\/meta\/required must be boolean/],
     ['unknown compliance key', (c) => (c.compliance = { min_grade: 'B', grade: 'A' }), /\/compliance must NOT have additional properties \("grade"\)/],
   ];
   for (const [what, patch, re] of bad) {

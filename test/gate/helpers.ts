@@ -50,30 +50,46 @@ export async function runGateCli(args: string[], env: Record<string, string> = {
 }
 
 /**
- * Exactly the cells in `red` failed, each at exactly its step (the steps before passed or did not
- * apply, the ones after are blocked); every other cell passed.
+ * Exactly the cells in `red` failed, each at exactly its step(s); every step that needs a red
+ * step (directly or through a blocked one, steps/index.ts) is blocked, every other step passed or
+ * did not apply; every other cell passed.
  */
-export function assertRedExactly(r: GateRunResult, red: Record<string, string>): void {
+export function assertRedExactly(r: GateRunResult, red: Record<string, string | string[]>): void {
   const why = `stdout: ${r.stdout}\nstderr: ${r.stderr.slice(-2000)}`;
   assert.ok(r.report, `no report written; ${why}`);
   const report = r.report!;
   const expectRed = Object.keys(red).length > 0;
   assert.equal(r.code, expectRed ? 1 : 0, why);
   assert.equal(report.verdict, expectRed ? 'fail' : 'pass', why);
+  const needs = new Map(report.steps.map((s) => [s.name, s.needs ?? []]));
   for (const c of report.cells) {
-    const step = red[c.id];
+    const want = red[c.id];
     const table = c.steps.map((s) => `${s.name}=${s.status}${s.status === 'fail' ? ` (${s.reason})` : ''}`).join(', ');
-    if (step === undefined) {
-      assert.equal(c.status, 'pass', `${c.id} should pass: ${table}`);
+    if (want === undefined) {
+      assert.ok(c.status === 'pass' || c.status === 'not_applicable', `${c.id} should pass: ${table}`);
       continue;
     }
-    assert.equal(c.status, 'fail', `${c.id} should fail at ${step}: ${table}`);
-    const i = c.steps.findIndex((s) => s.name === step);
-    assert.ok(i >= 0, `no step ${step}`);
-    assert.equal(c.steps[i].status, 'fail', `${c.id}: ${step} should fail: ${table}`);
-    assert.ok(c.steps[i].logs && c.steps[i].logs!.length > 0, 'a failing step links the cell logs');
-    for (const s of c.steps.slice(0, i)) assert.ok(['pass', 'not_applicable', 'skipped'].includes(s.status), `${c.id}: ${s.name} before ${step} should pass: ${table}`);
-    for (const s of c.steps.slice(i + 1)) assert.equal(s.status, 'blocked', `${c.id}: ${s.name} after ${step} should be blocked`);
+    const reds = new Set(Array.isArray(want) ? want : [want]);
+    assert.equal(c.status, 'fail', `${c.id} should fail at ${[...reds].join(', ')}: ${table}`);
+    const blocked = new Set<string>();
+    let proxyGone = false;
+    for (const s of c.steps) {
+      if (proxyGone) {
+        assert.equal(s.status, 'blocked', `${c.id}: ${s.name} after the proxy exited should be blocked: ${table}`);
+        continue;
+      }
+      if (reds.has(s.name)) {
+        assert.equal(s.status, 'fail', `${c.id}: ${s.name} should fail: ${table}`);
+        assert.ok(s.logs && s.logs.length > 0, 'a failing step links the cell logs');
+        if (s.evidence.exit) proxyGone = true; // nothing is left to test after the proxy exited
+        continue;
+      }
+      if ((needs.get(s.name) ?? []).some((n) => reds.has(n) || blocked.has(n))) {
+        blocked.add(s.name);
+        assert.equal(s.status, 'blocked', `${c.id}: ${s.name} needs a red step and should be blocked: ${table}`);
+      } else assert.ok(['pass', 'not_applicable', 'skipped'].includes(s.status), `${c.id}: ${s.name} is independent of ${[...reds].join(', ')} and should pass: ${table}`);
+    }
+    for (const n of reds) assert.ok(c.steps.some((s) => s.name === n), `no step ${n}`);
   }
   assert.deepEqual(report.cells.map((c) => c.id).sort(), [...new Set([...report.options.cells])].sort());
 }

@@ -99,7 +99,7 @@ test('liveOptionsFromFlags maps commander options and names the bad flag', () =>
   assert.equal(liveOptionsFromFlags({ golden: 'none' }).noGolden, true);
   assert.throws(() => liveOptionsFromFlags({ maxErrorRate: '2' }), userError(/--max-error-rate must be a number in 0\.\.1, got "2"/));
   assert.throws(() => liveOptionsFromFlags({ style: 'magic' }), userError(/--style must be one of auto, discovery, passthrough/));
-  assert.throws(() => liveOptionsFromFlags({ transport: 'ws' }), userError(/--transport must be auto, streamable-http or sse/));
+  assert.throws(() => liveOptionsFromFlags({ transport: 'ws' }), userError(/--transport must be one of auto, streamable-http, sse, got "ws"/));
   assert.deepEqual(liveOptionsFromFlags({ embeddedServers: 'fixture,memory' }), { embeddedServers: ['fixture', 'memory'] });
   assert.throws(() => liveOptionsFromFlags({ runs: '0' }), userError(/^--runs must be an integer >= 1, got "0"$/));
   assert.throws(() => liveOptionsFromFlags({ limit: '2.5' }), userError(/^--limit must be an integer/));

@@ -11,10 +11,10 @@ import { percentile } from '../../util/stats.ts';
 import { matchToolName } from '../../adapter/index.ts';
 import { mainSession, within } from '../calls.ts';
 import { ROLES, upstreamName } from '../fixtures.ts';
-import type { GateStep } from '../types.ts';
+import type { StepDef } from '../types.ts';
 
-export const step: GateStep = {
-  meta: { name: 'budget', order: 10, title: 'menu and discovery-response tokens within budget' },
+export const step: StepDef = {
+  meta: { name: 'budget', title: 'menu and discovery-response tokens within budget' },
   async run(ctx) {
     const s = mainSession(ctx);
     const b = ctx.cfg.budgets;

@@ -2,14 +2,16 @@
  * 9. cancellation: the client cancels a hanging call; the cancellation reaches the upstream (the
  * hang fixture's `stats` shows nothing left hanging), and no upstream process is left behind.
  */
-import { callJson, mainSession, sleep } from '../calls.ts';
+import { callJson, mainSession, sleep, roleUnreachable } from '../calls.ts';
 import { cellTag, containerLabels, taggedPids, upstreamName } from '../fixtures.ts';
 import { containersWith } from '../docker.ts';
-import type { GateStep } from '../types.ts';
+import type { StepDef } from '../types.ts';
 
-export const step: GateStep = {
-  meta: { name: 'cancel', order: 9, title: 'a cancelled call is cancelled upstream, no orphan left' },
+export const step: StepDef = {
+  meta: { name: 'cancel', title: 'a cancelled call is cancelled upstream, no orphan left' },
   async run(ctx) {
+    const na = roleUnreachable(ctx, 'hang');
+    if (na) return na;
     const s = mainSession(ctx);
     const t = ctx.cfg.timeouts;
     const server = upstreamName('hang');

@@ -10,12 +10,13 @@ import { parseSelection } from '../../comply/select.ts';
 import { atLeast } from '../../comply/grade.ts';
 import type { Target } from '../../comply/target.ts';
 import type { McpTarget } from '../../mcp/client.ts';
-import type { GateStep } from '../types.ts';
+import type { StepDef } from '../types.ts';
+import { allowedEnv } from '../../util/proc.ts';
 
 /** The comply prober's view of how the gate reaches the proxy (legacy SSE is not probed by comply). */
 export function complyTarget(t: McpTarget): Target | null {
   if (t.kind === 'http') return { kind: 'http', url: t.url, headers: { ...(t.headers ?? {}) } };
-  if (t.kind === 'stdio') return { kind: 'stdio', command: t.command, args: [...(t.args ?? [])], env: { ...process.env, ...(t.env ?? {}) } as Record<string, string>, cwd: t.cwd };
+  if (t.kind === 'stdio') return { kind: 'stdio', command: t.command, args: [...(t.args ?? [])], env: { ...(t.env ?? allowedEnv()) }, cwd: t.cwd };
   return null;
 }
 
@@ -26,8 +27,8 @@ function secretsOf(t: McpTarget): string[] {
   return out.filter((s) => s.length >= 4);
 }
 
-export const step: GateStep = {
-  meta: { name: 'compliance', order: 12, title: 'spec-compliance grade at or above the configured minimum' },
+export const step: StepDef = {
+  meta: { name: 'compliance', title: 'spec-compliance grade at or above the configured minimum' },
   async run(ctx) {
     const c = ctx.cfg.compliance;
     if (!c) return { status: 'skipped', reason: 'no "compliance" block in the gate config' };

@@ -1,12 +1,14 @@
 /** 4. concurrency: 4 parallel calls to the barrier fixture (N=4) all return before its timeout. */
 import { resultText } from '../../mcp/client.ts';
-import { describeOutcome, mainSession, nonce, outcomeOf } from '../calls.ts';
+import { describeOutcome, mainSession, nonce, outcomeOf, within, roleUnreachable } from '../calls.ts';
 import { BARRIER_N, upstreamName } from '../fixtures.ts';
-import type { GateStep } from '../types.ts';
+import type { StepDef } from '../types.ts';
 
-export const step: GateStep = {
-  meta: { name: 'concurrency', order: 4, title: `${BARRIER_N} parallel calls are not serialized` },
+export const step: StepDef = {
+  meta: { name: 'concurrency', title: `${BARRIER_N} parallel calls are not serialized` },
   async run(ctx) {
+    const na = roleUnreachable(ctx, 'barrier');
+    if (na) return na;
     const s = mainSession(ctx);
     const tool = `${upstreamName('barrier')}:echo`;
     await s.resolve(tool); // name lookups happen before the clock starts
@@ -15,8 +17,12 @@ export const step: GateStep = {
     const deadline = barrierMs - 1000;
     const nonces = Array.from({ length: BARRIER_N }, () => nonce('par'));
     const t0 = performance.now();
-    const outs = await Promise.all(nonces.map((n) => outcomeOf(s.call(tool, { input: n }, { timeoutMs: barrierMs + 5000 }), deadline)));
+    const calls = nonces.map((n) => s.call(tool, { input: n }, { timeoutMs: barrierMs + 5000 }));
+    const outs = await Promise.all(calls.map((c) => outcomeOf(c, deadline)));
     const ms = Math.round(performance.now() - t0);
+    // leave no call of this step in flight (a serializing proxy is still working through them), so
+    // the next steps start on a quiet proxy and only show their own defects
+    await within(Promise.allSettled(calls), ctx.cfg.timeouts.step_ms, 'the parallel calls').catch(() => {});
     const bad = outs
       .map((o, i) => (o.kind === 'ok' && resultText(o.result).includes(nonces[i]) ? null : `call ${i + 1}: ${describeOutcome(o)}`))
       .filter((x): x is string => x !== null);

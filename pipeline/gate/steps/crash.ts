@@ -1,12 +1,14 @@
 /** 6. crash mid-call: the in-flight call fails cleanly; the proxy reconnects by itself (new instance, counter reset). */
-import { describeOutcome, mainSession, outcomeOf } from '../calls.ts';
+import { describeOutcome, mainSession, outcomeOf, roleUnreachable } from '../calls.ts';
 import { upstreamName } from '../fixtures.ts';
 import { awaitNewInstance, ping } from '../recovery.ts';
-import type { GateStep } from '../types.ts';
+import type { StepDef } from '../types.ts';
 
-export const step: GateStep = {
-  meta: { name: 'crash', order: 6, title: 'crash mid-call, then reconnect without a restart request' },
+export const step: StepDef = {
+  meta: { name: 'crash', title: 'crash mid-call, then reconnect without a restart request' },
   async run(ctx) {
+    const na = roleUnreachable(ctx, 'crash');
+    if (na) return na;
     const s = mainSession(ctx);
     const t = ctx.cfg.timeouts;
     const server = upstreamName('crash');

@@ -2,10 +2,10 @@
 import { matchToolName } from '../../adapter/index.ts';
 import { mainSession, within } from '../calls.ts';
 import { upstreamName } from '../fixtures.ts';
-import type { GateStep } from '../types.ts';
+import type { StepDef } from '../types.ts';
 
-export const step: GateStep = {
-  meta: { name: 'discover', order: 2, title: "the fixture's echo is found" },
+export const step: StepDef = {
+  meta: { name: 'discover', title: "the fixture's echo is found" },
   async run(ctx) {
     const s = mainSession(ctx);
     const server = upstreamName('main');

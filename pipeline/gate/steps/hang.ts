@@ -2,10 +2,10 @@
 import { resultText } from '../../mcp/client.ts';
 import { describeOutcome, mainSession, nonce, oneLine, outcomeOf, within } from '../calls.ts';
 import { upstreamName } from '../fixtures.ts';
-import type { GateStep } from '../types.ts';
+import type { StepDef } from '../types.ts';
 
-export const step: GateStep = {
-  meta: { name: 'hang', order: 5, title: 'a hung upstream call ends in an error within the call timeout' },
+export const step: StepDef = {
+  meta: { name: 'hang', title: 'a hung upstream call ends in an error within the call timeout' },
   async run(ctx) {
     const s = mainSession(ctx);
     const t = ctx.cfg.timeouts;
@@ -19,7 +19,7 @@ export const step: GateStep = {
     if (o.kind !== 'tool_error' && o.kind !== 'rpc_error') {
       return {
         status: 'fail',
-        reason: `a call to a hanging upstream must end in a tool error or JSON-RPC error within the proxy's call timeout ${t.proxy_call_timeout_ms} ms (+${t.hang_margin_ms} ms): ${describeOutcome(o)}`,
+        reason: `a call to a hanging upstream must end in a tool error or JSON-RPC error within the gate's call-timeout policy ${t.proxy_call_timeout_ms} ms (+${t.hang_margin_ms} ms; config timeouts.proxy_call_timeout_ms, given to the proxy only where its command uses {CALL_TIMEOUT_MS}): ${describeOutcome(o)}`,
         evidence: { outcome: o.kind, ms: Math.round(o.ms) },
       };
     }

@@ -1,8 +1,14 @@
-/** The gate's steps, in order: a list as data (one file per step, each with static meta). */
-import type { GateStep } from '../types.ts';
+/**
+ * The gate's steps as a dependency graph, as data: one file per step (static meta), listed here
+ * in run order with the steps each one needs. A failed step blocks only the steps that need it
+ * (directly or through a blocked step); every other step still runs and reports in the same run.
+ * A proxy that exits during a step blocks everything after it (there is nothing left to test).
+ */
+import type { GateStep, StepDef } from '../types.ts';
 import { step as ready } from './ready.ts';
 import { step as discover } from './discover.ts';
 import { step as call } from './call.ts';
+import { step as meta } from './meta.ts';
 import { step as concurrency } from './concurrency.ts';
 import { step as hang } from './hang.ts';
 import { step as crash } from './crash.ts';
@@ -13,4 +19,58 @@ import { step as budget } from './budget.ts';
 import { step as regression } from './regression.ts';
 import { step as compliance } from './compliance.ts';
 
-export const STEPS: readonly GateStep[] = [ready, discover, call, concurrency, hang, crash, kill, isolation, cancel, budget, regression, compliance];
+/**
+ * [step, needs]. Why each edge:
+ * - every step that calls an upstream tool needs `call` (a call round-trips at all);
+ * - `budget` measures discovery responses, so it needs `discover`; `regression` compares budget's numbers;
+ * - `cancel` holds a call and polls the hang fixture's stats beside it: it needs two calls in flight (`concurrency`);
+ * - `kill` checks the same reconnect-without-a-nudge as `crash` (between calls instead of mid-call):
+ *   a proxy that never reconnects after a crash would only be reported twice;
+ * - `compliance` grades the proxy itself, it needs only a proxy that answers (`ready`).
+ */
+const GRAPH: ReadonlyArray<readonly [StepDef, readonly string[]]> = [
+  [ready, []],
+  [discover, ['ready']],
+  [call, ['ready']],
+  [meta, ['call']],
+  [concurrency, ['call']],
+  [hang, ['call']],
+  [isolation, ['call']],
+  [cancel, ['concurrency']],
+  [budget, ['discover']],
+  [regression, ['budget']],
+  // the destructive ones last but compliance: a proxy that never gets its upstream back must not
+  // turn the steps after them red for that same reason
+  [crash, ['call']],
+  [kill, ['crash']],
+  [compliance, ['ready']],
+];
+
+function build(): GateStep[] {
+  const seen = new Set<string>();
+  return GRAPH.map(([s, needs], i) => {
+    for (const n of needs) if (!seen.has(n)) throw new Error(`steps/index.ts: ${s.meta.name} needs ${n}, which is not an earlier step`);
+    seen.add(s.meta.name);
+    return { meta: { ...s.meta, order: i + 1, needs }, run: s.run };
+  });
+}
+
+export const STEPS: readonly GateStep[] = build();
+export const STEP_NAMES: readonly string[] = STEPS.map((s) => s.meta.name);
+
+/** Every step that needs `name`, directly or through another step. */
+export function dependentsOf(name: string): string[] {
+  const out = new Set<string>();
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const s of STEPS) {
+      if (out.has(s.meta.name)) continue;
+      if (s.meta.needs.some((n) => n === name || out.has(n))) {
+        out.add(s.meta.name);
+        grew = true;
+      }
+    }
+  }
+  return [...out];
+}

@@ -6,7 +6,7 @@ import { resultText } from '../../mcp/client.ts';
 import type { ProxySession } from '../../adapter/index.ts';
 import { describeOutcome, mainSession, nonce, outcomeOf } from '../calls.ts';
 import { upstreamName } from '../fixtures.ts';
-import type { GateStep } from '../types.ts';
+import type { StepDef } from '../types.ts';
 
 interface Req {
   session: number;
@@ -15,8 +15,8 @@ interface Req {
   expect: string;
 }
 
-export const step: GateStep = {
-  meta: { name: 'isolation', order: 8, title: 'each session gets its own results' },
+export const step: StepDef = {
+  meta: { name: 'isolation', title: 'each session gets its own results' },
   async run(ctx) {
     const t = ctx.cfg.timeouts;
     const server = upstreamName('main');

@@ -8,10 +8,10 @@ import { callJson, mainSession } from '../calls.ts';
 import { cellTag, containerLabels, taggedPids, upstreamName } from '../fixtures.ts';
 import { containersWith, dockerKill } from '../docker.ts';
 import { awaitNewInstance, ping } from '../recovery.ts';
-import type { GateStep } from '../types.ts';
+import type { StepDef } from '../types.ts';
 
-export const step: GateStep = {
-  meta: { name: 'kill', order: 7, title: 'kill between calls, then reconnect without a restart request' },
+export const step: StepDef = {
+  meta: { name: 'kill', title: 'kill between calls, then reconnect without a restart request' },
   async run(ctx) {
     const s = mainSession(ctx);
     const t = ctx.cfg.timeouts;

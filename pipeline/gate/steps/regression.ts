@@ -3,14 +3,14 @@
  * p95 against a stored gate report (same cell) or bench report (its live section), within the
  * config's tolerances; old/new values and the tolerance in the reason.
  */
-import type { CellMetrics, GateStep } from '../types.ts';
+import type { CellMetrics, StepDef } from '../types.ts';
 
 function pct(oldV: number, newV: number): number {
   return oldV === 0 ? (newV === 0 ? 0 : Infinity) : (100 * (newV - oldV)) / oldV;
 }
 
-export const step: GateStep = {
-  meta: { name: 'regression', order: 11, title: 'no regression against the baseline', optional: true },
+export const step: StepDef = {
+  meta: { name: 'regression', title: 'no regression against the baseline', optional: true },
   async run(ctx) {
     const base = ctx.opts.baseline;
     if (!base) return { status: 'skipped', reason: 'no --baseline given' };
