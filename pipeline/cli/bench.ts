@@ -61,7 +61,6 @@ export function register(program: Command): void {
     const { runOffline } = await import('../bench/offline.ts');
     const { assembleReport } = await import('../bench/report.ts');
     const { writeReport } = await import('../report/write.ts');
-    const { runLive } = await import('../live/run.ts');
     // --out first: an unwritable folder fails now, not after the whole run
     assertOutputDir(resolve(String(flags.out)), '--out');
     // --comply is read and validated before the run, so a bad file fails now
@@ -127,6 +126,8 @@ export function register(program: Command): void {
       const t1 = performance.now();
       log('live stage: starting');
       // the embedded proxy runs the first --retriever (the one that also feeds the simulated responses)
+      // the live stage (MCP client SDK, zod) loads only when it runs
+      const { runLive } = await import('../live/run.ts');
       live = await runLive({ ...liveOpts, bootstrap, log, retriever: retrievers(flags.retriever)[0], retrieverOptions: embedOptionsFromFlags(flags) });
       log(`live stage: ${((performance.now() - t1) / 1000).toFixed(1)} s, ${live.errors.length} error row(s)`);
     }

@@ -2,12 +2,12 @@
  * Report validation: JSON Schema (draft 2020-12, ajv) plus cross-reference checks the schema
  * cannot express (ids resolve, aligned arrays have the right length, components sum to totals).
  */
-import { DATASETS_DIR } from '../constants.ts';
-import { resolve } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { DATASETS_DIR, REPO_ROOT } from '../constants.ts';
+import { dirname, join, resolve } from 'node:path';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import Ajv2020Module from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { UserError } from '../types.ts';
 import type { Report } from './types.ts';
@@ -37,18 +37,47 @@ export function reportSchemaValidator(): ValidateFunction {
   return compiled;
 }
 
+const AJV_OPTIONS = { allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true } as const;
+/** bump when the way the cached code is made changes */
+const AJV_CACHE_FORMAT = 1;
+const require = createRequire(import.meta.url);
+
 /**
  * Compile a JSON Schema file (draft 2020-12, strict, with formats). Also used for the gate's schemas.
  * `refs`: further schema files the main one `$ref`s by their `$id` (e.g. the gate fragment -> the gate report).
+ * Compiling the report schema takes ajv most of a second, so the compiled validator is kept as
+ * ajv standalone code under .cache/ajv/, keyed by the schema texts, ajv's and ajv-formats'
+ * versions and the options: the same code ajv would generate, so the same verdicts and errors.
+ * A cache that cannot be read or written is ignored (compiled per process, as before).
  */
 export function compileSchemaFile(path: string, refs: readonly string[] = []): ValidateFunction {
-  // ajv and ajv-formats are CommonJS; under NodeNext the default import is module.exports.
-  const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as unknown as typeof Ajv2020Module.default;
-  const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as typeof addFormatsModule.default;
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+  const texts = [readFileSync(path, 'utf8'), ...refs.map((r) => readFileSync(r, 'utf8'))];
+  const versions = ['ajv', 'ajv-formats'].map((m) => (require(`${m}/package.json`) as { version: string }).version);
+  const key = createHash('sha256').update(JSON.stringify([AJV_CACHE_FORMAT, versions, AJV_OPTIONS, texts])).digest('hex').slice(0, 32);
+  const file = join(REPO_ROOT, '.cache', 'ajv', `${key}.cjs`);
+  try {
+    const got = require(file) as ValidateFunction;
+    if (typeof got === 'function') return got;
+  } catch {
+    /* no cache yet, or unreadable: compile */
+  }
+  // ajv and ajv-formats are CommonJS, loaded only when a schema is compiled
+  const Ajv2020 = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js').default;
+  const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
+  const standaloneCode = require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js').default;
+  const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { source: true } });
   addFormats(ajv);
-  for (const r of refs) ajv.addSchema(JSON.parse(readFileSync(r, 'utf8')));
-  return ajv.compile(JSON.parse(readFileSync(path, 'utf8')));
+  for (const t of texts.slice(1)) ajv.addSchema(JSON.parse(t));
+  const validate = ajv.compile(JSON.parse(texts[0]));
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, standaloneCode(ajv, validate));
+    renameSync(tmp, file);
+  } catch {
+    /* read-only install: compile per process */
+  }
+  return validate;
 }
 
 /** One ajv error as `path message (detail)`. */

@@ -63,7 +63,19 @@ export interface Bm25Retriever extends SyncRetriever<Bm25Params> {
   stats(): IndexStats;
 }
 
-/** The bm25f fields (FIELD_NAMES order) analyzed by `analyzer`, weighted by `weights`. */
+/** one number per analyzer object, so that field keys of different analyzers never collide */
+const analyzerKeys = new WeakMap<Analyzer, number>();
+let nextAnalyzerKey = 0;
+function analyzerKey(a: Analyzer): string {
+  let k = analyzerKeys.get(a);
+  if (k === undefined) analyzerKeys.set(a, (k = nextAnalyzerKey++));
+  return `${a.id}#${k}`;
+}
+
+/**
+ * The bm25f fields (FIELD_NAMES order) analyzed by `analyzer`, weighted by `weights`; each field
+ * keyed by (analyzer, field), so engines over the same docs share their analysis (engine.ts).
+ */
 export function bm25fFields(weights: FieldWeights, analyzer: Analyzer = DEFAULT_ANALYZER): FieldSpec[] {
   const tokens: Record<FieldName, (doc: IndexDoc) => string[]> = {
     name: (d) => analyzer.analyzeJoined(d.name),
@@ -72,7 +84,8 @@ export function bm25fFields(weights: FieldWeights, analyzer: Analyzer = DEFAULT_
     description: (d) => analyzer.analyze(d.description),
     params: (d) => analyzer.analyze(d.params, 'params'),
   };
-  return FIELD_NAMES.map((f) => ({ name: f, weight: weights[f], tokens: tokens[f] }));
+  const ak = analyzerKey(analyzer);
+  return FIELD_NAMES.map((f) => ({ name: f, weight: weights[f], tokens: tokens[f], key: `${ak}:${f}` }));
 }
 
 export function resolveParams(opts: Bm25Options = {}): Bm25Params {

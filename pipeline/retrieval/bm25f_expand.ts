@@ -52,6 +52,21 @@ function expansionTerms(words: Iterable<string>, senses: number, exclude: Readon
   return [...out];
 }
 
+/**
+ * Expansion terms per (senses, text): a pure function of the text (and the one WordNet of the
+ * process), asked again by every grid point of a CV and every rebuild; the lists are read only.
+ */
+const expansionMemo = new Map<string, string[]>();
+const EXPANSION_MEMO_MAX = 50_000;
+function memoExpansion(key: string, compute: () => string[]): string[] {
+  let got = expansionMemo.get(key);
+  if (!got) {
+    if (expansionMemo.size >= EXPANSION_MEMO_MAX) expansionMemo.clear();
+    expansionMemo.set(key, (got = compute()));
+  }
+  return got;
+}
+
 export function resolveExpand(opts: ExpandOptions = {}): ExpandParams {
   const { mode = DEFAULT_EXPAND.mode, weight = DEFAULT_EXPAND.weight, senses = DEFAULT_EXPAND.senses, ...rest } = opts;
   if (!(EXPAND_MODES as readonly unknown[]).includes(mode)) throw new UserError(`bm25f_expand: mode must be one of ${EXPAND_MODES.join(', ')}, got ${String(mode)}`);
@@ -69,10 +84,12 @@ export function createExpandRetriever(opts?: ExpandOptions): SyncRetriever<Expan
     fields.push({
       name: 'expansion',
       weight: p.weight,
-      tokens: (d: IndexDoc) => {
-        const words = new Set([...identifierParts(d.name).filter((w) => /^[a-z]+$/.test(w) && !STOP_WORDS.has(w)), ...plainWords(d.description)]);
-        return expansionTerms(words, p.senses, new Set());
-      },
+      key: `wordnet-expansion:${p.senses}`,
+      tokens: (d: IndexDoc) =>
+        memoExpansion(`d\u0000${p.senses}\u0000${d.name}\u0000${d.description}`, () => {
+          const words = new Set([...identifierParts(d.name).filter((w) => /^[a-z]+$/.test(w) && !STOP_WORDS.has(w)), ...plainWords(d.description)]);
+          return expansionTerms(words, p.senses, new Set());
+        }),
     });
   }
   const engine = createBm25Engine({
@@ -82,7 +99,7 @@ export function createExpandRetriever(opts?: ExpandOptions): SyncRetriever<Expan
     fields,
     queryTerms: (q) => {
       const terms = termCounts(analyze(q));
-      if (onQuery) for (const t of expansionTerms(plainWords(q), p.senses, new Set(terms.keys()))) terms.set(t, p.weight);
+      if (onQuery) for (const t of memoExpansion(`q\u0000${p.senses}\u0000${q}`, () => expansionTerms(plainWords(q), p.senses, new Set(terms.keys())))) terms.set(t, p.weight);
       return terms;
     },
   });

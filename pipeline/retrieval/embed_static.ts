@@ -38,6 +38,23 @@ function rootOf(opts?: RetrieverOptions): string {
 const lastBuild = new Map<string, Map<string, Float32Array>>();
 let embedded = 0;
 let reused = 0;
+/**
+ * query vectors per model folder: an embedding depends only on the model and the text, and the
+ * grid points of a CV (and every retriever with this member) search the same queries
+ * (read-only use; bounded, cleared when full)
+ */
+const queryVectors = new Map<string, Map<string, Float32Array>>();
+const QUERY_MEMO_MAX = 20_000;
+function queryVector(root: string, m: StaticModel, query: string): Float32Array {
+  let memo = queryVectors.get(root);
+  if (!memo) queryVectors.set(root, (memo = new Map()));
+  let v = memo.get(query);
+  if (!v) {
+    if (memo.size >= QUERY_MEMO_MAX) memo.clear();
+    memo.set(query, (v = m.embed(query)));
+  }
+  return v;
+}
 
 /** texts embedded / reused from the previous build so far in this process (tests, perf) */
 export function staticEmbedStats(): { embedded: number; reused: number } {
@@ -98,7 +115,7 @@ export function createStaticRetriever(opts: StaticOptions = {}): StaticRetriever
       if (typeof query !== 'string') throw new UserError(`embed_static: query must be a string, got ${typeof query}`);
       const limit = Math.floor(k);
       if (!(limit > 0) || ids.length === 0) return [];
-      const q = getModel().embed(query);
+      const q = queryVector(root, getModel(), query);
       // bounded top-k: `top` stays sorted best first, at most `limit` long
       const top: SearchHit[] = [];
       const worse = (a: SearchHit, b: SearchHit) => a.score < b.score || (a.score === b.score && a.tool_id > b.tool_id);

@@ -26,6 +26,12 @@ export interface FieldSpec {
   name: string;
   weight: number;
   tokens(doc: IndexDoc): string[];
+  /**
+   * names what `tokens` computes (same key = same tokens for every doc): when every field has
+   * one, pass 1 (analysis, term ids, df, field lengths; independent of k1, b and the weights)
+   * is kept per docs array and shared by engines with the same keys, e.g. a CV grid's points
+   */
+  key?: string;
 }
 
 export interface EngineSpec {
@@ -69,6 +75,76 @@ export function termCounts(tokens: readonly string[]): Map<string, number> {
   return m;
 }
 
+/** The weight- and saturation-independent result of pass 1 over one docs array. */
+interface Pass1 {
+  /** the doc objects analyzed, to check the array was not changed in place since */
+  docs: IndexDoc[];
+  vocab: Map<string, number>;
+  df: Int32Array;
+  lens: Int32Array[];
+  tTerm: Int32Array;
+  tField: Int32Array;
+  tCount: Int32Array;
+  docStart: Int32Array;
+}
+const pass1Memo = new WeakMap<IndexDoc[], Map<string, Pass1>>();
+
+function analyzeDocs(docs: IndexDoc[], fields: readonly FieldSpec[]): Pass1 {
+  const n = docs.length;
+  const nf = fields.length;
+  const v = new Map<string, number>();
+  const dfList: number[] = [];
+  const lastDoc: number[] = [];
+  const lens = fields.map(() => new Int32Array(n));
+  const tTerm: number[] = [];
+  const tField: number[] = [];
+  const tCount: number[] = [];
+  const docStart = new Int32Array(n + 1);
+  const counts = new Map<number, number>();
+  for (let d = 0; d < n; d++) {
+    docStart[d] = tTerm.length;
+    for (let f = 0; f < nf; f++) {
+      const toks = fields[f].tokens(docs[d]);
+      lens[f][d] = toks.length;
+      counts.clear();
+      for (const tok of toks) {
+        let id = v.get(tok);
+        if (id === undefined) {
+          id = v.size;
+          v.set(tok, id);
+          dfList.push(0);
+          lastDoc.push(-1);
+        }
+        counts.set(id, (counts.get(id) ?? 0) + 1);
+      }
+      for (const [id, c] of counts) {
+        tTerm.push(id);
+        tField.push(f);
+        tCount.push(c);
+        if (lastDoc[id] !== d) {
+          lastDoc[id] = d;
+          dfList[id]++;
+        }
+      }
+    }
+  }
+  docStart[n] = tTerm.length;
+  return { docs: docs.slice(), vocab: v, df: Int32Array.from(dfList), lens, tTerm: Int32Array.from(tTerm), tField: Int32Array.from(tField), tCount: Int32Array.from(tCount), docStart };
+}
+
+/** pass 1, shared when every field names its tokens (FieldSpec.key) and the docs array is unchanged */
+function pass1(docs: IndexDoc[], fields: readonly FieldSpec[]): Pass1 {
+  if (!fields.every((f) => typeof f.key === 'string')) return analyzeDocs(docs, fields);
+  const key = fields.map((f) => f.key).join('\u0000');
+  let byKey = pass1Memo.get(docs);
+  const hit = byKey?.get(key);
+  if (hit && hit.docs.length === docs.length && hit.docs.every((d, i) => d === docs[i])) return hit;
+  const got = analyzeDocs(docs, fields);
+  if (!byKey) pass1Memo.set(docs, (byKey = new Map()));
+  byKey.set(key, got);
+  return got;
+}
+
 export function createBm25Engine(spec: EngineSpec): Bm25Engine {
   const label = spec.label;
   const params = spec;
@@ -79,7 +155,7 @@ export function createBm25Engine(spec: EngineSpec): Bm25Engine {
   let ids: string[] = [];
   let idRank = new Int32Array(0); // position of each doc's tool_id in ascending order
   let vocab = new Map<string, number>();
-  let df = new Int32Array(0);
+  let df: Int32Array = new Int32Array(0);
   let offsets = new Int32Array(1);
   let postDocs = new Int32Array(0);
   let postImpact = new Float64Array(0);
@@ -104,43 +180,7 @@ export function createBm25Engine(spec: EngineSpec): Bm25Engine {
     }
 
     // Pass 1: analyze; record (term, field, count) triples per doc and field lengths.
-    const v = new Map<string, number>();
-    const dfList: number[] = [];
-    const lastDoc: number[] = [];
-    const lens = fields.map(() => new Int32Array(n));
-    const tTerm: number[] = [];
-    const tField: number[] = [];
-    const tCount: number[] = [];
-    const docStart = new Int32Array(n + 1);
-    const counts = new Map<number, number>();
-    for (let d = 0; d < n; d++) {
-      docStart[d] = tTerm.length;
-      for (let f = 0; f < nf; f++) {
-        const toks = fields[f].tokens(docs[d]);
-        lens[f][d] = toks.length;
-        counts.clear();
-        for (const tok of toks) {
-          let id = v.get(tok);
-          if (id === undefined) {
-            id = v.size;
-            v.set(tok, id);
-            dfList.push(0);
-            lastDoc.push(-1);
-          }
-          counts.set(id, (counts.get(id) ?? 0) + 1);
-        }
-        for (const [id, c] of counts) {
-          tTerm.push(id);
-          tField.push(f);
-          tCount.push(c);
-          if (lastDoc[id] !== d) {
-            lastDoc[id] = d;
-            dfList[id]++;
-          }
-        }
-      }
-    }
-    docStart[n] = tTerm.length;
+    const { vocab: v, df: newDf, lens, tTerm, tField, tCount, docStart } = pass1(docs, fields);
 
     const avg = fields.map((_, f) => {
       let s = 0;
@@ -148,7 +188,6 @@ export function createBm25Engine(spec: EngineSpec): Bm25Engine {
       return n ? s / n : 0;
     });
     const T = v.size;
-    const newDf = Int32Array.from(dfList);
     const newOffsets = new Int32Array(T + 1);
     for (let t = 0; t < T; t++) newOffsets[t + 1] = newOffsets[t] + newDf[t];
     const P = newOffsets[T];

@@ -222,20 +222,22 @@ export function bootstrapMeans(columns: number[][], iterations: number, seed: nu
   const n = columns.length ? columns[0].length : 0;
   if (n === 0) return columns.map(() => [NaN, NaN]);
   const rnd = seededRandom(seed);
-  const draws: number[][] = columns.map(() => new Array(iterations));
+  // typed copies: the same doubles summed in the same order, in tight loops
+  const cols = columns.map((c) => Float64Array.from(c));
+  const draws = columns.map(() => new Float64Array(iterations));
   const idx = new Int32Array(n);
   for (let it = 0; it < iterations; it++) {
     for (let j = 0; j < n; j++) idx[j] = Math.floor(rnd() * n);
-    for (let c = 0; c < columns.length; c++) {
-      const col = columns[c];
+    for (let c = 0; c < cols.length; c++) {
+      const col = cols[c];
       let s = 0;
       for (let j = 0; j < n; j++) s += col[idx[j]];
       draws[c][it] = s / n;
     }
   }
-  // nearest-rank percentiles (util/stats percentile) of one in-place sort per column
+  // nearest-rank percentiles (util/stats percentile) of one in-place numeric sort per column
   return draws.map((d) => {
-    d.sort((a, b) => a - b);
+    d.sort();
     const at = (p: number) => d[Math.min(d.length, Math.max(1, Math.ceil((p / 100) * d.length))) - 1];
     return [at(2.5), at(97.5)];
   });

@@ -1,8 +1,9 @@
 /**
- * Proof the gate can fail: deliberately broken proxies (test-only switches of the reference proxy,
- * and a small pass-through gateway with planted bugs) make exactly the intended cell/step red and
- * nothing else. Real processes, real loopback HTTP; cases run concurrently (each has its own
- * ports and folders).
+ * Proof the gate can fail: deliberately broken proxies (test-only switches of the reference proxy)
+ * make exactly the intended cell/step red and nothing else. Split in three files to stay well
+ * under the per-file test timeout on a loaded machine: the recovery cases and the advisory step
+ * are in sabotage-recovery.test.ts, the planted-bug gateways in sabotage-gateways.test.ts.
+ * Real processes, real loopback HTTP; cases run concurrently (each has its own ports and folders).
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,10 +29,6 @@ const CASES: Case[] = [
   { name: 'calls serialized -> concurrency', cells: ['stdio/2026-07-28'], env: { [SABOTAGE]: 'serialize' }, red: { 'stdio/2026-07-28': 'concurrency' } },
   { name: 'no call timeout -> hang', cells: ['http-stateless/2025-11-25'], env: { [SABOTAGE]: 'no-timeout' }, red: { 'http-stateless/2025-11-25': 'hang' } },
   { name: 'cancellations swallowed -> cancel', cells: ['stdio/2025-11-25'], env: { [SABOTAGE]: 'swallow-cancel' }, red: { 'stdio/2025-11-25': 'cancel' } },
-  { name: 'needs a manual restart after an upstream crash -> crash', cells: ['stdio/2025-11-25'], env: { [SABOTAGE]: 'manual-restart' }, red: { 'stdio/2025-11-25': 'crash' } },
-  { name: 'reconnect disabled -> crash (HTTP+SSE upstream)', cells: ['sse/2025-11-25'], env: { [SABOTAGE]: 'no-reconnect' }, red: { 'sse/2025-11-25': 'crash' } },
-  // two independent defects in one proxy: both red in the same run, the steps that need neither still pass
-  { name: '_meta dropped and no call timeout -> meta and hang, one run', cells: ['http-stateless/2026-07-28'], env: { [SABOTAGE]: 'drop-meta,no-timeout' }, red: { 'http-stateless/2026-07-28': ['meta', 'hang'] } },
 ];
 
 describe('sabotaged proxies go red exactly where they should', { concurrency: 2 }, () => {
@@ -53,27 +50,5 @@ describe('sabotaged proxies go red exactly where they should', { concurrency: 2 
         r.cleanup();
       }
     });
-  }
-});
-
-test('an advisory step ("steps": {"meta": {"required": false}}) is reported, not failing the gate', async () => {
-  const r = await runGateCli(['--cells', 'stdio/2025-11-25', '--no-fixture-grade'], { [SABOTAGE]: 'drop-meta' }, {
-    patch: (cfg) => {
-      cfg.steps = { meta: { required: false } };
-      delete cfg.compliance;
-    },
-  });
-  try {
-    const why = `${r.stdout}\n${r.stderr.slice(-1500)}`;
-    assert.equal(r.code, 0, why);
-    const cell = r.report!.cells[0];
-    assert.equal(cell.status, 'pass', why);
-    const meta = cell.steps.find((s) => s.name === 'meta')!;
-    assert.equal(meta.status, 'fail');
-    assert.equal(meta.advisory, true);
-    assert.ok(r.report!.advisories.some((a) => a.startsWith('stdio/2025-11-25: step meta (advisory):')), r.report!.advisories.join('\n'));
-    assert.equal(r.report!.steps.find((s) => s.name === 'meta')!.required, false);
-  } finally {
-    r.cleanup();
   }
 });
