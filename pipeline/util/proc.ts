@@ -38,7 +38,9 @@ export function processMemory(pid: number): ProcessMemory | null {
 // Environment allow-list
 
 /** Variables a child always gets (when set): the path, the home, the user, the locale, temp folders. */
-export const BASE_ENV: readonly string[] = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TMP', 'TEMP', 'TERM'];
+export const BASE_ENV: readonly string[] = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TMP', 'TEMP', 'TERM',
+  // where the Docker engine is (a proxy of the docker cell runs `docker run`): addresses and paths, no credentials
+  'DOCKER_HOST', 'DOCKER_CONTEXT', 'DOCKER_CONFIG', 'DOCKER_CERT_PATH', 'DOCKER_TLS_VERIFY'];
 /** The project's own non-secret switches (test-only sabotage, debug, threads) pass too. */
 export const PROJECT_ENV: readonly string[] = ['MCPGAUGE_PROXY_SABOTAGE', 'MCPGAUGE_DEBUG', 'MCPGAUGE_THREADS'];
 /** Environment variable that asks a child (and what it starts) to exit once this pid is gone (watchParent). */
