@@ -51,13 +51,14 @@ export function register(program: Command): void {
     .option('--top-k <n>', 'tools per simulated discovery response (offline economics)', intOpt('--top-k', 1), 15)
     .option('--discovery-menu <file>', "the reference proxy's own tools (offline break-even)", DEFAULT_DISCOVERY_MENU)
     .option('--result-fixtures <file>', 'tool-result fixtures for the result arms (json, json_compact, toon, csv_when_tabular); "none" = skip', DEFAULT_RESULT_FIXTURES)
-    .option('--live', 'also run the live stage (the embedded default unless --proxy-url/--proxy-cmd)')
+    .option('--live', 'also run the live stage (the embedded default unless --proxy-url/--proxy-cmd/--preset)')
+    .option('--preset <name>', 'live stage: measure this preset of datasets/presets (started in front of the embedded upstreams; a single-upstream one fronts the fixture)')
     .option('--no-offline', 'skip the offline stage (live only)')
     .option('--comply <file>', 'a `mcpgauge comply --format json` report to render into the same dashboard');
   for (const o of EMBED_FLAGS) cmd.addOption(o);
   for (const o of liveOptions()) cmd.addOption(o);
   for (const o of systemOptions()) cmd.addOption(o);
-  cmd.action(async (flags: Record<string, unknown>) => {
+  cmd.action(async (flags: Record<string, unknown>, command: Command) => {
     const { runOffline } = await import('../bench/offline.ts');
     const { assembleReport } = await import('../bench/report.ts');
     const { writeReport } = await import('../report/write.ts');
@@ -97,6 +98,11 @@ export function register(program: Command): void {
     const liveOpts = flags.live
       ? liveOptionsFromFlags({ ...(flags as Record<string, never>), golden: liveGolden, corpus: liveCorpus, tokenizers: tokenizers.join(',') } as never)
       : undefined;
+    if (flags.preset !== undefined) {
+      if (!flags.live) throw new UserError('--preset needs --live (bench measures a preset in the live stage)', 2);
+      if (flags.proxyUrl !== undefined || flags.proxyCmd !== undefined || (flags.system as string[]).length > 0) throw new UserError('--preset cannot be combined with --proxy-url, --proxy-cmd or --system (use --system NAME=preset:NAME)', 2);
+      (await import('../adapter/preset.ts')).loadPreset(String(flags.preset));
+    }
     const systemOpts = systemOptionsFromFlags(flags);
     const explicitSystems = (flags.system as string[]).length > 0;
     const t0 = performance.now();
@@ -127,7 +133,10 @@ export function register(program: Command): void {
       const t1 = performance.now();
       log('live stage: starting');
       // the embedded proxy runs the first --retriever (the one that also feeds the simulated responses)
-      live = await runLive({ ...liveOpts, bootstrap, log, retriever: retrievers(flags.retriever)[0], retrieverOptions: embedOptionsFromFlags(flags) });
+      if (flags.preset !== undefined) {
+        const { runPresetLive } = await import('../systems/live.ts');
+        live = await runPresetLive(String(flags.preset), { ...liveOpts, bootstrap, log }, explicitLive(liveOpts, command));
+      } else live = await runLive({ ...liveOpts, bootstrap, log, retriever: retrievers(flags.retriever)[0], retrieverOptions: embedOptionsFromFlags(flags) });
       log(`live stage: ${((performance.now() - t1) / 1000).toFixed(1)} s, ${live.errors.length} error row(s)`);
     }
     const staged = liveOpts ? await runSystemStages(systemOpts, { ...liveOpts, bootstrap, log }, explicitSystems) : {};
@@ -145,6 +154,17 @@ export function register(program: Command): void {
       process.exitCode = 2;
     }
   });
+}
+
+/** The live options the user set on the command line (they win over a preset's adapter block). */
+function explicitLive(o: import('../live/types.ts').LiveOptions, command: Command): Partial<import('../live/types.ts').LiveOptions> {
+  const cli = (k: string) => command.getOptionValueSource(k) === 'cli';
+  const out: Partial<import('../live/types.ts').LiveOptions> = {};
+  const keys: Array<[string, keyof import('../live/types.ts').LiveOptions]> = [['style', 'style'], ['discoveryTool', 'discoveryTool'], ['callTool', 'callTool'], ['callArgsArg', 'callArgsArg'], ['callNameArg', 'callNameArg'], ['limit', 'limit'], ['transport', 'transport']];
+  for (const [flag, key] of keys) if (cli(flag) && o[key] !== undefined) (out as Record<string, unknown>)[key] = o[key];
+  const names: Array<['queryArg' | 'limitArg' | 'detailArg', 'query' | 'limit' | 'detail']> = [['queryArg', 'query'], ['limitArg', 'limit'], ['detailArg', 'detail']];
+  for (const [flag, key] of names) if (cli(flag) && o.argNames?.[key] !== undefined) out.argNames = { ...out.argNames, [key]: o.argNames[key] };
+  return out;
 }
 
 /** the parsed --retriever value (the default is a plain string) */

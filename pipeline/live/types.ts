@@ -66,6 +66,10 @@ export interface LiveOptions extends TargetOptions {
   resultCalls?: boolean;
   /** the proxy's tool that runs an upstream tool (default call_tool) */
   callTool?: string;
+  /** the call tool's argument carrying the upstream tool name (default name) */
+  callNameArg?: string;
+  /** the call tool's argument carrying the upstream tool's arguments (default arguments) */
+  callArgsArg?: string;
   /** a golden call runs when its tool is within the proxy's first N results (default 1: top-1 only) */
   resultTopK?: number;
   /** retrieval bootstrap (default 2000 iterations, seed 42) */
