@@ -162,6 +162,7 @@ function explicitLive(o: import('../live/types.ts').LiveOptions, command: Comman
   const out: Partial<import('../live/types.ts').LiveOptions> = {};
   const keys: Array<[string, keyof import('../live/types.ts').LiveOptions]> = [['style', 'style'], ['discoveryTool', 'discoveryTool'], ['callTool', 'callTool'], ['callArgsArg', 'callArgsArg'], ['callNameArg', 'callNameArg'], ['limit', 'limit'], ['transport', 'transport']];
   for (const [flag, key] of keys) if (cli(flag) && o[key] !== undefined) (out as Record<string, unknown>)[key] = o[key];
+  if (out.style !== undefined) out.styleSource = '--style';
   const names: Array<['queryArg' | 'limitArg' | 'detailArg', 'query' | 'limit' | 'detail']> = [['queryArg', 'query'], ['limitArg', 'limit'], ['detailArg', 'detail']];
   for (const [flag, key] of names) if (cli(flag) && o.argNames?.[key] !== undefined) out.argNames = { ...out.argNames, [key]: o.argNames[key] };
   return out;

@@ -96,6 +96,8 @@ export interface LiveSettings {
   corpusFile: string;
   goldenFile: string;
   style: 'auto' | 'discovery' | 'passthrough';
+  /** who set a non-auto style (e.g. a preset) */
+  styleSource: string;
   noGolden: boolean;
   maxErrorRate: number;
 }
@@ -134,6 +136,7 @@ function resolveSettings(opts: LiveOptions): LiveSettings {
     corpusFile: opts.corpusFile ?? DEFAULT_CORPUS,
     goldenFile: opts.goldenFile ?? DEFAULT_GOLDEN,
     style: opts.style ?? 'auto',
+    styleSource: opts.styleSource ?? '--style',
     noGolden: opts.noGolden === true,
     maxErrorRate: maxErrorRate(opts.maxErrorRate),
   };
@@ -191,7 +194,7 @@ function sseFallback(t: Extract<McpTarget, { kind: 'http' }>): Extract<McpTarget
  * (measuring discovery needs only that tool; the adapter's call tool is not required here).
  */
 function liveStyle(proxyWire: WireTool[], s: LiveSettings): { style: 'discovery' | 'passthrough'; reason: string } {
-  if (s.style !== 'auto') return { style: s.style, reason: 'set by --style' };
+  if (s.style !== 'auto') return { style: s.style, reason: `set by ${s.styleSource}` };
   return proxyWire.some((t) => t.name === s.discoveryTool)
     ? { style: 'discovery', reason: `tools/list has ${s.discoveryTool}` }
     : { style: 'passthrough', reason: `tools/list has no ${s.discoveryTool}: the upstream tools are listed directly (${proxyWire.length} tools)` };

@@ -76,6 +76,8 @@ export interface LiveOptions extends TargetOptions {
   bootstrap?: { iterations: number; seed: number };
   /** discovery | passthrough | auto (default: discovery when tools/list has the discovery tool) */
   style?: 'auto' | 'discovery' | 'passthrough';
+  /** who set `style` when it is not auto (display; default --style) */
+  styleSource?: string;
   /** pass-through names: upstream "server:tool" -> the proxy's name (else matched by suffix) */
   toolMap?: Record<string, string>;
   /** --golden none: no discovery queries at all (menus and the latency of a cheap call only) */

@@ -72,6 +72,7 @@ export async function startPreset(name: string, all: UpstreamConfig[], workDir: 
   const ad = presetAdapter(preset, ADAPTER_DEFAULTS);
   const adapter: Partial<LiveOptions> = {
     style: ad.style,
+    styleSource: `preset ${preset.name}`,
     discoveryTool: ad.discoveryTool,
     argNames: { query: ad.argNames.query, limit: ad.argNames.limit, detail: ad.argNames.detail },
     callTool: ad.callTool,
