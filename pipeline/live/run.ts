@@ -356,7 +356,20 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
             opts, conn, proxyToolNames: proxyWire.map((t) => t.name), golden, detailRuns, partitions, upstream, corpusTools: corpus.tools, target, tokenizers, callTimeoutMs: s.callTimeoutMs, log,
           })
         : undefined;
-    if (resultCost) economics.task_sessions = taskSessions(corpus.id, menus, response_summary, resultCost);
+    if (resultCost) {
+      economics.task_sessions = taskSessions(corpus.id, menus, response_summary, resultCost);
+      if (resultCost.missing_call_tool) errors.push({ where: 'result_cost', message: resultCost.missing_call_tool });
+      // a result call is a measured call: a failed one is an error row and counts against --max-error-rate
+      const first = tokenizers[0]?.name;
+      for (const r of resultCost.rows.filter((x) => x.tokenizer === first)) {
+        counts.measured.n++;
+        if (!r.ok) {
+          counts.measured.errors++;
+          errors.push({ where: `result_call:${r.query_id}`, message: `${r.call_tool ?? resultCost.call_tool} ${r.tool_id}: ${r.error ?? 'failed'}` });
+        }
+      }
+      if (resultCost.call_with_used) log(`live: result cost: ${resultCost.call_with_used} call(s) used the call tool named by the proxy's call_with`);
+    }
     const lap = await lapSection({
       lapJson: opts.lapJson,
       mode: opts.lap,
