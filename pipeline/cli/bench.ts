@@ -51,8 +51,10 @@ export function register(program: Command): void {
     .option('--top-k <n>', 'tools per simulated discovery response (offline economics)', intOpt('--top-k', 1), 15)
     .option('--discovery-menu <file>', "the reference proxy's own tools (offline break-even)", DEFAULT_DISCOVERY_MENU)
     .option('--result-fixtures <file>', 'tool-result fixtures for the result arms (json, json_compact, toon, csv_when_tabular); "none" = skip', DEFAULT_RESULT_FIXTURES)
+    .option('--allow-version-mismatch', "accept a --golden set made for another version of the corpus's tool set (as `corpus validate` does); its tool ids must still match", false)
     .option('--live', 'also run the live stage (the embedded default unless --proxy-url/--proxy-cmd/--preset)')
     .option('--preset <name>', 'live stage: measure this preset of datasets/presets (started in front of the embedded upstreams; a single-upstream one fronts the fixture)')
+    .option('--no-live', 'no live stage (the default; for scripts that pass it explicitly)')
     .option('--no-offline', 'skip the offline stage (live only)')
     .option('--comply <file>', 'a `mcpgauge comply --format json` report to render into the same dashboard');
   for (const o of EMBED_FLAGS) cmd.addOption(o);
@@ -75,7 +77,8 @@ export function register(program: Command): void {
       goldenFlag === 'none' ? undefined : goldenFlag ? resolve(goldenFlag) : corpusPath === DEFAULT_CORPUS ? DEFAULT_GOLDEN : undefined;
     const tokenizers = String(flags.tokenizers) === 'all' ? [...TOKENIZER_NAMES] : list(String(flags.tokenizers));
     if (!flags.offline && !flags.live) throw new UserError('--no-offline needs --live (nothing to do)');
-    const corpora: CorpusInput[] = [{ path: corpusPath, golden }, ...(flags.extraCorpus as string[]).map((p) => ({ path: resolve(p) }))];
+    const allowVersionMismatch = flags.allowVersionMismatch === true;
+    const corpora: CorpusInput[] = [{ path: corpusPath, golden, ...(allowVersionMismatch ? { allowVersionMismatch } : {}) }, ...(flags.extraCorpus as string[]).map((p) => ({ path: resolve(p) }))];
     // The live stage scores the proxy on a golden set; a corpus without one falls back to the
     // default corpus + golden set, which then joins the report's corpora so its rows resolve.
     let liveCorpus = corpusPath;
@@ -96,7 +99,7 @@ export function register(program: Command): void {
     const bootstrap = { iterations: flags.bootstrap as number, seed: flags.seed as number };
     // validate live flags before spending time offline
     const liveOpts = flags.live
-      ? liveOptionsFromFlags({ ...(flags as Record<string, never>), golden: liveGolden, corpus: liveCorpus, tokenizers: tokenizers.join(',') } as never)
+      ? { ...liveOptionsFromFlags({ ...(flags as Record<string, never>), golden: liveGolden, corpus: liveCorpus, tokenizers: tokenizers.join(',') } as never), ...(allowVersionMismatch ? { allowVersionMismatch } : {}) }
       : undefined;
     if (flags.preset !== undefined) {
       if (!flags.live) throw new UserError('--preset needs --live (bench measures a preset in the live stage)', 2);
@@ -206,6 +209,10 @@ function printSummary(report: Report, log: (m: string) => void): void {
   if (lv) {
     for (const m of lv.menus) log(`\nlive menu (${m.tokenizer}): proxy ${m.proxy_menu_tokens.value} vs full ${m.full_menu_tokens.value} tokens`);
     if (lv.style) log(`live style: ${lv.style} (${lv.style_reason}); discovery: ${lv.discovery?.status}${lv.discovery?.reason ? ` (${lv.discovery.reason})` : ''}`);
+    for (const r of lv.retrieval) {
+      if (r.summary) log(`live retrieval ${r.detail}: recall@5 ${r.summary.recall_at_5.value.toFixed(3)} MRR ${r.summary.mrr.value.toFixed(3)} (${r.query_count} queries${r.errors ? `, ${r.errors} failed` : ''})`);
+      else log(`live retrieval ${r.detail}: not computed (${r.not_computed_reason ?? 'no usable response'})`);
+    }
     for (const s of lv.response_summary) log(`live responses ${s.detail} (${s.tokenizer}): p50 ${s.p50} p95 ${s.p95} max ${s.max} tokens, n=${s.n}${s.errors ? `, ${s.errors} failed` : ''}`);
     for (const l of lv.latency) log(`live latency ${l.detail}: p50 ${l.p50_ms} ms p95 ${l.p95_ms} ms p99 ${l.p99_ms} ms (n=${l.n}${l.errors ? `, ${l.errors} failed` : ''})`);
     if (lv.cheap_call) log(`live cheap call (${lv.cheap_call.method}): p50 ${lv.cheap_call.p50_ms} ms p95 ${lv.cheap_call.p95_ms} ms (n=${lv.cheap_call.n})`);

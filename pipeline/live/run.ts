@@ -98,6 +98,7 @@ export interface LiveSettings {
   style: 'auto' | 'discovery' | 'passthrough';
   /** who set a non-auto style (e.g. a preset) */
   styleSource: string;
+  allowVersionMismatch: boolean;
   noGolden: boolean;
   maxErrorRate: number;
 }
@@ -137,6 +138,7 @@ function resolveSettings(opts: LiveOptions): LiveSettings {
     goldenFile: opts.goldenFile ?? DEFAULT_GOLDEN,
     style: opts.style ?? 'auto',
     styleSource: opts.styleSource ?? '--style',
+    allowVersionMismatch: opts.allowVersionMismatch === true,
     noGolden: opts.noGolden === true,
     maxErrorRate: maxErrorRate(opts.maxErrorRate),
   };
@@ -146,7 +148,7 @@ function resolveSettings(opts: LiveOptions): LiveSettings {
 async function loadQueries(s: LiveSettings): Promise<{ corpus: Corpus; golden: GoldenSet }> {
   const corpus = await loadCorpus(s.corpusFile);
   if (s.noGolden) return { corpus, golden: { corpus_version: corpus.version, queries: [] } };
-  let golden = await loadGolden(s.goldenFile, corpus);
+  let golden = await loadGolden(s.goldenFile, corpus, { allowCorpusVersionMismatch: s.allowVersionMismatch });
   if (s.maxQueries !== undefined && s.maxQueries < golden.queries.length) golden = { ...golden, queries: golden.queries.slice(0, s.maxQueries) };
   return { corpus, golden };
 }

@@ -47,6 +47,8 @@ export interface LiveOptions extends TargetOptions {
   /** which detail levels to measure (default both; compact only when the tool declares the detail argument) */
   details?: Detail[];
   goldenFile?: string;
+  /** accept a golden set made for another version of the corpus */
+  allowVersionMismatch?: boolean;
   corpusFile?: string;
   /** use only the first N golden queries (speed) */
   maxQueries?: number;
