@@ -43,6 +43,8 @@ test('a missing call tool: one line naming the tools the proxy lists', async () 
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stderr.split('\n').filter((l) => l.includes('"nosuch"'));
   assert.equal(lines.length, 1, r.stderr);
+  // live recall on the console summary
+  assert.match(r.stderr, /live retrieval full: recall@5 \d\.\d{3} MRR \d\.\d{3} \(4 queries/);
   assert.match(lines[0], /the proxy lists no "nosuch" tool \(it lists: retrieve_tools, call_tool, .*\); set --call-tool/);
   const live = JSON.parse(readFileSync(join(t.dir, 'missing', 'report.json'), 'utf8')).live;
   assert.match(live.result_cost.missing_call_tool, /it lists: retrieve_tools/);
