@@ -44,6 +44,8 @@ export { threadsFromEnv, PARALLEL_MIN_CHARS };
 export interface CorpusInput {
   path: string;
   golden?: string;
+  /** accept a golden set made for another version of the corpus (bench --allow-version-mismatch) */
+  allowVersionMismatch?: boolean;
 }
 
 export interface OfflineOptions {
@@ -108,10 +110,10 @@ async function loadInput(input: CorpusInput): Promise<{ corpus: Corpus; golden?:
   }
   if (isDir) {
     const tr = await loadToolRet(input.path);
-    return { corpus: tr.corpus, golden: input.golden ? await loadGolden(input.golden, tr.corpus) : tr.golden };
+    return { corpus: tr.corpus, golden: input.golden ? await loadGolden(input.golden, tr.corpus, { allowCorpusVersionMismatch: input.allowVersionMismatch }) : tr.golden };
   }
   const corpus = await loadCorpus(input.path);
-  return { corpus, golden: input.golden ? await loadGolden(input.golden, corpus) : undefined };
+  return { corpus, golden: input.golden ? await loadGolden(input.golden, corpus, { allowCorpusVersionMismatch: input.allowVersionMismatch }) : undefined };
 }
 
 export function toReportHygiene(h: CorpusHygieneSrc): CorpusHygiene {

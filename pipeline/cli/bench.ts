@@ -51,13 +51,16 @@ export function register(program: Command): void {
     .option('--top-k <n>', 'tools per simulated discovery response (offline economics)', intOpt('--top-k', 1), 15)
     .option('--discovery-menu <file>', "the reference proxy's own tools (offline break-even)", DEFAULT_DISCOVERY_MENU)
     .option('--result-fixtures <file>', 'tool-result fixtures for the result arms (json, json_compact, toon, csv_when_tabular); "none" = skip', DEFAULT_RESULT_FIXTURES)
-    .option('--live', 'also run the live stage (the embedded default unless --proxy-url/--proxy-cmd)')
+    .option('--allow-version-mismatch', "accept a --golden set made for another version of the corpus's tool set (as `corpus validate` does); its tool ids must still match", false)
+    .option('--live', 'also run the live stage (the embedded default unless --proxy-url/--proxy-cmd/--preset)')
+    .option('--preset <name>', 'live stage: measure this preset of datasets/presets (started in front of the embedded upstreams; a single-upstream one fronts the fixture)')
+    .option('--no-live', 'no live stage (the default; for scripts that pass it explicitly)')
     .option('--no-offline', 'skip the offline stage (live only)')
     .option('--comply <file>', 'a `mcpgauge comply --format json` report to render into the same dashboard');
   for (const o of EMBED_FLAGS) cmd.addOption(o);
   for (const o of liveOptions()) cmd.addOption(o);
   for (const o of systemOptions()) cmd.addOption(o);
-  cmd.action(async (flags: Record<string, unknown>) => {
+  cmd.action(async (flags: Record<string, unknown>, command: Command) => {
     const { runOffline } = await import('../bench/offline.ts');
     const { assembleReport } = await import('../bench/report.ts');
     const { writeReport } = await import('../report/write.ts');
@@ -73,7 +76,8 @@ export function register(program: Command): void {
       goldenFlag === 'none' ? undefined : goldenFlag ? resolve(goldenFlag) : corpusPath === DEFAULT_CORPUS ? DEFAULT_GOLDEN : undefined;
     const tokenizers = String(flags.tokenizers) === 'all' ? [...TOKENIZER_NAMES] : list(String(flags.tokenizers));
     if (!flags.offline && !flags.live) throw new UserError('--no-offline needs --live (nothing to do)');
-    const corpora: CorpusInput[] = [{ path: corpusPath, golden }, ...(flags.extraCorpus as string[]).map((p) => ({ path: resolve(p) }))];
+    const allowVersionMismatch = flags.allowVersionMismatch === true;
+    const corpora: CorpusInput[] = [{ path: corpusPath, golden, ...(allowVersionMismatch ? { allowVersionMismatch } : {}) }, ...(flags.extraCorpus as string[]).map((p) => ({ path: resolve(p) }))];
     // The live stage scores the proxy on a golden set; a corpus without one falls back to the
     // default corpus + golden set, which then joins the report's corpora so its rows resolve.
     let liveCorpus = corpusPath;
@@ -94,8 +98,13 @@ export function register(program: Command): void {
     const bootstrap = { iterations: flags.bootstrap as number, seed: flags.seed as number };
     // validate live flags before spending time offline
     const liveOpts = flags.live
-      ? liveOptionsFromFlags({ ...(flags as Record<string, never>), golden: liveGolden, corpus: liveCorpus, tokenizers: tokenizers.join(',') } as never)
+      ? { ...liveOptionsFromFlags({ ...(flags as Record<string, never>), golden: liveGolden, corpus: liveCorpus, tokenizers: tokenizers.join(',') } as never), ...(allowVersionMismatch ? { allowVersionMismatch } : {}) }
       : undefined;
+    if (flags.preset !== undefined) {
+      if (!flags.live) throw new UserError('--preset needs --live (bench measures a preset in the live stage)', 2);
+      if (flags.proxyUrl !== undefined || flags.proxyCmd !== undefined || (flags.system as string[]).length > 0) throw new UserError('--preset cannot be combined with --proxy-url, --proxy-cmd or --system (use --system NAME=preset:NAME)', 2);
+      (await import('../adapter/preset.ts')).loadPreset(String(flags.preset));
+    }
     const systemOpts = systemOptionsFromFlags(flags);
     const explicitSystems = (flags.system as string[]).length > 0;
     const t0 = performance.now();
@@ -126,9 +135,14 @@ export function register(program: Command): void {
       const t1 = performance.now();
       log('live stage: starting');
       // the embedded proxy runs the first --retriever (the one that also feeds the simulated responses)
-      // the live stage (MCP client SDK, zod) loads only when it runs
-      const { runLive } = await import('../live/run.ts');
-      live = await runLive({ ...liveOpts, bootstrap, log, retriever: retrievers(flags.retriever)[0], retrieverOptions: embedOptionsFromFlags(flags) });
+      if (flags.preset !== undefined) {
+        const { runPresetLive } = await import('../systems/live.ts');
+        live = await runPresetLive(String(flags.preset), { ...liveOpts, bootstrap, log }, explicitLive(liveOpts, command));
+      } else {
+        // the live stage (MCP client SDK, zod) loads only when it runs
+        const { runLive } = await import('../live/run.ts');
+        live = await runLive({ ...liveOpts, bootstrap, log, retriever: retrievers(flags.retriever)[0], retrieverOptions: embedOptionsFromFlags(flags) });
+      }
       log(`live stage: ${((performance.now() - t1) / 1000).toFixed(1)} s, ${live.errors.length} error row(s)`);
     }
     const staged = liveOpts ? await runSystemStages(systemOpts, { ...liveOpts, bootstrap, log }, explicitSystems) : {};
@@ -146,6 +160,18 @@ export function register(program: Command): void {
       process.exitCode = 2;
     }
   });
+}
+
+/** The live options the user set on the command line (they win over a preset's adapter block). */
+function explicitLive(o: import('../live/types.ts').LiveOptions, command: Command): Partial<import('../live/types.ts').LiveOptions> {
+  const cli = (k: string) => command.getOptionValueSource(k) === 'cli';
+  const out: Partial<import('../live/types.ts').LiveOptions> = {};
+  const keys: Array<[string, keyof import('../live/types.ts').LiveOptions]> = [['style', 'style'], ['discoveryTool', 'discoveryTool'], ['callTool', 'callTool'], ['callArgsArg', 'callArgsArg'], ['callNameArg', 'callNameArg'], ['limit', 'limit'], ['transport', 'transport']];
+  for (const [flag, key] of keys) if (cli(flag) && o[key] !== undefined) (out as Record<string, unknown>)[key] = o[key];
+  if (out.style !== undefined) out.styleSource = '--style';
+  const names: Array<['queryArg' | 'limitArg' | 'detailArg', 'query' | 'limit' | 'detail']> = [['queryArg', 'query'], ['limitArg', 'limit'], ['detailArg', 'detail']];
+  for (const [flag, key] of names) if (cli(flag) && o.argNames?.[key] !== undefined) out.argNames = { ...out.argNames, [key]: o.argNames[key] };
+  return out;
 }
 
 /** the parsed --retriever value (the default is a plain string) */
@@ -186,6 +212,10 @@ function printSummary(report: Report, log: (m: string) => void): void {
   if (lv) {
     for (const m of lv.menus) log(`\nlive menu (${m.tokenizer}): proxy ${m.proxy_menu_tokens.value} vs full ${m.full_menu_tokens.value} tokens`);
     if (lv.style) log(`live style: ${lv.style} (${lv.style_reason}); discovery: ${lv.discovery?.status}${lv.discovery?.reason ? ` (${lv.discovery.reason})` : ''}`);
+    for (const r of lv.retrieval) {
+      if (r.summary) log(`live retrieval ${r.detail}: recall@5 ${r.summary.recall_at_5.value.toFixed(3)} MRR ${r.summary.mrr.value.toFixed(3)} (${r.query_count} queries${r.errors ? `, ${r.errors} failed` : ''})`);
+      else log(`live retrieval ${r.detail}: not computed (${r.not_computed_reason ?? 'no usable response'})`);
+    }
     for (const s of lv.response_summary) log(`live responses ${s.detail} (${s.tokenizer}): p50 ${s.p50} p95 ${s.p95} max ${s.max} tokens, n=${s.n}${s.errors ? `, ${s.errors} failed` : ''}`);
     for (const l of lv.latency) log(`live latency ${l.detail}: p50 ${l.p50_ms} ms p95 ${l.p95_ms} ms p99 ${l.p99_ms} ms (n=${l.n}${l.errors ? `, ${l.errors} failed` : ''})`);
     if (lv.cheap_call) log(`live cheap call (${lv.cheap_call.method}): p50 ${lv.cheap_call.p50_ms} ms p95 ${lv.cheap_call.p95_ms} ms (n=${lv.cheap_call.n})`);

@@ -81,7 +81,7 @@ export function validateGolden(golden: GoldenSet, corpus: Corpus, where: string,
     a.push(item);
     problems.set(kind, a);
   };
-  if (!opts.allowCorpusVersionMismatch && golden.corpus_version !== corpus.version) add('corpus_version mismatch', `golden is for ${golden.corpus_version}, corpus is ${corpus.version}`);
+  if (!opts.allowCorpusVersionMismatch && golden.corpus_version !== corpus.version) add('corpus_version mismatch', `golden is for ${golden.corpus_version}, corpus is ${corpus.version} (--allow-version-mismatch accepts it when the tool ids still match)`);
   if (golden.queries.length === 0) add('no queries', '(empty set)');
   const seen = new Set<string>();
   for (const q of golden.queries) {

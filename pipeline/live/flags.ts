@@ -104,6 +104,8 @@ export function liveOptionsFromFlags(flags: Record<string, FlagValue>): LiveOpti
   if (flags.lap === false) o.lap = 'off';
   if (flags.resultCalls === false) o.resultCalls = false;
   set('callTool', strFlag(flags.callTool, '--call-tool'));
+  set('callNameArg', strFlag(flags.callNameArg, '--call-name-arg'));
+  set('callArgsArg', strFlag(flags.callArgsArg, '--call-args-arg'));
   set('resultTopK', intFlag(flags.resultTopK, '--result-top-k', 1));
   if (flags.protocol !== undefined) {
     const p = String(flags.protocol);
@@ -206,6 +208,8 @@ export function liveOptions(): Option[] {
     opt('--max-error-rate <x>', 'largest share of failed measured calls (0..1) before the run is marked failed and bench exits 2', { default: '0', check: errorRate }),
     opt('--no-result-calls', "do not call the golden calls' tools (live result cost)"),
     opt('--call-tool <name>', "the proxy's tool that runs an upstream tool (result cost)", { default: 'call_tool', check: nonEmpty }),
+    opt('--call-name-arg <name>', "the call tool's argument naming the upstream tool", { default: 'name', check: nonEmpty }),
+    opt('--call-args-arg <name>', "the call tool's argument carrying the upstream tool's arguments (mcpproxy: args)", { default: 'arguments', check: nonEmpty }),
     opt('--result-top-k <n>', "a golden call runs when its tool is within the proxy's first N results (1 = top-1 only)", { default: '1', check: int(1) }),
     opt('--protocol <era>', 'MCP protocol towards the proxy', { default: 'legacy', choices: PROTOCOLS }),
   ];

@@ -37,6 +37,11 @@ export interface ResultCallsInput {
   proxy: McpConnection;
   /** the proxy's tool that runs an upstream tool (default call_tool) */
   callTool: string;
+  /** its argument names: the upstream tool's name (default name) and its arguments (default arguments) */
+  callNameArg?: string;
+  callArgsArg?: string;
+  /** the call tool the proxy's response names for a result (`call_with`), by query and tool id */
+  callWith?: (queryId: string, toolId: string) => string | undefined;
   /** tools the proxy lists (to check the call tool exists) */
   proxyToolNames: readonly string[];
   golden: GoldenSet;
@@ -145,8 +150,26 @@ export async function measureResultCalls(input: ResultCallsInput): Promise<LiveR
   const skipped: LiveResultSkip[] = [];
   const rows: LiveResultCallRow[] = [];
   const topK = input.topK ?? 1;
-  const out = (): LiveResultCost => ({ call_tool: input.callTool, top_k: topK, candidates: candidates.length, rows, skipped, summary: summarize(rows, input.tokenizers), method: RESULT_COST_METHOD });
+  const nameArg = input.callNameArg ?? 'name';
+  const argsArg = input.callArgsArg ?? 'arguments';
+  let callWithUsed = 0;
+  let missing: string | undefined;
+  const out = (): LiveResultCost => ({
+    call_tool: input.callTool,
+    call_args: { name: nameArg, arguments: argsArg },
+    ...(callWithUsed ? { call_with_used: callWithUsed } : {}),
+    ...(missing ? { missing_call_tool: missing } : {}),
+    top_k: topK,
+    candidates: candidates.length,
+    rows,
+    skipped,
+    summary: summarize(rows, input.tokenizers),
+    method: RESULT_COST_METHOD,
+  });
   if (!input.proxyToolNames.includes(input.callTool)) {
+    const listed = input.proxyToolNames.length > 12 ? `${input.proxyToolNames.slice(0, 12).join(', ')}, … (${input.proxyToolNames.length} tools)` : input.proxyToolNames.join(', ') || 'no tools';
+    missing = `the proxy lists no ${JSON.stringify(input.callTool)} tool (it lists: ${listed}); set --call-tool (and --call-name-arg/--call-args-arg)`;
+    log(`live: result cost: no result calls: ${missing}`);
     for (const q of candidates) skipped.push({ query_id: q.id, tool_id: q.call!.tool_id, reason: `the proxy lists no ${JSON.stringify(input.callTool)} tool` });
     return out();
   }
@@ -200,11 +223,16 @@ export async function measureResultCalls(input: ResultCallsInput): Promise<LiveR
       const i = p.toolId.indexOf(':');
       const server = p.toolId.slice(0, i);
       const tool = p.toolId.slice(i + 1);
-      const callArgs = { name: p.toolId, arguments: p.args };
+      const callArgs = { [nameArg]: p.toolId, [argsArg]: p.args };
+      // the proxy's own hint for this result (mcpproxy: call_tool_read|write|destructive), when it lists that tool
+      const hint = input.callWith?.(p.id, p.toolId);
+      const useHint = hint !== undefined && hint !== input.callTool && input.proxyToolNames.includes(hint);
+      const callTool = useHint ? hint : input.callTool;
+      if (useHint) callWithUsed++;
       let viaProxy: CallResult | undefined;
       let proxyError: string | undefined;
       try {
-        viaProxy = await input.proxy.callTool(input.callTool, callArgs, { timeoutMs: input.timeoutMs });
+        viaProxy = await input.proxy.callTool(callTool, callArgs, { timeoutMs: input.timeoutMs });
         if (viaProxy.isError) proxyError = `tool error: ${resultError(viaProxy)}`;
       } catch (e) {
         proxyError = oneLine((e as Error).message);
@@ -222,7 +250,7 @@ export async function measureResultCalls(input: ResultCallsInput): Promise<LiveR
         }
       }
       for (const tk of input.tokenizers) {
-        const row: LiveResultCallRow = { query_id: p.id, tool_id: p.toolId, tokenizer: tk.name, rank: p.rank, ok: proxyError === undefined, call_tokens: tk.count(JSON.stringify(callArgs)), overhead_tokens: null };
+        const row: LiveResultCallRow = { query_id: p.id, tool_id: p.toolId, tokenizer: tk.name, rank: p.rank, ok: proxyError === undefined, call_tokens: tk.count(JSON.stringify(callArgs)), call_tool: callTool, ...(useHint ? { call_with: true } : {}), overhead_tokens: null };
         if (proxyError !== undefined) row.error = proxyError;
         else row.proxy = countResult(viaProxy!, tk);
         if (directError !== undefined) row.direct_error = directError;
@@ -312,6 +340,9 @@ export async function resultCostStage(args: {
   return measureResultCalls({
     proxy: args.conn,
     callTool: opts.callTool ?? 'call_tool',
+    callNameArg: opts.callNameArg,
+    callArgsArg: opts.callArgsArg,
+    callWith: (qid, toolId) => args.partitions.get(`full\u0000${qid}`)?.callWith?.[toolId],
     topK: opts.resultTopK,
     proxyToolNames: args.proxyToolNames,
     golden: args.golden,

@@ -25,6 +25,10 @@ export interface LiveResultCallRow {
   error?: string;
   /** tokens of the call the model writes: compact JSON of {name, arguments} */
   call_tokens: number;
+  /** the call tool this call went through */
+  call_tool?: string;
+  /** true: that call tool came from the proxy's own `call_with` for this result */
+  call_with?: boolean;
   proxy?: ResultTokens;
   direct?: ResultTokens;
   direct_error?: string;
@@ -53,6 +57,12 @@ export interface LiveResultSummary {
 
 export interface LiveResultCost {
   call_tool: string;
+  /** argument names of the call tool (upstream tool name, its arguments) */
+  call_args?: { name: string; arguments: string };
+  /** calls that used the proxy's own `call_with` hint instead of call_tool */
+  call_with_used?: number;
+  /** set when no result call ran because the proxy lists no call tool (names what it lists) */
+  missing_call_tool?: string;
   /** a golden call runs when its tool is within the proxy's first top_k results (1 = top-1) */
   top_k: number;
   /** golden queries that carry a call */

@@ -96,6 +96,9 @@ export interface LiveSettings {
   corpusFile: string;
   goldenFile: string;
   style: 'auto' | 'discovery' | 'passthrough';
+  /** who set a non-auto style (e.g. a preset) */
+  styleSource: string;
+  allowVersionMismatch: boolean;
   noGolden: boolean;
   maxErrorRate: number;
 }
@@ -134,6 +137,8 @@ function resolveSettings(opts: LiveOptions): LiveSettings {
     corpusFile: opts.corpusFile ?? DEFAULT_CORPUS,
     goldenFile: opts.goldenFile ?? DEFAULT_GOLDEN,
     style: opts.style ?? 'auto',
+    styleSource: opts.styleSource ?? '--style',
+    allowVersionMismatch: opts.allowVersionMismatch === true,
     noGolden: opts.noGolden === true,
     maxErrorRate: maxErrorRate(opts.maxErrorRate),
   };
@@ -143,7 +148,7 @@ function resolveSettings(opts: LiveOptions): LiveSettings {
 async function loadQueries(s: LiveSettings): Promise<{ corpus: Corpus; golden: GoldenSet }> {
   const corpus = await loadCorpus(s.corpusFile);
   if (s.noGolden) return { corpus, golden: { corpus_version: corpus.version, queries: [] } };
-  let golden = await loadGolden(s.goldenFile, corpus);
+  let golden = await loadGolden(s.goldenFile, corpus, { allowCorpusVersionMismatch: s.allowVersionMismatch });
   if (s.maxQueries !== undefined && s.maxQueries < golden.queries.length) golden = { ...golden, queries: golden.queries.slice(0, s.maxQueries) };
   return { corpus, golden };
 }
@@ -191,7 +196,7 @@ function sseFallback(t: Extract<McpTarget, { kind: 'http' }>): Extract<McpTarget
  * (measuring discovery needs only that tool; the adapter's call tool is not required here).
  */
 function liveStyle(proxyWire: WireTool[], s: LiveSettings): { style: 'discovery' | 'passthrough'; reason: string } {
-  if (s.style !== 'auto') return { style: s.style, reason: 'set by --style' };
+  if (s.style !== 'auto') return { style: s.style, reason: `set by ${s.styleSource}` };
   return proxyWire.some((t) => t.name === s.discoveryTool)
     ? { style: 'discovery', reason: `tools/list has ${s.discoveryTool}` }
     : { style: 'passthrough', reason: `tools/list has no ${s.discoveryTool}: the upstream tools are listed directly (${proxyWire.length} tools)` };
@@ -353,7 +358,20 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
             opts, conn, proxyToolNames: proxyWire.map((t) => t.name), golden, detailRuns, partitions, upstream, corpusTools: corpus.tools, target, tokenizers, callTimeoutMs: s.callTimeoutMs, log,
           })
         : undefined;
-    if (resultCost) economics.task_sessions = taskSessions(corpus.id, menus, response_summary, resultCost);
+    if (resultCost) {
+      economics.task_sessions = taskSessions(corpus.id, menus, response_summary, resultCost);
+      if (resultCost.missing_call_tool) errors.push({ where: 'result_cost', message: resultCost.missing_call_tool });
+      // a result call is a measured call: a failed one is an error row and counts against --max-error-rate
+      const first = tokenizers[0]?.name;
+      for (const r of resultCost.rows.filter((x) => x.tokenizer === first)) {
+        counts.measured.n++;
+        if (!r.ok) {
+          counts.measured.errors++;
+          errors.push({ where: `result_call:${r.query_id}`, message: `${r.call_tool ?? resultCost.call_tool} ${r.tool_id}: ${r.error ?? 'failed'}` });
+        }
+      }
+      if (resultCost.call_with_used) log(`live: result cost: ${resultCost.call_with_used} call(s) used the call tool named by the proxy's call_with`);
+    }
     const lap = await lapSection({
       lapJson: opts.lapJson,
       mode: opts.lap,

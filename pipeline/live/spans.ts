@@ -36,6 +36,8 @@ export interface ResponsePartition {
   resultCount: number;
   /** ranked tool ids in response order (`server:tool` when the entry names its server) */
   ranking: string[];
+  /** tool id -> the call tool the entry names in `call_with` (mcpproxy's per-result hint), when present */
+  callWith?: Record<string, string>;
 }
 
 const SCHEMA_KEYS = new Set(['inputSchema', 'input_schema', 'schema', 'parameters']);
@@ -216,6 +218,7 @@ export function partitionResponse(text: string): ResponsePartition {
   };
   const s = new Scanner(bytes);
   const ranking: string[] = [];
+  let callWith: Record<string, string> | undefined;
   let resultCount = 0;
   let sawToolArray = false;
 
@@ -235,7 +238,7 @@ export function partitionResponse(text: string): ResponsePartition {
       if (name !== undefined) ranking.push(name);
       return;
     }
-    const ids: { name?: string; server?: string; id?: string } = {};
+    const ids: { name?: string; server?: string; id?: string; callWith?: string } = {};
     const walk = (nested: boolean): void => {
       s.pairs(
         () => emit('other', s.pos),
@@ -247,6 +250,10 @@ export function partitionResponse(text: string): ResponsePartition {
           const [vs, ve] = s.value();
           const label: ComponentLabel = SCHEMA_KEYS.has(key) ? 'input_schemas' : DESCRIPTION_KEYS.has(key) ? 'descriptions' : 'metadata';
           emit(label, ve);
+          if (key === 'call_with') {
+            const v = strValue(vs, ve);
+            if (v !== undefined) ids.callWith = v;
+          }
           if (key === 'name' || key === 'server' || key === 'server_name' || key === 'id' || key === 'tool_id') {
             const v = strValue(vs, ve);
             if (v !== undefined) {
@@ -261,7 +268,10 @@ export function partitionResponse(text: string): ResponsePartition {
     };
     walk(false);
     const id = ids.id ?? (ids.name !== undefined ? (ids.server && !ids.name.includes(':') ? `${ids.server}:${ids.name}` : ids.name) : undefined);
-    if (id !== undefined) ranking.push(id);
+    if (id !== undefined) {
+      ranking.push(id);
+      if (ids.callWith !== undefined) (callWith ??= {})[id] = ids.callWith;
+    }
   };
 
   const toolArray = (): void => {
@@ -310,7 +320,7 @@ export function partitionResponse(text: string): ResponsePartition {
     if (s.pos !== n) s.fail('trailing data after the JSON value');
     emit('other', n);
     const flag = sawToolArray ? undefined : 'JSON response without a tools array: no per-tool components';
-    return { spans, byteLength: n, json: true, flag, resultCount, ranking };
+    return { spans, byteLength: n, json: true, flag, resultCount, ranking, ...(callWith ? { callWith } : {}) };
   } catch (e) {
     if (!(e instanceof ScanError)) throw e;
     return {

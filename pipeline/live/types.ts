@@ -47,6 +47,8 @@ export interface LiveOptions extends TargetOptions {
   /** which detail levels to measure (default both; compact only when the tool declares the detail argument) */
   details?: Detail[];
   goldenFile?: string;
+  /** accept a golden set made for another version of the corpus */
+  allowVersionMismatch?: boolean;
   corpusFile?: string;
   /** use only the first N golden queries (speed) */
   maxQueries?: number;
@@ -66,12 +68,18 @@ export interface LiveOptions extends TargetOptions {
   resultCalls?: boolean;
   /** the proxy's tool that runs an upstream tool (default call_tool) */
   callTool?: string;
+  /** the call tool's argument carrying the upstream tool name (default name) */
+  callNameArg?: string;
+  /** the call tool's argument carrying the upstream tool's arguments (default arguments) */
+  callArgsArg?: string;
   /** a golden call runs when its tool is within the proxy's first N results (default 1: top-1 only) */
   resultTopK?: number;
   /** retrieval bootstrap (default 2000 iterations, seed 42) */
   bootstrap?: { iterations: number; seed: number };
   /** discovery | passthrough | auto (default: discovery when tools/list has the discovery tool) */
   style?: 'auto' | 'discovery' | 'passthrough';
+  /** who set `style` when it is not auto (display; default --style) */
+  styleSource?: string;
   /** pass-through names: upstream "server:tool" -> the proxy's name (else matched by suffix) */
   toolMap?: Record<string, string>;
   /** --golden none: no discovery queries at all (menus and the latency of a cheap call only) */

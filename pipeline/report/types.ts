@@ -600,7 +600,7 @@ export interface DirectBlock {
 
 export interface SystemBlock {
   name: string;
-  kind: 'direct' | 'reference' | 'cmd' | 'url';
+  kind: 'direct' | 'reference' | 'cmd' | 'url' | 'preset';
   /** the SPEC as given */
   spec: string;
   description: string;

@@ -27,7 +27,7 @@ const collectSpecs = (v: string, prev: string[] = []) => {
 /** The commander options `mcpgauge bench` takes for systems and the scale sweep (checked as parsed). */
 export function systemOptions(): Option[] {
   return [
-    new Option('--system <spec>', 'measure this system side by side (repeatable): NAME=SPEC, SPEC = direct | reference[:retriever=ID] | cmd:<command template> | url:<URL>').argParser(collectSpecs).default([]),
+    new Option('--system <spec>', 'measure this system side by side (repeatable): NAME=SPEC, SPEC = direct | reference[:retriever=ID] | cmd:<command template> | url:<URL> | preset:NAME[,upstream=SERVER]').argParser(collectSpecs).default([]),
     checked('--scale <sizes>', 'cost growth vs catalog size: comma list of catalog sizes (e.g. 10,100,1000,5000); systems default to direct and reference', (v) => scaleSizes(v)),
     new Option('--catalog-from <file>', 'corpus the scale catalogs are sampled from (real tool definitions, renamed past its size)').default(DEFAULT_CORPUS),
     checked('--page-size <n>', 'tools/list page size of the scale catalog fixture (the client must page)', (v) => posInt(v, '--page-size', 1), String(SCALE_DEFAULTS.pageSize)),
@@ -122,7 +122,9 @@ export function systemsSummary(r: Report): string[] {
   for (const s of r.systems ?? []) {
     if (s.error) out.push(`system ${s.name}: FAILED: ${s.error}`);
     else if (s.direct) out.push(`system ${s.name}: menu ${s.direct.menus.find((m) => m.tokenizer === tk)?.menu_tokens.value} tokens (${tk}), listing p50 ${s.direct.latency.p50_ms} ms`);
-    else if (s.live) {
+    else if (s.live && s.live.style === 'passthrough') {
+      out.push(`system ${s.name}: menu ${s.live.menus.find((m) => m.tokenizer === tk)?.proxy_menu_tokens.value} tokens (${tk}), pass-through (no discovery calls)${s.live.cheap_call ? `, ${s.live.cheap_call.method} p50 ${s.live.cheap_call.p50_ms} ms` : ''}${s.live.passthrough ? `, ${s.live.passthrough.matched} upstream tools matched` : ''}`);
+    } else if (s.live) {
       const ret = s.live.retrieval.find((x) => x.detail === 'full');
       out.push(`system ${s.name}: menu ${s.live.menus.find((m) => m.tokenizer === tk)?.proxy_menu_tokens.value} tokens (${tk}), recall@5 ${ret?.summary?.recall_at_5.value.toFixed(3) ?? '—'}, latency p50 ${s.live.latency.find((x) => x.detail === 'full')?.p50_ms ?? '—'} ms`);
     }

@@ -21,6 +21,7 @@ import { openSystem, MCPGAUGE_BIN, type OpenedSystem } from './open.ts';
 import { listingTokens } from './menu.ts';
 import type { SystemSpec } from './spec.ts';
 import { Turnstile } from './turnstile.ts';
+import { startPreset } from './preset.ts';
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 const oneLine = (e: unknown) => ((e as Error)?.message ?? String(e)).split('\n')[0];
@@ -74,6 +75,10 @@ async function measureProxy(spec: SystemSpec, base: LiveOptions, configFile: str
       opts = { ...opts, ...started.opts, upstreamsFile: configFile };
       // an HTTP-served proxy needs a moment to listen
       if (running) opts.readyTimeoutMs = Math.max(opts.readyTimeoutMs ?? 10_000, 10_000);
+    } else if (spec.kind === 'preset') {
+      const p = await startPreset(spec.preset!, upstreams, dir, { upstream: spec.upstream, callTimeoutMs: base.callTimeoutMs, where: `--system ${spec.name}` });
+      running = p.running;
+      opts = { ...opts, ...presetLiveOptions(p), readyTimeoutMs: Math.max(opts.readyTimeoutMs ?? 10_000, 10_000) };
     } else {
       opts = { ...opts, proxyUrl: spec.url, apiKey: base.apiKey, upstreamsFile: base.upstreamsFile ?? configFile };
     }
@@ -81,6 +86,40 @@ async function measureProxy(spec: SystemSpec, base: LiveOptions, configFile: str
     return { name: spec.name, kind: spec.kind, spec: spec.spec, description: live.target.description, live };
   } finally {
     await running?.stop();
+  }
+}
+
+/** Live options that speak to a started preset (its URL or stdio command, its adapter block, its upstreams). */
+function presetLiveOptions(p: Awaited<ReturnType<typeof startPreset>>): Partial<LiveOptions> {
+  const t = p.running.target;
+  const o: Partial<LiveOptions> = { ...p.adapter, upstreamsFile: p.upstreamsFile };
+  if (t.kind === 'stdio') o.proxyCmd = shellLine([...Object.entries(t.env ?? {}).map(([k, v]) => `${k}=${v}`), t.command, ...(t.args ?? [])]);
+  else {
+    o.proxyUrl = t.url;
+    if (t.kind === 'sse') o.transport = 'sse';
+    if (p.apiKey) o.apiKey = p.apiKey;
+  }
+  return o;
+}
+
+/**
+ * `bench --live --preset NAME`: the live stage against a preset started in front of the embedded
+ * upstreams (a single-upstream preset: the fixture). Options the user gave on the command line
+ * (`explicit`) win over the preset's adapter block.
+ */
+export async function runPresetLive(name: string, base: LiveOptions, explicit: Partial<LiveOptions> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-preset-'));
+  let running: RunningProxy | undefined;
+  try {
+    const upstreams = await embeddedUpstreams(dir, base.embeddedServers ?? EMBEDDED_SERVERS);
+    const p = await startPreset(name, upstreams, dir, { callTimeoutMs: base.callTimeoutMs });
+    running = p.running;
+    base.log?.(`live stage: preset ${p.preset.name} (${p.preset.description}) fronting ${p.upstreams.map((u) => u.name).join(', ')}`);
+    const pre = presetLiveOptions(p);
+    return await runLive({ ...base, ...pre, ...explicit, argNames: { ...pre.argNames, ...explicit.argNames }, readyTimeoutMs: Math.max(base.readyTimeoutMs ?? 10_000, 10_000) });
+  } finally {
+    await running?.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -14,6 +14,8 @@ import { targetOf, type UpstreamConfig } from '../proxy/config.ts';
 import { ADAPTER_DEFAULTS, freePort, launchProxy, openProxySession, type AdapterOptions, type DiscoverResult, type ProxySession, type RunningProxy } from '../adapter/index.ts';
 import { REPO_ROOT } from '../constants.ts';
 import type { SystemSpec } from './spec.ts';
+import { startPreset } from './preset.ts';
+import { presetAdapter } from '../adapter/index.ts';
 
 export const MCPGAUGE_BIN = join(REPO_ROOT, 'bin', 'mcpgauge.mjs');
 
@@ -99,8 +101,12 @@ function writeConfig(spec: SystemSpec, ctx: SystemContext): string {
   return path;
 }
 
-async function launch(spec: SystemSpec, ctx: SystemContext): Promise<{ running: RunningProxy; apiKey?: string }> {
+async function launch(spec: SystemSpec, ctx: SystemContext): Promise<{ running: RunningProxy; apiKey?: string; adapter?: AdapterOptions }> {
   if (spec.kind === 'url') return { running: await launchProxy({ kind: 'url', url: spec.url!, apiKey: ctx.apiKey }, { workDir: ctx.workDir, values: {}, secrets: ctx.apiKey ? [ctx.apiKey] : [] }) };
+  if (spec.kind === 'preset') {
+    const p = await startPreset(spec.preset!, ctx.upstreams, ctx.workDir, { upstream: spec.upstream, callTimeoutMs: ctx.timeoutMs, where: `--system ${spec.name}` });
+    return { running: p.running, apiKey: p.apiKey, adapter: presetAdapter(p.preset, ctx.adapter ?? ADAPTER_DEFAULTS) };
+  }
   const config = writeConfig(spec, ctx);
   const apiKey = randomBytes(16).toString('hex');
   const template = spec.kind === 'reference' ? '{MCPGAUGE} proxy --config {CONFIG_FILE} --transport stdio' : spec.template!;
@@ -149,7 +155,7 @@ async function waitReady(session: ProxySession, ctx: SystemContext, t0: number):
 
 async function openProxy(spec: SystemSpec, ctx: SystemContext): Promise<OpenedSystem> {
   const t0 = performance.now();
-  const { running } = await launch(spec, ctx);
+  const { running, adapter } = await launch(spec, ctx);
   let session: ProxySession | undefined;
   try {
     const target = running.target;
@@ -157,7 +163,7 @@ async function openProxy(spec: SystemSpec, ctx: SystemContext): Promise<OpenedSy
     const end = Date.now() + ctx.timeoutMs;
     for (;;) {
       try {
-        session = await openProxySession(target, { adapter: ctx.adapter ?? ADAPTER_DEFAULTS, protocol: ctx.protocol, timeoutMs: ctx.timeoutMs });
+        session = await openProxySession(target, { adapter: adapter ?? ctx.adapter ?? ADAPTER_DEFAULTS, protocol: ctx.protocol, timeoutMs: ctx.timeoutMs });
         break;
       } catch (e) {
         if (running.served !== 'http' || running.exit() !== null || Date.now() > end) throw e;

@@ -6,12 +6,19 @@
  * template>` (a proxy started by a command; placeholders from pipeline/adapter, plus the ones
  * systems/open.ts supplies: {CONFIG_FILE}, {SERVERS_JSON}, {MCPGAUGE}, {PORT}, {API_KEY},
  * {WORK_DIR}; with {PORT} it is HTTP-served at http://127.0.0.1:{PORT}/mcp, else stdio) or
- * `url:<URL>` (a proxy already running; its upstreams are its own business). NAME defaults to the
- * kind; names are unique.
+ * `url:<URL>` (a proxy already running; its upstreams are its own business) or
+ * `preset:NAME[,upstream=SERVER]` (a preset of datasets/presets started in front of the embedded
+ * upstreams; a single-upstream preset fronts SERVER, default `fixture`). NAME defaults to the
+ * kind (the preset's name for a preset); names are unique.
  */
+import { loadPreset } from '../adapter/preset.ts';
 import { UserError } from '../types.ts';
+import { EMBEDDED_SERVERS } from '../live/types.ts';
 
-export type SystemKind = 'direct' | 'reference' | 'cmd' | 'url';
+export type SystemKind = 'direct' | 'reference' | 'cmd' | 'url' | 'preset';
+
+/** the keys `preset:NAME,key=val` takes */
+export const PRESET_SYSTEM_KEYS = ['upstream'] as const;
 
 export interface SystemSpec {
   name: string;
@@ -24,10 +31,14 @@ export interface SystemSpec {
   template?: string;
   /** url: the proxy URL */
   url?: string;
+  /** preset: the preset name (datasets/presets/<name>.json) */
+  preset?: string;
+  /** preset: the embedded upstream a single-upstream preset fronts (default fixture) */
+  upstream?: string;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/;
-const SPEC_START = /^(direct|reference|cmd:|url:)/;
+const SPEC_START = /^(direct|reference|cmd:|url:|preset:)/;
 
 /** One `--system` value. */
 export function parseSystemSpec(arg: string): SystemSpec {
@@ -66,7 +77,20 @@ export function parseSystemSpec(arg: string): SystemSpec {
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UserError(`${where}: the URL must be http:// or https://`);
     return { name: name ?? 'url', kind: 'url', spec, url };
   }
-  throw new UserError(`${where}: unknown system spec ${JSON.stringify(spec)} (valid: direct, reference[:retriever=ID], cmd:<command template>, url:<URL>, each optionally NAME=...)`);
+  if (spec.startsWith('preset:')) {
+    const [pname, ...opts] = spec.slice(7).split(',').map((x) => x.trim());
+    if (!pname) throw new UserError(`${where}: preset: needs a preset name`, 2);
+    loadPreset(pname, where); // unknown preset or bad preset file: one line, exit 2
+    const out: SystemSpec = { name: name ?? pname.replace(/^.*[/\\]/, '').replace(/\.json$/, ''), kind: 'preset', spec, preset: pname };
+    for (const opt of opts.filter(Boolean)) {
+      const m = /^([a-z_-]+)=(.*)$/.exec(opt);
+      if (!m || !(PRESET_SYSTEM_KEYS as readonly string[]).includes(m[1])) throw new UserError(`${where}: unknown preset option ${JSON.stringify(opt)} (valid: ${PRESET_SYSTEM_KEYS.map((k) => `${k}=...`).join(', ')})`, 2);
+      if (!(EMBEDDED_SERVERS as readonly string[]).includes(m[2])) throw new UserError(`${where}: upstream=${m[2]}: not an embedded upstream (valid: ${EMBEDDED_SERVERS.join(', ')})`, 2);
+      out.upstream = m[2];
+    }
+    return out;
+  }
+  throw new UserError(`${where}: unknown system spec ${JSON.stringify(spec)} (valid: direct, reference[:retriever=ID], cmd:<command template>, url:<URL>, preset:NAME[,upstream=SERVER], each optionally NAME=...)`);
 }
 
 /** Every `--system` value; names must be unique (give NAME= to tell two of a kind apart). */

@@ -1,0 +1,53 @@
+/**
+ * Presets outside the gate: `--system NAME=preset:NAME[,key=val]` parsing (unknown key or preset =
+ * one line, exit 2), and a real side-by-side run of the reference proxy and npm mcp-proxy
+ * (started from its preset in front of the fixture) writing one report with both (few golden
+ * queries, one run, to stay short).
+ */
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSystemSpec } from '../../pipeline/systems/spec.ts';
+import { UserError } from '../../pipeline/types.ts';
+import { validateReport } from '../../pipeline/report/validate.ts';
+import { MCPGAUGE_BIN, tempDir } from '../proxy/helpers.ts';
+
+const t = tempDir('systems-presets');
+after(() => t.cleanup());
+
+function bench(args: string[]): Promise<{ code: number; stderr: string }> {
+  return new Promise((res) => {
+    execFile(process.execPath, [MCPGAUGE_BIN, 'bench', ...args], { timeout: 180_000, maxBuffer: 32 << 20 }, (e, _o, stderr) => res({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stderr }));
+  });
+}
+
+test('--system preset:NAME: name defaults to the preset, upstream= for single-upstream presets, unknown key/preset exit 2', () => {
+  assert.deepEqual(parseSystemSpec('preset:mcp-proxy'), { name: 'mcp-proxy', kind: 'preset', spec: 'preset:mcp-proxy', preset: 'mcp-proxy' });
+  assert.equal(parseSystemSpec('mp=preset:mcp-proxy,upstream=memory').upstream, 'memory');
+  const bad = (s: string, re: RegExp) =>
+    assert.throws(() => parseSystemSpec(s), (e: unknown) => e instanceof UserError && e.exitCode === 2 && re.test(e.message) && !e.message.includes('\n'));
+  bad('mp=preset:mcp-proxy,port=9', /unknown preset option "port=9" \(valid: upstream=\.\.\.\)/);
+  bad('preset:mcp-proxy,upstream=nosuch', /not an embedded upstream/);
+  bad('preset:nosuch', /unknown preset "nosuch" \(presets: .*mcp-proxy/);
+});
+
+test('bench --live --system reference --system mp=preset:mcp-proxy: one report with both systems', async () => {
+  const out = join(t.dir, 'both');
+  const r = await bench(['--live', '--no-offline', '--system', 'reference', '--system', 'mp=preset:mcp-proxy', '--embedded-servers', 'fixture', '--live-queries', '2', '--runs', '1', '--warmup', '0', '--tokenizers', 'cl100k_base', '--bootstrap', '10', '--no-lap', '--out', out]);
+  assert.equal(r.code, 0, r.stderr);
+  const report = validateReport(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')));
+  const [ref, mp] = report.systems ?? [];
+  assert.deepEqual([ref?.name, ref?.kind, mp?.name, mp?.kind], ['reference', 'reference', 'mp', 'preset']);
+  assert.equal(ref.error, undefined, ref.error);
+  assert.equal(mp.error, undefined, mp.error);
+  assert.equal(ref.live?.style, 'discovery');
+  assert.equal(mp.live?.style, 'passthrough', 'mcp-proxy passes the fixture tools through');
+  assert.ok((mp.live?.passthrough?.matched ?? 0) >= 6, 'every fixture tool matched through mcp-proxy');
+  assert.match(r.stderr, /system mp: menu \d+ tokens \(cl100k_base\), pass-through/);
+  // a bad preset option: one line, exit 2, before anything starts
+  const bad = await bench(['--live', '--no-offline', '--system', 'mp=preset:mcp-proxy,port=1', '--out', join(t.dir, 'bad')]);
+  assert.equal(bad.code, 2, bad.stderr);
+  assert.equal(bad.stderr.trim().split('\n').length, 1, bad.stderr);
+});
