@@ -50,7 +50,10 @@ export const ROLE_LABEL = 'mcpgauge.role';
 export function dockerFixtureArgv(o: { runId: string; labels?: Record<string, string>; env?: Record<string, string>; image?: string; args?: string[] }): string[] {
   const labels = Object.entries(o.labels ?? {}).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
   const env = Object.entries(o.env ?? {}).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  return ['docker', 'run', '--rm', '-i', '--network', 'none', '--label', `${RUN_LABEL}=${o.runId}`, ...labels, ...env, o.image ?? fixtureImage(), '/mcpfixture', '--transport', 'stdio', ...(o.args ?? [])];
+  // the engine the gate itself talks to (DOCKER_HOST, e.g. CI's own dockerd socket) also for the proxy's
+  // `docker run`: a proxy passes its upstreams only the environment it chooses, a flag reaches them all
+  const host = process.env.DOCKER_HOST ? ['--host', process.env.DOCKER_HOST] : [];
+  return ['docker', ...host, 'run', '--rm', '-i', '--network', 'none', '--label', `${RUN_LABEL}=${o.runId}`, ...labels, ...env, o.image ?? fixtureImage(), '/mcpfixture', '--transport', 'stdio', ...(o.args ?? [])];
 }
 
 function docker(args: string[], timeoutMs = 30_000): Promise<{ code: number; out: string; err: string }> {
