@@ -25,18 +25,24 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** Commands whose usage errors exit 2 (the exit-code contract in README.md); comply keeps its own. */
+const EXIT2_USAGE = ['gate', 'diff', 'bench'];
+
 export async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
   try {
     await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) {
-      process.exitCode = e.exitCode;
+      // gate, diff and bench: a usage error is "could not run as asked" (2), help/version stay 0
+      process.exitCode = e.exitCode !== 0 && EXIT2_USAGE.includes(argv[2]) ? 2 : e.exitCode;
       return;
     }
     const msg = (e as Error)?.message ?? String(e);
     process.stderr.write(`mcpgauge: ${msg.split('\n')[0]}\n`);
     if (process.env.MCPGAUGE_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);
-    process.exitCode = e instanceof UserError ? e.exitCode : 1;
+    // gate, diff and bench report a verdict through process.exitCode (1 = failure / regression); anything
+    // thrown means they could not run as asked: 2
+    process.exitCode = EXIT2_USAGE.includes(argv[2]) ? 2 : e instanceof UserError ? e.exitCode : 1;
   }
 }

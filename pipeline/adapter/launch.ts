@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { McpTarget } from '../mcp/client.ts';
 import { UserError } from '../types.ts';
+import { assertExecutable, track } from '../util/proc.ts';
 import { fillCommand, fillConfig, fillText, redact, shellLine, type PlaceholderValues } from './template.ts';
 import { httpTarget, type ProxyTransport } from './transport.ts';
 
@@ -80,6 +81,11 @@ export interface LaunchContext {
   secrets: readonly string[];
   /** receives every output chunk (already redacted), e.g. a log file writer */
   onOutput?: (chunk: string) => void;
+  /**
+   * The whole environment of a started proxy (the command's own NAME=value words are added on
+   * top), e.g. util/proc.ts allowedEnv(). Absent: this process's environment is inherited.
+   */
+  env?: Record<string, string>;
 }
 
 /** Start (or point at) the proxy described by `spec`. */
@@ -111,8 +117,11 @@ export async function launchProxy(spec: ProxySpec, ctx: LaunchContext): Promise<
   }
   const parts = commandParts(fillCommand(spec.command, values, '--proxy-cmd'), '--proxy-cmd');
   const display = redact(shellLine([parts.command, ...parts.args]), ctx.secrets);
+  // a program that cannot be started is a harness error with the OS error (ENOENT, EACCES), not a failed check
+  assertExecutable(parts.command, '--proxy-cmd', (ctx.env ?? process.env).PATH);
+  const env = ctx.env ? { ...ctx.env, ...parts.env } : undefined;
   if (spec.url === undefined || spec.transport === 'stdio') {
-    const target: McpTarget = { kind: 'stdio', command: parts.command, args: parts.args, env: parts.env };
+    const target: McpTarget = { kind: 'stdio', command: parts.command, args: parts.args, env: env ?? parts.env };
     return { target, served: 'stdio', description: `stdio proxy: ${display}`, pid: undefined, exit: () => null, output: () => '', stop: async () => {} };
   }
   const apiKey = typeof values.API_KEY === 'string' ? values.API_KEY : undefined;
@@ -120,16 +129,18 @@ export async function launchProxy(spec: ProxySpec, ctx: LaunchContext): Promise<
   let out = '';
   let exit: ExitInfo | null = null;
   const child: ChildProcess = spawn(parts.command, parts.args, {
-    env: { ...process.env, ...parts.env },
+    env: env ?? { ...process.env, ...parts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  let spawnError: NodeJS.ErrnoException | undefined;
   const exited = new Promise<void>((resolve) => {
     child.once('exit', (code, signal) => {
       exit = { code, signal };
       resolve();
     });
     child.once('error', (e) => {
+      spawnError = e;
       out += `spawn failed: ${e.message}\n`;
       exit ??= { code: null, signal: null };
       resolve();
@@ -138,11 +149,15 @@ export async function launchProxy(spec: ProxySpec, ctx: LaunchContext): Promise<
   const take = (d: Buffer) => {
     const s = redact(d.toString('utf8'), ctx.secrets);
     out += s;
-    if (out.length > 2_000_000) out = out.slice(-1_000_000);
+    if (out.length > 128_000) out = out.slice(-64_000); // the last lines, for evidence; the log file is the caller's
     ctx.onOutput?.(s);
   };
   child.stdout!.on('data', take);
   child.stderr!.on('data', take);
+  // started, or the OS said why not
+  await Promise.race([new Promise<void>((r) => child.once('spawn', () => r())), exited]);
+  if (spawnError) throw new UserError(`--proxy-cmd: cannot start ${JSON.stringify(parts.command)}: ${spawnError.code ?? spawnError.message}`, 2);
+  track(child, `proxy ${display.slice(0, 80)}`, true);
   const killGroup = (sig: NodeJS.Signals) => {
     try {
       if (child.pid) process.kill(-child.pid, sig);

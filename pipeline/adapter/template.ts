@@ -74,7 +74,7 @@ export function fillConfig(template: string, values: PlaceholderValues, where: s
   });
 }
 
-/** Replace every occurrence of the given secrets (API keys) by `***` (logs and evidence never carry them). */
+/** Replace every occurrence of the given secrets (API keys) by the redaction mark (logs and evidence never carry them). */
 export function redact(text: string, secrets: readonly string[]): string {
   return redactLiterals(text, secrets);
 }

@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import type { JsonValue } from '../types.ts';
 import { UserError } from '../types.ts';
 import { DEFAULT_BENCH_OUT, DEFAULT_CORPUS, DEFAULT_DISCOVERY_MENU, DEFAULT_GOLDEN, DEFAULT_RESULT_FIXTURES, TOKENIZER_NAMES } from '../constants.ts';
-import { assertWritableDir } from '../util/fs.ts';
+import { assertOutputDir } from '../util/fs.ts';
 import type { CorpusInput } from '../bench/offline.ts';
 import type { Report } from '../report/types.ts';
 import { liveOptions, liveOptionsFromFlags } from '../live/flags.ts';
@@ -63,7 +63,7 @@ export function register(program: Command): void {
     const { writeReport } = await import('../report/write.ts');
     const { runLive } = await import('../live/run.ts');
     // --out first: an unwritable folder fails now, not after the whole run
-    assertWritableDir(resolve(String(flags.out)), '--out');
+    assertOutputDir(resolve(String(flags.out)), '--out');
     // --comply is read and validated before the run, so a bad file fails now
     const complyExtra = flags.comply ? [await (await import('../comply/section-input.ts')).complySectionInput(String(flags.comply))] : [];
     const argv = process.argv.slice(2);

@@ -13,7 +13,7 @@ export function register(program: Command): void {
   program
     .command('diff')
     .description(
-      'Compare two report.json files of the same corpus/golden set: per figure old, new, delta, and whether the change is outside the old bootstrap CI (retrieval) or a tolerance (tokens, latency, break-even, errors). Exit 1 on a regression, 2 when the reports are not comparable.',
+      'Compare two report.json files of the same corpus/golden set: per figure old, new, delta, and whether the change is outside the old bootstrap CI (retrieval) or a tolerance (tokens, latency, break-even, errors). Exit 0 no regression, 1 a regression, 2 could not run as asked (missing or truncated file, not a bench report, reports not comparable, bad flags).',
     )
     .argument('<old>', 'old report.json (or its folder)')
     .argument('<new>', 'new report.json (or its folder)')
@@ -47,8 +47,13 @@ export function register(program: Command): void {
       });
       const load = (p: string) => {
         const path = reportPath(p);
+        // a missing file, truncated JSON or another kind of report: could not run as asked (exit 2, one line)
+        const raw = readJsonFile(path) as { tool?: unknown } | null;
+        if (raw && typeof raw === 'object' && raw.tool === 'mcpgauge gate') {
+          throw new UserError(`${path}: this is a gate report (mcpgauge gate), not a bench report.json; diff compares bench reports (a gate report is compared by \`mcpgauge gate --baseline FILE\`)`, 2);
+        }
         try {
-          return { path, report: validateReport(readJsonFile(path) as never) };
+          return { path, report: validateReport(raw as never) };
         } catch (e) {
           throw new UserError(`${path}: ${(e as Error).message}`);
         }

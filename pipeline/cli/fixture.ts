@@ -39,6 +39,8 @@ export function register(program: Command): void {
         maxSessions: opts.maxSessions as string,
         sessionIdleSeconds: opts.sessionIdleSeconds as string,
       });
+      // started by a harness (MCPGAUGE_PARENT_PID): exit by itself when that parent is gone
+      (await import('../util/proc.ts')).watchParent();
       await runFixture(cfg);
     });
 }

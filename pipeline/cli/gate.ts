@@ -6,7 +6,7 @@ import { addFragmentOptions, registerMerge, runFragmentCli } from './gate-merge.
 export function register(program: Command): void {
   const cmd = program
     .command('gate')
-    .description('Release gate: try to break a proxy build (fixture transport x protocol era matrix); exit 0 green, 1 a check failed, 2 harness error')
+    .description('Release gate: try to break a proxy build (fixture transport x protocol era matrix); exit 0 green, 1 a check failed, 2 could not run as asked (usage, config, output folder, harness error, nothing evaluated), 130/143 interrupted')
     .option('--config <file>', 'gate config (JSON, schema datasets/schemas/gate.config.schema.json)', 'gate.config.json')
     .option('--cells <list>', 'comma-separated subset of the config cells (default: all of them)')
     .option('--jobs <n>', 'cells in parallel (default: config jobs, 0 = number of cores)')
@@ -22,7 +22,9 @@ export function register(program: Command): void {
     .option('--proxy-endpoint <template>', 'URL template or path of the served proxy (default /mcp, /sse for sse)')
     .option('--fronts <list>', 'fixture transports the proxy fronts, e.g. stdio or stdio,sse; ":1" = one upstream per instance (other cells: not_applicable)')
     .option('--client-protocol <era>', 'protocol the gate speaks to the proxy: legacy | 2026-07-28', 'legacy')
-    .option('--no-fixture-grade', 'do not grade the fixture itself (once per run, with the compliance prober) before the cells');
+    .option('--no-fixture-grade', 'do not grade the fixture itself (once per run, with the compliance prober) before the cells')
+    .option('--pass-env <name>', 'pass this variable of the gate\'s environment to the proxy and fixtures (repeatable; they get PATH, HOME, locale and TMPDIR otherwise; a secret-looking name is scrubbed from every artifact)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option('--verbose', 'a progress line per finished step (one per finished cell always)');
   // the adapter options (same names as the live stage's)
   const adapterFlags = [
     ['--style <style>', 'proxy style: auto | discovery | passthrough', 'auto'],
@@ -46,7 +48,7 @@ export function register(program: Command): void {
     const fail2 = (m: string) => new UserError(m, 2);
     let jobs: number | undefined;
     if (o.jobs !== undefined) {
-      if (!/^\d+$/.test(String(o.jobs)) || Number(o.jobs) < 1) throw fail2(`--jobs must be an integer >= 1, got ${JSON.stringify(o.jobs)}`);
+      if (!/^\d+$/.test(String(o.jobs))) throw fail2(`--jobs must be an integer >= 0 (0 = number of cores), got ${JSON.stringify(o.jobs)}`);
       jobs = Number(o.jobs);
     }
     const proto = String(o.clientProtocol);
@@ -57,8 +59,11 @@ export function register(program: Command): void {
     } catch (e) {
       throw fail2((e as Error).message);
     }
-    const tty = process.stderr.isTTY === true && process.env.CI !== 'true';
+    // the contract: anything that stops the run before a verdict is exit 2 (a UserError of exit 1 included)
+    const usage = (e: unknown) => (e instanceof UserError && e.exitCode !== 2 ? new UserError(e.message, 2) : e);
     const gateOpts = {
+      passEnv: o.passEnv as unknown as string[],
+      verbose: o.verbose === true,
       configFile: String(o.config),
       gradeFixture: o.fixtureGrade !== false,
       cells: typeof o.cells === 'string' ? o.cells.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
@@ -77,10 +82,15 @@ export function register(program: Command): void {
       adapterExplicit: explicitAdapterKeys(cmd),
       adapter,
       clientProtocol: proto,
-      progress: tty ? (line: string) => process.stderr.write(`[gate ${new Date().toISOString().slice(11, 19)}] ${line}\n`) : undefined,
+      // always on stderr (a CI log without a TTY shows life too): phases, one line per finished cell
+      progress: (line: string) => process.stderr.write(`[gate ${new Date().toISOString().slice(11, 19)}] ${line}\n`),
     } as const;
-    if (o.fragment !== undefined) return runFragmentCli(cmd, gateOpts, o);
-    const run = await runGate(gateOpts);
+    if (o.fragment !== undefined) return runFragmentCli(cmd, gateOpts, o).catch((e) => {
+      throw usage(e);
+    });
+    const run = await runGate(gateOpts).catch((e) => {
+      throw usage(e);
+    });
     const r = run.report;
     process.stdout.write(
       `gate ${r.verdict.toUpperCase()}: ${r.counts.pass} pass, ${r.counts.flaky} flaky, ${r.counts.fail} fail, ${r.counts.skipped} skipped in ${(r.timing.total_ms / 1000).toFixed(1)} s -> ${run.files.report}\n` +

@@ -55,6 +55,9 @@ export function register(program: Command): void {
       else log('serving MCP on stdio');
       process.once('SIGINT', () => void stop(130));
       process.once('SIGTERM', () => void stop(143));
+      // started by the gate (MCPGAUGE_PARENT_PID): exit by itself when the gate is gone
+      const { watchParent } = await import('../util/proc.ts');
+      watchParent(() => stop(1));
       // Keep running until a signal (HTTP) or the end of stdin (stdio).
       await new Promise<never>(() => {});
     });

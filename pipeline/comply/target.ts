@@ -1,6 +1,7 @@
 /** Target parsing (URL or stdio command), env/env-file, auth headers, and secret scrubbing. */
 import { readFileSync } from 'node:fs';
 import { UserError } from '../types.ts';
+import { REDACTED } from '../util/redact.ts';
 import type { StdioTarget } from './wire/stdio.ts';
 
 export type Target = { kind: 'http'; url: string; headers: Record<string, string> } | ({ kind: 'stdio' } & StdioTarget);
@@ -100,7 +101,7 @@ export function scrub<T>(value: T, secrets: readonly string[]): T {
   if (!secrets.length) return value;
   const fix = (s: string) => {
     let out = s;
-    for (const sec of secrets) if (out.includes(sec)) out = out.split(sec).join('[redacted]');
+    for (const sec of secrets) if (out.includes(sec)) out = out.split(sec).join(REDACTED);
     return out;
   };
   const walk = (v: unknown): unknown => {
@@ -113,5 +114,5 @@ export function scrub<T>(value: T, secrets: readonly string[]): T {
 }
 
 export function redactHeaders(secrets: readonly string[]): (h: Record<string, string>) => Record<string, string> {
-  return (h) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, k.toLowerCase() === 'authorization' || secrets.includes(v) ? '[redacted]' : v]));
+  return (h) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, k.toLowerCase() === 'authorization' || secrets.includes(v) ? REDACTED : v]));
 }

@@ -12,7 +12,9 @@ import { UserError } from '../types.ts';
 import { freePort, launchProxy, openProxySession, runtimeValues, shellLine, type PlaceholderValues, type ProxySession, type ProxySpec, type RunningProxy } from '../adapter/index.ts';
 import { cellSlug, type CellDef } from './cells.ts';
 import type { GateConfig } from './config.ts';
-import { ROLES, startCellFixtures, type CellFixtures } from './fixtures.ts';
+import { ROLES, TAG_ENV, startCellFixtures, type CellFixtures } from './fixtures.ts';
+import { CappedLog, capAndScrubFile } from '../util/log.ts';
+import { PARENT_ENV } from '../util/proc.ts';
 import { oneLine } from './calls.ts';
 import { STEPS } from './steps/index.ts';
 import type { CellContext, CellMetrics, CellResult, RunOptions, StepResult } from './types.ts';
@@ -28,7 +30,17 @@ export interface CellRunContext {
   /** report folder; logs go to <outDir>/logs/<cell> */
   outDir: string;
   onStep?: (cell: string, step: StepResult) => void;
+  /** allow-listed environment of the proxy under test (util/proc.ts allowedEnv); the cell adds its tag */
+  env: Record<string, string>;
+  /** values to scrub from every log besides the cell's API key (--pass-env secrets, --api-key) */
+  secrets: readonly string[];
 }
+
+/** Placeholders of a cell (the values: placeholderValues); `{NAME:role}` forms exist for FIXTURE_* names. */
+export const CELL_PLACEHOLDERS = ['PORT', 'API_KEY', 'MCPGAUGE', 'NODE', 'WORK_DIR', 'CELL', 'ERA', 'CALL_TIMEOUT_MS', 'SERVERS_JSON'] as const;
+export const ROLE_PLACEHOLDERS = ['FIXTURE_NAME', 'FIXTURE_URL', 'FIXTURE_CMD', 'FIXTURE_DOCKER_CMD', 'FIXTURE_COMMAND', 'FIXTURE_ARGS_JSON', 'FIXTURE_TRANSPORT'] as const;
+/** Work folders of cell attempts still in use (removed by the attempt; a signal handler removes what is left). */
+export const WORK_DIRS = new Set<string>();
 
 /** Placeholder values of one cell (pipeline/gate/README.md lists them). */
 function placeholderValues(cell: CellDef, fx: CellFixtures, cfg: GateConfig, workDir: string, port: number, apiKey: string): PlaceholderValues {
@@ -80,22 +92,26 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
   mkdirSync(logDir, { recursive: true });
   const rel = (p: string) => relative(rc.outDir, p);
   const workDir = mkdtempSync(join(tmpdir(), 'mcpgauge-gate-'));
+  WORK_DIRS.add(workDir);
   const gateLog = join(logDir, 'gate.log');
   const proxyLog = join(logDir, 'proxy.log');
-  appendFileSync(proxyLog, '');
+  const apiKey = randomBytes(18).toString('base64url');
+  const secrets = [apiKey, ...rc.secrets];
+  // bounded and redacted: a proxy that floods its output is a finding, not a full disk
+  const proxySink = new CappedLog(proxyLog, rc.cfg.log_cap_bytes, secrets);
   const log = (line: string) => appendFileSync(gateLog, `[${new Date().toISOString()}] ${line}\n`);
   const steps: StepResult[] = [];
   const metrics: CellMetrics = {};
   const sessions: ProxySession[] = [];
   let fixtures: CellFixtures | undefined;
   let proxy: RunningProxy | undefined;
-  const apiKey = randomBytes(18).toString('base64url');
   const docker: Attempt['docker'] = {};
   try {
     fixtures = await startCellFixtures(cell, rc.cfg, rc.runId, logDir, rc.opts.upstreams === 1); // a harness error propagates (exit 2)
     const port = await freePort();
     const values = { ...runtimeValues(rc.spec.kind === 'command' ? rc.spec.command : undefined), ...placeholderValues(cell, fixtures, rc.cfg, workDir, port, apiKey) };
-    proxy = await launchProxy(rc.spec, { workDir, values, secrets: [apiKey], onOutput: (s) => appendFileSync(proxyLog, s) });
+    const env = { ...rc.env, [TAG_ENV]: `${rc.runId}/${cell.id}/proxy`, [PARENT_ENV]: String(process.pid) };
+    proxy = await launchProxy(rc.spec, { workDir, values, secrets, env, onOutput: (s) => proxySink.write(s) });
     if (cell.transport === 'docker' && proxy.pid !== undefined) DOCKER_CELL_PROXIES.add(proxy.pid);
     log(`proxy: ${proxy.description}`);
     log(`fixtures${fixtures.single ? ' (single-upstream cell: one fixture in BACKEND_MODE=roles carries every role)' : ''}: ${fixtures.distinct.map((rf) => `${rf.role}=${rf.url ?? shellLine(rf.argv.slice(-4))}`).join(' ')}`);
@@ -121,6 +137,7 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
     const notPassed = new Map<string, string>(); // step -> why its dependents are blocked
     let proxyGone: string | null = null;
     let failed = false;
+    let logCutSaid = false;
     for (const st of STEPS) {
       const base = { name: st.meta.name, order: st.meta.order };
       const blocker = proxyGone ?? st.meta.needs.map((n) => notPassed.get(n)).find((x) => x !== undefined);
@@ -148,6 +165,12 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
       }
       res.duration_ms = Math.round(performance.now() - t0);
       if (st.meta.name === 'ready' && ctx.session) sessions.push(ctx.session);
+      const cut = proxySink.cutInfo();
+      if (cut && !logCutSaid) {
+        logCutSaid = true;
+        res.evidence = { ...res.evidence, proxy_log_cut: { file: rel(proxyLog), ...cut } };
+        log(`proxy.log reached its cap (${cut.cap_bytes} bytes) during step ${st.meta.name}: head and tail kept`);
+      }
       const exited = proxy.exit();
       if (exited) {
         // a proxy that crashes or exits during a step fails that step with its exit code and last log lines
@@ -181,6 +204,10 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
     });
     if (docker.sweep) log(`containers (${docker.sweep.label}) after the teardown: ${docker.sweep.left.length ? `${docker.sweep.left.join(', ')} left, removed by the gate` : 'none left'} (${docker.sweep.waited_ms} ms)`);
     rmSync(workDir, { recursive: true, force: true });
+    WORK_DIRS.delete(workDir);
+    proxySink.close();
+    // files other processes wrote (a stdio fixture's stderr, redirected by its shell): bounded and scrubbed too
+    for (const f of [gateLog, ...ROLES.map((r) => join(logDir, `fixture-${r}.log`))]) capAndScrubFile(f, rc.cfg.log_cap_bytes, secrets);
   }
 }
 

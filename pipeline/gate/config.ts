@@ -8,6 +8,7 @@ import { REPO_ROOT } from '../constants.ts';
 import type { ValidateFunction } from 'ajv';
 import { UserError } from '../types.ts';
 import { readJsonFile } from '../util/fs.ts';
+import { DEFAULT_LOG_CAP_BYTES } from '../util/log.ts';
 import { compileSchemaFile, describeAjvError } from '../report/validate.ts';
 import type { TokenizerName } from '../tokens/tokenizer.ts';
 import type { Letter } from '../comply/grade.ts';
@@ -33,7 +34,13 @@ export interface GateConfig {
     cancel_ms: number;
     barrier_timeout_s: number;
     cell_ms: number;
+    /** deadline of the whole run (absent: derived from cells x cell_ms, run.ts runDeadlineMs) */
+    run_ms?: number;
+    /** deadline of the fixture-grade phase (absent: 20 x step_ms) */
+    fixture_grade_ms?: number;
   };
+  /** largest log file per process (head + tail kept) */
+  log_cap_bytes: number;
   budgets: {
     tokenizer: TokenizerName;
     menu_tokens: number;
@@ -62,7 +69,7 @@ export function validateGateConfig(raw: unknown, source: string): GateConfig {
     const first = (validator.errors ?? [])[0];
     throw harnessError(`${source}: ${first ? describeAjvError(first) : 'invalid'}`);
   }
-  const c = raw as Omit<GateConfig, 'source' | 'jobs' | 'retries' | 'compliance' | 'steps'> & {
+  const c = raw as Omit<GateConfig, 'source' | 'jobs' | 'retries' | 'compliance' | 'steps' | 'log_cap_bytes'> & {
     steps?: Record<string, { required: boolean }>;
     jobs?: number;
     retries?: number;
@@ -78,6 +85,7 @@ export function validateGateConfig(raw: unknown, source: string): GateConfig {
     jobs: c.jobs ?? 0,
     retries: c.retries ?? 1,
     timeouts: c.timeouts,
+    log_cap_bytes: (c as { log_cap_bytes?: number }).log_cap_bytes ?? DEFAULT_LOG_CAP_BYTES,
     budgets: { ...c.budgets, limit: c.budgets.limit ?? 5 },
     tolerances: c.tolerances,
     proxy,

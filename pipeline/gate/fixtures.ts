@@ -47,15 +47,20 @@ export function stdioFixtureArgv(): string[] {
 
 /**
  * Start the stdio fixture once and ping it, before any cell: a fixture that cannot start is a
- * harness error (exit 2), not a proxy failure.
+ * harness error (exit 2), not a proxy failure. Resolves with the measured start-up (spawn to the
+ * first answered ping, ms): the ready step's deadline scales with it on a loaded machine.
+ * `tag`: the run's MCPGAUGE_GATE_TAG value, so a sweep finds the process.
  */
-export async function preflightFixture(timeoutMs: number): Promise<void> {
+export async function preflightFixture(timeoutMs: number, tag?: string): Promise<number> {
   const { connectMcp } = await import('../mcp/client.ts');
+  const { allowedEnv } = await import('../util/proc.ts');
   const [command, ...args] = stdioFixtureArgv();
   let conn;
+  const t0 = performance.now();
   try {
-    conn = await connectMcp({ kind: 'stdio', command, args }, { timeoutMs });
+    conn = await connectMcp({ kind: 'stdio', command, args, env: allowedEnv(tag ? { [TAG_ENV]: tag } : {}) }, { timeoutMs });
     await conn.callTool('ping', {});
+    return Math.round(performance.now() - t0);
   } catch (e) {
     throw harnessError(`the fixture cannot start: ${(e as Error).message.split('\n')[0]}`);
   } finally {

@@ -111,7 +111,7 @@ export async function runFragment(o: FragmentOptions): Promise<FragmentRun> {
     o.progress?.(`fixture compliance: ${y.status} (${y.reason.slice(0, 160)})`);
     fragment = { ...head, kind: 'yardstick', generated_at: new Date().toISOString(), exit_code: y.status === 'fail' ? 1 : 0, fixture_compliance: y };
   } else {
-    const run = await runGate({ ...o, cells: [id], outDir: dir, gradeFixture: false, writeOutputs: false });
+    const run = await runGate({ ...o, cells: [id], outDir: dir, gradeFixture: false, writeOutputs: false, allowNothingEvaluated: true });
     fragment = { ...head, kind: 'cell', generated_at: new Date().toISOString(), exit_code: run.exitCode, report: run.report };
   }
   const problems = validateFragment(fragment);

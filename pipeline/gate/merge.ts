@@ -247,5 +247,5 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
     cpSync(from, to, { recursive: true });
   }
   const files = writeGateOutputs(report, outDir);
-  return { report, exitCode: report.exit_code, files };
+  return { report, exitCode: report.exit_code === 0 ? 0 : 1, files };
 }

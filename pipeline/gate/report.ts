@@ -19,8 +19,11 @@ export interface GateReport {
   schema_version: 1;
   tool: 'mcpgauge gate';
   generated_at: string;
-  verdict: 'pass' | 'fail';
-  exit_code: 0 | 1;
+  /** `interrupted`: a partial report (a signal or a deadline ended the run; see `interrupted`) */
+  verdict: 'pass' | 'fail' | 'interrupted';
+  exit_code: 0 | 1 | 2 | 130 | 143;
+  /** every process the run started carried MCPGAUGE_GATE_TAG=<run_id>/... */
+  run_id?: string;
   proxy: { description: string; style?: string };
   config: { file: string };
   options: { jobs: number; allow_flaky: boolean; cells: string[]; baseline: string | null; client_protocol: 'legacy' | '2026-07-28'; retries: number };
@@ -31,9 +34,11 @@ export interface GateReport {
   advisories: string[];
   /** once per run: the fixture itself graded by the compliance prober (absent when no cell ran) */
   fixture_compliance?: YardstickResult;
+  /** a partial report: what ended the run, in which phase, which cells did not finish */
+  interrupted?: { reason: string; signal?: 'SIGINT' | 'SIGTERM'; phase: 'setup' | 'preflight' | 'fixture-grade' | 'cells' | 'report'; exit_code: 2 | 130 | 143; unfinished_cells?: string[]; killed_processes?: number };
   /** only in a report assembled by `gate merge` from fragments (merge.ts) */
   merged_from?: MergedFrom;
-  timing: { total_ms: number; provenance: 'measured' };
+  timing: { total_ms: number; provenance: 'measured'; deadline_ms?: number; fixture_start_ms?: number };
 }
 
 export interface MergedFrom {
@@ -63,7 +68,8 @@ function md(s: string): string {
 
 export function renderSummary(r: GateReport): string {
   const out: string[] = [];
-  out.push(`# mcpgauge release gate: ${r.verdict === 'pass' ? '✅ PASS' : '❌ FAIL'}`, '');
+  out.push(`# mcpgauge release gate: ${r.verdict === 'pass' ? '✅ PASS' : r.verdict === 'interrupted' ? '⏹️ INTERRUPTED (partial report)' : '❌ FAIL'}`, '');
+  if (r.interrupted) out.push(`Interrupted: ${md(r.interrupted.reason)} during the ${r.interrupted.phase} phase (exit ${r.interrupted.exit_code}); unfinished cells: ${r.interrupted.unfinished_cells?.join(', ') || 'none'}.`, '');
   out.push(`Proxy: ${md(r.proxy.description)}${r.proxy.style ? ` (${r.proxy.style} style)` : ''}. ${r.cells.length} cells, up to ${r.options.jobs} in parallel, ${(r.timing.total_ms / 1000).toFixed(1)} s wall (measured).`, '');
   out.push(`| Cell | Required | Status | Attempts | Time | ${r.steps.map((s) => `${s.order} ${s.name}`).join(' | ')} |`);
   out.push(`|---|---|---|---|---|${r.steps.map(() => '---').join('|')}|`);

@@ -103,6 +103,8 @@ export interface RunOptions {
   clientProtocol: 'legacy' | '2026-07-28';
   /** how many upstreams one proxy instance fronts (1: the single-upstream cell, fixtures.ts) */
   upstreams?: 1 | 'many';
+  /** measured start-up of the stdio fixture on this machine (preflight), ms: the ready deadline scales with it */
+  fixtureStartMs?: number;
 }
 
 /** Everything a step may use; one per cell attempt. */

@@ -11,7 +11,8 @@ import { atLeast, type Letter } from '../comply/grade.ts';
 import type { RunReport, SpecChoice } from '../comply/types.ts';
 import type { Target } from '../comply/target.ts';
 import { startFixtureProcess } from '../fixture/launch.ts';
-import { stdioFixtureArgv } from './fixtures.ts';
+import { TAG_ENV, stdioFixtureArgv } from './fixtures.ts';
+import { allowedEnv } from '../util/proc.ts';
 import type { GateConfig } from './config.ts';
 
 /** resources and prompts on, so their checks are evaluated too */
@@ -49,9 +50,12 @@ function row(wire: YardstickRun['wire'], r: RunReport): YardstickRun {
   };
 }
 
-/** `fixtureEnv`: extra fixture environment (tests: a FIXTURE_BREAK knob shows the step can fail). */
-export async function gradeYardstick(cfg: GateConfig, o: { fixtureEnv?: Record<string, string> } = {}): Promise<YardstickResult> {
-  const env = { ...FEATURES, ...o.fixtureEnv };
+/**
+ * `fixtureEnv`: extra fixture environment (tests: a FIXTURE_BREAK knob shows the step can fail);
+ * `tag`: the run's MCPGAUGE_GATE_TAG value for the fixtures started here (found by the sweep).
+ */
+export async function gradeYardstick(cfg: GateConfig, o: { fixtureEnv?: Record<string, string>; tag?: string } = {}): Promise<YardstickResult> {
+  const env = { ...FEATURES, ...o.fixtureEnv, ...(o.tag ? { [TAG_ENV]: o.tag } : {}) };
   const t0 = performance.now();
   const c = cfg.compliance;
   const base = { runs: [] as YardstickRun[], not_probed: [] as string[], provenance: 'measured' as const };
@@ -66,7 +70,7 @@ export async function gradeYardstick(cfg: GateConfig, o: { fixtureEnv?: Record<s
   });
   const runs: YardstickRun[] = [];
   const [command, ...args] = stdioFixtureArgv();
-  const stdio: Target = { kind: 'stdio', command, args, env: { ...(process.env as Record<string, string>), ...env } };
+  const stdio: Target = { kind: 'stdio', command, args, env: allowedEnv(env) };
   for (const r of (await comply(stdio, opts('auto'))).report.runs) runs.push(row('stdio', r));
   for (const [wire, transport, extra, specs] of [
     ['http-stateless', 'streamable-http', ['--stateless'], ['2025-11-25', '2026-07-28']],

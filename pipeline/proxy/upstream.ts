@@ -329,7 +329,7 @@ export class Upstream {
       this.wake();
       return;
     }
-    const delay = Math.round(Math.min(r.max_ms, r.initial_ms * Math.pow(r.factor, this.attempts - 1)));
+    const delay = backoffDelay(r, this.attempts);
     this._state = 'backoff';
     this.nextRetryAt = Date.now() + delay;
     this.retryTimer = setTimeout(() => {
@@ -445,6 +445,17 @@ export class Upstream {
       done();
     });
   }
+}
+
+/**
+ * Delay before reconnect attempt `attempt` (1-based): exponential from `initial_ms` by `factor`,
+ * capped at `max_ms`, with equal jitter (a uniform draw in [d/2, d]) so that many upstreams (or many
+ * proxies) lost at once do not retry in lock step; never below 50 ms, so a lost upstream cannot
+ * make the proxy spin.
+ */
+export function backoffDelay(r: RestartPolicy, attempt: number, random: () => number = Math.random): number {
+  const d = Math.min(r.max_ms, r.initial_ms * Math.pow(r.factor, Math.max(0, attempt - 1)));
+  return Math.max(50, Math.round(d / 2 + random() * (d / 2)));
 }
 
 export function isCallFailure(e: unknown): e is Error {

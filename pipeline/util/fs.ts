@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmdirSync, statSync, writeFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmdirSync, statSync, statfsSync, writeFileSync, rmSync } from 'node:fs';
 import { dirname, basename, join, resolve } from 'node:path';
 import { UserError } from '../types.ts';
 
@@ -76,6 +76,42 @@ export function assertWritableDir(dir: string, flag: string): void {
     rmdirSync(mkdtempSync(join(parent, `.${basename(abs)}.probe-`)));
   } catch (e) {
     fail(`cannot write in ${parent} (${errText(e)})`);
+  }
+}
+
+/** statfs magic numbers of kernel file systems no output belongs on (proc, sysfs, devpts, debugfs, cgroup, cgroup2, securityfs, tracefs, bpf). */
+const SPECIAL_FS: Record<number, string> = {
+  0x9fa0: 'proc',
+  0x62656572: 'sysfs',
+  0x1cd1: 'devpts',
+  0x64626720: 'debugfs',
+  0x27e0eb: 'cgroup',
+  0x63677270: 'cgroup2',
+  0x73636673: 'securityfs',
+  0x74726163: 'tracefs',
+  0xcafe4a11: 'bpf',
+};
+
+/**
+ * Check before any work that an output folder lies on an ordinary file system: not under /proc,
+ * /sys or /dev and not on a kernel file system (statfs type), then that it can be written
+ * (assertWritableDir). One line naming `flag`, thrown as a UserError with `exitCode`.
+ */
+export function assertOutputDir(dir: string, flag: string, exitCode = 2): void {
+  const abs = resolve(dir);
+  if (/^\/(proc|sys|dev)(\/|$)/.test(abs)) throw new UserError(`${flag} ${abs}: a special file system (/${abs.split('/')[1]}), not an output folder`, exitCode);
+  let probe = abs;
+  while (!existsSync(probe) && dirname(probe) !== probe) probe = dirname(probe);
+  try {
+    const kind = SPECIAL_FS[statfsSync(probe).type];
+    if (kind) throw new UserError(`${flag} ${abs}: on a ${kind} file system, not an output folder`, exitCode);
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+  }
+  try {
+    assertWritableDir(abs, flag);
+  } catch (e) {
+    throw new UserError((e as Error).message, exitCode);
   }
 }
 

@@ -11,7 +11,8 @@
  * - any literal value in `secrets` (the key the run actually used), wherever it appears.
  */
 
-export const REDACTED = '***';
+/** The one redaction mark of the project (comply, gate, bench, logs). */
+export const REDACTED = '[redacted]';
 
 /** Flags whose next word (or `=value`) is a secret. */
 export const SECRET_FLAGS: readonly string[] = ['--api-key', '--token', '--password', '--secret'];
@@ -25,7 +26,7 @@ const RULES: readonly [RegExp, string][] = [
   [new RegExp(String.raw`\b(${SECRET_NAME})=("[^"]*"|'[^']*'|[^\s"'&]+)`, 'gi'), `$1=${REDACTED}`],
   // header shapes
   [/\b(authorization\s*[:=]\s*)(?:(bearer|basic|token|digest)\s+)?("[^"]*"|'[^']*'|[^\s"',;]+)/gi, `$1$2 ${REDACTED}`],
-  [/\b(bearer\s+)(?!\*\*\*)[^\s"',;]+/gi, `$1${REDACTED}`],
+  [/\b(bearer\s+)(?!\[redacted\])[^\s"',;]+/gi, `$1${REDACTED}`],
   [/\b((?:x-)?api[-_]?key\s*:\s*)("[^"]*"|'[^']*'|[^\s"',;]+)/gi, `$1${REDACTED}`],
   // secret flags inside a larger text (e.g. a --proxy-cmd string)
   [new RegExp(String.raw`(${SECRET_FLAGS.join('|')})(=|\s+)("[^"]*"|'[^']*'|[^\s"']+)`, 'g'), `$1$2${REDACTED}`],

@@ -43,7 +43,7 @@ test('fillConfig: _JSON placeholders go in raw, other values are escaped for a J
     'FIXTURE_URL:hang': 'http://127.0.0.1:1/mcp',
   }, 't.json');
   assert.deepEqual(JSON.parse(text), { cmd: `say 'a "quoted" word'`, args: ['x', 'y "z"'], u: 'http://127.0.0.1:1/mcp' });
-  assert.equal(redact('key=abcdef1234 and abcdef1234', ['abcdef1234']), 'key=*** and ***');
+  assert.equal(redact('key=abcdef1234 and abcdef1234', ['abcdef1234']), 'key=[redacted] and [redacted]');
 });
 
 test('matchToolName: tool map, exact, prefixed, unprefixed single upstream, ambiguous', () => {

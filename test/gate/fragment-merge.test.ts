@@ -43,6 +43,7 @@ const read = <T>(p: string): T => JSON.parse(readFileSync(p, 'utf8')) as T;
 function comparable(r: GateReport): unknown {
   const c = structuredClone(r) as Partial<GateReport> & Record<string, unknown>;
   delete c.generated_at;
+  delete c.run_id; // per run, like generated_at
   delete c.timing;
   delete c.merged_from;
   delete (c.options as Partial<GateReport['options']>).jobs;

@@ -87,7 +87,7 @@ test('an SSE-only aggregator from a bare origin: --transport auto falls back to 
   assert.ok(live.passthrough!.per_tool.every((x) => x.how === 'tool map'));
   // forced streamable HTTP: the error names the status and hints at SSE
   const r2 = await bench(['--out', join(t.dir, 'sse-forced'), '--proxy-url', origin, '--transport', 'streamable-http', '--upstreams', upstreams()]);
-  assert.equal(r2.code, 1);
+  assert.equal(r2.code, 2); // could not run as asked
   assert.match(r2.stderr, /mcpgauge: live: cannot connect to http:\/\/127\.0\.0\.1:\d+\/mcp: HTTP 404.*try the SSE transport/);
 });
 

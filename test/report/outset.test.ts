@@ -65,7 +65,7 @@ test('--out is checked before any work: an existing file or a path under a file 
       [join(file, 'sub'), /--out .*a-file\/sub: .*a-file is not a folder/],
     ] as const) {
       const r = bench(['--out', out, ...SMALL]);
-      assert.equal(r.status, 1, r.stderr);
+      assert.equal(r.status, 2, r.stderr); // could not run as asked
       const lines = r.stderr.trim().split('\n');
       assert.equal(lines.length, 1, `one line, no stage ran: ${r.stderr}`);
       assert.match(lines[0], why);

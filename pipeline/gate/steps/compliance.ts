@@ -11,11 +11,12 @@ import { atLeast } from '../../comply/grade.ts';
 import type { Target } from '../../comply/target.ts';
 import type { McpTarget } from '../../mcp/client.ts';
 import type { StepDef } from '../types.ts';
+import { allowedEnv } from '../../util/proc.ts';
 
 /** The comply prober's view of how the gate reaches the proxy (legacy SSE is not probed by comply). */
 export function complyTarget(t: McpTarget): Target | null {
   if (t.kind === 'http') return { kind: 'http', url: t.url, headers: { ...(t.headers ?? {}) } };
-  if (t.kind === 'stdio') return { kind: 'stdio', command: t.command, args: [...(t.args ?? [])], env: { ...process.env, ...(t.env ?? {}) } as Record<string, string>, cwd: t.cwd };
+  if (t.kind === 'stdio') return { kind: 'stdio', command: t.command, args: [...(t.args ?? [])], env: { ...(t.env ?? allowedEnv()) }, cwd: t.cwd };
   return null;
 }
 
