@@ -85,7 +85,7 @@ export async function openProxySession(target: McpTarget, so: SessionOptions = {
     await conn.close();
     throw e;
   }
-  const cache = new Map<string, string>();
+  const cache = new Map<string, NameMatch>();
   const { style, reason } = detected;
 
   const session: ProxySession = {
@@ -107,7 +107,7 @@ export async function openProxySession(target: McpTarget, so: SessionOptions = {
     },
     async resolve(upstreamTool, r = {}) {
       const hit = cache.get(upstreamTool);
-      if (hit !== undefined) return { name: hit, how: 'cached' };
+      if (hit !== undefined) return { name: hit.name, how: `${hit.how}, cached` };
       const { server, tool } = split(upstreamTool);
       let m: NameMatch;
       if (style === 'discovery') {
@@ -121,7 +121,7 @@ export async function openProxySession(target: McpTarget, so: SessionOptions = {
           m = matchToolName(tools.map((t) => t.name), server, tool, o.toolMap);
         }
       }
-      if (m.name !== null) cache.set(upstreamTool, m.name);
+      if (m.name !== null) cache.set(upstreamTool, m);
       return m;
     },
     async call(upstreamTool, args, c = {}) {

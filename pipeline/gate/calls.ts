@@ -98,16 +98,3 @@ export function describeOutcome(o: CallOutcome): string {
       return `no answer within ${Math.round(o.ms)} ms`;
   }
 }
-
-/**
- * A step that needs a fault fixture other than `main` behind a single-upstream proxy: that proxy
- * fronts only gate_main, so no call of the step could reach the role's fixture and nothing it
- * saw could be credited to it. The step says so instead of mapping the role onto gate_main.
- */
-export function roleUnreachable(ctx: CellContext, role: string): { status: 'not_applicable'; reason: string } | null {
-  if (ctx.opts.upstreams !== 1 || role === 'main') return null;
-  return {
-    status: 'not_applicable',
-    reason: `needs the gate_${role} fixture, but the proxy fronts one upstream (gate_main) per instance: mapping ${role} onto gate_main would credit calls its fixture never received (single-upstream fault cell not built yet)`,
-  };
-}

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { REPO_ROOT } from '../constants.ts';
+import { UserError } from '../types.ts';
 import { freePort, launchProxy, openProxySession, runtimeValues, shellLine, type PlaceholderValues, type ProxySession, type ProxySpec, type RunningProxy } from '../adapter/index.ts';
 import { cellSlug, type CellDef } from './cells.ts';
 import type { GateConfig } from './config.ts';
@@ -52,7 +53,7 @@ function placeholderValues(cell: CellDef, fx: CellFixtures, cfg: GateConfig, wor
     CELL: cell.id,
     ERA: cell.era,
     CALL_TIMEOUT_MS: String(cfg.timeouts.proxy_call_timeout_ms),
-    SERVERS_JSON: JSON.stringify(ROLES.map((r) => fx.roles[r].entry)),
+    SERVERS_JSON: JSON.stringify(fx.distinct.map((rf) => rf.entry)),
   };
   for (const role of ROLES) {
     const rf = fx.roles[role];
@@ -106,15 +107,15 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
   let proxy: RunningProxy | undefined;
   const docker: Attempt['docker'] = {};
   try {
-    fixtures = await startCellFixtures(cell, rc.cfg, rc.runId, logDir); // a harness error propagates (exit 2)
+    fixtures = await startCellFixtures(cell, rc.cfg, rc.runId, logDir, rc.opts.upstreams === 1); // a harness error propagates (exit 2)
     const port = await freePort();
     const values = { ...runtimeValues(rc.spec.kind === 'command' ? rc.spec.command : undefined), ...placeholderValues(cell, fixtures, rc.cfg, workDir, port, apiKey) };
     const env = { ...rc.env, [TAG_ENV]: `${rc.runId}/${cell.id}/proxy`, [PARENT_ENV]: String(process.pid) };
     proxy = await launchProxy(rc.spec, { workDir, values, secrets, env, onOutput: (s) => proxySink.write(s) });
     if (cell.transport === 'docker' && proxy.pid !== undefined) DOCKER_CELL_PROXIES.add(proxy.pid);
     log(`proxy: ${proxy.description}`);
-    log(`fixtures: ${ROLES.map((r) => `${r}=${fixtures!.roles[r].url ?? shellLine(fixtures!.roles[r].argv.slice(-4))}`).join(' ')}`);
-    const logs = [rel(gateLog), rel(proxyLog), ...ROLES.map((r) => rel(fixtures!.roles[r].log))];
+    log(`fixtures${fixtures.single ? ' (single-upstream cell: one fixture in BACKEND_MODE=roles carries every role)' : ''}: ${fixtures.distinct.map((rf) => `${rf.role}=${rf.url ?? shellLine(rf.argv.slice(-4))}`).join(' ')}`);
+    const logs = [rel(gateLog), rel(proxyLog), ...fixtures.distinct.map((rf) => rel(rf.log))];
     const ctx: CellContext = {
       cell,
       cfg: rc.cfg,
@@ -158,6 +159,8 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
         ]).finally(() => clearTimeout(timer));
         res = { ...base, status: out.status, reason: out.reason, duration_ms: 0, evidence: out.evidence ?? {} };
       } catch (e) {
+        // a harness error (e.g. a role mapped onto a fixture that never saw its calls) is never the proxy's fault: exit 2
+        if (e instanceof UserError && e.exitCode === 2) throw e;
         res = { ...base, status: 'fail', reason: oneLine((e as Error).message, 500), duration_ms: 0, evidence: {} };
       }
       res.duration_ms = Math.round(performance.now() - t0);

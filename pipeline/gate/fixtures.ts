@@ -10,6 +10,11 @@
  * HTTP cells: the gate starts them (port 0 first, then the same port on every restart) and keeps
  * them alive: a fixture that exits (crash mode, or killed by the kill step) is started again on
  * its port, since the gate owns the process.
+ * Single-upstream cell (a proxy that fronts one upstream per instance): ONE fixture, gate_main, in
+ * BACKEND_MODE=roles carries every role; the barrier, hang and crash calls select their fault per
+ * call by the echo input's prefix (pipeline/fixture/faults.ts ROLE_PREFIXES), so `roles.barrier`,
+ * `roles.hang`, `roles.crash` are that same fixture. Steps credit a role only with the fixture's
+ * own log lines (evidence.ts).
  */
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -72,10 +77,10 @@ export function upstreamName(role: Role): string {
   return `gate_${role}`;
 }
 
-function faultEnv(role: Role, cfg: GateConfig): Record<string, string> {
+function faultEnv(role: Role, cfg: GateConfig, single = false): Record<string, string> {
   switch (role) {
     case 'main':
-      return {};
+      return single ? { BACKEND_MODE: 'roles', BARRIER_N: String(BARRIER_N), BARRIER_TIMEOUT_SECONDS: String(cfg.timeouts.barrier_timeout_s) } : {};
     case 'barrier':
       return { BACKEND_MODE: 'barrier', BARRIER_N: String(BARRIER_N), BARRIER_TIMEOUT_SECONDS: String(cfg.timeouts.barrier_timeout_s), FAULT_METHODS: 'tools/call' };
     case 'hang':
@@ -86,7 +91,10 @@ function faultEnv(role: Role, cfg: GateConfig): Record<string, string> {
 }
 
 export interface RoleFixture {
+  /** the role of the process (single-upstream cell: `main` for every role) */
   role: Role;
+  /** MCPGAUGE_GATE_TAG of its process(es) */
+  tag: string;
   /** upstream name in the proxy config */
   name: string;
   /** reference-proxy config entry (also {SERVERS_JSON}) */
@@ -106,6 +114,10 @@ export interface RoleFixture {
 
 export interface CellFixtures {
   roles: Record<Role, RoleFixture>;
+  /** single-upstream cell: one fixture (gate_main, roles mode) behind every role */
+  single: boolean;
+  /** the distinct fixtures (one in a single-upstream cell) */
+  distinct: RoleFixture[];
   /** kill an HTTP fixture the gate owns; it is restarted on the same port */
   kill(role: Role): Promise<void>;
   /** docker cell: the containers left after the teardown (checked and removed by label) */
@@ -146,8 +158,9 @@ export function cellTag(runId: string, cell: CellDef, role: Role): string {
   return `${runId}/${cell.id}/${role}`;
 }
 
-export async function startCellFixtures(cell: CellDef, cfg: GateConfig, runId: string, logDir: string): Promise<CellFixtures> {
+export async function startCellFixtures(cell: CellDef, cfg: GateConfig, runId: string, logDir: string, single = false): Promise<CellFixtures> {
   const roles = {} as Record<Role, RoleFixture>;
+  const own: Role[] = single ? ['main'] : [...ROLES];
   const protocol = protocolOf(cell.era);
   let stopping = false;
   // stdio and docker fixtures are started by the proxy; the others are the gate's own processes
@@ -156,7 +169,7 @@ export async function startCellFixtures(cell: CellDef, cfg: GateConfig, runId: s
   const extraArgs = cell.transport === 'http-stateless' ? ['--stateless'] : [];
 
   const startHttp = async (rf: RoleFixture, port: number): Promise<void> => {
-    const env = { ...faultEnv(rf.role, cfg), [TAG_ENV]: cellTag(runId, cell, rf.role) };
+    const env = { ...faultEnv(rf.role, cfg, single), [TAG_ENV]: rf.tag };
     let proc: FixtureProcess;
     try {
       proc = await startFixtureProcess({ transport, args: [...extraArgs, ...testFixtureArgs()], env, port, light: true, readyTimeoutMs: cfg.timeouts.ready_ms });
@@ -181,21 +194,21 @@ export async function startCellFixtures(cell: CellDef, cfg: GateConfig, runId: s
   };
 
   try {
-    for (const role of ROLES) {
+    for (const role of own) {
       const name = upstreamName(role);
       const log = join(logDir, `fixture-${role}.log`);
       appendFileSync(log, '');
-      const rf: RoleFixture = { role, name, entry: {}, argv: [], dockerArgv: [], restarts: 0, log };
+      const rf: RoleFixture = { role, tag: cellTag(runId, cell, role), name, entry: {}, argv: [], dockerArgv: [], restarts: 0, log };
       roles[role] = rf;
       if (cell.transport === 'docker') {
         // the proxy starts a container per fixture (and a new one whenever it exits); labels find them
-        const env = faultEnv(role, cfg);
+        const env = faultEnv(role, cfg, single);
         rf.dockerArgv = dockerFixtureArgv({ runId, labels: { [CELL_LABEL]: cellSlug(cell.id), [ROLE_LABEL]: role }, env, args: testFixtureArgs() });
         const sh = ['/bin/sh', '-c', `exec "$@" 2>>'${log.replace(/'/g, `'\\''`)}'`, 'sh', ...rf.dockerArgv];
         rf.argv = sh;
         rf.entry = { name, command: sh[0], args: sh.slice(1), protocol };
       } else if (!http) {
-        const env = { ...faultEnv(role, cfg), [TAG_ENV]: cellTag(runId, cell, role) };
+        const env = { ...faultEnv(role, cfg, single), [TAG_ENV]: rf.tag };
         const node = stdioFixtureArgv();
         // stderr of the fixture goes to its log file; exec keeps the pid the fixture reports
         const sh = ['/bin/sh', '-c', `exec "$@" 2>>'${log.replace(/'/g, `'\\''`)}'`, 'sh', ...node];
@@ -204,19 +217,22 @@ export async function startCellFixtures(cell: CellDef, cfg: GateConfig, runId: s
       }
     }
     if (http) {
-      await Promise.all(ROLES.map((role) => startHttp(roles[role], 0)));
-      for (const role of ROLES) {
+      await Promise.all(own.map((role) => startHttp(roles[role], 0)));
+      for (const role of own) {
         const rf = roles[role];
         rf.entry = { name: rf.name, url: rf.url, transport: cell.transport === 'sse' ? 'sse' : 'streamable-http', protocol };
       }
     }
   } catch (e) {
     stopping = true;
-    await Promise.all(ROLES.map((r) => roles[r]?.proc?.stop('SIGKILL')));
+    await Promise.all(own.map((r) => roles[r]?.proc?.stop('SIGKILL')));
     throw e;
   }
+  for (const role of ROLES) roles[role] ??= roles.main;
   return {
     roles,
+    single,
+    distinct: own.map((r) => roles[r]),
     async kill(role) {
       const rf = roles[role];
       if (!rf.proc) throw new Error(`fixture ${rf.name} is not owned by the gate`);
@@ -228,7 +244,7 @@ export async function startCellFixtures(cell: CellDef, cfg: GateConfig, runId: s
     },
     async stop() {
       stopping = true;
-      await Promise.all(ROLES.map((r) => roles[r].proc?.stop()));
+      await Promise.all(own.map((r) => roles[r].proc?.stop()));
       // after the proxy stopped: every container of this cell must be gone (--rm), else it is removed and reported
       return cell.transport === 'docker' ? sweepContainers(containerLabels(runId, cell)) : undefined;
     },

@@ -127,7 +127,9 @@ export function checkProxySpec(spec: ProxySpec, env: Record<string, string>): vo
       if (/^NPM_BIN:[a-z0-9@/._-]+$/.test(p) || p === 'LOOPBACK_GUARD') continue; // filled by runtimeValues (adapter/preset.ts)
       const [name, role] = p.split(':');
       if (name === 'CONFIG_FILE' && spec.configTemplate === undefined) throw harnessError(`${where}: {CONFIG_FILE} needs --proxy-config-template FILE (the config the gate fills per cell and writes to {CONFIG_FILE})`);
-      const ok = role === undefined ? known.has(name) : (ROLE_PLACEHOLDERS as readonly string[]).includes(name) && ROLE_SET.has(role);
+      // the preset runtime placeholders (adapter/preset.ts runtimeValues: {LOOPBACK_GUARD}, {NPM_BIN:pkg}) are resolved at launch
+      const runtime = name === 'LOOPBACK_GUARD' ? role === undefined : name === 'NPM_BIN' && role !== undefined;
+      const ok = runtime || (role === undefined ? known.has(name) : (ROLE_PLACEHOLDERS as readonly string[]).includes(name) && ROLE_SET.has(role));
       if (!ok) throw harnessError(`${where}: unknown placeholder {${p}} (known: ${[...known].map((k) => `{${k}}`).join(' ')}; roles ${ROLES.join('|')})`);
     }
   };

@@ -5,9 +5,10 @@
  * example line, so the README's third-party example is run by a test. One stdio cell each (they
  * front stdio upstreams only), no compliance grading (compliance-step.test.ts covers that step).
  */
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { splitCommandLine } from '../../pipeline/adapter/index.ts';
 import { REPO, assertRedExactly, runGateCli } from './helpers.ts';
@@ -24,28 +25,57 @@ function readmeExample(): string[] {
   return splitCommandLine(/ARGS="([^"]*)"/.exec(line!)![1]);
 }
 
-test('gateways: npm mcp-proxy and supergateway go red on their real defects, all in one run each', { concurrency: 2 }, async (t) => {
+let tmp = '';
+let WRONG_MAP = '';
+before(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'mcpgauge-gateways-'));
+  WRONG_MAP = join(tmp, 'wrong-map.json');
+  writeFileSync(WRONG_MAP, JSON.stringify({ 'gate_barrier:echo': 'ping' }));
+});
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+test('gateways: npm mcp-proxy and supergateway go red on their real defects, all in one run each', { concurrency: 3 }, async (t) => {
   await Promise.all([
-    t.test('mcp-proxy (the README example): never reconnects after its stdio child dies -> kill; every other step it can front passes; HTTP cells not applicable', async () => {
+    t.test('mcp-proxy (the README example), single-upstream cell: every fault role runs through its one child; never reconnects after the child dies -> crash (kill blocked by it); HTTP cells not applicable', async () => {
       const args = readmeExample();
       const r = await runGateCli([...args, '--cells', 'stdio/2025-11-25,http-stateless/2025-11-25', '--no-fixture-grade'], {}, { patch: fast });
       try {
-        assertRedExactly(r, { 'stdio/2025-11-25': 'kill' });
+        assertRedExactly(r, { 'stdio/2025-11-25': 'crash' });
         const na = r.report!.cells.find((c) => c.id === 'http-stateless/2025-11-25')!;
         assert.equal(na.status, 'not_applicable');
         assert.match(na.reason, /fronts stdio upstreams only \(preset mcp-proxy\)/);
         const cell = r.report!.cells.find((c) => c.id === 'stdio/2025-11-25')!;
-        for (const s of ['hang', 'isolation', 'meta']) assert.equal(cell.steps.find((x) => x.name === s)!.status, 'pass', s);
-        // a single-upstream bridge: the fault fixtures it cannot reach are never credited
-        for (const s of ['concurrency', 'crash', 'cancel']) assert.match(cell.steps.find((x) => x.name === s)!.reason, /fronts one upstream/);
+        const step = (n: string) => cell.steps.find((x) => x.name === n)!;
+        for (const s of ['hang', 'isolation', 'meta', 'concurrency', 'cancel']) assert.equal(step(s).status, 'pass', `${s}: ${step(s).reason}`);
+        assert.equal(step('kill').status, 'blocked');
+        assert.match(step('ready').reason, /every role \(main, barrier, hang, crash\) on its one fixture \(gate_main, roles mode\)/);
+        // each role credited with the one fixture's own log lines
+        assert.match(String((step('concurrency').evidence.fixture_lines as string[])[0]), /fault mode barrier: releasing 4 waiting .* after 4 arrivals/);
+        assert.match(String((step('cancel').evidence.fixture_lines as string[])[0]), /fault mode hang: blocking/);
+        assert.match(String((step('crash').evidence.fixture_lines as string[])[0]), /fault mode crash: exiting/);
+        assert.match(step('crash').reason, /no reconnect within .*Not connected/);
       } finally {
         r.cleanup();
       }
     }),
-    t.test('supergateway (SSE, its default): no call timeout -> hang, one child shared by every session -> isolation, exits when its child dies -> kill', async () => {
+    t.test('a wrong mapping (the barrier role\'s calls sent to a tool the fixture does not count): a harness error naming the mapping, exit 2, neither a pass nor a proxy failure', async () => {
+      const r = await runGateCli(['--preset', 'mcp-proxy', '--cells', 'stdio/2025-11-25', '--no-fixture-grade', '--tool-map', WRONG_MAP], {}, { patch: fast });
+      try {
+        assert.equal(r.code, 2, r.stderr);
+        assert.equal(r.report, undefined, 'no report: nothing of the run is a verdict on the proxy');
+        assert.match(r.stderr, /concurrency: harness error: the barrier role's calls \(gate_barrier:echo -> proxy tool "ping" \(tool map/);
+        assert.match(r.stderr, /fixture-main\.log has no line matching .*the mapping of the barrier role onto this proxy is wrong/);
+        assert.equal(r.stderr.split('\n').filter((l) => l.startsWith('mcpgauge:')).length, 1, r.stderr); // one error line (beside the progress lines)
+      } finally {
+        r.cleanup();
+      }
+    }),
+    t.test('supergateway (SSE, its default), single-upstream cell: no call timeout -> hang, one child shared by every session -> isolation, exits when its child dies -> crash', async () => {
       const r = await runGateCli(['--preset', 'supergateway', '--cells', 'stdio/2025-11-25', '--no-fixture-grade'], {}, { patch: fast });
       try {
-        assertRedExactly(r, { 'stdio/2025-11-25': ['hang', 'isolation', 'kill'] });
+        assertRedExactly(r, { 'stdio/2025-11-25': ['hang', 'isolation', 'crash'] });
+        const cell = r.report!.cells[0];
+        for (const s of ['concurrency', 'cancel']) assert.equal(cell.steps.find((x) => x.name === s)!.status, 'pass', s);
         assert.match(r.report!.proxy.description, /--stdio "\{FIXTURE_CMD\}"/);
       } finally {
         r.cleanup();

@@ -2,21 +2,21 @@
  * 9. cancellation: the client cancels a hanging call; the cancellation reaches the upstream (the
  * hang fixture's `stats` shows nothing left hanging), and no upstream process is left behind.
  */
-import { callJson, mainSession, sleep, roleUnreachable } from '../calls.ts';
-import { cellTag, containerLabels, taggedPids, upstreamName } from '../fixtures.ts';
+import { callJson, mainSession, sleep } from '../calls.ts';
+import { containerLabels, taggedPids, upstreamName } from '../fixtures.ts';
+import { markRoleLog, requireRoleEvidence } from '../evidence.ts';
 import { containersWith } from '../docker.ts';
 import type { StepDef } from '../types.ts';
 
 export const step: StepDef = {
   meta: { name: 'cancel', title: 'a cancelled call is cancelled upstream, no orphan left' },
   async run(ctx) {
-    const na = roleUnreachable(ctx, 'hang');
-    if (na) return na;
     const s = mainSession(ctx);
     const t = ctx.cfg.timeouts;
     const server = upstreamName('hang');
     const stats = async () => (await callJson(s, `${server}:stats`, {}, t.step_ms))?.fault as { hanging: number; hang_fired: boolean };
-    await s.resolve(`${server}:echo`);
+    const m = await s.resolve(`${server}:echo`);
+    const mark = markRoleLog(ctx, 'hang');
     const ac = new AbortController();
     const started = Date.now();
     // tools/call #1 of the hang fixture hangs until the client gives up
@@ -32,8 +32,10 @@ export const step: StepDef = {
       }
       await sleep(50);
     }
+    if (!held) ac.abort();
+    // credited only if the hang fixture itself logged the hung call
+    const seen = await requireRoleEvidence(ctx, 'cancel', mark, `${server}:echo`, m);
     if (!held) {
-      ac.abort();
       return { status: 'fail', reason: `the hanging call never reached the upstream within ${t.step_ms} ms` };
     }
     ac.abort('cancelled by the gate');
@@ -52,7 +54,7 @@ export const step: StepDef = {
     }
     const cancelledAfter = Date.now() - t0;
     const sinceCall = Date.now() - started;
-    const evidence: Record<string, unknown> = { cancelled_after_ms: cancelledAfter, since_call_ms: sinceCall, proxy_call_timeout_ms: t.proxy_call_timeout_ms, fault: f };
+    const evidence: Record<string, unknown> = { cancelled_after_ms: cancelledAfter, since_call_ms: sinceCall, proxy_call_timeout_ms: t.proxy_call_timeout_ms, fault: f, fixture_lines: seen };
     // a proxy that drops the cancellation still frees the upstream when its own call timeout fires:
     // that is not the cancellation reaching the upstream
     if (sinceCall >= t.proxy_call_timeout_ms) {
@@ -63,12 +65,12 @@ export const step: StepDef = {
       };
     }
     if (ctx.cell.transport === 'stdio') {
-      const pids = taggedPids(cellTag(ctx.runId, ctx.cell, 'hang'));
+      const pids = taggedPids(ctx.fixtures.roles.hang.tag);
       evidence.hang_fixture_processes = pids;
       if (pids.length !== 1) return { status: 'fail', reason: `expected exactly one hang-fixture process after the cancelled call, found ${pids.length} (${pids.join(', ') || 'none'})`, evidence };
     }
     if (ctx.cell.transport === 'docker') {
-      const ids = await containersWith(containerLabels(ctx.runId, ctx.cell, 'hang'));
+      const ids = await containersWith(containerLabels(ctx.runId, ctx.cell, ctx.fixtures.roles.hang.role));
       evidence.hang_fixture_containers = ids.map((i) => i.slice(0, 12));
       if (ids.length !== 1) return { status: 'fail', reason: `expected exactly one hang-fixture container after the cancelled call, found ${ids.length}`, evidence };
     }

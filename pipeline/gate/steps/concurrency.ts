@@ -1,21 +1,22 @@
 /** 4. concurrency: 4 parallel calls to the barrier fixture (N=4) all return before its timeout. */
 import { resultText } from '../../mcp/client.ts';
-import { describeOutcome, mainSession, nonce, outcomeOf, within, roleUnreachable } from '../calls.ts';
+import { describeOutcome, mainSession, nonce, outcomeOf, within } from '../calls.ts';
+import { markRoleLog, requireRoleEvidence } from '../evidence.ts';
 import { BARRIER_N, upstreamName } from '../fixtures.ts';
 import type { StepDef } from '../types.ts';
 
 export const step: StepDef = {
   meta: { name: 'concurrency', title: `${BARRIER_N} parallel calls are not serialized` },
   async run(ctx) {
-    const na = roleUnreachable(ctx, 'barrier');
-    if (na) return na;
     const s = mainSession(ctx);
     const tool = `${upstreamName('barrier')}:echo`;
-    await s.resolve(tool); // name lookups happen before the clock starts
+    const m = await s.resolve(tool); // name lookups happen before the clock starts
     const barrierMs = ctx.cfg.timeouts.barrier_timeout_s * 1000;
     // serialized calls are held until the barrier's safety timeout: the deadline sits one second before it
     const deadline = barrierMs - 1000;
-    const nonces = Array.from({ length: BARRIER_N }, () => nonce('par'));
+    // the `barrier` prefix selects the barrier per call in a single-upstream cell (fixture roles mode)
+    const nonces = Array.from({ length: BARRIER_N }, () => nonce('barrier'));
+    const mark = markRoleLog(ctx, 'barrier');
     const t0 = performance.now();
     const calls = nonces.map((n) => s.call(tool, { input: n }, { timeoutMs: barrierMs + 5000 }));
     const outs = await Promise.all(calls.map((c) => outcomeOf(c, deadline)));
@@ -23,6 +24,8 @@ export const step: StepDef = {
     // leave no call of this step in flight (a serializing proxy is still working through them), so
     // the next steps start on a quiet proxy and only show their own defects
     await within(Promise.allSettled(calls), ctx.cfg.timeouts.step_ms, 'the parallel calls').catch(() => {});
+    // credited only if the barrier fixture itself saw them (a barrier window released)
+    const seen = await requireRoleEvidence(ctx, 'concurrency', mark, tool, m);
     const bad = outs
       .map((o, i) => (o.kind === 'ok' && resultText(o.result).includes(nonces[i]) ? null : `call ${i + 1}: ${describeOutcome(o)}`))
       .filter((x): x is string => x !== null);
@@ -30,9 +33,9 @@ export const step: StepDef = {
       return {
         status: 'fail',
         reason: `${bad.length} of ${BARRIER_N} parallel calls did not return their own nonce within ${deadline} ms (barrier timeout ${barrierMs} ms; serialized calls are held until it): ${bad.join('; ')}`,
-        evidence: { deadline_ms: deadline, elapsed_ms: ms },
+        evidence: { deadline_ms: deadline, elapsed_ms: ms, fixture_lines: seen },
       };
     }
-    return { status: 'pass', reason: `${BARRIER_N} parallel calls met at the barrier and returned in ${ms} ms (deadline ${deadline} ms)`, evidence: { elapsed_ms: ms, deadline_ms: deadline } };
+    return { status: 'pass', reason: `${BARRIER_N} parallel calls met at the barrier and returned in ${ms} ms (deadline ${deadline} ms)`, evidence: { elapsed_ms: ms, deadline_ms: deadline, fixture_lines: seen } };
   },
 };

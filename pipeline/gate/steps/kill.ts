@@ -5,7 +5,7 @@
  * must reconnect by itself (docker: by starting a new container).
  */
 import { callJson, mainSession } from '../calls.ts';
-import { cellTag, containerLabels, taggedPids, upstreamName } from '../fixtures.ts';
+import { containerLabels, taggedPids, upstreamName } from '../fixtures.ts';
 import { containersWith, dockerKill } from '../docker.ts';
 import { awaitNewInstance, ping } from '../recovery.ts';
 import type { StepDef } from '../types.ts';
@@ -21,7 +21,7 @@ export const step: StepDef = {
     if (ctx.cell.transport === 'stdio') {
       const stats = await callJson(s, `${server}:stats`, {}, t.step_ms);
       const pid = Number(stats?.pid);
-      const ours = taggedPids(cellTag(ctx.runId, ctx.cell, 'main'));
+      const ours = taggedPids(ctx.fixtures.roles.main.tag);
       if (!Number.isInteger(pid) || !ours.includes(pid)) {
         return { status: 'fail', reason: `the fixture reports pid ${stats?.pid}, which is not a live process of this cell (tagged: ${ours.join(', ') || 'none'})` };
       }

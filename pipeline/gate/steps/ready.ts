@@ -86,9 +86,8 @@ export const step: StepDef = {
         });
         const missing: string[] = [];
         const names: Record<string, string> = {};
-        // a single-upstream proxy fronts gate_main only (calls.ts roleUnreachable)
-        const roles = ctx.opts.upstreams === 1 ? (['main'] as const) : ROLES;
-        for (const role of roles) {
+        // single-upstream cell: every role's name resolves to the one fixture's tool (fixtures.ts)
+        for (const role of ROLES) {
           const m = await session.resolve(`${upstreamName(role)}:echo`);
           if (m.name === null) missing.push(`${upstreamName(role)}:echo (${m.how})`);
           else names[upstreamName(role)] = m.name;
@@ -97,7 +96,7 @@ export const step: StepDef = {
           ctx.session = session;
           return {
             status: 'pass',
-            reason: `${session.style} proxy (${session.styleReason}) serves echo of ${roles.length === 1 ? 'its one fixture (gate_main)' : `all ${roles.length} fixtures`} after ${polls} poll(s)`,
+            reason: `${session.style} proxy (${session.styleReason}) serves echo of ${ctx.fixtures.single ? `every role (${ROLES.join(', ')}) on its one fixture (gate_main, roles mode)` : `all ${ROLES.length} fixtures`} after ${polls} poll(s)`,
             evidence: { style: session.style, style_reason: session.styleReason, proxy_tools: session.tools.length, names, polls, ...timing },
           };
         }
