@@ -124,7 +124,6 @@ export function checkProxySpec(spec: ProxySpec, env: Record<string, string>): vo
   const known = new Set<string>([...CELL_PLACEHOLDERS, ...ROLE_PLACEHOLDERS, ...(spec.configTemplate !== undefined ? ['CONFIG_FILE'] : [])]);
   const check = (text: string, where: string) => {
     for (const p of placeholdersIn(text)) {
-      if (/^NPM_BIN:[a-z0-9@/._-]+$/.test(p) || p === 'LOOPBACK_GUARD') continue; // filled by runtimeValues (adapter/preset.ts)
       const [name, role] = p.split(':');
       if (name === 'CONFIG_FILE' && spec.configTemplate === undefined) throw harnessError(`${where}: {CONFIG_FILE} needs --proxy-config-template FILE (the config the gate fills per cell and writes to {CONFIG_FILE})`);
       // the preset runtime placeholders (adapter/preset.ts runtimeValues: {LOOPBACK_GUARD}, {NPM_BIN:pkg}) are resolved at launch
