@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
 import type { GateReport } from '../../pipeline/gate/report.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
@@ -92,4 +93,45 @@ export function assertRedExactly(r: GateRunResult, red: Record<string, string | 
     for (const n of reds) assert.ok(c.steps.some((s) => s.name === n), `no step ${n}`);
   }
   assert.deepEqual(report.cells.map((c) => c.id).sort(), [...new Set([...report.options.cells])].sort());
+}
+
+/** The test-only sabotage switch of the reference proxy (pipeline/gate/README.md). */
+export const SABOTAGE = 'MCPGAUGE_PROXY_SABOTAGE';
+/** Flags that gate the planted-bug pass-through gateway (test/gate/gateway.ts), optionally with one bug. */
+export const gateway = (brk?: string) => ['--proxy-cmd', brk ? `${GATEWAY} --break ${brk}` : GATEWAY, '--proxy-config-template', REFERENCE_TEMPLATE];
+
+/** One sabotage case: which cells run, and exactly which step of which cell must be red. */
+export interface SabotageCase {
+  name: string;
+  cells: string[];
+  args?: string[];
+  env?: Record<string, string>;
+  red: Record<string, string | string[]>;
+  /** grade the fixture itself too (once per gate run; the other cases skip it to save time) */
+  fixtureGrade?: boolean;
+}
+
+/** Run each case as its own gate run (two at a time) and assert it is red exactly where it says. */
+export function sabotageSuite(title: string, cases: readonly SabotageCase[]): void {
+  describe(title, { concurrency: 2 }, () => {
+    for (const c of cases) {
+      test(c.name, async () => {
+        // the red cases leave the compliance step out (its own tests: compliance-step.test.ts): every
+        // independent step runs now, and grading each sabotaged proxy would only add time
+        const patch = Object.keys(c.red).length ? (cfg: any) => delete cfg.compliance : undefined;
+        const r = await runGateCli(['--cells', c.cells.join(','), ...(c.args ?? []), ...(c.fixtureGrade ? [] : ['--no-fixture-grade'])], c.env ?? {}, { patch });
+        try {
+          assertRedExactly(r, c.red);
+          if (c.fixtureGrade) {
+            const y = r.report!.fixture_compliance!;
+            assert.equal(y.status, 'pass', y.reason);
+            assert.deepEqual(y.runs.map((x) => `${x.wire}/${x.revision}:${x.grade}`).sort(), ['http-sse/2025-11-25:A', 'http-stateful/2025-11-25:A', 'http-stateless/2025-11-25:A', 'http-stateless/2026-07-28:A', 'stdio/2025-11-25:A', 'stdio/2026-07-28:A']);
+            assert.match(readFileSync(join(r.out, 'summary.md'), 'utf8'), /## The yardstick: the fixture's own compliance grade \(pass\)/);
+          } else assert.equal(r.report?.fixture_compliance, undefined);
+        } finally {
+          r.cleanup();
+        }
+      });
+    }
+  });
 }
