@@ -98,6 +98,9 @@ export function withVariants(r: Report = buildSampleReport()): Report {
   delete calls[0].proxy;
   Object.assign(calls[1], { direct_error: 'variant: no direct connection to upstream', overhead_tokens: null });
   delete calls[1].direct;
+  // a proxy whose call tool takes other argument names, a result call routed by the proxy's own call_with hint
+  Object.assign(live.result_cost!, { call_args: { name: 'name', arguments: 'args' }, call_with_used: 1, missing_call_tool: 'variant: the proxy lists no "call_tool" tool (it lists: retrieve_tools, call_tool_read)' });
+  Object.assign(calls[calls.length - 1], { call_tool: 'call_tool_read', call_with: true });
   return r;
 }
 
