@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { REPO_ROOT } from '../constants.ts';
 import type { ValidateFunction } from 'ajv';
 import { UserError } from '../types.ts';
+import { CELL_IDS } from './cells.ts';
 import { readJsonFile } from '../util/fs.ts';
 import { DEFAULT_LOG_CAP_BYTES } from '../util/log.ts';
 import { compileSchemaFile, describeAjvError } from '../report/validate.ts';
@@ -102,4 +103,15 @@ export function loadGateConfig(path: string = DEFAULT_GATE_CONFIG): GateConfig {
     throw harnessError((e as Error).message);
   }
   return validateGateConfig(raw, path);
+}
+
+/** `--cells` (absent: every cell of the config): each id a known cell that the config has; one line, exit 2, otherwise. */
+export function selectCells(cfg: GateConfig, cells: readonly string[] | undefined): string[] {
+  const selected = [...(cells ?? Object.keys(cfg.cells))];
+  for (const id of selected) {
+    if (!CELL_IDS.includes(id)) throw harnessError(`--cells: unknown cell ${JSON.stringify(id)} (cells: ${CELL_IDS.join(', ')})`);
+    if (!cfg.cells[id]) throw harnessError(`--cells: cell ${JSON.stringify(id)} is not in ${cfg.source}`);
+  }
+  if (selected.length === 0) throw harnessError('--cells: no cell selected');
+  return selected;
 }

@@ -20,7 +20,7 @@ import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync } from 
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { assertWritableDir, readJsonFile } from '../util/fs.ts';
 import { CELLS, CELL_IDS, cellSlug } from './cells.ts';
-import { harnessError, loadGateConfig } from './config.ts';
+import { harnessError, loadGateConfig, selectCells } from './config.ts';
 import { assemble, synthetic, type ExpectedCell } from './assemble.ts';
 import { writeGateOutputs, type GateReport, type MergedFrom } from './report.ts';
 import { skippedCell } from './run.ts';
@@ -103,12 +103,7 @@ function disagreement(entries: readonly Entry[], key: 'proxy' | 'options'): { di
 export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
   if (o.dirs.length === 0) throw harnessError('gate merge: name at least one fragment folder');
   const cfg = loadGateConfig(o.configFile);
-  const selected = o.cells ?? Object.keys(cfg.cells);
-  for (const id of selected) {
-    if (!CELL_IDS.includes(id)) throw harnessError(`--cells: unknown cell ${JSON.stringify(id)} (cells: ${CELL_IDS.join(', ')})`);
-    if (!cfg.cells[id]) throw harnessError(`--cells: cell ${JSON.stringify(id)} is not in ${cfg.source}`);
-  }
-  if (selected.length === 0) throw harnessError('--cells: no cell selected');
+  const selected = selectCells(cfg, o.cells);
   const outDir = resolve(o.outDir ?? 'results/gate');
   try {
     assertWritableDir(outDir, '--out');

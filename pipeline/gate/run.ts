@@ -17,7 +17,7 @@ import { UserError } from '../types.ts';
 import type { AdapterOptions, ProxySpec, TransportChoice } from '../adapter/index.ts';
 import { chooseProxy, notApplicable } from './proxy.ts';
 import { CELLS, CELL_IDS, type CellDef } from './cells.ts';
-import { harnessError, loadGateConfig, type GateConfig } from './config.ts';
+import { harnessError, loadGateConfig, selectCells, type GateConfig } from './config.ts';
 import { fixtureImage, guardDockerRun, imageMissing, probeDocker } from './docker.ts';
 import { ROLES, TAG_ENV, preflightFixture } from './fixtures.ts';
 import { gradeYardstick, type YardstickResult } from './yardstick.ts';
@@ -158,14 +158,9 @@ type Phase = 'setup' | 'preflight' | 'fixture-grade' | 'cells' | 'report';
 export async function runGate(o: GateOptions = {}): Promise<GateRun> {
   const t0 = performance.now();
   const cfg = loadGateConfig(o.configFile);
-  const selected = o.cells ?? Object.keys(cfg.cells);
-  for (const id of selected) {
-    if (!CELL_IDS.includes(id)) throw harnessError(`--cells: unknown cell ${JSON.stringify(id)} (cells: ${CELL_IDS.join(', ')})`);
-    if (!cfg.cells[id]) throw harnessError(`--cells: cell ${JSON.stringify(id)} is not in ${cfg.source}`);
-  }
-  if (selected.length === 0) throw harnessError('--cells: no cell selected');
+  const selected = selectCells(cfg, o.cells);
   for (const name of Object.keys(cfg.steps)) if (!STEP_NAMES.includes(name)) throw harnessError(`${cfg.source}: steps.${name}: unknown step (steps: ${STEP_NAMES.join(', ')})`);
-const jobs = resolveJobs(o.jobs, cfg.jobs);
+  const jobs = resolveJobs(o.jobs, cfg.jobs);
   const outDir = resolve(o.outDir ?? 'results/gate');
   // the output folder first: /proc, a file in the way or a read-only mount fail now, in one line
   assertOutputDir(outDir, '--out');
