@@ -16,7 +16,8 @@
  * `roles.hang`, `roles.crash` are that same fixture. Steps credit a role only with the fixture's
  * own log lines (evidence.ts).
  */
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
+import { pidsWithEnv } from '../util/proc.ts';
 import { join } from 'node:path';
 import { startFixtureProcess, FIXTURE_ARGV, type FixtureProcess } from '../fixture/launch.ts';
 import type { CellDef } from './cells.ts';
@@ -129,29 +130,9 @@ export function containerLabels(runId: string, cell: CellDef, role?: Role): Reco
   return { [RUN_LABEL]: runId, [CELL_LABEL]: cellSlug(cell.id), ...(role ? { [ROLE_LABEL]: role } : {}) };
 }
 
-/** pids of live processes carrying `MCPGAUGE_GATE_TAG=<tag>` (Linux /proc; [] elsewhere). */
+/** pids of live processes carrying `MCPGAUGE_GATE_TAG=<tag>` exactly (Linux /proc; [] elsewhere). */
 export function taggedPids(tag: string): number[] {
-  const needle = `${TAG_ENV}=${tag}\0`;
-  const out: number[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const env = readFileSync(`/proc/${e}/environ`, 'latin1');
-      if (`${env}\0`.includes(needle)) {
-        const stat = readFileSync(`/proc/${e}/stat`, 'latin1');
-        if (!/\) [ZX] /.test(stat)) out.push(Number(e)); // zombies and dead ones do not count
-      }
-    } catch {
-      /* gone or not ours */
-    }
-  }
-  return out;
+  return pidsWithEnv(TAG_ENV, tag, { exact: true });
 }
 
 export function cellTag(runId: string, cell: CellDef, role: Role): string {

@@ -144,9 +144,12 @@ export function killTracked(signal: NodeJS.Signals = 'SIGKILL'): number {
   return n;
 }
 
-/** pids of live (not zombie) processes whose environment holds `NAME=<value starting with prefix>`. */
-export function pidsWithEnv(name: string, prefix: string): number[] {
-  const needle = `\0${name}=${prefix}`;
+/**
+ * pids of live (not zombie) processes, other than this one, whose environment holds
+ * `NAME=<value starting with prefix>` (`exact`: `NAME=<exactly that value>`). Linux /proc; [] elsewhere.
+ */
+export function pidsWithEnv(name: string, prefix: string, o: { exact?: boolean } = {}): number[] {
+  const needle = `\0${name}=${prefix}${o.exact ? '\0' : ''}`;
   const out: number[] = [];
   let entries: string[];
   try {
@@ -158,7 +161,7 @@ export function pidsWithEnv(name: string, prefix: string): number[] {
     if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
     try {
       const env = readFileSync(`/proc/${e}/environ`, 'latin1');
-      if (`\0${env}`.includes(needle)) {
+      if (`\0${env}\0`.includes(needle)) {
         const stat = readFileSync(`/proc/${e}/stat`, 'latin1');
         if (!/\) [ZX] /.test(stat)) out.push(Number(e));
       }
