@@ -10,7 +10,7 @@ import type { GateReport } from '../../pipeline/gate/report.ts';
 export const REPO = resolve(import.meta.dirname, '..', '..');
 export const BIN = join(REPO, 'bin', 'mcpgauge.mjs');
 export const GATEWAY = `node --import tsx ${join(REPO, 'test', 'gate', 'gateway.ts')} --config {CONFIG_FILE} --port {PORT}`;
-export const REFERENCE_TEMPLATE = join(REPO, 'gate', 'reference-proxy.json');
+export const REFERENCE_TEMPLATE = join(REPO, 'datasets', 'gate', 'reference-proxy.json');
 
 /** gate.config.json with test overrides (no retry by default, so a red step shows on the first attempt). */
 export function testConfig(dir: string, patch: (c: any) => void = () => {}): string {
