@@ -64,6 +64,7 @@ export function register(program: Command): void {
     const { runOffline } = await import('../bench/offline.ts');
     const { assembleReport } = await import('../bench/report.ts');
     const { writeReport } = await import('../report/write.ts');
+    const { REPORT_SECTIONS } = await import('../sections.ts');
     // --out first: an unwritable folder fails now, not after the whole run
     assertOutputDir(resolve(String(flags.out)), '--out');
     // --comply is read and validated before the run, so a bad file fails now
@@ -150,7 +151,7 @@ export function register(program: Command): void {
       JSON.stringify({ corpora, arms: flags.arms, tokenizers, bootstrap, bm25, retrievers: retrievers(flags.retriever), ...(flags.embedUrl ? { embed: embedOptionsFromFlags(flags) } : {}), top_k: flags.topK, live: Boolean(flags.live), offline: Boolean(flags.offline), result_fixtures: flags.offline ? flags.resultFixtures : undefined, ...(systemOpts.systems ? { systems: systemOpts.systems.map((x) => `${x.name}=${x.spec}`) } : {}), ...(systemOpts.scale ? { scale: systemOpts.scale } : {}) }),
     );
     const report = assembleReport({ offline, live, results, ...staged, tokenizers, options, argv, secrets: liveOpts?.apiKey ? [liveOpts.apiKey] : [] });
-    const written = await writeReport(report, resolve(String(flags.out)), complyExtra);
+    const written = await writeReport(report, resolve(String(flags.out)), REPORT_SECTIONS, complyExtra);
     printSummary(report, log);
     for (const line of systemsSummary(report)) log(line);
     process.stdout.write(`report: ${written.report}\ndashboard: ${written.dashboard}\n`);

@@ -17,7 +17,8 @@ export function register(program: Command): void {
       const { validateReport } = await import('../report/validate.ts');
       const { validateGateReport } = await import('../gate/report.ts');
       const { renderDashboard } = await import('../report/dashboard.ts');
-      const { gateSectionInput } = await import('../report/sections/gate.ts');
+      const { gateSectionInput } = await import('../gate/section.ts');
+      const { REPORT_SECTIONS } = await import('../sections.ts');
       const dir = resolve(o.results);
       const benchFile = o.bench ?? join(dir, 'discovery', 'report.json');
       if (!existsSync(benchFile)) throw new UserError(`${benchFile}: no bench report (run make bench-discovery, or give --bench FILE)`);
@@ -31,7 +32,7 @@ export function register(program: Command): void {
         gate = raw as import('../gate/report.ts').GateReport;
       }
       const out = o.out ?? join(dir, 'dashboard.html');
-      writeFileAtomic(out, await renderDashboard(bench, gate ? [gateSectionInput(gate)] : []));
+      writeFileAtomic(out, await renderDashboard(bench, REPORT_SECTIONS, gate ? [gateSectionInput(gate)] : []));
       process.stdout.write(`dashboard: ${out}${gate ? ` (bench + gate ${gate.verdict})` : ' (bench only: no gate report)'}\n`);
     });
 }

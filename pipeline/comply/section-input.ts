@@ -1,7 +1,7 @@
 /** A comply JSON report file as a dashboard section input (validated against its schema first). */
 import { readJsonFile } from '../util/fs.ts';
 import { sectionFor, type SectionInput } from '../report/details.ts';
-import { complianceSection } from '../report/sections/compliance.ts';
+import { complianceSection } from './section.ts';
 import { validateComplyReport } from './schema.ts';
 import type { ComplyReport } from './types.ts';
 

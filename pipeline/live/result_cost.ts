@@ -29,9 +29,9 @@ import type { DetailRun } from './calls.ts';
 import type { OpenedTarget, UpstreamMenu } from './proxy-under-test.ts';
 import type { LiveOptions } from './types.ts';
 
-import { RESULT_COMPONENTS, type LiveResultCallRow, type LiveResultCost, type LiveResultSkip, type LiveResultSummary, type ResultComponent, type ResultComponents, type ResultTokens, type TaskSessionEstimateRow } from './result_types.ts';
+import { RESULT_COMPONENTS, type LiveResultCallRow, type LiveResultCost, type LiveResultSkip, type LiveResultSummary, type ResultComponent, type ResultComponents, type ResultTokens, type TaskSessionEstimateRow } from '../report/types/live-results.ts';
 
-export { RESULT_COMPONENTS, type LiveResultCallRow, type LiveResultCost, type LiveResultSkip, type LiveResultSummary, type ResultComponent, type ResultComponents, type ResultTokens, type TaskSessionEstimateRow } from './result_types.ts';
+export { RESULT_COMPONENTS, type LiveResultCallRow, type LiveResultCost, type LiveResultSkip, type LiveResultSummary, type ResultComponent, type ResultComponents, type ResultTokens, type TaskSessionEstimateRow } from '../report/types/live-results.ts';
 
 export interface ResultCallsInput {
   proxy: McpConnection;

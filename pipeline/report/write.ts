@@ -10,7 +10,7 @@ import { writeFileSet } from '../util/fs.ts';
 import { renderDashboard } from './dashboard.ts';
 import { reportTables, toArrowIpc, toParquet } from './tables.ts';
 import type { Report } from './types.ts';
-import type { SectionInput } from './details.ts';
+import type { ReportSection, SectionInput } from './details.ts';
 import { validateReport } from './validate.ts';
 
 export interface WrittenReport {
@@ -29,11 +29,15 @@ export function reportJsonText(report: Report): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
-export async function writeReport(report: Report, outDir: string, extraSections: SectionInput[] = []): Promise<WrittenReport> {
+/**
+ * `sections`: the dashboard's section list (pipeline/sections.ts REPORT_SECTIONS; the renderer
+ * imports no producer, so the list is handed in); `extraSections`: other documents' sections.
+ */
+export async function writeReport(report: Report, outDir: string, sections: readonly ReportSection<Report>[], extraSections: SectionInput[] = []): Promise<WrittenReport> {
   const valid = validateReport(report);
   const json = reportJsonText(valid);
   const tables = reportTables(valid).map((t) => ({ t, arrow: toArrowIpc(t), parquet: toParquet(t) }));
-  const html = await renderDashboard(valid, extraSections);
+  const html = await renderDashboard(valid, sections, extraSections);
 
   const out: WrittenReport = { report: join(outDir, 'report.json'), dashboard: join(outDir, 'dashboard.html'), tables: {}, paths: [] };
   const files: { path: string; data: string | Uint8Array }[] = [];

@@ -7,7 +7,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderDashboard } from '../../pipeline/report/dashboard.ts';
 import { sectionFor } from '../../pipeline/report/details.ts';
-import { complianceSection } from '../../pipeline/report/sections/compliance.ts';
+import { complianceSection } from '../../pipeline/comply/section.ts';
+import { REPORT_SECTIONS } from '../../pipeline/sections.ts';
 import { validateComplyReport } from '../../pipeline/comply/schema.ts';
 import { buildSampleReport, HOSTILE_TEXT } from '../report/sample.ts';
 import { stdioRuns } from './harness.ts';
@@ -29,7 +30,7 @@ describe('compliance section in the bench dashboard', { timeout: 120_000 }, () =
       grading: { rule: 'any failing MUST caps the letter at B', capApplied: true, requirementText: 'our own summary' },
     };
     validateComplyReport(comply);
-    const page = await renderDashboard(buildSampleReport(), [sectionFor(complianceSection, comply)]);
+    const page = await renderDashboard(buildSampleReport(), REPORT_SECTIONS, [sectionFor(complianceSection, comply)]);
     assert.match(page, /<section id="headlines">/, 'bench sections are still there');
     const sec = page.slice(page.indexOf('<section id="compliance">'));
     assert.ok(sec.length > 100, 'the compliance section is on the page');

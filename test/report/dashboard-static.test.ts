@@ -4,13 +4,13 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { chartIdsFor, esc, renderChartSvg, renderDashboard, templateChartIds } from '../../pipeline/report/dashboard.ts';
 import { CHARTS } from '../../pipeline/report/sections/charts.ts';
-import { REPORT_SECTIONS } from '../../pipeline/report/sections.ts';
+import { REPORT_SECTIONS } from '../../pipeline/sections.ts';
 import { html, toHtml } from '../../pipeline/report/html.ts';
 import { renderPage } from '../../pipeline/report/render.ts';
 import { sectionFor, type ReportSection } from '../../pipeline/report/details.ts';
 import { buildSampleReport, buildSystemsSample, HOSTILE_TEXT, withVariants } from './sample.ts';
 import { SYSTEMS_CHART } from '../../pipeline/report/sections/systems.ts';
-import { SCALE_CHART } from '../../pipeline/report/sections/scale.ts';
+import { SCALE_CHART } from '../../pipeline/scale/section.ts';
 
 const CHART_IDS = CHARTS.filter((c) => !c.live).map((c) => c.spec);
 const LIVE_CHART_IDS = CHARTS.filter((c) => c.live).map((c) => c.spec);
@@ -37,7 +37,7 @@ test('every chart spec in reports-template/charts is rendered, and only those', 
 });
 
 test('the dashboard is one self-contained file: no external references, CSP with the script hash', async () => {
-  const html = await renderDashboard(buildSampleReport());
+  const html = await renderDashboard(buildSampleReport(), REPORT_SECTIONS);
   // no resource references of any kind: look at attribute names only (values blanked; escaped
   // text never contains a raw '<' or '"')
   const tags = html.replace(/"[^"]*"/g, '""');
@@ -63,7 +63,7 @@ test('hostile report text is escaped in tables and in chart SVG', async () => {
   r.live!.errors[0].message = HOSTILE_TEXT;
   r.live!.lap.warning = HOSTILE_TEXT;
   r.live!.target.description = HOSTILE_TEXT;
-  const html = await renderDashboard(r);
+  const html = await renderDashboard(r, REPORT_SECTIONS);
   assert.ok(!html.includes(HOSTILE_TEXT));
   assert.ok(!html.includes('<img'));
   assert.ok(html.includes(esc(HOSTILE_TEXT)));
@@ -82,7 +82,7 @@ test('provenance badges, weak-query shading and the no-break-even row are in the
   const be = r.economics.break_even[0];
   Object.assign(be, { no_break_even: true, break_even_calls: null, reason: 'full menu (900) is not larger than the discovery menu (1200)' });
   r.meta.notes = ['Savings are relative to baseline_json on the same corpus and tokenizer.'];
-  const html = await renderDashboard(r);
+  const html = await renderDashboard(r, REPORT_SECTIONS);
   for (const p of ['measured', 'computed', 'estimated']) assert.ok(html.includes(`<span class="badge ${p}"`), p);
   assert.ok(html.includes('<section id="notes"><h2>Methodology notes</h2>\n<ul><li>Savings are relative to baseline_json on the same corpus and tokenizer.</li></ul>'));
   assert.match(html, /<span class="bad">no break-even<\/span><div class="meta">full menu \(900\) is not larger than the discovery menu \(1200\)<\/div>/);
@@ -108,7 +108,7 @@ test('every listed section has a unique id and schema parts that resolve in the 
     }
   }
   // every section with data renders into the page under its id
-  const page = (await renderDashboard(buildSampleReport())) + (await renderDashboard(buildSystemsSample()));
+  const page = (await renderDashboard(buildSampleReport(), REPORT_SECTIONS)) + (await renderDashboard(buildSystemsSample(), REPORT_SECTIONS));
   for (const s of REPORT_SECTIONS) if (s.frame !== 'bare') assert.ok(page.includes(`<section id="${s.id}">`), s.id);
 });
 

@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { writeReport } from '../../pipeline/report/write.ts';
+import { REPORT_SECTIONS } from '../../pipeline/sections.ts';
 import { chartWarnings } from '../../pipeline/report/dashboard.ts';
 import { CHARTS } from '../../pipeline/report/sections/charts.ts';
 import { capRows } from '../../pipeline/report/sections/common.ts';
@@ -108,7 +109,7 @@ async function chartMarks(page: Page): Promise<Record<string, number | 'nodata'>
 test('dashboard renders in headless Chromium with no network loads, no errors, every chart drawn', { skip: SKIP }, async () => {
   const dir = join(work, 'full');
   const report = hostileSample();
-  const written = await writeReport(report, dir);
+  const written = await writeReport(report, dir, REPORT_SECTIONS);
   const { page, foreign, consoleErrors, pageErrors } = await open(written.dashboard);
 
   const marks = await chartMarks(page);
@@ -181,7 +182,7 @@ test('a chart without data shows a "no data" note; live panels only with a live 
   const r = buildSampleReport({ live: false });
   r.retrieval = r.retrieval.map((x) => ({ corpus_id: x.corpus_id, arm: x.arm, retriever: x.retriever, not_scorable: 'no golden set for this corpus' }));
   r.economics = { break_even: [], session_estimates: [], curves: [] };
-  const written = await writeReport(r, join(work, 'sparse'));
+  const written = await writeReport(r, join(work, 'sparse'), REPORT_SECTIONS);
   const { page, foreign, consoleErrors, pageErrors } = await open(written.dashboard);
   const marks = await chartMarks(page);
   assert.deepEqual(Object.keys(marks).sort(), [...CHART_IDS].sort());

@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { renderDashboard } from '../../pipeline/report/dashboard.ts';
-import { gateSectionInput } from '../../pipeline/report/sections/gate.ts';
+import { gateSectionInput } from '../../pipeline/gate/section.ts';
+import { REPORT_SECTIONS } from '../../pipeline/sections.ts';
 import { validateGateReport, type GateReport } from '../../pipeline/gate/report.ts';
 import { buildSampleReport, HOSTILE_TEXT } from './sample.ts';
 
@@ -28,7 +29,7 @@ function gateReport(): GateReport {
 test('bench + gate: the grid shows every cell and step coloured by status, text escaped; bench alone has no grid', async () => {
   const g = gateReport();
   assert.deepEqual(validateGateReport(g), []);
-  const page = await renderDashboard(buildSampleReport(), [gateSectionInput(g)]);
+  const page = await renderDashboard(buildSampleReport(), REPORT_SECTIONS, [gateSectionInput(g)]);
   const grid = page.slice(page.indexOf('id="gate-grid"'));
   assert.ok(page.includes('Release gate'), 'section title');
   assert.ok(grid.includes('stdio/2025-11-25') && grid.includes('sse/2025-11-25'));
@@ -36,7 +37,7 @@ test('bench + gate: the grid shows every cell and step coloured by status, text 
   assert.match(grid, /background:#c62828;color:#fff[^>]*>fail</);
   assert.match(grid, /background:#1a7f37;color:#fff[^>]*>pass</);
   assert.ok(!page.includes(HOSTILE_TEXT), 'a reason is escaped, never markup');
-  const alone = await renderDashboard(buildSampleReport());
+  const alone = await renderDashboard(buildSampleReport(), REPORT_SECTIONS);
   assert.ok(!alone.includes('gate-grid'));
 });
 
@@ -72,9 +73,9 @@ test('the yardstick table: the fixture graded once per run, one row per wire and
     },
   };
   assert.deepEqual(validateGateReport(g), []);
-  const page = await renderDashboard(buildSampleReport(), [gateSectionInput(g)]);
+  const page = await renderDashboard(buildSampleReport(), REPORT_SECTIONS, [gateSectionInput(g)]);
   const t = page.slice(page.indexOf('id="gate-yardstick"'));
   assert.ok(page.includes('id="gate-yardstick"'));
   assert.ok(t.includes('lifecycle-ping [MUST]') && t.includes('http-stateless') && t.includes('not probed by the compliance prober'));
-  assert.ok(!(await renderDashboard(buildSampleReport(), [gateSectionInput(gateReport())])).includes('gate-yardstick'), 'no block without the run');
+  assert.ok(!(await renderDashboard(buildSampleReport(), REPORT_SECTIONS, [gateSectionInput(gateReport())])).includes('gate-yardstick'), 'no block without the run');
 });

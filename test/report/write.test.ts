@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { tableFromIPC } from 'apache-arrow';
 import { parquetReadObjects } from 'hyparquet';
 import { writeReport } from '../../pipeline/report/write.ts';
+import { REPORT_SECTIONS } from '../../pipeline/sections.ts';
 import { ReportValidationError } from '../../pipeline/report/validate.ts';
 import { isScored, type RetrievalScored } from '../../pipeline/report/types.ts';
 import { buildSampleReport, withVariants } from './sample.ts';
@@ -27,7 +28,7 @@ test('writeReport writes report.json, Arrow + Parquet tables and the dashboard; 
   const toon = report.arms.filter((a) => a.arm === 'toon_listing');
   for (const a of toon) for (const s of Object.values(a.by_tokenizer)) s.per_tool_tokens[0] = null;
   const dir = join(work, 'out');
-  const w = await writeReport(report, dir);
+  const w = await writeReport(report, dir, REPORT_SECTIONS);
 
   const json = readFileSync(w.report, 'utf8');
   assert.equal(json, `${JSON.stringify(report, null, 2)}\n`);
@@ -116,7 +117,7 @@ test('writeReport writes report.json, Arrow + Parquet tables and the dashboard; 
   // unicode survives the hand-built Utf8 buffers
   const uni = buildSampleReport({ live: false });
   uni.corpora[0].tool_ids[0] = 'fs:lire_le_fichier_é_✓_🚀';
-  const wu = await writeReport(uni, join(work, 'unicode'));
+  const wu = await writeReport(uni, join(work, 'unicode'), REPORT_SECTIONS);
   assert.equal(arrow(wu.tables.per_tool.arrow).get(0)!.tool_id, 'fs:lire_le_fichier_é_✓_🚀');
   assert.equal((await parquet(wu.tables.per_tool.parquet))[0].tool_id, 'fs:lire_le_fichier_é_✓_🚀');
 
@@ -146,7 +147,7 @@ test('writeReport writes report.json, Arrow + Parquet tables and the dashboard; 
 });
 
 test('no live section -> no live_responses table', async () => {
-  const w = await writeReport(buildSampleReport({ live: false }), join(work, 'offline'));
+  const w = await writeReport(buildSampleReport({ live: false }), join(work, 'offline'), REPORT_SECTIONS);
   assert.deepEqual(Object.keys(w.tables).sort(), ['arms', 'per_query', 'per_tool', 'result_arms']);
   const r = buildSampleReport({ live: false });
   assert.equal(arrow(w.tables.per_query.arrow).numRows, r.retrieval.filter(isScored).reduce((n, x) => n + x.per_query.length, 0));
@@ -156,6 +157,6 @@ test('an invalid report is an error and nothing is written', async () => {
   const r = buildSampleReport();
   (r.meta as { caveat?: string }).caveat = 'short';
   const dir = join(work, 'invalid');
-  await assert.rejects(writeReport(r, dir), (e: unknown) => e instanceof ReportValidationError && /\/meta\/caveat must NOT have fewer than 10 characters/.test((e as Error).message));
+  await assert.rejects(writeReport(r, dir, REPORT_SECTIONS), (e: unknown) => e instanceof ReportValidationError && /\/meta\/caveat must NOT have fewer than 10 characters/.test((e as Error).message));
   assert.equal(existsSync(dir), false);
 });

@@ -2,7 +2,7 @@
 import { html } from '../../report/html.ts';
 import { sectionFor } from '../../report/details.ts';
 import { renderPage } from '../../report/render.ts';
-import { complianceSection } from '../../report/sections/compliance.ts';
+import { complianceSection } from '../section.ts';
 import type { ComplyReport } from '../types.ts';
 
 export function renderHtml(rep: ComplyReport): Promise<string> {

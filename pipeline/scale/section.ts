@@ -3,11 +3,11 @@
  * growth exponents (computed), where break-even lands for each N, failed points with their
  * reason, and log-x growth charts (one colour per system, as in the side-by-side charts).
  */
-import type { Block, ChartRef, ReportSection } from '../details.ts';
-import type { Report, ScalePoint } from '../types.ts';
-import { FITTED_FIGURES } from '../../scale/fit.ts';
-import { primaryTokenizer } from './common.ts';
-import { systemOrder } from './systems.ts';
+import type { Block, ChartRef, ReportSection } from '../report/details.ts';
+import type { Report, ScalePoint } from '../report/types.ts';
+import { FITTED_FIGURES } from './fit.ts';
+import { primaryTokenizer } from '../report/sections/common.ts';
+import { systemOrder } from '../report/sections/systems.ts';
 
 /** the growth chart spec (reports-template/charts/scale_growth.vl.json) */
 export const SCALE_CHART = 'scale_growth';

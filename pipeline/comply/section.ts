@@ -5,11 +5,11 @@
  * Reads a comply report (datasets/schemas/comply-report.schema.json); drawn next to the bench
  * sections when both are rendered together, alone by `mcpgauge comply --format html`.
  */
-import type { Block, ReportSection, Tile } from '../details.ts';
-import { html } from '../html.ts';
-import { rich } from '../render.ts';
-import type { ComplyReport, Grade, RunReport } from '../../comply/types.ts';
-import { capText, severityText } from '../../comply/render/common.ts';
+import type { Block, ReportSection, Tile } from '../report/details.ts';
+import { html } from '../report/html.ts';
+import { rich } from '../report/render.ts';
+import type { ComplyReport, Grade, RunReport } from './types.ts';
+import { capText, severityText } from './render/common.ts';
 
 function gradeTile(r: RunReport): Tile {
   const g = r.conformance;

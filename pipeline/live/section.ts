@@ -1,9 +1,9 @@
 /** Live result cost: golden calls through the proxy's call tool vs directly on the upstream, by component; task-session estimates. */
-import type { Block, ReportSection } from '../details.ts';
-import { html } from '../html.ts';
-import { rich } from '../render.ts';
-import type { Report } from '../types.ts';
-import { RESULT_COMPONENTS } from '../../live/result_cost.ts';
+import type { Block, ReportSection } from '../report/details.ts';
+import { html } from '../report/html.ts';
+import { rich } from '../report/render.ts';
+import type { Report } from '../report/types.ts';
+import { RESULT_COMPONENTS } from '../report/types/live-results.ts';
 
 export const liveResultsSection: ReportSection<Report> = {
   id: 'live-results',

@@ -2,11 +2,11 @@
  * The release gate's cell × step grid (a gate report, datasets/schemas/gate-report.schema.json),
  * coloured by status. Rendered next to a bench report's sections by `mcpgauge report`.
  */
-import { sectionFor, type ReportSection, type SectionInput, type TableRow } from '../details.ts';
-import { html } from '../html.ts';
-import { fmtNum, rich } from '../render.ts';
-import type { GateReport } from '../../gate/report.ts';
-import type { StepStatus } from '../../gate/types.ts';
+import { sectionFor, type ReportSection, type SectionInput, type TableRow } from '../report/details.ts';
+import { html } from '../report/html.ts';
+import { fmtNum, rich } from '../report/render.ts';
+import type { GateReport } from './report.ts';
+import type { StepStatus } from './types.ts';
 
 /** background / text colour per status (the page allows inline styles; readable in both themes) */
 const COLOUR: Record<StepStatus, string> = {

@@ -1,10 +1,10 @@
 /**
- * Shapes of the live result-cost section (report.live.result_cost, live task sessions). Kept
- * apart from result_cost.ts so the report types can name them without importing the stage
- * (pipeline/report/types.ts -> here, never -> the live stage: no import cycle).
+ * `live.result_cost` and `live.economics.task_sessions`: schema `$defs` live_result_cost,
+ * result_tokens, result_components, task_session_row. The live stage (pipeline/live/result_cost.ts)
+ * fills them; it lives above the report, so the shapes live here (moved from live/result_types.ts).
  */
-import type { TaskSessionRow } from '../economics/session.ts';
-import type { TokenizerName } from '../tokens/tokenizer.ts';
+import type { TaskSessionRow } from '../../economics/session.ts';
+import type { TokenizerName } from '../../tokens/tokenizer.ts';
 
 export const RESULT_COMPONENTS = ['content_text', 'content_other', 'structured_content', 'meta', 'wrapper'] as const;
 export type ResultComponent = (typeof RESULT_COMPONENTS)[number];
