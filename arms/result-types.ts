@@ -5,7 +5,7 @@
  * as savings). Arms live in `arms/result/<id>.ts`; the registry is `arms/result-registry.ts`.
  */
 import type { JsonValue } from '../pipeline/types.ts';
-import type { PayloadClass } from '../pipeline/toolresults/tabular.ts';
+import type { PayloadClass } from './tabular.ts';
 
 /** The result arm every saving is measured against. */
 export const RESULT_BASELINE_ARM_ID = 'json';

@@ -1,7 +1,7 @@
 /**
  * csv_when_tabular: RFC 4180 CSV (`csv-stringify` / `csv-parse`) of a tabular payload: a header
  * row with the keys of the first element, then one row per element. Other payloads are skipped
- * with the reason (the tabular rule, pipeline/toolresults/tabular.ts).
+ * with the reason (the tabular rule, arms/tabular.ts).
  *
  * Typing convention (CSV itself has only text): null is an empty unquoted field; booleans are
  * `true`/`false`; numbers their JavaScript shortest form; a string is quoted whenever it would
@@ -13,7 +13,7 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { ResultArm } from '../result-types.ts';
-import { whyNotTabular } from '../../pipeline/toolresults/tabular.ts';
+import { whyNotTabular } from '../tabular.ts';
 
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 /** a string that, unquoted, would decode as something other than itself */

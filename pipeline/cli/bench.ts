@@ -7,7 +7,7 @@ import { assertOutputDir } from '../util/fs.ts';
 import type { CorpusInput } from '../bench/offline.ts';
 import type { Report } from '../report/types.ts';
 import { liveOptions, liveOptionsFromFlags } from '../live/flags.ts';
-import { systemOptions, systemOptionsFromFlags, runSystemStages, systemsSummary } from '../systems/flags.ts';
+import { systemOptions, systemOptionsFromFlags, runSystemStages, systemsSummary } from './system-flags.ts';
 import { DEFAULT_RETRIEVER_ID, resolveRetrieverIds, retrieverIds } from '../retrieval/registry.ts';
 import { EMBED_FLAGS, embedOptionsFromFlags } from './embed_flags.ts';
 

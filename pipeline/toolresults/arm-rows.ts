@@ -11,7 +11,7 @@ import { mean } from '../util/stats.ts';
 import type { JsonValue } from '../types.ts';
 import { RESULT_BASELINE_ARM_ID, type ResultArm } from '../../arms/result-types.ts';
 import type { ResultFixtureSet } from './fixture-file.ts';
-import type { PayloadClass } from './tabular.ts';
+import type { PayloadClass } from '../../arms/tabular.ts';
 
 export type ResultClassScope = PayloadClass | 'all';
 export const RESULT_CLASS_SCOPES: readonly ResultClassScope[] = Object.freeze(['tabular', 'non_tabular', 'all'] as const);

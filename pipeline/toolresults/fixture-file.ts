@@ -20,7 +20,7 @@ import { basename } from 'node:path';
 import { sha256Hex } from '../corpus/canonical.ts';
 import { fail, isPlainObject, jp, readJson, typeName } from '../corpus/record.ts';
 import type { JsonValue } from '../types.ts';
-import { classifyPayload, PAYLOAD_CLASSES, whyNotTabular, type PayloadClass } from './tabular.ts';
+import { classifyPayload, PAYLOAD_CLASSES, whyNotTabular, type PayloadClass } from '../../arms/tabular.ts';
 
 export const RESULTS_FORMAT = 'mcpgauge-results';
 export const RESULTS_FORMAT_VERSION = 1;

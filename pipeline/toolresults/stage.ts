@@ -9,7 +9,7 @@ import type { Tokenizer, TokenizerName } from '../tokens/tokenizer.ts';
 import { loadResultFixtures, type PayloadFrom } from './fixture-file.ts';
 import { resolveResultArms } from '../../arms/result-registry.ts';
 import { runResultArms, RESULT_CLASS_SCOPES, type ResultArmRow, type ResultArmSummary, type ResultClassScope, type ResultRoundTrip } from './arm-rows.ts';
-import { MIN_TABLE_ROWS, type PayloadClass } from './tabular.ts';
+import { MIN_TABLE_ROWS, type PayloadClass } from '../../arms/tabular.ts';
 
 /** TOON against both JSON forms on one class of payloads (lossless fixtures only). */
 export interface ToonOrderingRow {

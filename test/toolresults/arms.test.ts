@@ -5,7 +5,7 @@ import { loadResultFixtures } from '../../pipeline/toolresults/fixture-file.ts';
 import { RESULT_ARMS, resolveResultArms, getResultArm } from '../../arms/result-registry.ts';
 import { renderChecked, runResultArms } from '../../pipeline/toolresults/arm-rows.ts';
 import { resolveTokenizers, getTokenizer } from '../../pipeline/tokens/tokenizer.ts';
-import { classifyPayload, whyNotTabular } from '../../pipeline/toolresults/tabular.ts';
+import { classifyPayload, whyNotTabular } from '../../arms/tabular.ts';
 import type { ResultArm } from '../../arms/result-types.ts';
 
 const SHIPPED = join(import.meta.dirname, '..', '..', 'datasets', 'results-reference-v1.json');

@@ -1,6 +1,8 @@
 /**
  * CLI side of side-by-side systems and the scale sweep: the flags `mcpgauge bench --live`
  * accepts for them, validated into options before anything runs, and the stage that runs them.
+ * In the CLI layer (moved from systems/flags.ts): it drives both systems/ and scale/, and scale/
+ * sweeps systems, so below the CLI it would be a systems -> scale back arrow.
  */
 import { resolve } from 'node:path';
 import { Option } from 'commander';
@@ -8,7 +10,7 @@ import { UserError } from '../types.ts';
 import { DEFAULT_CORPUS } from '../constants.ts';
 import type { LiveOptions } from '../live/live-stage.ts';
 import type { Report, ScaleReport, SystemBlock } from '../report/types.ts';
-import { parseSystems, type SystemSpec } from './spec.ts';
+import { parseSystems, type SystemSpec } from '../systems/spec.ts';
 import { SCALE_DEFAULTS } from '../scale/defaults.ts';
 
 /** Checks a value at parse time (the UserError names the flag) and keeps the string; `flags` below re-reads it. */
@@ -83,7 +85,7 @@ export async function runSystemStages(o: SystemRunOptions, live: LiveOptions, ex
   const log = live.log ?? (() => {});
   const out: { systems?: SystemBlock[]; scale?: ScaleReport } = {};
   if (o.systems && explicitSystems) {
-    const { runSystems } = await import('./live.ts');
+    const { runSystems } = await import('../systems/live.ts');
     const t = performance.now();
     out.systems = await runSystems(o.systems, live);
     log(`systems: ${((performance.now() - t) / 1000).toFixed(1)} s`);

@@ -8,7 +8,7 @@
  * This is exactly the shape TOON's tabular form (`[N]{a,b}:` header + one row per element) and a
  * CSV header + rows can carry; a single row is not counted as a table.
  */
-import type { JsonValue } from '../types.ts';
+import type { JsonValue } from '../pipeline/types.ts';
 
 export type PayloadClass = 'tabular' | 'non_tabular';
 export const PAYLOAD_CLASSES: readonly PayloadClass[] = Object.freeze(['tabular', 'non_tabular'] as const);
