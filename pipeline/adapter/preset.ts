@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { REPO_ROOT } from '../constants.ts';
 import type { ValidateFunction } from 'ajv';
-import { compileSchemaFile, describeAjvError } from '../report/validate.ts';
+import { compileSchemaFile, describeAjvError } from '../util/schema.ts';
 import { UserError } from '../types.ts';
 import { readJsonFile } from '../util/fs.ts';
 import type { AdapterOptions, StyleChoice } from './options.ts';

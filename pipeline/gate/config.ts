@@ -10,7 +10,7 @@ import { UserError } from '../types.ts';
 import { CELL_IDS } from './cells.ts';
 import { readJsonFile } from '../util/fs.ts';
 import { DEFAULT_LOG_CAP_BYTES } from '../util/log.ts';
-import { compileSchemaFile, describeAjvError } from '../report/validate.ts';
+import { compileSchemaFile, describeAjvError } from '../util/schema.ts';
 import type { TokenizerName } from '../tokens/tokenizer.ts';
 import type { Letter } from '../comply/grade.ts';
 import type { SpecChoice } from '../comply/types.ts';

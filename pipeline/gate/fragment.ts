@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { REPO_ROOT } from '../constants.ts';
 import type { ValidateFunction } from 'ajv';
 import { writeFileAtomic, readJsonFile, assertWritableDir } from '../util/fs.ts';
-import { compileSchemaFile, describeAjvError } from '../report/validate.ts';
+import { compileSchemaFile, describeAjvError } from '../util/schema.ts';
 import { ADAPTER_DEFAULTS } from '../adapter/index.ts';
 import { CELL_IDS, cellSlug } from './cells.ts';
 import { harnessError, loadGateConfig } from './config.ts';

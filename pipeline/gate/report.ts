@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../constants.ts';
 import type { ValidateFunction } from 'ajv';
 import { writeFileAtomic } from '../util/fs.ts';
-import { compileSchemaFile, describeAjvError } from '../report/validate.ts';
+import { compileSchemaFile, describeAjvError } from '../util/schema.ts';
 import { harnessError } from './config.ts';
 import type { CellResult, StepStatus } from './types.ts';
 

@@ -2,16 +2,15 @@
  * Report validation: JSON Schema (draft 2020-12, ajv) plus cross-reference checks the schema
  * cannot express (ids resolve, aligned arrays have the right length, components sum to totals).
  */
-import { DATASETS_DIR, REPO_ROOT } from '../constants.ts';
-import { dirname, join, resolve } from 'node:path';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import { DATASETS_DIR } from '../constants.ts';
+import { resolve } from 'node:path';
+import { compileSchemaFile, describeAjvError, type ValidateFunction } from '../util/schema.ts';
 import { UserError } from '../types.ts';
 import type { Report } from './types.ts';
 import { isScored, retrievalKey } from './types.ts';
+
+/** kept for callers of the old home (the ajv helpers live in util/schema.ts) */
+export { compileSchemaFile, describeAjvError } from '../util/schema.ts';
 
 export const REPORT_SCHEMA_PATH = resolve(DATASETS_DIR, 'schemas', 'report.schema.json');
 
@@ -35,59 +34,6 @@ export function reportSchemaValidator(): ValidateFunction {
   if (compiled) return compiled;
   compiled = compileSchemaFile(REPORT_SCHEMA_PATH);
   return compiled;
-}
-
-const AJV_OPTIONS = { allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true } as const;
-/** bump when the way the cached code is made changes */
-const AJV_CACHE_FORMAT = 1;
-const require = createRequire(import.meta.url);
-
-/**
- * Compile a JSON Schema file (draft 2020-12, strict, with formats). Also used for the gate's schemas.
- * `refs`: further schema files the main one `$ref`s by their `$id` (e.g. the gate fragment -> the gate report).
- * Compiling the report schema takes ajv most of a second, so the compiled validator is kept as
- * ajv standalone code under .cache/ajv/, keyed by the schema texts, ajv's and ajv-formats'
- * versions and the options: the same code ajv would generate, so the same verdicts and errors.
- * A cache that cannot be read or written is ignored (compiled per process, as before).
- */
-export function compileSchemaFile(path: string, refs: readonly string[] = []): ValidateFunction {
-  const texts = [readFileSync(path, 'utf8'), ...refs.map((r) => readFileSync(r, 'utf8'))];
-  const versions = ['ajv', 'ajv-formats'].map((m) => (require(`${m}/package.json`) as { version: string }).version);
-  const key = createHash('sha256').update(JSON.stringify([AJV_CACHE_FORMAT, versions, AJV_OPTIONS, texts])).digest('hex').slice(0, 32);
-  const file = join(REPO_ROOT, '.cache', 'ajv', `${key}.cjs`);
-  try {
-    const got = require(file) as ValidateFunction;
-    if (typeof got === 'function') return got;
-  } catch {
-    /* no cache yet, or unreadable: compile */
-  }
-  // ajv and ajv-formats are CommonJS, loaded only when a schema is compiled
-  const Ajv2020 = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js').default;
-  const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
-  const standaloneCode = require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js').default;
-  const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { source: true } });
-  addFormats(ajv);
-  for (const t of texts.slice(1)) ajv.addSchema(JSON.parse(t));
-  const validate = ajv.compile(JSON.parse(texts[0]));
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, standaloneCode(ajv, validate));
-    renameSync(tmp, file);
-  } catch {
-    /* read-only install: compile per process */
-  }
-  return validate;
-}
-
-/** One ajv error as `path message (detail)`. */
-export function describeAjvError(e: ErrorObject): string {
-  const where = e.instancePath === '' ? '/' : e.instancePath;
-  let msg = e.message ?? 'invalid';
-  if (e.keyword === 'additionalProperties') msg += ` (${JSON.stringify((e.params as { additionalProperty: string }).additionalProperty)})`;
-  else if (e.keyword === 'enum') msg += ` (${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join('|')})`;
-  else if (e.keyword === 'const') msg += ` (${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)})`;
-  return `${where} ${msg}`;
 }
 
 /** Walk the object for non-finite numbers (NaN/Infinity), which JSON cannot carry. */

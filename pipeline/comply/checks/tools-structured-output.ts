@@ -1,4 +1,4 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { briefAjvError, compileSchema } from '../../util/schema.ts';
 import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, isObj, pass, specUrl } from '../check.ts';
 import { LEGACY } from '../types.ts';
 
@@ -33,10 +33,10 @@ export default defineCheck(
     try {
       // the dialect keyword is dropped: 2020-12 validates the draft-07 schemas SDKs emit
       const { $schema: _dialect, ...schema } = tool.outputSchema;
-      validate = new Ajv2020({ strict: false, validateFormats: false }).compile(schema);
+      validate = compileSchema(schema, { strict: false, validateFormats: false });
     } catch (err) {
       return { status: 'not_evaluable', reason: 'no_population', detail: `outputSchema of ${name} does not compile: ${(err as Error).message}` };
     }
-    return validate(r.structuredContent) ? pass(`${name}: structuredContent validates`) : fail(`${name}: structuredContent does not match outputSchema (${validate.errors?.[0]?.instancePath || '/'} ${validate.errors?.[0]?.message})`);
+    return validate(r.structuredContent) ? pass(`${name}: structuredContent validates`) : fail(`${name}: structuredContent does not match outputSchema (${briefAjvError(validate.errors?.[0])})`);
   },
 );

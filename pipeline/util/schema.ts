@@ -1,0 +1,84 @@
+/**
+ * JSON Schema helpers (draft 2020-12, ajv + ajv-formats): the one place ajv is set up. Schema
+ * files (the report, the gate's config/fragment/report, presets, the comply report) compile with
+ * `compileSchemaFile` (strict, all errors, formats, cached); schemas that arrive at run time (a
+ * server's outputSchema) with `compileSchema`; errors read as one line with `describeAjvError`
+ * (path, message, the offending key/values) or `briefAjvError` (path and message only).
+ * ajv is CommonJS and loaded only when a schema is compiled (the fixture never loads it).
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { ErrorObject, Options, ValidateFunction } from 'ajv';
+import { REPO_ROOT } from '../constants.ts';
+
+export type { ErrorObject, ValidateFunction };
+
+const AJV_OPTIONS = { allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true } as const;
+/** bump when the way the cached code is made changes */
+const AJV_CACHE_FORMAT = 1;
+const require = createRequire(import.meta.url);
+
+/**
+ * Compile a JSON Schema file (draft 2020-12, strict, with formats).
+ * `refs`: further schema files the main one `$ref`s by their `$id` (e.g. the gate fragment -> the gate report).
+ * Compiling the report schema takes ajv most of a second, so the compiled validator is kept as
+ * ajv standalone code under .cache/ajv/, keyed by the schema texts, ajv's and ajv-formats'
+ * versions and the options: the same code ajv would generate, so the same verdicts and errors.
+ * A cache that cannot be read or written is ignored (compiled per process, as before).
+ */
+export function compileSchemaFile(path: string, refs: readonly string[] = []): ValidateFunction {
+  const texts = [readFileSync(path, 'utf8'), ...refs.map((r) => readFileSync(r, 'utf8'))];
+  const versions = ['ajv', 'ajv-formats'].map((m) => (require(`${m}/package.json`) as { version: string }).version);
+  const key = createHash('sha256').update(JSON.stringify([AJV_CACHE_FORMAT, versions, AJV_OPTIONS, texts])).digest('hex').slice(0, 32);
+  const file = join(REPO_ROOT, '.cache', 'ajv', `${key}.cjs`);
+  try {
+    const got = require(file) as ValidateFunction;
+    if (typeof got === 'function') return got;
+  } catch {
+    /* no cache yet, or unreadable: compile */
+  }
+  // ajv and ajv-formats are CommonJS, loaded only when a schema is compiled
+  const Ajv2020 = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js').default;
+  const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
+  const standaloneCode = require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js').default;
+  const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { source: true } });
+  addFormats(ajv);
+  for (const t of texts.slice(1)) ajv.addSchema(JSON.parse(t));
+  const validate = ajv.compile(JSON.parse(texts[0]));
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, standaloneCode(ajv, validate));
+    renameSync(tmp, file);
+  } catch {
+    /* read-only install: compile per process */
+  }
+  return validate;
+}
+
+/** One ajv error as `path message (detail)`. */
+export function describeAjvError(e: ErrorObject): string {
+  const where = e.instancePath === '' ? '/' : e.instancePath;
+  let msg = e.message ?? 'invalid';
+  if (e.keyword === 'additionalProperties') msg += ` (${JSON.stringify((e.params as { additionalProperty: string }).additionalProperty)})`;
+  else if (e.keyword === 'enum') msg += ` (${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join('|')})`;
+  else if (e.keyword === 'const') msg += ` (${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)})`;
+  return `${where} ${msg}`;
+}
+
+/**
+ * Compile a schema object given at run time (no cache, no formats): `options` are ajv's, e.g.
+ * `{strict: false, validateFormats: false}` for a server's declared outputSchema. Throws what ajv
+ * throws when the schema does not compile.
+ */
+export function compileSchema(schema: object, options: Options = {}): ValidateFunction {
+  const Ajv2020 = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js').default;
+  return new Ajv2020(options).compile(schema);
+}
+
+/** One ajv error as `path message` (`/` for the root; an absent error reads "/ undefined"). */
+export function briefAjvError(e: ErrorObject | undefined): string {
+  return `${e?.instancePath || '/'} ${e?.message}`;
+}
