@@ -7,7 +7,7 @@ import { assertOutputDir } from '../util/fs.ts';
 import type { CorpusInput } from '../bench/offline.ts';
 import type { Report } from '../report/types.ts';
 import { liveOptions, liveOptionsFromFlags } from '../live/flags.ts';
-import { systemOptions, systemOptionsFromFlags, runSystemStages, systemsSummary } from './system-flags.ts';
+import { systemOptions, systemOptionsFromFlags, runSystemStages } from './system-flags.ts';
 import { DEFAULT_RETRIEVER_ID, resolveRetrieverIds, retrieverIds } from '../retrieval/registry.ts';
 import { EMBED_FLAGS, embedOptionsFromFlags } from './embed_flags.ts';
 
@@ -152,8 +152,7 @@ export function register(program: Command): void {
     );
     const report = assembleReport({ offline, live, results, ...staged, tokenizers, options, argv, secrets: liveOpts?.apiKey ? [liveOpts.apiKey] : [] });
     const written = await writeReport(report, resolve(String(flags.out)), REPORT_SECTIONS, complyExtra);
-    printSummary(report, log);
-    for (const line of systemsSummary(report)) log(line);
+    for (const line of (await import('../report/summary.ts')).summaryLines(report, REPORT_SECTIONS)) log(line);
     process.stdout.write(`report: ${written.report}\ndashboard: ${written.dashboard}\n`);
     if (report.live?.status?.state === 'failed') {
       // the report is written and marked failed; the exit code says so too
@@ -178,52 +177,4 @@ function explicitLive(o: import('../live/types.ts').LiveOptions, command: Comman
 /** the parsed --retriever value (the default is a plain string) */
 function retrievers(v: unknown): string[] {
   return Array.isArray(v) ? (v as string[]) : retrieverList(String(v));
-}
-
-/** Token change against the baseline as printed: savings 12.34 -> "-12.3%", growth -5 -> "+5.0%", never "-0.0%". */
-export function tokenChange(savingsPct: number): string {
-  const r = Math.round(savingsPct * 10) / 10;
-  return r === 0 ? '0.0%' : `${r > 0 ? '-' : '+'}${Math.abs(r).toFixed(1)}%`;
-}
-
-function printSummary(report: Report, log: (m: string) => void): void {
-  for (const c of report.corpora) {
-    log(`\n${c.id} (${c.tool_count} tools)`);
-    for (const a of report.arms.filter((x) => x.corpus_id === c.id)) {
-      if (a.skipped) {
-        log(`  ${a.arm.padEnd(14)} ${a.skip_reason}`);
-        continue;
-      }
-      const cols = Object.entries(a.by_tokenizer).map(
-        ([tk, s]) => `${tk} ${String(s.total_tokens.value).padStart(7)} (${a.arm === 'baseline_json' ? 'baseline' : tokenChange(s.savings_vs_baseline_pct.value)})`,
-      );
-      const q = report.retrieval.find((r) => r.corpus_id === c.id && r.arm === a.arm);
-      const qs = q && 'metrics' in q ? `  recall@5 ${q.metrics.recall_at_5.value.toFixed(3)} MRR ${q.metrics.mrr.value.toFixed(3)}` : '';
-      log(`  ${a.arm.padEnd(14)} ${cols.join('  ')}${a.skipped_tools ? `  skipped tools ${a.skipped_tools}` : ''}${qs}`);
-    }
-  }
-  const res = report.results;
-  if (res) {
-    log(`\nresult arms on ${res.fixture_set.version} (${res.fixture_set.tabular_count} tabular, ${res.fixture_set.non_tabular_count} non-tabular fixtures; savings vs json, measured/computed)`);
-    for (const s of res.summary.filter((x) => x.payload_class !== 'all' && x.n > 0)) {
-      log(`  ${s.arm.padEnd(17)} ${s.payload_class.padEnd(12)} ${s.tokenizer} ${String(s.total_tokens).padStart(6)} tokens (${s.arm === 'json' ? 'baseline' : tokenChange(s.savings_vs_json_pct ?? 0)}) n=${s.n}${s.lossy_n ? ` LOSSY ${s.lossy_n}` : ''}`);
-    }
-  }
-  const lv = report.live;
-  if (lv) {
-    for (const m of lv.menus) log(`\nlive menu (${m.tokenizer}): proxy ${m.proxy_menu_tokens.value} vs full ${m.full_menu_tokens.value} tokens`);
-    if (lv.style) log(`live style: ${lv.style} (${lv.style_reason}); discovery: ${lv.discovery?.status}${lv.discovery?.reason ? ` (${lv.discovery.reason})` : ''}`);
-    for (const r of lv.retrieval) {
-      if (r.summary) log(`live retrieval ${r.detail}: recall@5 ${r.summary.recall_at_5.value.toFixed(3)} MRR ${r.summary.mrr.value.toFixed(3)} (${r.query_count} queries${r.errors ? `, ${r.errors} failed` : ''})`);
-      else log(`live retrieval ${r.detail}: not computed (${r.not_computed_reason ?? 'no usable response'})`);
-    }
-    for (const s of lv.response_summary) log(`live responses ${s.detail} (${s.tokenizer}): p50 ${s.p50} p95 ${s.p95} max ${s.max} tokens, n=${s.n}${s.errors ? `, ${s.errors} failed` : ''}`);
-    for (const l of lv.latency) log(`live latency ${l.detail}: p50 ${l.p50_ms} ms p95 ${l.p95_ms} ms p99 ${l.p99_ms} ms (n=${l.n}${l.errors ? `, ${l.errors} failed` : ''})`);
-    if (lv.cheap_call) log(`live cheap call (${lv.cheap_call.method}): p50 ${lv.cheap_call.p50_ms} ms p95 ${lv.cheap_call.p95_ms} ms (n=${lv.cheap_call.n})`);
-    if (lv.passthrough) log(`live pass-through: ${lv.passthrough.matched} upstream tools matched, prefix overhead ${lv.passthrough.prefix_overhead_tokens} tokens (${lv.passthrough.tokenizer})`);
-    for (const n of lv.not_computed ?? []) log(`live not computed: ${n.what}: ${n.reason}`);
-    for (const s of lv.result_cost?.summary ?? []) {
-      log(`live result cost (${s.tokenizer}): ${s.n} calls via ${lv.result_cost!.call_tool}, mean result ${s.mean_result_tokens.toFixed(1)} tokens, mean call ${s.mean_call_tokens.toFixed(1)}, proxy overhead ${s.mean_overhead_tokens?.toFixed(1) ?? 'n/a'} tokens/call (direct n=${s.direct_n})`);
-    }
-  }
 }

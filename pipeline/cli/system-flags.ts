@@ -116,21 +116,3 @@ export async function runSystemStages(o: SystemRunOptions, live: LiveOptions, ex
   }
   return out;
 }
-
-/** Summary lines for the terminal: one per system, one per scale fit (first tokenizer). */
-export function systemsSummary(r: Report): string[] {
-  const out: string[] = [];
-  const tk = r.meta.tokenizers[0]?.name;
-  for (const s of r.systems ?? []) {
-    if (s.error) out.push(`system ${s.name}: FAILED: ${s.error}`);
-    else if (s.direct) out.push(`system ${s.name}: menu ${s.direct.menus.find((m) => m.tokenizer === tk)?.menu_tokens.value} tokens (${tk}), listing p50 ${s.direct.latency.p50_ms} ms`);
-    else if (s.live && s.live.style === 'passthrough') {
-      out.push(`system ${s.name}: menu ${s.live.menus.find((m) => m.tokenizer === tk)?.proxy_menu_tokens.value} tokens (${tk}), pass-through (no discovery calls)${s.live.cheap_call ? `, ${s.live.cheap_call.method} p50 ${s.live.cheap_call.p50_ms} ms` : ''}${s.live.passthrough ? `, ${s.live.passthrough.matched} upstream tools matched` : ''}`);
-    } else if (s.live) {
-      const ret = s.live.retrieval.find((x) => x.detail === 'full');
-      out.push(`system ${s.name}: menu ${s.live.menus.find((m) => m.tokenizer === tk)?.proxy_menu_tokens.value} tokens (${tk}), recall@5 ${ret?.summary?.recall_at_5.value.toFixed(3) ?? '—'}, latency p50 ${s.live.latency.find((x) => x.detail === 'full')?.p50_ms ?? '—'} ms`);
-    }
-  }
-  for (const f of r.scale?.fits ?? []) if (f.tokenizer === undefined || f.tokenizer === tk) out.push(`growth ${f.system} ${f.figure}: exponent ${f.exponent} (R² ${f.r2}, ${f.n} points, computed)`);
-  return out;
-}

@@ -85,6 +85,22 @@ export interface BreakEvenCurve {
 }
 
 /**
+ * The curve of a stored break-even row, sampled for a chart: about 20 steps up to twice the
+ * break-even (at least 20 calls). Only for a report whose live stage stored break-even rows but
+ * no `curves` (reports written before the live stage stored them); the stages store
+ * `breakEvenCurve` points.
+ */
+export function sampledCurveOfRow(b: Pick<BreakEvenRow, 'full_menu_tokens' | 'discovery_menu_tokens' | 'mean_response_tokens' | 'break_even_calls'>): BreakEvenCurvePoint[] {
+  const last = Math.max(20, Math.ceil(2 * (b.break_even_calls ?? 0)));
+  const step = Math.max(1, Math.ceil(last / 20));
+  const out: BreakEvenCurvePoint[] = [];
+  for (let calls = 0; calls <= last; calls += step) {
+    out.push({ calls, full_menu_tokens: b.full_menu_tokens, discovery_tokens: b.discovery_menu_tokens + calls * b.mean_response_tokens });
+  }
+  return out;
+}
+
+/**
  * Cumulative tokens for calls = 0..maxCalls: the full menu (constant) against the discovery
  * menu plus one mean discovery response per call. The lines cross at break_even_calls.
  */

@@ -119,6 +119,11 @@ export interface ReportSection<D = never> {
   frame?: 'section' | 'bare';
   appliesTo?(doc: D): boolean;
   build(doc: D): SectionDetails;
+  /**
+   * The section's figures as terminal lines (the console summary of `bench`, report/summary.ts):
+   * read from the document like `build`, never computed apart from it. Empty when nothing to say.
+   */
+  summary?(doc: D): string[];
 }
 
 /** A section plus the document it renders: the renderer draws any list of these. */

@@ -28,6 +28,11 @@ export function fmtNum(x: number, digits = 1): string {
 export function fmtMetric(x: number): string {
   return x.toFixed(3);
 }
+/** Token change against the baseline as printed: savings 12.34 -> "-12.3%", growth -5 -> "+5.0%", never "-0.0%". */
+export function tokenChange(savingsPct: number): string {
+  const r = Math.round(savingsPct * 10) / 10;
+  return r === 0 ? '0.0%' : `${r > 0 ? '-' : '+'}${Math.abs(r).toFixed(1)}%`;
+}
 
 const PROVENANCE_HELP: Record<Provenance, string> = {
   measured: 'measured: counted or observed directly in this run',

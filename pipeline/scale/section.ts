@@ -67,6 +67,11 @@ export const scaleSection: ReportSection<Report> = {
   provenanceKeys: ['scale.points', 'scale.fits', 'scale.break_even'],
   schemaRefs: ['#/$defs/scale', '#/$defs/scale_point', '#/$defs/scale_fit'],
   appliesTo: (r) => r.scale !== undefined,
+  /** one line per growth fit (first tokenizer, or none) */
+  summary: (r) => {
+    const tk = r.meta.tokenizers[0]?.name;
+    return (r.scale?.fits ?? []).filter((f) => f.tokenizer === undefined || f.tokenizer === tk).map((f) => `growth ${f.system} ${f.figure}: exponent ${f.exponent} (R² ${f.r2}, ${f.n} points, computed)`);
+  },
   build(r) {
     const s = r.scale!;
     const tk = primaryTokenizer(r);

@@ -81,3 +81,18 @@ test('break-even curve: lines cross at the break-even point', () => {
   assert.deepEqual(fixed.points.map((p) => p.discovery_tokens), [200, 250, 300, 350]);
   assert.throws(() => breakEvenCurve({ fullMenuTokens: 1, discoveryMenuTokens: 0, meanResponseTokens: 1, maxCalls: 0 }), /maxCalls must be an integer/);
 });
+
+test('menu savings: 100 * (full - menu) / full, null for an empty full menu', async () => {
+  const { menuSavingsPct } = await import('../../pipeline/economics/savings.ts');
+  assert.equal(menuSavingsPct(200, 50), 75);
+  assert.equal(menuSavingsPct(100, 130), -30);
+  assert.equal(menuSavingsPct(0, 5), null);
+});
+
+test('the sampled curve of a stored break-even row: ~20 steps up to twice the break-even, at least 20 calls', async () => {
+  const { sampledCurveOfRow } = await import('../../pipeline/economics/breakeven.ts');
+  const pts = sampledCurveOfRow({ full_menu_tokens: 1000, discovery_menu_tokens: 100, mean_response_tokens: 30, break_even_calls: 30 });
+  assert.deepEqual(pts.map((p) => p.calls), [0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45, 48, 51, 54, 57, 60]);
+  assert.deepEqual(pts[10], { calls: 30, full_menu_tokens: 1000, discovery_tokens: 1000 });
+  assert.equal(sampledCurveOfRow({ full_menu_tokens: 10, discovery_menu_tokens: 20, mean_response_tokens: 1, break_even_calls: null }).length, 21);
+});

@@ -2,7 +2,7 @@
 import { BASELINE_ARM_ID } from '../../constants.ts';
 import type { Block, Column, ReportSection, TableRow } from '../details.ts';
 import { html, joinHtml } from '../html.ts';
-import { badge, rich } from '../render.ts';
+import { badge, rich, tokenChange } from '../render.ts';
 import type { Report } from '../types.ts';
 
 export const armsSection: ReportSection<Report> = {
@@ -10,6 +10,25 @@ export const armsSection: ReportSection<Report> = {
   title: 'Encoding arms',
   provenanceKeys: ['arms', 'savings_vs_baseline_pct'],
   schemaRefs: ['#/$defs/arm', '#/$defs/arm_token_stats', '#/$defs/ranking_agreement'],
+  summary: (r) => {
+    const out: string[] = [];
+    for (const c of r.corpora) {
+      out.push(`\n${c.id} (${c.tool_count} tools)`);
+      for (const a of r.arms.filter((x) => x.corpus_id === c.id)) {
+        if (a.skipped) {
+          out.push(`  ${a.arm.padEnd(14)} ${a.skip_reason}`);
+          continue;
+        }
+        const cols = Object.entries(a.by_tokenizer).map(
+          ([tk, s]) => `${tk} ${String(s.total_tokens.value).padStart(7)} (${a.arm === BASELINE_ARM_ID ? 'baseline' : tokenChange(s.savings_vs_baseline_pct.value)})`,
+        );
+        const q = r.retrieval.find((x) => x.corpus_id === c.id && x.arm === a.arm);
+        const qs = q && 'metrics' in q ? `  recall@5 ${q.metrics.recall_at_5.value.toFixed(3)} MRR ${q.metrics.mrr.value.toFixed(3)}` : '';
+        out.push(`  ${a.arm.padEnd(14)} ${cols.join('  ')}${a.skipped_tools ? `  skipped tools ${a.skipped_tools}` : ''}${qs}`);
+      }
+    }
+    return out;
+  },
   build(r) {
     const toks = r.meta.tokenizers.map((t) => t.name);
     const columns: Column[] = [

@@ -4,6 +4,7 @@
  */
 import { BASELINE_ARM_ID } from '../../constants.ts';
 import { percentile } from '../../util/stats.ts';
+import { sampledCurveOfRow } from '../../economics/breakeven.ts';
 import type { ChartRef, ReportSection } from '../details.ts';
 import { isScored, type BreakEvenCurvePoint, type Report, type RetrievalMetrics } from '../types.ts';
 import { primaryTokenizer } from './common.ts';
@@ -41,27 +42,17 @@ function scoredOf(r: Report, retriever?: string) {
 }
 
 /**
- * Break-even curves of the live section: its own `curves` when the live stage wrote them,
- * else drawn from the live break-even rows (flat full menu vs menu + calls x mean response).
- * Labelled "live · <corpus>" so they sit in their own chart row.
+ * Break-even curves of the live section: the `curves` the live stage stored; a report written
+ * before it stored them gets the economics module's sampled curve of each stored break-even row
+ * (economics/breakeven.ts sampledCurveOfRow). Labelled "live · <corpus>" so they sit in their
+ * own chart row.
  */
 function liveCurves(r: Report): BreakEvenCurvePoint[] {
   const l = r.live;
   if (!l) return [];
   const label = (c: string) => `live · ${c}`;
   if (l.economics.curves?.length) return l.economics.curves.map((c) => ({ ...c, corpus_id: label(c.corpus_id) }));
-  const out: BreakEvenCurvePoint[] = [];
-  for (const b of l.economics.break_even) {
-    const last = Math.max(20, Math.ceil(2 * (b.break_even_calls ?? 0)));
-    const step = Math.max(1, Math.ceil(last / 20));
-    for (let calls = 0; calls <= last; calls += step) {
-      out.push({
-        corpus_id: label(b.corpus_id), arm: b.arm, tokenizer: b.tokenizer, calls,
-        full_menu_tokens: b.full_menu_tokens, discovery_tokens: b.discovery_menu_tokens + calls * b.mean_response_tokens,
-      });
-    }
-  }
-  return out;
+  return l.economics.break_even.flatMap((b) => sampledCurveOfRow(b).map((p) => ({ corpus_id: label(b.corpus_id), arm: b.arm, tokenizer: b.tokenizer, ...p })));
 }
 
 export const CHARTS: readonly ChartEntry[] = [

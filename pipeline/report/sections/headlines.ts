@@ -5,6 +5,7 @@ import { html } from '../html.ts';
 import { fmtInt, fmtMetric, fmtNum } from '../render.ts';
 import { isScored, type Report, type RetrievalScored } from '../types.ts';
 import { primaryTokenizer } from './common.ts';
+import { menuSavingsPct } from '../../economics/savings.ts';
 
 function offlineTiles(r: Report, tok: string): Tile[] {
   const tiles: Tile[] = [];
@@ -38,8 +39,8 @@ function liveTiles(r: Report, tok: string): Tile[] {
   if (menu) {
     tiles.push({ label: 'proxy menu (live tools/list)', value: fmtInt(menu.proxy_menu_tokens.value), sub: `tokens · ${menu.proxy_tool_count} tools · ${menu.tokenizer}`, provenance: menu.proxy_menu_tokens.provenance });
     tiles.push({ label: 'naive full menu (upstreams)', value: fmtInt(menu.full_menu_tokens.value), sub: `tokens · ${menu.upstream_tool_count} tools · ${menu.tokenizer}`, provenance: menu.full_menu_tokens.provenance });
-    if (live.authoritative_headline && menu.full_menu_tokens.value > 0) {
-      const pct = (100 * (menu.full_menu_tokens.value - menu.proxy_menu_tokens.value)) / menu.full_menu_tokens.value;
+    const pct = live.authoritative_headline ? menuSavingsPct(menu.full_menu_tokens.value, menu.proxy_menu_tokens.value) : null;
+    if (pct !== null) {
       tiles.push({ label: 'menu savings through the proxy', value: `${fmtNum(pct, 1)}%`, sub: 'before any discovery call', provenance: 'computed' });
     }
   }

@@ -40,6 +40,26 @@ export const liveSection: ReportSection<Report> = {
   provenanceKeys: ['live.menus', 'live.responses', 'live.retrieval', 'live.latency', 'live.economics.break_even', 'live.economics.session_estimates', 'live.lap'],
   schemaRefs: ['#/$defs/live', '#/$defs/live_response', '#/$defs/components'],
   appliesTo: (r) => r.live !== undefined,
+  summary: (r) => {
+    const lv = r.live;
+    if (!lv) return [];
+    const out: string[] = [];
+    for (const m of lv.menus) out.push(`\nlive menu (${m.tokenizer}): proxy ${m.proxy_menu_tokens.value} vs full ${m.full_menu_tokens.value} tokens`);
+    if (lv.style) out.push(`live style: ${lv.style} (${lv.style_reason}); discovery: ${lv.discovery?.status}${lv.discovery?.reason ? ` (${lv.discovery.reason})` : ''}`);
+    for (const lr of lv.retrieval) {
+      if (lr.summary) out.push(`live retrieval ${lr.detail}: recall@5 ${lr.summary.recall_at_5.value.toFixed(3)} MRR ${lr.summary.mrr.value.toFixed(3)} (${lr.query_count} queries${lr.errors ? `, ${lr.errors} failed` : ''})`);
+      else out.push(`live retrieval ${lr.detail}: not computed (${lr.not_computed_reason ?? 'no usable response'})`);
+    }
+    for (const s of lv.response_summary) out.push(`live responses ${s.detail} (${s.tokenizer}): p50 ${s.p50} p95 ${s.p95} max ${s.max} tokens, n=${s.n}${s.errors ? `, ${s.errors} failed` : ''}`);
+    for (const l of lv.latency) out.push(`live latency ${l.detail}: p50 ${l.p50_ms} ms p95 ${l.p95_ms} ms p99 ${l.p99_ms} ms (n=${l.n}${l.errors ? `, ${l.errors} failed` : ''})`);
+    if (lv.cheap_call) out.push(`live cheap call (${lv.cheap_call.method}): p50 ${lv.cheap_call.p50_ms} ms p95 ${lv.cheap_call.p95_ms} ms (n=${lv.cheap_call.n})`);
+    if (lv.passthrough) out.push(`live pass-through: ${lv.passthrough.matched} upstream tools matched, prefix overhead ${lv.passthrough.prefix_overhead_tokens} tokens (${lv.passthrough.tokenizer})`);
+    for (const n of lv.not_computed ?? []) out.push(`live not computed: ${n.what}: ${n.reason}`);
+    for (const s of lv.result_cost?.summary ?? []) {
+      out.push(`live result cost (${s.tokenizer}): ${s.n} calls via ${lv.result_cost!.call_tool}, mean result ${s.mean_result_tokens.toFixed(1)} tokens, mean call ${s.mean_call_tokens.toFixed(1)}, proxy overhead ${s.mean_overhead_tokens?.toFixed(1) ?? 'n/a'} tokens/call (direct n=${s.direct_n})`);
+    }
+    return out;
+  },
   build(r) {
     const l = r.live!;
     const p = r.provenance;

@@ -1,7 +1,8 @@
 /** Tool-result encodings: result arms over the result fixtures, tabular vs non-tabular, round trips, TOON vs JSON. */
 import type { Block, Column, ReportSection, TableRow, Tile } from '../details.ts';
 import { html } from '../html.ts';
-import { fmtNum, rich } from '../render.ts';
+import { fmtNum, rich, tokenChange } from '../render.ts';
+import { RESULT_BASELINE_ARM_ID } from '../../../arms/result-types.ts';
 import type { Report } from '../types.ts';
 import type { ResultsReport } from '../../toolresults/stage.ts';
 import { primaryTokenizer } from './common.ts';
@@ -115,6 +116,16 @@ export const resultsSection: ReportSection<Report> = {
   provenanceKeys: ['results', 'results.savings_vs_json_pct'],
   schemaRefs: ['#/$defs/results', '#/$defs/result_arm_row', '#/$defs/result_arm_summary', '#/$defs/toon_ordering_row'],
   appliesTo: (r) => r.results !== undefined,
+  summary: (r) => {
+    const res = r.results;
+    if (!res) return [];
+    return [
+      `\nresult arms on ${res.fixture_set.version} (${res.fixture_set.tabular_count} tabular, ${res.fixture_set.non_tabular_count} non-tabular fixtures; savings vs json, measured/computed)`,
+      ...res.summary
+        .filter((x) => x.payload_class !== 'all' && x.n > 0)
+        .map((s) => `  ${s.arm.padEnd(17)} ${s.payload_class.padEnd(12)} ${s.tokenizer} ${String(s.total_tokens).padStart(6)} tokens (${s.arm === RESULT_BASELINE_ARM_ID ? 'baseline' : tokenChange(s.savings_vs_json_pct ?? 0)}) n=${s.n}${s.lossy_n ? ` LOSSY ${s.lossy_n}` : ''}`),
+    ];
+  },
   build(r) {
     const res = r.results!;
     const toks = r.meta.tokenizers.map((t) => t.name);

@@ -98,6 +98,22 @@ export const systemsSection: ReportSection<Report> = {
   provenanceKeys: ['systems.menus', 'systems.responses', 'systems.retrieval', 'systems.latency', 'systems.break_even'],
   schemaRefs: ['#/$defs/system_block', '#/$defs/direct_block', '#/$defs/live'],
   appliesTo: (r) => (r.systems?.length ?? 0) > 0,
+  /** one line per system (first tokenizer) */
+  summary: (r) => {
+    const out: string[] = [];
+    const tk = r.meta.tokenizers[0]?.name;
+    for (const s of r.systems ?? []) {
+      if (s.error) out.push(`system ${s.name}: FAILED: ${s.error}`);
+      else if (s.direct) out.push(`system ${s.name}: menu ${s.direct.menus.find((m) => m.tokenizer === tk)?.menu_tokens.value} tokens (${tk}), listing p50 ${s.direct.latency.p50_ms} ms`);
+      else if (s.live && s.live.style === 'passthrough') {
+        out.push(`system ${s.name}: menu ${s.live.menus.find((m) => m.tokenizer === tk)?.proxy_menu_tokens.value} tokens (${tk}), pass-through (no discovery calls)${s.live.cheap_call ? `, ${s.live.cheap_call.method} p50 ${s.live.cheap_call.p50_ms} ms` : ''}${s.live.passthrough ? `, ${s.live.passthrough.matched} upstream tools matched` : ''}`);
+      } else if (s.live) {
+        const ret = s.live.retrieval.find((x) => x.detail === 'full');
+        out.push(`system ${s.name}: menu ${s.live.menus.find((m) => m.tokenizer === tk)?.proxy_menu_tokens.value} tokens (${tk}), recall@5 ${ret?.summary?.recall_at_5.value.toFixed(3) ?? '—'}, latency p50 ${s.live.latency.find((x) => x.detail === 'full')?.p50_ms ?? '—'} ms`);
+      }
+    }
+    return out;
+  },
   build(r) {
     const tk = primaryTokenizer(r);
     const rows = (r.systems ?? []).map((s) => comparisonRow(s, tk)) as TableRow[];
