@@ -101,7 +101,7 @@ export interface SectionDetails {
 }
 
 /**
- * One unit of reporting (one file under pipeline/report/sections/). `D` is the document it
+ * One unit of reporting (one file: pipeline/report/sections/<id>.ts or pipeline/<producer>/section.ts). `D` is the document it
  * reads: the bench report by default; a gate or compliance report, or a pair of systems, for
  * sections other issues add. `appliesTo` hides a section that has nothing to show.
  */

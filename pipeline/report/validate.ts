@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { compileSchemaFile, describeAjvError, type ValidateFunction } from '../util/schema.ts';
 import { UserError } from '../types.ts';
 import type { Report } from './types.ts';
-import { isScored, retrievalKey } from './types.ts';
+import { isScored, type RetrievalReport } from './types.ts';
 
 /** kept for callers of the old home (the ajv helpers live in util/schema.ts) */
 export { compileSchemaFile, describeAjvError } from '../util/schema.ts';
@@ -34,6 +34,11 @@ export function reportSchemaValidator(): ValidateFunction {
   if (compiled) return compiled;
   compiled = compileSchemaFile(REPORT_SCHEMA_PATH);
   return compiled;
+}
+
+/** The (corpus, arm, retriever) key of a retrieval row; unique within a report. */
+function retrievalKey(r: RetrievalReport): string {
+  return `${r.corpus_id}\u0000${r.arm}\u0000${r.retriever?.id ?? ''}`;
 }
 
 /** Walk the object for non-finite numbers (NaN/Infinity), which JSON cannot carry. */

@@ -103,11 +103,6 @@ export interface RetrievalNotScorable {
 
 export type RetrievalReport = RetrievalScored | RetrievalNotScorable;
 
-/** The (corpus, arm, retriever) key of a retrieval row; unique within a report (validateReport). */
-export function retrievalKey(r: RetrievalReport): string {
-  return `${r.corpus_id}\u0000${r.arm}\u0000${r.retriever?.id ?? ''}`;
-}
-
 export function isScored(r: RetrievalReport): r is RetrievalScored {
   return !('not_scorable' in r);
 }
