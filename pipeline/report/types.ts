@@ -21,7 +21,7 @@ import type { RetrievalReport } from './types/retrieval.ts';
 import type { Economics } from './types/economics.ts';
 import type { LiveReport } from './types/live.ts';
 import type { ScaleReport } from './types/scale.ts';
-import type { ResultsReport } from '../toolresults/stage.ts';
+import type { ResultsReport } from './types/results.ts';
 
 export * from './types/common.ts';
 export * from './types/corpora.ts';
@@ -31,6 +31,7 @@ export * from './types/economics.ts';
 export * from './types/live-results.ts';
 export * from './types/live.ts';
 export * from './types/scale.ts';
+export * from './types/results.ts';
 
 export const REPORT_VERSION = 1 as const;
 

@@ -12,57 +12,12 @@ import type { JsonValue } from '../types.ts';
 import { RESULT_BASELINE_ARM_ID, type ResultArm } from '../../arms/result-types.ts';
 import type { ResultFixtureSet } from './fixture-file.ts';
 import type { PayloadClass } from '../../arms/tabular.ts';
+import type { ResultArmRow, ResultArmSummary, ResultClassScope, ResultRoundTrip } from '../report/types/results.ts';
 
-export type ResultClassScope = PayloadClass | 'all';
+export type { ResultArmRow, ResultArmSummary, ResultClassScope, ResultRoundTrip };
+
 export const RESULT_CLASS_SCOPES: readonly ResultClassScope[] = Object.freeze(['tabular', 'non_tabular', 'all'] as const);
 
-export interface ResultArmRow {
-  fixture_id: string;
-  payload_class: PayloadClass;
-  arm: string;
-  tokenizer: TokenizerName;
-  skipped: boolean;
-  skip_reason?: string;
-  /** characters of the rendered text */
-  chars?: number;
-  tokens?: number;
-  /** tokens of the json arm on the same fixture */
-  json_tokens: number;
-  /** (1 - tokens / json_tokens) x 100; null when skipped or lossy */
-  savings_vs_json_pct: number | null;
-  /** decode(render(payload)) equals the payload (canonical JSON comparison); null when skipped */
-  round_trip: boolean | null;
-  /** why the round trip failed (first difference or decode error) */
-  round_trip_error?: string;
-}
-
-export interface ResultArmSummary {
-  arm: string;
-  tokenizer: TokenizerName;
-  payload_class: ResultClassScope;
-  /** fixtures of this class */
-  fixtures: number;
-  /** fixtures rendered losslessly (what the figures below are over) */
-  n: number;
-  lossy_n: number;
-  skipped_n: number;
-  total_tokens: number;
-  /** json tokens over the same n fixtures */
-  json_total_tokens: number;
-  /** (1 - total / json_total) x 100 over the same fixtures; null when n = 0 */
-  savings_vs_json_pct: number | null;
-  mean_tokens: number | null;
-  /** mean of the per-fixture savings; null when n = 0 */
-  mean_savings_vs_json_pct: number | null;
-}
-
-export interface ResultRoundTrip {
-  arm: string;
-  checked: number;
-  lossless: number;
-  lossy_fixtures: string[];
-  skipped: number;
-}
 
 export interface ResultArmsRun {
   rows: ResultArmRow[];

@@ -6,48 +6,14 @@
 import { relative } from 'node:path';
 import { REPO_ROOT } from '../constants.ts';
 import type { Tokenizer, TokenizerName } from '../tokens/tokenizer.ts';
-import { loadResultFixtures, type PayloadFrom } from './fixture-file.ts';
+import { loadResultFixtures } from './fixture-file.ts';
 import { resolveResultArms } from '../../arms/result-registry.ts';
-import { runResultArms, RESULT_CLASS_SCOPES, type ResultArmRow, type ResultArmSummary, type ResultClassScope, type ResultRoundTrip } from './arm-rows.ts';
-import { MIN_TABLE_ROWS, type PayloadClass } from '../../arms/tabular.ts';
+import { runResultArms, RESULT_CLASS_SCOPES, type ResultArmRow } from './arm-rows.ts';
+import { MIN_TABLE_ROWS } from '../../arms/tabular.ts';
+import type { ResultsReport, ToonOrderingRow } from '../report/types/results.ts';
 
-/** TOON against both JSON forms on one class of payloads (lossless fixtures only). */
-export interface ToonOrderingRow {
-  tokenizer: TokenizerName;
-  payload_class: ResultClassScope;
-  n: number;
-  toon_tokens: number;
-  json_tokens: number;
-  json_compact_tokens: number;
-  /** (1 - toon / json) x 100 */
-  toon_vs_json_pct: number | null;
-  /** (1 - toon / json_compact) x 100: the predecessor's comparison (TOON vs compact JSON) */
-  toon_vs_json_compact_pct: number | null;
-  /** per fixture, TOON against json_compact: fewer / equal / more tokens */
-  fixtures_toon_fewer: number;
-  fixtures_toon_equal: number;
-  fixtures_toon_more: number;
-}
+export type { ResultsReport, ToonOrderingRow };
 
-export interface ResultsReport {
-  fixture_set: {
-    version: string;
-    /** path relative to the repo when inside it */
-    source: string;
-    fixture_count: number;
-    tabular_count: number;
-    non_tabular_count: number;
-    fixtures_sha256: string;
-    tabular_rule: string;
-  };
-  arms: Array<{ id: string; description: string; library?: string }>;
-  fixtures: Array<{ id: string; server: string; tool: string; payload_class: PayloadClass; payload_from: PayloadFrom; not_tabular_because?: string }>;
-  rows: ResultArmRow[];
-  summary: ResultArmSummary[];
-  round_trip: ResultRoundTrip[];
-  toon_ordering: ToonOrderingRow[];
-  method: string;
-}
 
 export const RESULTS_METHOD =
   'each fixture payload rendered by each result arm; decode(render(payload)) compared with the payload as JSON data (key order ignored); tokens of the rendered text; savings vs the json arm on the same fixtures; a lossy or skipped rendering is never counted in savings';

@@ -4,7 +4,7 @@ import { html } from '../html.ts';
 import { fmtNum, rich, tokenChange } from '../render.ts';
 import { RESULT_BASELINE_ARM_ID } from '../../../arms/result-types.ts';
 import type { Report } from '../types.ts';
-import type { ResultsReport } from '../../toolresults/stage.ts';
+import type { ResultsReport } from '../types.ts';
 import { primaryTokenizer } from './common.ts';
 
 const CLASSES = ['tabular', 'non_tabular', 'all'] as const;
