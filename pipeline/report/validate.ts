@@ -9,9 +9,6 @@ import { UserError } from '../types.ts';
 import type { Report } from './types.ts';
 import { isScored, type RetrievalReport } from './types.ts';
 
-/** kept for callers of the old home (the ajv helpers live in util/schema.ts) */
-export { compileSchemaFile, describeAjvError } from '../util/schema.ts';
-
 export const REPORT_SCHEMA_PATH = resolve(DATASETS_DIR, 'schemas', 'report.schema.json');
 
 /** How many failures the one-line message lists. */
