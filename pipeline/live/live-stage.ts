@@ -16,7 +16,8 @@
  * A failing query is an error row (and an `errors[]` entry), never an aborted run.
  */
 import { connectMcp, describeTarget, type McpConnection, type McpTarget, type WireTool } from '../mcp/client.ts';
-import { UserError, type Corpus, type GoldenSet, type JsonValue, type ToolRecord } from '../types.ts';
+import { UserError, type Corpus, type GoldenSet, type ToolRecord } from '../types.ts';
+import { toolRecordOf } from '../mcp/tool-record.ts';
 import { getTokenizer, isTokenizerName } from '../tokens/tokenizer.ts';
 import { loadCorpus } from '../corpus/load.ts';
 import { loadGolden } from '../corpus/golden.ts';
@@ -37,18 +38,6 @@ function posInt(v: unknown, name: string, min: number, dflt: number): number {
   if (v === undefined) return dflt;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new UserError(`${name} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
   return v;
-}
-
-/** A wire tool as a ToolRecord (for the baseline_json renderer). */
-export function recordOf(server: string, t: WireTool): ToolRecord {
-  const r: ToolRecord = {
-    tool_id: `${server}:${t.name}`,
-    server,
-    tool: t.name,
-    description: typeof t.description === 'string' ? t.description : '',
-  };
-  if (t.inputSchema !== undefined && t.inputSchema !== null) r.inputSchema = t.inputSchema as JsonValue;
-  return r;
 }
 
 /** A schema that carries nothing: absent, null, not an object, or an object without keys. */
@@ -233,7 +222,7 @@ export function planCalls(proxyWire: WireTool[], s: LiveSettings, target: Opened
   if (argNames.query && Object.keys(declared).length > 0 && !(argNames.query in declared)) {
     errors.push({ where: 'menu', message: `${discoveryTool} declares no ${JSON.stringify(argNames.query)} argument (declared: ${Object.keys(declared).join(', ')}); set --query-arg` });
   }
-  return { details, sendDetail, sendLimit, proxyTools: proxyWire.map((t) => recordOf('proxy', t)) };
+  return { details, sendDetail, sendLimit, proxyTools: proxyWire.map((t) => toolRecordOf('proxy', t)) };
 }
 
 /** Stage 5: the full menu: listed from the upstreams, known from the embedded target, or the corpus file (labelled). */
@@ -288,9 +277,9 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
     const style = liveStyle(proxyWire, s);
     log(`live: style ${style.style} (${style.reason})`);
     const plan: CallPlan =
-      style.style === 'discovery' ? planCalls(proxyWire, s, target, errors) : { details: [], sendDetail: false, sendLimit: false, proxyTools: proxyWire.map((t) => recordOf('proxy', t)) };
+      style.style === 'discovery' ? planCalls(proxyWire, s, target, errors) : { details: [], sendDetail: false, sendLimit: false, proxyTools: proxyWire.map((t) => toolRecordOf('proxy', t)) };
     const upstream = await upstreamMenu(target, corpus, s, opts, log);
-    const upstreamTools = upstream.tools.map((u) => recordOf(u.server, u.tool));
+    const upstreamTools = upstream.tools.map((u) => toolRecordOf(u.server, u.tool));
     // both menus are rendered like the baseline arm
     const baselineArm = getArm(BASELINE_ARM_ID);
     const proxyListing = baselineArm.renderListing(plan.proxyTools);
