@@ -5,10 +5,20 @@
  * canonical code-point order); the listing = TOON of the array of those objects (one `[N]:`
  * header for the whole listing). The index sees `params` = TOON text of the schema alone.
  *
- * Differences from the predecessor's toon-go output (research note mcpproxy-bench §3.6), checked by
- * test/arms/golden.test.ts on the three predecessor tools: @toon-format/toon 4.4.0 reproduces the
- * predecessor's golden listing byte for byte (string quoting, `[N]:` headers, `required[1]: url`)
- * except one line: an empty array is `default: []` here and `default[0]:` in toon-go.
+ * Differences from the predecessor's toon-go output (research note mcpproxy-bench §3.6). Two are
+ * structural, and both occur in real catalogs:
+ * - an empty array prints `default: []` here and `default[0]:` in toon-go (one token more each);
+ * - @toon-format/toon prints a schema's `properties` object whose values are uniform primitive-only
+ *   objects in its table form (`properties[2:]{description,type}:` then one row per property);
+ *   toon-go prints each property as a nested block. The table is shorter.
+ * Measured on the predecessor's corpus_v2 (issue 25; corpus_v2 is not in this repository): 9 folded
+ * `properties` tables (-67 tokens) and 5 empty arrays (+5), 5364 vs 5436 cl100k_base tokens for the
+ * whole listing. Counted here by rendering the listing: corpus-npm4-v1 (37 tools) has 7 folded
+ * tables and 2 empty arrays; the LiveMCPTool mirror (527 tools) 251 and 18. So this arm is not a
+ * byte-for-byte stand-in for toon-go: on schemas with flat properties it is somewhat cheaper.
+ * On the predecessor's three golden tools (no nested properties) test/arms/golden.test.ts checks
+ * that @toon-format/toon 4.4.0 reproduces the predecessor's golden listing byte for byte (string
+ * quoting, `[N]:` headers, `required[1]: url`) except the one empty-array line.
  * Known possible divergences not present in that sample:
  * - JavaScript objects put integer-like keys ("0", "10") first in ascending numeric order, so a
  *   schema with such property names is not emitted in code-point order (toon-go sorts all keys);

@@ -5,7 +5,7 @@
  * lists for it (pass-through style).
  */
 import { connectMcp, resultText, type CallResult, type McpConnection, type McpTarget, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
-import { partitionResponse } from '../live/spans.ts';
+import { discoveryRanking } from './discovery-response.ts';
 import { UserError } from '../types.ts';
 import { matchToolName, type NameMatch } from './names.ts';
 import { ADAPTER_DEFAULTS, type AdapterOptions, type ProxyStyle } from './options.ts';
@@ -103,7 +103,7 @@ export async function openProxySession(target: McpTarget, so: SessionOptions = {
       const res = await conn.callTool(o.discoveryTool, args, { timeoutMs: d.timeoutMs ?? timeoutMs, signal: d.signal });
       const ms = performance.now() - t0;
       const text = resultText(res);
-      return { text, names: res.isError ? [] : partitionResponse(text).ranking, isError: res.isError === true, ms };
+      return { text, names: res.isError ? [] : discoveryRanking(text), isError: res.isError === true, ms };
     },
     async resolve(upstreamTool, r = {}) {
       const hit = cache.get(upstreamTool);

@@ -1,52 +1,38 @@
 /**
  * The offline stage: corpus -> arms -> tokens -> index/score -> economics, producing the
  * offline sections of the report. Gathering (loading corpora) happens once; every arm, index
- * and formula then works on the same in-memory records.
+ * and formula then works on the same in-memory records. This file is the orchestration; each
+ * job is its own module (see README.md):
  *
- * Stages (each a named function below, inputs and outputs explicit):
- *   resolveArmList -> loadMenu -> per corpus: gatherCorpus -> per arm: renderAndCount ->
- *   scoreArm (retrieval, once per retriever) -> simulateResponses (economics texts) ->
- *   finishArms (counts -> arm rows, ranking agreement) -> armEconomics (break-even, sessions).
+ *   resolveArmList -> loadMenu -> per corpus: gatherCorpus (gather.ts) -> per arm:
+ *   renderAndCount (arm-tokens.ts) -> scoreArm (retrieval.ts, once per retriever) ->
+ *   simulateResponses (responses.ts, from rankings(arm)) -> finishArms (counts -> arm rows and
+ *   ranking agreement, arm-rows.ts) -> armEconomics (economics.ts, from counts(arm) and the
+ *   responses' counts).
  */
 import type { Corpus, GoldenSet, ToolRecord } from '../types.ts';
 import { UserError } from '../types.ts';
 import { loadCorpus } from '../corpus/load.ts';
-import { loadGolden } from '../corpus/golden.ts';
-import { loadToolRet } from '../corpus/toolret.ts';
-import { corpusHygiene, invalidUtf8Warning, type CorpusHygiene as CorpusHygieneSrc } from '../corpus/hygiene.ts';
+import { invalidUtf8Warning } from '../corpus/hygiene.ts';
 import { resolveArms } from '../../arms/registry.ts';
 import { type Arm } from '../../arms/types.ts';
-import { BASELINE_ARM_ID, SESSION_CALLS } from '../constants.ts';
-import { prepareArm, finishArm, rankingAgreement, type ArmCounts, type ArmRunResult, type PreparedArm } from './arm-tokens.ts';
+import { BASELINE_ARM_ID } from '../constants.ts';
+import { prepareArm, finishArm, type ArmCounts, type ArmRunResult, type PreparedArm } from './arm-tokens.ts';
 import { startCountWorker } from '../tokens/worker_client.ts';
 import { makeCounter, PARALLEL_MIN_CHARS, threadsFromEnv, tokenizerNames, type Counter } from '../tokens/counter.ts';
-import type { TokenizerName } from '../tokens/tokenizer.ts';
 import { getRetrieverEntry, resolveRetrieverIds, DEFAULT_RETRIEVER_ID } from '../retrieval/registry.ts';
 import { scoreArmRetrievers } from './retrieval.ts';
-export { retrieverInfo } from './retrieval.ts';
 import type { RetrieverOptions } from '../retrieval/types.ts';
-import { breakEvenCurve } from '../economics/breakeven.ts';
-import { sessionEstimates } from '../economics/session.ts';
-import { mean } from '../util/stats.ts';
-import { breakEvenRow, curveRows, sessionRows } from '../report/rows.ts';
-import type {
-  ArmReport,
-  CorpusReport,
-  CorpusHygiene,
-  Economics,
-  RankingAgreement,
-  RetrievalReport,
-} from '../report/types.ts';
-import { statSync } from 'node:fs';
+import { gatherCorpus, type CorpusInput } from './gather.ts';
+import { agreementRow, toArmReport } from './arm-rows.ts';
+import { simulateResponses } from './responses.ts';
+import { armEconomics } from './economics.ts';
+import { stageTiming, timed, type StageTiming } from './timings.ts';
+import type { ArmReport, CorpusReport, Economics, RankingAgreement, RetrievalReport } from '../report/types.ts';
 
+export type { CorpusInput } from './gather.ts';
+export type { StageTiming } from './timings.ts';
 export { threadsFromEnv, PARALLEL_MIN_CHARS };
-
-export interface CorpusInput {
-  path: string;
-  golden?: string;
-  /** accept a golden set made for another version of the corpus (bench --allow-version-mismatch) */
-  allowVersionMismatch?: boolean;
-}
 
 export interface OfflineOptions {
   corpora: CorpusInput[];
@@ -80,13 +66,6 @@ export interface OfflineOptions {
   log?: (msg: string) => void;
 }
 
-export interface StageTiming {
-  stage: string;
-  corpus_id?: string;
-  ms: number;
-  rss_mb: number;
-}
-
 export interface OfflineResult {
   corpora: CorpusReport[];
   arms: ArmReport[];
@@ -99,91 +78,6 @@ export interface OfflineResult {
   threads: number;
   /** loaded corpora and golden sets, for the live stage */
   loaded: { corpus: Corpus; golden?: GoldenSet }[];
-}
-
-async function loadInput(input: CorpusInput): Promise<{ corpus: Corpus; golden?: GoldenSet }> {
-  let isDir = false;
-  try {
-    isDir = statSync(input.path).isDirectory();
-  } catch {
-    /* loadCorpus reports it */
-  }
-  if (isDir) {
-    const tr = await loadToolRet(input.path);
-    return { corpus: tr.corpus, golden: input.golden ? await loadGolden(input.golden, tr.corpus, { allowCorpusVersionMismatch: input.allowVersionMismatch }) : tr.golden };
-  }
-  const corpus = await loadCorpus(input.path);
-  return { corpus, golden: input.golden ? await loadGolden(input.golden, corpus, { allowCorpusVersionMismatch: input.allowVersionMismatch }) : undefined };
-}
-
-export function toReportHygiene(h: CorpusHygieneSrc): CorpusHygiene {
-  return {
-    degenerate: {
-      count: h.degenerate_descriptions.count,
-      rules: h.degenerate_descriptions.rules,
-      examples: h.degenerate_descriptions.examples.map((e) => ({ tool_id: e.tool_id, description: e.description, rule: e.rules[0] })),
-    },
-    schema_size: {
-      unit: 'bytes',
-      tools_with_schema: h.schema_bytes.n,
-      tools_without_schema: h.tools_without_schema,
-      min: null,
-      mean: h.schema_bytes.mean,
-      p50: h.schema_bytes.p50,
-      p95: h.schema_bytes.p95,
-      max: h.schema_bytes.max,
-    },
-    duplicate_schemas: {
-      distinct: h.duplicate_schemas.distinct,
-      tools_sharing: h.duplicate_schemas.tools_sharing,
-      groups: h.duplicate_schemas.largest.map((g) => ({ schema_sha256: g.schema_sha256, bytes: g.bytes, tool_count: g.tool_count, tool_ids: g.tool_ids })),
-    },
-    invalid_utf8: { count: h.invalid_utf8.count, tool_ids: h.invalid_utf8.tool_ids },
-  };
-}
-
-function toArmReport(r: ArmRunResult, corpus: Corpus): ArmReport {
-  const row: ArmReport = {
-    arm: r.arm,
-    corpus_id: corpus.id,
-    description: r.description,
-    skipped: r.skipped,
-    index_altering: r.altersIndex,
-    lower_bound: r.lowerBound,
-    retry_rate: r.retryRate,
-    skipped_tools: r.skipped_tools,
-    skip_examples: r.skipped_examples.map((s) => ({ tool_id: s.tool_id, error: s.error })),
-    by_tokenizer: {},
-  };
-  if (r.skipped) {
-    row.skip_reason = r.skip_reason ?? 'skipped';
-    return row;
-  }
-  const pos = new Map(r.tool_ids.map((id, i) => [id, i]));
-  for (const t of r.tokens) {
-    row.by_tokenizer[t.tokenizer] = {
-      total_tokens: { value: t.total_tokens, unit: 'tokens', provenance: 'measured', tokenizer: t.tokenizer, n: r.tool_ids.length },
-      mean: t.mean_tokens,
-      p50: t.p50_tokens,
-      p95: t.p95_tokens,
-      max: t.max_tokens,
-      savings_vs_baseline_pct: { value: t.savings_vs_baseline_pct ?? 0, unit: '%', provenance: 'computed', tokenizer: t.tokenizer },
-      heaviest: t.heaviest_tools,
-      per_tool_tokens: corpus.tools.map((tool) => {
-        const i = pos.get(tool.tool_id);
-        return i === undefined ? null : t.per_tool[i];
-      }),
-    };
-  }
-  return row;
-}
-
-function timed<T>(timings: StageTiming[], stage: string, corpusId: string | undefined, fn: () => Promise<T>): Promise<T> {
-  const t0 = performance.now();
-  return fn().then((v) => {
-    timings.push({ stage, corpus_id: corpusId, ms: performance.now() - t0, rss_mb: process.memoryUsage().rss / 1048576 });
-    return v;
-  });
 }
 
 export async function runOffline(opts: OfflineOptions): Promise<OfflineResult> {
@@ -207,26 +101,6 @@ function resolveArmList(opts: OfflineOptions): Arm[] {
   return arms.sort((a, b) => (a.meta.id === BASELINE_ARM_ID ? -1 : b.meta.id === BASELINE_ARM_ID ? 1 : a.meta.id < b.meta.id ? -1 : 1));
 }
 
-/** Stage: one corpus loaded once, with its golden set and the report's corpus row (hygiene). */
-async function gatherCorpus(input: CorpusInput, timings: StageTiming[]): Promise<{ corpus: Corpus; golden?: GoldenSet; row: CorpusReport }> {
-  const { corpus, golden } = await timed(timings, 'load', undefined, () => loadInput(input));
-  const hygiene = await timed(timings, 'hygiene', corpus.id, async () => corpusHygiene(corpus));
-  const row: CorpusReport = {
-    id: corpus.id,
-    name: corpus.name,
-    version: corpus.version,
-    tool_count: corpus.tools.length,
-    license: corpus.license,
-    ...(corpus.attribution ? { attribution: corpus.attribution } : {}),
-    committed: corpus.committed,
-    format: corpus.format,
-    source: corpus.source,
-    tool_ids: corpus.tools.map((t) => t.tool_id),
-    hygiene: toReportHygiene(hygiene),
-  };
-  return { corpus, golden, row };
-}
-
 /** What one corpus's arms share while they run. */
 interface CorpusRun {
   corpus: Corpus;
@@ -238,13 +112,13 @@ interface CorpusRun {
   counter: Counter;
   timings: StageTiming[];
   log: (msg: string) => void;
-  /** per arm id: query -> ranked tool ids (first retriever), for the simulated responses */
-  rankingsByArm: Map<string, Map<string, string[]>>;
+  /** computed once per indexed arm (scoreArm): query -> ranked tool ids of the first retriever */
+  rankingsByIndex: Map<string, Map<string, string[]>>;
   notes: string[];
   econMs: number;
 }
 
-/** One arm in flight: its prepared result, pending counts and (later) its economics texts' counts. */
+/** One arm in flight: its prepared result, pending counts and (later) its responses' counts. */
 interface ArmJob {
   prep: PreparedArm;
   counts: Promise<number[][]> | null;
@@ -286,45 +160,32 @@ async function scoreArm(cr: CorpusRun, r: ArmRunResult): Promise<RetrievalReport
     timed: (stage, fn) => timed(cr.timings, stage, corpus.id, fn),
     log: cr.log,
   });
-  if (scored.rankings) cr.rankingsByArm.set(r.arm, scored.rankings);
+  if (scored.rankings) cr.rankingsByIndex.set(r.arm, scored.rankings);
   r.index_docs = []; // indexed; not needed any more (the report does not carry them)
   return scored.rows;
 }
 
+/** rankings(arm): an arm that alters the index searches its own; every other arm the baseline's. */
+function rankingsOf(cr: CorpusRun, r: ArmRunResult): Map<string, string[]> | undefined {
+  return cr.rankingsByIndex.get(r.altersIndex ? r.arm : BASELINE_ARM_ID);
+}
+
 /**
- * Stage: the economics texts of one arm. Full menu = the arm's whole listing (counted already);
- * discovery menu = the reference proxy's own tools rendered by the same arm; mean response =
- * the arm's rendering of the top-k tools its index returns per golden query (a simulated
- * retrieve_tools response, labelled as such in the notes). A response depends only on the arm
- * and its top-k ranking: each distinct ranking is rendered and counted once; the mean is
- * still over all queries.
+ * Stage: the arm's simulated responses (responses.ts) from rankings(arm), and their counting
+ * started in the arm's scope. None without a golden set or rankings; a note when the arm cannot
+ * render the discovery menu.
  */
-function simulateResponses(cr: CorpusRun, arm: Arm, r: ArmRunResult, scope: string): ArmJob['econ'] {
-  const rankings = cr.rankingsByArm.get(r.altersIndex ? r.arm : BASELINE_ARM_ID);
+function startResponses(cr: CorpusRun, arm: Arm, r: ArmRunResult, scope: string): ArmJob['econ'] {
+  const rankings = rankingsOf(cr, r);
   if (!cr.golden || !rankings) return undefined;
   const t0 = performance.now();
   try {
-    let menuText: string;
-    try {
-      menuText = arm.renderListing(cr.menu.tools);
-    } catch (e) {
-      cr.notes.push(`economics: arm ${r.arm} cannot render the discovery menu (${(e as Error).message}); no break-even row`);
+    const sim = simulateResponses(arm, { rankings, queries: cr.golden.queries.map((q) => q.query), tools: cr.byId, menu: cr.menu.tools, topK: cr.opts.responseTopK });
+    if ('note' in sim) {
+      cr.notes.push(sim.note);
       return undefined;
     }
-    const texts = [menuText];
-    const slot = new Map<string, number>();
-    const perQuery = cr.golden.queries.map((q) => {
-      const ids = (rankings.get(q.query) ?? []).slice(0, cr.opts.responseTopK).filter((id) => cr.byId.has(id));
-      const key = ids.join('\n');
-      let at = slot.get(key);
-      if (at === undefined) {
-        at = texts.length;
-        slot.set(key, at);
-        texts.push(ids.length ? arm.renderListing(ids.map((id) => cr.byId.get(id)!)) : '');
-      }
-      return at;
-    });
-    return { perQuery, counts: cr.counter.countAll(texts, scope) };
+    return { perQuery: sim.perQuery, counts: cr.counter.countAll(sim.texts, scope) };
   } finally {
     cr.econMs += performance.now() - t0;
   }
@@ -337,37 +198,36 @@ async function finishArms(cr: CorpusRun, jobs: ArmJob[], results: ArmRunResult[]
   let baseline: ArmRunResult | undefined;
   for (const { prep, counts } of jobs) {
     const c = counts ? await counts : [];
+    // renderAndCount counted [...tool texts, listing]
     const armCounts: ArmCounts[] = c.map((v, i) => ({ tokenizer: tokNames[i], per_tool: v.slice(0, -1), total: v[v.length - 1] }));
     const r = finishArm(prep, armCounts, baseline);
     if (r.arm === BASELINE_ARM_ID) baseline = r;
     arms.push(toArmReport(r, cr.corpus));
     cr.log(`  arm ${r.arm}: ${r.skipped ? r.skip_reason : r.tokens.map((t) => `${t.total_tokens} ${t.tokenizer}`).join(', ')}`);
   }
-  const agreement = rankingAgreement(results);
-  return {
-    arms,
-    agreement: { corpus_id: cr.corpus.id, by_tokenizer: Object.fromEntries(agreement.orders.map((o) => [o.tokenizer, o.arms])), same: agreement.same },
-  };
+  return { arms, agreement: agreementRow(cr.corpus.id, results) };
 }
 
-/** Stage: break-even rows, curves and session estimates of every arm with economics texts, per tokenizer. */
-async function armEconomics(cr: CorpusRun, jobs: ArmJob[], out: Economics): Promise<void> {
-  const tokNames: readonly TokenizerName[] = cr.counter.names;
+/**
+ * Stage: economics.ts per arm with responses, from its declared inputs: counts(arm) (the
+ * finished arm's listing totals) and its responses' counts, tokenizer by tokenizer.
+ */
+async function economicsRows(cr: CorpusRun, jobs: ArmJob[], out: Economics): Promise<void> {
+  const tokNames = cr.counter.names;
   for (const { prep, econ } of jobs) {
     if (!econ) continue;
     const r = prep.result;
     const byTok = await econ.counts;
-    tokNames.forEach((tokenizer, ti) => {
-      const c = byTok[ti];
-      const stats = r.tokens.find((t) => t.tokenizer === tokenizer)!;
-      const meanResp = mean(econ.perQuery.map((at) => c[at]));
-      const discovery = c[0];
-      const key = { corpus_id: cr.corpus.id, arm: r.arm, tokenizer };
-      const curve = breakEvenCurve({ fullMenuTokens: stats.total_tokens, discoveryMenuTokens: discovery, meanResponseTokens: meanResp });
-      out.break_even.push(breakEvenRow(key, curve.break_even));
-      out.curves.push(...curveRows(key, curve));
-      out.session_estimates.push(...sessionRows(key, sessionEstimates({ menuTokens: discovery, meanResponseTokens: meanResp, retryRate: r.retryRate, calls: SESSION_CALLS })));
+    const rows = armEconomics({
+      corpusId: cr.corpus.id,
+      arm: r.arm,
+      retryRate: r.retryRate,
+      perQuery: econ.perQuery,
+      byTokenizer: tokNames.map((tokenizer, ti) => ({ tokenizer, fullMenuTokens: r.tokens.find((t) => t.tokenizer === tokenizer)!.total_tokens, responseTokens: byTok[ti] })),
     });
+    out.break_even.push(...rows.break_even);
+    out.curves.push(...rows.curves);
+    out.session_estimates.push(...rows.session_estimates);
   }
 }
 
@@ -392,7 +252,7 @@ async function profileCorpus(cr: CorpusRun, arms: Arm[], out: OfflineResult): Pr
     if (r.skipped) continue;
     try {
       if (r.arm === BASELINE_ARM_ID || r.altersIndex) out.retrieval.push(...(await scoreArm(cr, r)));
-      job.econ = simulateResponses(cr, arm, r, scope);
+      job.econ = startResponses(cr, arm, r, scope);
     } finally {
       cr.counter.endScope();
     }
@@ -402,8 +262,8 @@ async function profileCorpus(cr: CorpusRun, arms: Arm[], out: OfflineResult): Pr
   out.ranking_agreement.push(finished.agreement);
   if (!cr.golden) return;
   const t0 = performance.now();
-  await armEconomics(cr, jobs, out.economics);
-  cr.timings.push({ stage: 'economics', corpus_id: cr.corpus.id, ms: cr.econMs + performance.now() - t0, rss_mb: process.memoryUsage().rss / 1048576 });
+  await economicsRows(cr, jobs, out.economics);
+  cr.timings.push(stageTiming('economics', cr.corpus.id, cr.econMs + performance.now() - t0));
 }
 
 async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<OfflineResult> {
@@ -439,7 +299,7 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
     if (opts.corpusOnly) continue;
     const cr: CorpusRun = {
       corpus, golden, byId: new Map(corpus.tools.map((t) => [t.tool_id, t])), menu, retrieverIds, opts, counter, timings, log,
-      rankingsByArm: new Map(), notes: out.notes, econMs: 0,
+      rankingsByIndex: new Map(), notes: out.notes, econMs: 0,
     };
     await profileCorpus(cr, arms, out);
   }

@@ -8,7 +8,7 @@
  */
 import type { GoldenSet, IndexDoc } from '../types.ts';
 import type { RetrievalReport, RetrievalScored, RetrieverInfo } from '../report/types.ts';
-import { toMetrics, toQueryRow } from '../report/rows.ts';
+import { toQueryRow } from '../report/rows.ts';
 import type { RetrieverMeta, RetrieverOptions } from '../retrieval/types.ts';
 import { DEFAULT_RETRIEVER_ID, getRetrieverEntry } from '../retrieval/registry.ts';
 import { evaluateRetriever } from '../retrieval/evaluate.ts';
@@ -61,7 +61,7 @@ export async function scoreArmRetrievers(inp: ArmRetrievalInput): Promise<{ rows
       golden_version: golden.version ?? golden.corpus_version,
       query_count: ev.summary.query_count,
       errors: ev.summary.errors,
-      metrics: toMetrics(ev.summary),
+      metrics: ev.summary.metrics,
       per_query: ev.perQuery.map(toQueryRow),
       costs: {
         build_ms: { value: ev.costs.build_ms, unit: 'ms', provenance: 'measured', n: inp.docs.length },

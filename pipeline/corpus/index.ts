@@ -1,5 +1,6 @@
 /** Public API of the corpus layer (loaders, golden sets, freeze, fetch, hygiene). */
 export { loadCorpus, sniffJson, CORPUS_FORMATS, type CorpusFormatOption, type LoadCorpusOptions } from './load.ts';
+export { CORPUS_FORMAT_LIST, type CorpusFormat, type CorpusFormatName } from './formats/index.ts';
 export { loadGolden, parseGolden, validateGolden, GOLDEN_FORMAT } from './golden.ts';
 export { loadFrozen, serializeFrozen, toolsSha256, isCommittedPath, CORPUS_FORMAT, CORPUS_FORMAT_VERSION, type FrozenCorpusFile } from './frozen.ts';
 export { loadMcpproxy } from './mcpproxy.ts';

@@ -11,7 +11,8 @@ import { isCommittedPath } from './frozen.ts';
 import type { Corpus } from '../types.ts';
 
 export function isMcpproxyShape(data: unknown): boolean {
-  if (!isPlainObject(data) || !Array.isArray(data.tools) || 'format' in data || 'tool_count' in data) return false;
+  // not the markers of the formats listed before or after it (frozen: format; LiveMCPTool flat: tool_count/server_count)
+  if (!isPlainObject(data) || !Array.isArray(data.tools) || 'format' in data || 'tool_count' in data || 'server_count' in data) return false;
   const first = data.tools[0];
   return isPlainObject(first) && 'tool_id' in first;
 }

@@ -6,7 +6,7 @@
 import { breakEvenCurve } from '../economics/breakeven.ts';
 import { sessionEstimates } from '../economics/session.ts';
 import { scoreGolden } from '../retrieval/metrics.ts';
-import { breakEvenRow, curveRows, sessionRows, toMetrics, toQueryRow } from '../report/rows.ts';
+import { breakEvenRow, curveRows, sessionRows, toQueryRow } from '../report/rows.ts';
 import type { LiveError, LiveLatency, LiveMenu, LiveReport, LiveResponseRow, LiveResponseSummary, LiveRetrieval } from '../report/types.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
 import type { GoldenSet } from '../types.ts';
@@ -135,7 +135,7 @@ export async function scoreProxyRankings(
     if (scored.summary.query_count > 0 && scored.summary.errors >= scored.summary.query_count) {
       const first = dr.perQuery.find((q) => q.error)?.error;
       r.not_computed_reason = `all ${scored.summary.query_count} discovery calls at detail ${dr.detail} failed or were not parseable${first ? ` (first: ${first})` : ''}`;
-    } else r.summary = toMetrics(scored.summary);
+    } else r.summary = scored.summary.metrics;
     if (golden.version) r.golden_version = golden.version;
     retrieval.push(r);
   }

@@ -1,14 +1,20 @@
 /**
- * Reference discovery proxy: configuration file (JSON), strict validation, `${VAR}` substitution.
- * Every problem is a one-line UserError naming the file, the entry (index and name) and the field.
+ * Reference discovery proxy: configuration file (JSON), validated against
+ * datasets/schemas/proxy.config.schema.json, then the checks a schema cannot express (`${VAR}`
+ * substitution, unique names, URLs after substitution, cross-field limits, the retriever
+ * registry). Every problem is a one-line UserError naming the file, the entry (index and name)
+ * and the field: of the schema's errors, the first field's (in reading order) is mapped to it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { UserError } from '../types.ts';
 import { readJsonFile } from '../util/fs.ts';
 import type { McpTarget, ProtocolChoice } from '../mcp/client.ts';
 import { retrieverIds } from '../retrieval/registry.ts';
+import { REPO_ROOT } from '../constants.ts';
+import { compileSchemaFile, describeAjvError } from '../report/validate.ts';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 
 export interface StdioServerConfig {
   name: string;
@@ -77,26 +83,14 @@ export const CONFIG_DEFAULTS = {
   restart: { initial_ms: 250, max_ms: 10_000, factor: 2, stable_ms: 10_000, max_attempts: 0 },
 };
 
-const TOP_KEYS = new Set([
-  '$schema',
-  'description',
-  'servers',
-  'listen',
-  'api_key',
-  'call_timeout_ms',
-  'connect_timeout_ms',
-  'tools_limit',
-  'max_tools_limit',
-  'health_interval_ms',
-  'health_timeout_ms',
-  'upstream_protocol',
-  'restart',
-  'retriever',
-]);
-const STDIO_KEYS = new Set(['name', 'command', 'args', 'env', 'cwd', 'protocol', 'description']);
-const REMOTE_KEYS = new Set(['name', 'url', 'transport', 'headers', 'protocol', 'description']);
-const PROTOCOLS: ProtocolChoice[] = ['legacy', 'auto', '2026-07-28'];
-const SERVER_NAME_RE = /^[A-Za-z0-9_.-]{1,64}$/;
+export const PROXY_CONFIG_SCHEMA = join(REPO_ROOT, 'datasets', 'schemas', 'proxy.config.schema.json');
+
+type SchemaNode = { [k: string]: any };
+let schemaDoc: SchemaNode | undefined;
+let validator: ValidateFunction | undefined;
+const schema = (): SchemaNode => (schemaDoc ??= JSON.parse(readFileSync(PROXY_CONFIG_SCHEMA, 'utf8')) as SchemaNode);
+/** the field names a part of the config allows, in the schema's order (messages list them) */
+const keysOf = (node: SchemaNode): string[] => Object.keys(node.properties ?? {});
 
 function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -145,88 +139,162 @@ export function discardScratch(config: ProxyConfig): void {
   if (config.scratch_dir) rmSync(config.scratch_dir, { recursive: true, force: true });
 }
 
+/** `servers[i] ("name")` or `servers[i]` */
+function labelOf(entry: unknown, i: number): string {
+  return isObj(entry) && typeof entry.name === 'string' ? `servers[${i}] (${JSON.stringify(entry.name)})` : `servers[${i}]`;
+}
+
+/** a JSON pointer's segments, unescaped (RFC 6901) */
+const segmentsOf = (ptr: string): string[] => (ptr === '' ? [] : ptr.slice(1).split('/').map((x) => x.replace(/~1/g, '/').replace(/~0/g, '~')));
+
+function valueAt(raw: unknown, segs: readonly string[]): unknown {
+  let v: unknown = raw;
+  for (const k of segs) v = isObj(v) || Array.isArray(v) ? (v as Record<string, unknown>)[k] : undefined;
+  return v;
+}
+
+/** the order the fields are read in (messages of earlier fields win) */
+const FIELD_ORDER = ['servers', 'listen', 'api_key', 'restart', 'max_tools_limit', 'tools_limit', 'call_timeout_ms', 'connect_timeout_ms', 'health_interval_ms', 'health_timeout_ms', 'upstream_protocol', 'retriever'];
+
+const rangeMessage = (field: string, node: SchemaNode, v: unknown, max: number = node.maximum): string =>
+  `field "${field}" must be ${node.type === 'integer' ? 'an integer' : 'a number'} in ${node.minimum}..${max}, got ${JSON.stringify(v)}`;
+
+/**
+ * One schema error as the one-line message the proxy has always given for that problem, with a
+ * rank: the order in which the fields are read (top level, each server in turn, listen, ...), so
+ * of several problems the first field's is reported.
+ */
+function schemaMessage(e: ErrorObject, raw: unknown): { rank: number[]; msg: string } {
+  const S = schema();
+  const segs = segmentsOf(e.instancePath);
+  const got = (v: unknown) => JSON.stringify(v);
+  const keyRank = (obj: unknown, k: string) => (isObj(obj) ? Object.keys(obj).indexOf(k) : 0);
+  const extra = (e.params as { additionalProperty?: string }).additionalProperty ?? '';
+  const v = valueAt(raw, segs);
+  const [field, ...rest] = segs;
+  const base = FIELD_ORDER.indexOf(field) + 3;
+  if (segs.length === 0) {
+    if (e.keyword === 'type') return { rank: [0], msg: 'top level must be a JSON object' };
+    if (e.keyword === 'additionalProperties') return { rank: [1, keyRank(raw, extra)], msg: `unknown field ${got(extra)} (allowed: ${keysOf(S).join(', ')})` };
+    if (e.keyword === 'required') return { rank: [2], msg: 'missing field "servers" (an array of upstream servers)' };
+  } else if (field === 'servers') {
+    if (rest.length === 0) return { rank: [base, -1], msg: e.keyword === 'minItems' ? 'field "servers" is empty: configure at least one upstream server' : 'field "servers" must be an array' };
+    const i = Number(rest[0]);
+    const entry = valueAt(raw, ['servers', rest[0]]) as Record<string, unknown>;
+    const label = labelOf(entry, i);
+    const bad = (rank: number[], f: string, msg: string) => ({ rank: [base, i, ...rank], msg: `${label}: field "${f}" ${msg}` });
+    const [sub, key] = rest.slice(1);
+    const nameMsg = () => bad([1], 'name', `must be 1-64 characters of [A-Za-z0-9_.-] (no ":"), got ${got(entry?.name)}`);
+    if (sub === undefined) {
+      if (e.keyword === 'type') return { rank: [base, i, 0], msg: `${label}: must be an object with "name" and "command" or "url"` };
+      if (e.keyword === 'required' && !e.schemaPath.includes('/anyOf/')) return nameMsg();
+      if (e.keyword === 'not') return bad([3], 'url', 'cannot be combined with "command" (an entry is either stdio or remote)');
+      if (e.keyword === 'anyOf' || e.keyword === 'required') return bad([4], 'command', 'is missing (give "command" for a stdio server or "url" for a remote one)');
+      if (e.keyword === 'if') return { rank: [Infinity], msg: '' };
+      if (e.keyword === 'additionalProperties') {
+        const kind = entry.command !== undefined ? 'stdio' : 'remote';
+        return bad([6, keyRank(entry, extra)], extra, `is not allowed in a ${kind} entry (allowed: ${keysOf(S.$defs[`${kind}_server`]).join(', ')})`);
+      }
+    }
+    if (sub === 'name') return nameMsg();
+    if (sub === 'protocol') return { rank: [base, i, 5], msg: `field "${label}.protocol" must be one of ${S.$defs.protocol.enum.join('|')}, got ${got(v)}` };
+    if (sub === 'command') return bad([7], 'command', 'must be a non-empty string');
+    if (sub === 'url') return bad([7], 'url', 'must be a string');
+    if (sub === 'args') return bad([8], 'args', 'must be an array of strings');
+    if (sub === 'cwd') return bad([9], 'cwd', 'must be a non-empty string');
+    if (sub === 'transport') return bad([9], 'transport', `must be "streamable-http" or "sse", got ${got(v)}`);
+    if (sub === 'env' || sub === 'headers') {
+      if (key === undefined) return bad([10, -1], sub, 'must be an object of strings');
+      return bad([10, keyRank(entry[sub], key)], `${sub}.${key}`, `must be a string, got ${got(v)}`);
+    }
+  } else if (field === 'listen') {
+    const node = S.properties.listen;
+    if (rest.length === 0 && e.keyword === 'additionalProperties') return { rank: [base, 1, keyRank(v, extra)], msg: `listen: unknown field ${got(extra)} (allowed: ${keysOf(node).join(', ')})` };
+    if (rest.length === 0) return { rank: [base, 0], msg: 'field "listen" must be an object {host, port}' };
+    if (rest[0] === 'host') return { rank: [base, 2], msg: `field "listen.host" must be a non-empty string, got ${got(v)}` };
+    if (rest[0] === 'port') return { rank: [base, 3], msg: rangeMessage('listen.port', node.properties.port, v) };
+  } else if (field === 'api_key') {
+    return { rank: [base], msg: 'field "api_key" must be a string' };
+  } else if (field === 'restart') {
+    const node = S.properties.restart;
+    const keys = keysOf(node);
+    if (rest.length === 0 && e.keyword === 'additionalProperties') return { rank: [base, 1, keyRank(v, extra)], msg: `restart: unknown field ${got(extra)} (allowed: ${keys.join(', ')})` };
+    if (rest.length === 0) return { rank: [base, 0], msg: 'field "restart" must be an object' };
+    if (keys.includes(rest[0])) return { rank: [base, 2 + keys.indexOf(rest[0])], msg: rangeMessage(`restart.${rest[0]}`, node.properties[rest[0]], v) };
+  } else if (field === 'upstream_protocol') {
+    return { rank: [base], msg: `field "upstream_protocol" must be one of ${S.$defs.protocol.enum.join('|')}, got ${got(v)}` };
+  } else if (field === 'retriever') {
+    return { rank: [base], msg: retrieverMessage(v) };
+  } else if (field === 'tools_limit') {
+    const max = valueAt(raw, ['max_tools_limit']);
+    const node = S.properties.tools_limit;
+    const okMax = typeof max === 'number' && Number.isInteger(max) && max >= S.properties.max_tools_limit.minimum && max <= S.properties.max_tools_limit.maximum;
+    return { rank: [base], msg: rangeMessage('tools_limit', node, v, okMax ? max : CONFIG_DEFAULTS.max_tools_limit) };
+  } else if (rest.length === 0 && S.properties[field]?.minimum !== undefined) {
+    return { rank: [base], msg: rangeMessage(field, S.properties[field], v) };
+  }
+  return { rank: [1000], msg: describeAjvError(e) };
+}
+
+function byRank(a: { rank: number[] }, b: { rank: number[] }): number {
+  for (let i = 0; i < Math.max(a.rank.length, b.rank.length); i++) {
+    const d = (a.rank[i] ?? -Infinity) - (b.rank[i] ?? -Infinity);
+    if (d !== 0 && !Number.isNaN(d)) return d;
+  }
+  return 0;
+}
+
+interface RawServer {
+  name: string;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  transport?: 'streamable-http' | 'sse';
+  headers?: Record<string, string>;
+  protocol?: ProtocolChoice;
+}
+interface RawConfig {
+  servers: RawServer[];
+  listen?: { host?: string; port?: number };
+  api_key?: string;
+  restart?: Partial<RestartPolicy>;
+  retriever?: string;
+  [k: string]: unknown;
+}
+
 function validateWith(raw: unknown, source: string, env: NodeJS.ProcessEnv): ProxyConfig {
   const fail = (msg: string): never => {
     throw new UserError(`${source}: ${msg}`);
   };
-  if (!isObj(raw)) fail('top level must be a JSON object');
-  const top = raw as Record<string, unknown>;
-  for (const k of Object.keys(top)) if (!TOP_KEYS.has(k)) fail(`unknown field ${JSON.stringify(k)} (allowed: ${[...TOP_KEYS].join(', ')})`);
-
-  const int = (v: unknown, field: string, min: number, max: number, dflt: number): number => {
-    if (v === undefined) return dflt;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-      return fail(`field "${field}" must be an integer in ${min}..${max}, got ${JSON.stringify(v)}`);
-    }
-    return v;
-  };
-  const num = (v: unknown, field: string, min: number, max: number, dflt: number): number => {
-    if (v === undefined) return dflt;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
-      return fail(`field "${field}" must be a number in ${min}..${max}, got ${JSON.stringify(v)}`);
-    }
-    return v;
-  };
-  const protocolOf = (v: unknown, field: string): ProtocolChoice | undefined => {
-    if (v === undefined) return undefined;
-    if (typeof v !== 'string' || !PROTOCOLS.includes(v as ProtocolChoice)) {
-      return fail(`field "${field}" must be one of ${PROTOCOLS.join('|')}, got ${JSON.stringify(v)}`);
-    }
-    return v as ProtocolChoice;
-  };
-
-  if (top.servers === undefined) fail('missing field "servers" (an array of upstream servers)');
-  if (!Array.isArray(top.servers)) fail('field "servers" must be an array');
-  const list = top.servers as unknown[];
-  if (list.length === 0) fail('field "servers" is empty: configure at least one upstream server');
+  validator ??= compileSchemaFile(PROXY_CONFIG_SCHEMA);
+  if (!validator(raw)) {
+    const first = (validator.errors ?? []).map((e) => schemaMessage(e, raw)).sort(byRank)[0];
+    fail(first?.msg ?? 'invalid');
+  }
+  // the shape is the schema's; what follows is what a schema cannot check
+  const top = raw as RawConfig;
   const names = new Set<string>();
-  const servers: UpstreamConfig[] = list.map((entry, i) => {
-    const label = isObj(entry) && typeof entry.name === 'string' ? `servers[${i}] (${JSON.stringify(entry.name)})` : `servers[${i}]`;
+  const servers: UpstreamConfig[] = top.servers.map((entry, i) => {
+    const label = labelOf(entry, i);
     const bad = (field: string, msg: string): never => fail(`${label}: field "${field}" ${msg}`);
     const sub = (s: string, field: string) => substituteEnv(s, env, () => `${source}: ${label}: field "${field}"`);
-    if (!isObj(entry)) return fail(`${label}: must be an object with "name" and "command" or "url"`);
-    if (typeof entry.name !== 'string' || !SERVER_NAME_RE.test(entry.name)) {
-      return bad('name', `must be 1-64 characters of [A-Za-z0-9_.-] (no ":"), got ${JSON.stringify(entry.name)}`);
-    }
-    if (names.has(entry.name)) bad('name', 'duplicates an earlier entry');
-    names.add(entry.name);
-    const hasCmd = entry.command !== undefined;
-    const hasUrl = entry.url !== undefined;
-    if (hasCmd && hasUrl) return bad('url', 'cannot be combined with "command" (an entry is either stdio or remote)');
-    if (!hasCmd && !hasUrl) return bad('command', 'is missing (give "command" for a stdio server or "url" for a remote one)');
-    const strMap = (v: unknown, field: string): Record<string, string> => {
-      if (v === undefined) return {};
-      if (!isObj(v)) return bad(field, 'must be an object of strings');
+    const strMap = (v: Record<string, string> | undefined, field: string): Record<string, string> => {
       const out: Record<string, string> = {};
-      for (const [k, val] of Object.entries(v)) {
-        if (typeof val !== 'string') return bad(`${field}.${k}`, `must be a string, got ${JSON.stringify(val)}`);
-        out[k] = sub(val, `${field}.${k}`);
-      }
+      for (const [k, val] of Object.entries(v ?? {})) out[k] = sub(val, `${field}.${k}`);
       return out;
     };
-    const protocol = protocolOf(entry.protocol, `${label}.protocol`);
-    if (hasCmd) {
-      for (const k of Object.keys(entry)) if (!STDIO_KEYS.has(k)) bad(k, `is not allowed in a stdio entry (allowed: ${[...STDIO_KEYS].join(', ')})`);
-      if (typeof entry.command !== 'string' || entry.command.trim() === '') return bad('command', 'must be a non-empty string');
-      let args: string[] = [];
-      if (entry.args !== undefined) {
-        if (!Array.isArray(entry.args) || entry.args.some((a) => typeof a !== 'string')) return bad('args', 'must be an array of strings');
-        args = (entry.args as string[]).map((a, j) => sub(a, `args[${j}]`));
-      }
-      if (entry.cwd !== undefined && (typeof entry.cwd !== 'string' || entry.cwd === '')) bad('cwd', 'must be a non-empty string');
-      const out: StdioServerConfig = {
-        name: entry.name,
-        command: sub(entry.command, 'command'),
-        args,
-        env: strMap(entry.env, 'env'),
-      };
-      if (entry.cwd !== undefined) out.cwd = sub(entry.cwd as string, 'cwd');
-      if (protocol) out.protocol = protocol;
+    if (names.has(entry.name)) bad('name', 'duplicates an earlier entry');
+    names.add(entry.name);
+    if (entry.command !== undefined) {
+      const args = (entry.args ?? []).map((a, j) => sub(a, `args[${j}]`));
+      const out: StdioServerConfig = { name: entry.name, command: sub(entry.command, 'command'), args, env: strMap(entry.env, 'env') };
+      if (entry.cwd !== undefined) out.cwd = sub(entry.cwd, 'cwd');
+      if (entry.protocol) out.protocol = entry.protocol;
       return out;
     }
-    for (const k of Object.keys(entry)) if (!REMOTE_KEYS.has(k)) bad(k, `is not allowed in a remote entry (allowed: ${[...REMOTE_KEYS].join(', ')})`);
-    if (typeof entry.url !== 'string') return bad('url', 'must be a string');
-    const url = sub(entry.url, 'url');
+    const url = sub(entry.url!, 'url');
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -234,68 +302,51 @@ function validateWith(raw: unknown, source: string, env: NodeJS.ProcessEnv): Pro
       return bad('url', `is not a valid URL: ${JSON.stringify(url)}`);
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') bad('url', `must be http:// or https://, got ${JSON.stringify(url)}`);
-    const transport = entry.transport ?? 'streamable-http';
-    if (transport !== 'streamable-http' && transport !== 'sse') {
-      return bad('transport', `must be "streamable-http" or "sse", got ${JSON.stringify(transport)}`);
-    }
-    const out: RemoteServerConfig = { name: entry.name, url, transport, headers: strMap(entry.headers, 'headers') };
-    if (protocol) out.protocol = protocol;
+    const out: RemoteServerConfig = { name: entry.name, url, transport: entry.transport ?? 'streamable-http', headers: strMap(entry.headers, 'headers') };
+    if (entry.protocol) out.protocol = entry.protocol;
     return out;
   });
 
-  let listen = { ...CONFIG_DEFAULTS.listen };
-  if (top.listen !== undefined) {
-    if (!isObj(top.listen)) fail('field "listen" must be an object {host, port}');
-    const l = top.listen as Record<string, unknown>;
-    for (const k of Object.keys(l)) if (k !== 'host' && k !== 'port') fail(`listen: unknown field ${JSON.stringify(k)} (allowed: host, port)`);
-    if (l.host !== undefined && (typeof l.host !== 'string' || l.host === '')) fail(`field "listen.host" must be a non-empty string, got ${JSON.stringify(l.host)}`);
-    listen = { host: (l.host as string | undefined) ?? listen.host, port: int(l.port, 'listen.port', 0, 65535, listen.port) };
-  }
-
+  const d = CONFIG_DEFAULTS;
+  const listen = { host: top.listen?.host ?? d.listen.host, port: top.listen?.port ?? d.listen.port };
   let api_key: string | undefined;
   if (top.api_key !== undefined) {
-    if (typeof top.api_key !== 'string') fail('field "api_key" must be a string');
-    api_key = substituteEnv(top.api_key as string, env, () => `${source}: field "api_key"`);
+    api_key = substituteEnv(top.api_key, env, () => `${source}: field "api_key"`);
     if (api_key === '') fail('field "api_key" is empty');
   }
-
-  const d = CONFIG_DEFAULTS;
-  let restart = { ...d.restart };
-  if (top.restart !== undefined) {
-    if (!isObj(top.restart)) fail('field "restart" must be an object');
-    const r = top.restart as Record<string, unknown>;
-    for (const k of Object.keys(r)) if (!(k in d.restart)) fail(`restart: unknown field ${JSON.stringify(k)} (allowed: ${Object.keys(d.restart).join(', ')})`);
-    restart = {
-      initial_ms: int(r.initial_ms, 'restart.initial_ms', 1, 3_600_000, d.restart.initial_ms),
-      max_ms: int(r.max_ms, 'restart.max_ms', 1, 3_600_000, d.restart.max_ms),
-      factor: num(r.factor, 'restart.factor', 1, 100, d.restart.factor),
-      stable_ms: int(r.stable_ms, 'restart.stable_ms', 0, 86_400_000, d.restart.stable_ms),
-      max_attempts: int(r.max_attempts, 'restart.max_attempts', 0, 1_000_000, d.restart.max_attempts),
-    };
-    if (restart.max_ms < restart.initial_ms) fail('field "restart.max_ms" must be >= "restart.initial_ms"');
-  }
-  const max_tools_limit = int(top.max_tools_limit, 'max_tools_limit', 1, 1000, d.max_tools_limit);
-  const tools_limit = int(top.tools_limit, 'tools_limit', 1, max_tools_limit, d.tools_limit);
+  const r = top.restart ?? {};
+  const restart: RestartPolicy = {
+    initial_ms: r.initial_ms ?? d.restart.initial_ms,
+    max_ms: r.max_ms ?? d.restart.max_ms,
+    factor: r.factor ?? d.restart.factor,
+    stable_ms: r.stable_ms ?? d.restart.stable_ms,
+    max_attempts: r.max_attempts ?? d.restart.max_attempts,
+  };
+  if (top.restart !== undefined && restart.max_ms < restart.initial_ms) fail('field "restart.max_ms" must be >= "restart.initial_ms"');
+  const num = (k: keyof typeof d & keyof RawConfig): number => (top[k] as number | undefined) ?? (d[k] as number);
+  const max_tools_limit = num('max_tools_limit');
+  const tools_limit = num('tools_limit');
+  if (tools_limit > max_tools_limit) fail(rangeMessage('tools_limit', schema().properties.tools_limit, tools_limit, max_tools_limit));
+  if (top.retriever !== undefined && !retrieverIds().includes(top.retriever)) fail(retrieverMessage(top.retriever));
   return {
     servers,
     listen,
     api_key,
-    call_timeout_ms: int(top.call_timeout_ms, 'call_timeout_ms', 1, 86_400_000, d.call_timeout_ms),
-    connect_timeout_ms: int(top.connect_timeout_ms, 'connect_timeout_ms', 1, 86_400_000, d.connect_timeout_ms),
+    call_timeout_ms: num('call_timeout_ms'),
+    connect_timeout_ms: num('connect_timeout_ms'),
     tools_limit,
     max_tools_limit,
-    health_interval_ms: int(top.health_interval_ms, 'health_interval_ms', 0, 86_400_000, d.health_interval_ms),
-    health_timeout_ms: int(top.health_timeout_ms, 'health_timeout_ms', 1, 86_400_000, d.health_timeout_ms),
-    upstream_protocol: protocolOf(top.upstream_protocol, 'upstream_protocol') ?? d.upstream_protocol,
+    health_interval_ms: num('health_interval_ms'),
+    health_timeout_ms: num('health_timeout_ms'),
+    upstream_protocol: (top.upstream_protocol as ProtocolChoice | undefined) ?? d.upstream_protocol,
     restart,
-    ...(top.retriever !== undefined ? { retriever: retrieverOf(top.retriever, fail) } : {}),
+    ...(top.retriever !== undefined ? { retriever: top.retriever } : {}),
     source,
   };
 }
 
-function retrieverOf(v: unknown, fail: (msg: string) => never): string {
-  if (typeof v !== 'string' || !retrieverIds().includes(v)) fail(`field "retriever" must be one of ${retrieverIds().join(', ')}, got ${JSON.stringify(v)}`);
-  return v as string;
+function retrieverMessage(v: unknown): string {
+  return `field "retriever" must be one of ${retrieverIds().join(', ')}, got ${JSON.stringify(v)}`;
 }
 
 /** Read and validate a proxy config file (UserError naming the file on any problem). */

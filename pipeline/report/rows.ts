@@ -4,13 +4,15 @@
  */
 import type { BreakEvenCurve, BreakEvenRow as EconBreakEvenRow } from '../economics/breakeven.ts';
 import type { SessionRow } from '../economics/session.ts';
-import type { QueryResult, RetrievalSummary } from '../retrieval/metrics.ts';
-import type { BreakEvenCurvePoint, BreakEvenRow, QueryRow, RetrievalMetrics, RowKey, SessionEstimateRow } from './types.ts';
+import type { QueryResult } from '../retrieval/metrics.ts';
+import type { BreakEvenCurvePoint, BreakEvenRow, QueryRow, RowKey, SessionEstimateRow } from './types.ts';
 
-export function toMetrics(s: RetrievalSummary): RetrievalMetrics {
-  return { ...s.metrics };
-}
-
+/**
+ * A reshape, not a copy: the report's per-query row keeps the scored figures it publishes
+ * (recall@1/3/5/10, rr, nDCG@10, ap, comprehensive@5, top, gold, error when set) and drops the
+ * rest of QueryResult (relevant_count, hard-negative ranks, the other comprehensiveness cut-offs).
+ * The summary metrics need no builder: a retrieval row stores `RetrievalSummary.metrics` as is.
+ */
 export function toQueryRow(q: QueryResult): QueryRow {
   const row: QueryRow = {
     query_id: q.query_id,

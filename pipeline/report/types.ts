@@ -600,7 +600,7 @@ export interface DirectBlock {
 
 export interface SystemBlock {
   name: string;
-  kind: 'direct' | 'reference' | 'cmd' | 'url' | 'preset';
+  kind: string; // a --system kind: the registry pipeline/systems/kinds/index.ts (= the schema's $defs/system_kind, test/systems/kinds.test.ts)
   /** the SPEC as given */
   spec: string;
   description: string;

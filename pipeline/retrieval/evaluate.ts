@@ -1,7 +1,8 @@
 /**
  * Score one retriever on one arm's index docs against a golden set, with its costs:
  *
- * - untuned retriever: build with its options, search every golden query, scoreGolden;
+ * - untuned retriever: build with its options, search every golden query, score the rankings
+ *   (scoreRankings: the rankings in hand are scored directly, once);
  * - retriever with a tuning grid (entry.tuning): 5-fold cross-validation (cv.ts); the metrics
  *   and CIs are over the HELD-OUT rankings only, and the row carries the per-fold choices, the
  *   mean held-out-fold recall@5 and `chosen_all`; the meta/costs are those of `chosen_all`.
@@ -11,7 +12,7 @@
  */
 import type { GoldenSet, IndexDoc } from '../types.ts';
 import { crossValidate, type CvResult } from './cv.ts';
-import { scoreGolden, DEPTH, type QueryResult, type RetrievalSummary } from './metrics.ts';
+import { scoreRankings, DEPTH, type QueryResult, type RetrievalSummary } from './metrics.ts';
 import { percentile } from '../util/stats.ts';
 import type { Retriever, RetrieverEntry, RetrieverOptions } from './types.ts';
 
@@ -77,8 +78,7 @@ export async function evaluateRetriever(
   const used = heldOut ?? live;
   const rankings = new Map<string, string[]>();
   golden.queries.forEach((q, i) => rankings.set(q.query, used[i]));
-  let i = 0;
-  const res = await scoreGolden(() => used[i++].slice(0, DEPTH), golden, { bootstrap: cfg.bootstrap });
+  const res = scoreRankings(used, golden, { k: DEPTH, bootstrap: cfg.bootstrap });
   return {
     retriever,
     perQuery: res.perQuery,

@@ -209,8 +209,8 @@ export function scoreQuery(ranking: string[], labels: GoldenLabel[]): QueryScore
   return scoreWith(ranking, validateLabels(labels, 'labels'));
 }
 
-function positiveInt(v: unknown, name: string, min: number): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new UserError(`scoreGolden: ${name} must be an integer >= ${min}, got ${String(v)}`);
+function positiveInt(fn: string, v: unknown, name: string, min: number): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new UserError(`${fn}: ${name} must be an integer >= ${min}, got ${String(v)}`);
   return v;
 }
 
@@ -243,21 +243,23 @@ export function bootstrapMeans(columns: number[][], iterations: number, seed: nu
   });
 }
 
-/**
- * Run `search` for every golden query (sequentially, in golden order) and score the rankings.
- * A search that throws (or returns something other than an array of strings) yields an error
- * row with the message, every metric 0, counted in `summary.errors` and in every mean.
- */
-export async function scoreGolden(
-  search: (query: string) => string[] | Promise<string[]>,
-  golden: GoldenSet,
-  opts: ScoreGoldenOptions = {},
-): Promise<{ perQuery: QueryResult[]; summary: RetrievalSummary }> {
-  if (!golden || !Array.isArray(golden.queries)) throw new UserError('scoreGolden: golden set has no "queries" array');
-  if (golden.queries.length === 0) throw new UserError('scoreGolden: golden set has no queries');
-  const k = positiveInt(opts.k ?? DEPTH, 'k', 1);
-  const iterations = positiveInt(opts.bootstrap?.iterations ?? 2000, 'bootstrap.iterations', 1);
-  const seed = positiveInt(opts.bootstrap?.seed ?? 42, 'bootstrap.seed', 0);
+/** One query as it came back: its ranking, or the message of a search that failed. */
+type Outcome = { ranking: string[] } | { error: string };
+
+interface ScoringPlan {
+  k: number;
+  iterations: number;
+  seed: number;
+  prepared: { q: GoldenSet['queries'][number]; rel: Map<string, number> }[];
+}
+
+/** Checks the options and every golden query (ids, labels) before anything is scored. */
+function planScoring(golden: GoldenSet, opts: ScoreGoldenOptions, fn: string): ScoringPlan {
+  if (!golden || !Array.isArray(golden.queries)) throw new UserError(`${fn}: golden set has no "queries" array`);
+  if (golden.queries.length === 0) throw new UserError(`${fn}: golden set has no queries`);
+  const k = positiveInt(fn, opts.k ?? DEPTH, 'k', 1);
+  const iterations = positiveInt(fn, opts.bootstrap?.iterations ?? 2000, 'bootstrap.iterations', 1);
+  const seed = positiveInt(fn, opts.bootstrap?.seed ?? 42, 'bootstrap.seed', 0);
 
   const ids = new Set<string>();
   const prepared = golden.queries.map((q, i) => {
@@ -268,38 +270,36 @@ export async function scoreGolden(
     ids.add(q.id);
     return { q, rel: validateLabels(q.labels, where) };
   });
+  return { k, iterations, seed, prepared };
+}
 
-  const perQuery: QueryResult[] = [];
-  for (const { q, rel } of prepared) {
+/** Per-query rows and the summary (means with bootstrap CIs) of one outcome per golden query. */
+function scoreOutcomes(plan: ScoringPlan, outcomes: readonly Outcome[]): { perQuery: QueryResult[]; summary: RetrievalSummary } {
+  const { k, iterations, seed } = plan;
+  const perQuery: QueryResult[] = plan.prepared.map(({ q, rel }, i) => {
     const gold = [...rel.entries()]
       .filter(([, r]) => r >= 1)
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
       .map(([id]) => id);
-    let ranking: string[];
-    try {
-      const res = await search(q.query);
-      if (!Array.isArray(res) || res.some((x) => typeof x !== 'string')) throw new Error('search returned something other than an array of tool ids');
-      ranking = res.slice(0, k);
-    } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
+    const out = outcomes[i];
+    if ('error' in out) {
       const R = [...rel.values()].filter((r) => r >= 1).length;
-      perQuery.push({
+      return {
         query_id: q.id,
         query: q.query,
         top: [],
         gold,
-        error: message || 'search failed',
+        error: out.error,
         ...zeroMetrics(),
         relevant_count: R,
         first_relevant_rank: null,
         first_hard_negative_rank: null,
         hard_negative_above_first_relevant: false,
         no_relevant_labels: R === 0,
-      });
-      continue;
+      };
     }
-    perQuery.push({ query_id: q.id, query: q.query, top: ranking, gold, ...scoreWith(ranking, rel) });
-  }
+    return { query_id: q.id, query: q.query, top: out.ranking, gold, ...scoreWith(out.ranking, rel) };
+  });
 
   const columns = SUMMARY_METRICS.map((name) => perQuery.map((r) => r[SOURCE[name]]));
   const cis = bootstrapMeans(columns, iterations, seed);
@@ -319,4 +319,50 @@ export async function scoreGolden(
       metrics,
     },
   };
+}
+
+/**
+ * Score rankings already in hand: `rankings[i]` is the ranking (tool ids, best first) of
+ * golden query i, cut at `k`. A ranking that is not an array of strings, or a count that does
+ * not match the golden set, is a UserError (rankings in hand cannot fail like a search).
+ */
+export function scoreRankings(
+  rankings: readonly (readonly string[])[],
+  golden: GoldenSet,
+  opts: ScoreGoldenOptions = {},
+): { perQuery: QueryResult[]; summary: RetrievalSummary } {
+  const plan = planScoring(golden, opts, 'scoreRankings');
+  if (!Array.isArray(rankings) || rankings.length !== plan.prepared.length) {
+    throw new UserError(`scoreRankings: ${Array.isArray(rankings) ? rankings.length : 'no'} rankings for ${plan.prepared.length} golden queries`);
+  }
+  const outcomes = rankings.map((r, i) => {
+    if (!Array.isArray(r) || r.some((x) => typeof x !== 'string')) throw new UserError(`scoreRankings: the ranking of golden query ${plan.prepared[i].q.id} is not an array of tool ids`);
+    return { ranking: r.slice(0, plan.k) };
+  });
+  return scoreOutcomes(plan, outcomes);
+}
+
+/**
+ * Run `search` for every golden query (sequentially, in golden order) and score the rankings.
+ * A search that throws (or returns something other than an array of strings) yields an error
+ * row with the message, every metric 0, counted in `summary.errors` and in every mean.
+ */
+export async function scoreGolden(
+  search: (query: string) => string[] | Promise<string[]>,
+  golden: GoldenSet,
+  opts: ScoreGoldenOptions = {},
+): Promise<{ perQuery: QueryResult[]; summary: RetrievalSummary }> {
+  const plan = planScoring(golden, opts, 'scoreGolden');
+  const outcomes: Outcome[] = [];
+  for (const { q } of plan.prepared) {
+    try {
+      const res = await search(q.query);
+      if (!Array.isArray(res) || res.some((x) => typeof x !== 'string')) throw new Error('search returned something other than an array of tool ids');
+      outcomes.push({ ranking: res.slice(0, plan.k) });
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      outcomes.push({ error: message || 'search failed' });
+    }
+  }
+  return scoreOutcomes(plan, outcomes);
 }

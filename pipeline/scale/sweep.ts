@@ -27,7 +27,7 @@ import type { Detail, ScalePoint, ScaleReport } from '../report/types.ts';
 import { UserError, type GoldenQuery } from '../types.ts';
 import type { WireTool } from '../mcp/client.ts';
 import { openSystem, type OpenedSystem } from '../systems/open.ts';
-import type { SystemSpec } from '../systems/spec.ts';
+import { systemKind, type SystemSpec } from '../systems/kinds/index.ts';
 import { fitScale } from './fit.ts';
 import { SCALE_DEFAULTS } from './defaults.ts';
 
@@ -137,7 +137,10 @@ export async function runScale(o: ScaleOptions): Promise<ScaleReport> {
   const golden = await loadGolden(goldenFile, await loadCorpus(o.corpusFile ?? DEFAULT_CORPUS));
   const queries: GoldenQuery[] = golden.queries.slice(0, o.queryCount ?? SCALE_DEFAULTS.queryCount);
   if (queries.length === 0) throw new UserError(`${goldenFile}: no queries for the scale sweep`);
-  for (const s of o.systems) if (s.kind === 'url') log(`scale: system ${s.name} is a running proxy (url:); it cannot be put in front of each catalog, its points are recorded as failed`);
+  for (const s of o.systems) {
+    const fixed = systemKind(s.kind).fixedUpstreams;
+    if (fixed) log(`scale: system ${s.name} is ${fixed.what}; it cannot be put in front of each catalog, its points are recorded as failed`);
+  }
 
   const points: ScalePoint[] = [];
   const descriptions = new Map<string, string>();
@@ -175,8 +178,9 @@ export async function runScale(o: ScaleOptions): Promise<ScaleReport> {
         l.t0 = performance.now();
         l.deadlineAt = Date.now() + pointTimeoutMs;
         progress(`scale N=${n} ${l.spec.name}: starting`);
-        if (l.spec.kind === 'url') {
-          fail(l, 'url: a running proxy cannot be put in front of the N-tool catalog');
+        const fixed = systemKind(l.spec.kind).fixedUpstreams;
+        if (fixed) {
+          fail(l, fixed.reason);
           continue;
         }
         try {

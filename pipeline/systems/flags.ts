@@ -8,7 +8,7 @@ import { UserError } from '../types.ts';
 import { DEFAULT_CORPUS } from '../constants.ts';
 import type { LiveOptions } from '../live/live-stage.ts';
 import type { Report, ScaleReport, SystemBlock } from '../report/types.ts';
-import { parseSystems, type SystemSpec } from './spec.ts';
+import { parseSystems, SYSTEM_SYNTAXES, type SystemSpec } from './spec.ts';
 import { SCALE_DEFAULTS } from '../scale/defaults.ts';
 
 /** Checks a value at parse time (the UserError names the flag) and keeps the string; `flags` below re-reads it. */
@@ -27,7 +27,7 @@ const collectSpecs = (v: string, prev: string[] = []) => {
 /** The commander options `mcpgauge bench` takes for systems and the scale sweep (checked as parsed). */
 export function systemOptions(): Option[] {
   return [
-    new Option('--system <spec>', 'measure this system side by side (repeatable): NAME=SPEC, SPEC = direct | reference[:retriever=ID] | cmd:<command template> | url:<URL> | preset:NAME[,upstream=SERVER]').argParser(collectSpecs).default([]),
+    new Option('--system <spec>', `measure this system side by side (repeatable): NAME=SPEC, SPEC = ${SYSTEM_SYNTAXES.join(' | ')}`).argParser(collectSpecs).default([]),
     checked('--scale <sizes>', 'cost growth vs catalog size: comma list of catalog sizes (e.g. 10,100,1000,5000); systems default to direct and reference', (v) => scaleSizes(v)),
     new Option('--catalog-from <file>', 'corpus the scale catalogs are sampled from (real tool definitions, renamed past its size)').default(DEFAULT_CORPUS),
     checked('--page-size <n>', 'tools/list page size of the scale catalog fixture (the client must page)', (v) => posInt(v, '--page-size', 1), String(SCALE_DEFAULTS.pageSize)),

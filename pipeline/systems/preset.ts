@@ -10,13 +10,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { freePort, launchProxy, loadPreset, presetAdapter, presetSpec, runtimeValues, ADAPTER_DEFAULTS, type Preset, type RunningProxy } from '../adapter/index.ts';
+import { freePort, launchProxy, loadPreset, presetAdapter, presetSpec, runtimeValues, shellLine, ADAPTER_DEFAULTS, type Preset, type RunningProxy } from '../adapter/index.ts';
 import type { UpstreamConfig } from '../proxy/config.ts';
 import type { LiveOptions } from '../live/types.ts';
 import { UserError } from '../types.ts';
-import { REPO_ROOT } from '../constants.ts';
-
-const MCPGAUGE_BIN = join(REPO_ROOT, 'bin', 'mcpgauge.mjs');
+import { MCPGAUGE_BIN } from './types.ts';
 
 export interface StartedPreset {
   preset: Preset;
@@ -102,4 +100,17 @@ async function untilListening(r: RunningProxy, timeoutMs: number, where: string)
     if (Date.now() > end) throw new Error(`${where}: not listening on ${u.host} after ${timeoutMs} ms`);
     await new Promise((res) => setTimeout(res, 100));
   }
+}
+
+/** Live options that speak to a started preset (its URL or stdio command, its adapter block, its upstreams). */
+export function presetLiveOptions(p: StartedPreset): Partial<LiveOptions> {
+  const t = p.running.target;
+  const o: Partial<LiveOptions> = { ...p.adapter, upstreamsFile: p.upstreamsFile };
+  if (t.kind === 'stdio') o.proxyCmd = shellLine([...Object.entries(t.env ?? {}).map(([k, v]) => `${k}=${v}`), t.command, ...(t.args ?? [])]);
+  else {
+    o.proxyUrl = t.url;
+    if (t.kind === 'sse') o.transport = 'sse';
+    if (p.apiKey) o.apiKey = p.apiKey;
+  }
+  return o;
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { scoreQuery, scoreGolden, bootstrapMeans, SUMMARY_METRICS } from '../../pipeline/retrieval/metrics.ts';
+import { scoreQuery, scoreGolden, scoreRankings, bootstrapMeans, SUMMARY_METRICS } from '../../pipeline/retrieval/metrics.ts';
 import type { GoldenLabel, GoldenSet } from '../../pipeline/types.ts';
 import { UserError } from '../../pipeline/types.ts';
 
@@ -177,6 +177,19 @@ test('scoreGolden rejects an empty golden set and duplicate query ids', async ()
   const g = goldenOf(2);
   g.queries[1].id = 'q0';
   await assert.rejects(scoreGolden(() => [], g), /golden query q0: duplicate query id/);
+});
+
+test('scoreRankings: rankings in hand score exactly as the same rankings searched; bad input is a UserError', async () => {
+  const golden = goldenOf(40);
+  const rankings = golden.queries.map((q) => cyclingSearch(q.query));
+  const searched = await scoreGolden(cyclingSearch, golden, { bootstrap: { iterations: 500, seed: 5 } });
+  const direct = scoreRankings(rankings, golden, { bootstrap: { iterations: 500, seed: 5 } });
+  assert.deepEqual(direct, searched);
+  const cut = scoreRankings(rankings, golden, { k: 2, bootstrap: { iterations: 50, seed: 5 } });
+  assert.deepEqual(cut.perQuery[3].top, ['x', 'y']);
+  assert.throws(() => scoreRankings(rankings.slice(1), golden), (e: unknown) => e instanceof UserError && /39 rankings for 40 golden queries/.test(e.message));
+  assert.throws(() => scoreRankings([...rankings.slice(1), [7 as unknown as string]], golden), /ranking of golden query q39 is not an array of tool ids/);
+  assert.throws(() => scoreRankings([], { corpus_version: 'x', queries: [] }), /scoreRankings: golden set has no queries/);
 });
 
 test('bootstrapMeans: constant column gives a point interval', () => {
