@@ -7,7 +7,8 @@ import { REPO_ROOT as ROOT } from '../constants.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { JsonValue, ToolRecord } from '../types.ts';
+import type { ToolRecord } from '../types.ts';
+import { toolRecordOf } from '../mcp/tool-record.ts';
 import { connectMcp } from '../mcp/client.ts';
 import { serializeFrozen } from '../corpus/frozen.ts';
 import { compareIds } from '../corpus/record.ts';
@@ -40,12 +41,7 @@ export async function captureProxyMenu(): Promise<ToolRecord[]> {
     try {
       const tools = await conn.listAllTools();
       return tools
-        .map((t) => {
-          const r: ToolRecord = { tool_id: `${PROXY_MENU_SERVER}:${t.name}`, server: PROXY_MENU_SERVER, tool: t.name, description: t.description ?? '' };
-          if (t.inputSchema !== undefined) r.inputSchema = JSON.parse(JSON.stringify(t.inputSchema)) as JsonValue;
-          if (t.annotations) r.annotations = JSON.parse(JSON.stringify(t.annotations));
-          return r;
-        })
+        .map((t) => toolRecordOf(PROXY_MENU_SERVER, t))
         .sort((a, b) => compareIds(a.tool_id, b.tool_id));
     } finally {
       await conn.close();

@@ -1,5 +1,6 @@
 import { CommanderError, Option, type Command } from 'commander';
 import { UserError } from '../types.ts';
+import { LEGACY_REVISION, MODERN_REVISION } from '../mcp/protocol.ts';
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
@@ -8,11 +9,11 @@ export function register(program: Command): void {
   program
     .command('comply')
     .description(
-      'Grade an MCP server against the spec (2025-11-25 and 2026-07-28): A-F per revision, reason-coded results. ' +
+      `Grade an MCP server against the spec (${LEGACY_REVISION} and ${MODERN_REVISION}): A-F per revision, reason-coded results. ` +
         'Target: an http(s) URL, or -- followed by a stdio server command. `comply benchmark <target>` measures latency instead.',
     )
     .argument('[target...]', 'URL, or the stdio command and its arguments (after --)')
-    .addOption(new Option('--spec-version <v>', 'auto | 2025-11-25 | 2026-07-28').default('auto'))
+    .addOption(new Option('--spec-version <v>', `auto | ${LEGACY_REVISION} | ${MODERN_REVISION}`).default('auto'))
     .addOption(new Option('--format <f>', 'terminal | json | sarif | junit | markdown | html').default('terminal'))
     .option('--out <list>', 'write several formats from one run: json=FILE,sarif=FILE,...')
     .option('--strict', 'exit 1 when any required (MUST) check fails', false)

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../types.ts';
+import { MODERN_REVISION } from '../mcp/protocol.ts';
 import { addFragmentOptions, registerMerge, runFragmentCli } from './gate-merge.ts';
 
 /** Registers `mcpgauge gate`: the release gate (see pipeline/gate/README.md). */
@@ -21,7 +22,7 @@ export function register(program: Command): void {
     .option('--proxy-transport <t>', 'how the proxy under test is spoken to: auto | streamable-http | sse | stdio (the live stage calls it --transport)')
     .option('--proxy-endpoint <template>', 'URL template or path of the served proxy (default /mcp, /sse for sse)')
     .option('--fronts <list>', 'fixture transports the proxy fronts, e.g. stdio or stdio,sse; ":1" = one upstream per instance (other cells: not_applicable)')
-    .option('--client-protocol <era>', 'protocol the gate speaks to the proxy: legacy | 2026-07-28', 'legacy')
+    .option('--client-protocol <era>', `protocol the gate speaks to the proxy: legacy | ${MODERN_REVISION}`, 'legacy')
     .option('--no-fixture-grade', 'do not grade the fixture itself (once per run, with the compliance prober) before the cells')
     .option('--pass-env <name>', 'pass this variable of the gate\'s environment to the proxy and fixtures (repeatable; they get PATH, HOME, locale and TMPDIR otherwise; a secret-looking name is scrubbed from every artifact)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--verbose', 'a progress line per finished step (one per finished cell always)');
@@ -52,7 +53,7 @@ export function register(program: Command): void {
       jobs = Number(o.jobs);
     }
     const proto = String(o.clientProtocol);
-    if (proto !== 'legacy' && proto !== '2026-07-28') throw fail2(`--client-protocol must be legacy or 2026-07-28, got ${JSON.stringify(proto)}`);
+    if (proto !== 'legacy' && proto !== MODERN_REVISION) throw fail2(`--client-protocol must be legacy or ${MODERN_REVISION}, got ${JSON.stringify(proto)}`);
     let adapter;
     try {
       adapter = adapterOptionsFromFlags(o as never);

@@ -1,5 +1,6 @@
 /** Probes added for the lifecycle, resources, prompts and schema checks (a group file: the core list lives in probes.ts). */
 import { build, type Obj } from './request-builder.ts';
+import { META_LOG_LEVEL } from '../mcp/protocol.ts';
 import { L, M, STDIO, cheap, listOf, pickPrompt, pickTool, req, type Probe, type ProbeCtx } from './probe-kit.ts';
 
 /** a numeric id past 2^31 (still a safe integer): a server that narrows ids to 32 bits answers another id */
@@ -8,7 +9,7 @@ export const PROGRESS_TOKEN = 'mcpgauge-progress-7f3a';
 export const UNKNOWN_NOTIFICATION = 'notifications/mcpgauge/no-such-notification';
 export const UNKNOWN_PROMPT = 'mcpgauge_no_such_prompt_7f3a';
 export const BAD_LOG_LEVEL = 'mcpgauge-loud';
-export const K_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+export const K_LOG_LEVEL = META_LOG_LEVEL;
 /** not a probe of the list: comply.ts sends a legacy initialize as the opening message of a fresh stdio process (2026-07-28 runs) */
 export const DUAL_ERA_PROBE = 'dual-era';
 

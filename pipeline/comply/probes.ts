@@ -3,7 +3,7 @@
  * a stage (later stages may read earlier answers). Probes never judge; checks read their
  * exchanges. The list is data; gather.ts runs it.
  */
-import { build, initializeParams, type BuildOptions, type Obj } from './request-builder.ts';
+import { K_CAPS, K_INFO, K_VERSION, build, initializeParams, type BuildOptions, type Obj } from './request-builder.ts';
 import { LEGACY, MODERN } from './types.ts';
 import {
   EVIL_ORIGIN, GIANT_BYTES, HTTP, L, M, MISSING_URI, OVERSIZED_BYTES, STDIO, STRING_ID, UNKNOWN_TOOL,
@@ -36,9 +36,9 @@ const CORE_PROBES: readonly Probe[] = [
   { id: 'string-id', stage: 2, build: (c) => cheap(c, {}, STRING_ID) },
   { id: 'twin', stage: 2, build: (c) => cheap(c) },
   { id: 'meta-missing', stage: 2, revisions: M, build: (c) => req(c, 'server/discover', {}, { omitMeta: ['*'] }) },
-  { id: 'meta-no-version', stage: 2, revisions: M, build: (c) => req(c, 'server/discover', {}, { omitMeta: ['io.modelcontextprotocol/protocolVersion'] }) },
-  { id: 'meta-no-caps', stage: 2, revisions: M, build: (c) => req(c, 'server/discover', {}, { omitMeta: ['io.modelcontextprotocol/clientCapabilities'] }) },
-  { id: 'meta-no-info', stage: 2, revisions: M, build: (c) => req(c, 'server/discover', {}, { omitMeta: ['io.modelcontextprotocol/clientInfo'] }) },
+  { id: 'meta-no-version', stage: 2, revisions: M, build: (c) => req(c, 'server/discover', {}, { omitMeta: [K_VERSION] }) },
+  { id: 'meta-no-caps', stage: 2, revisions: M, build: (c) => req(c, 'server/discover', {}, { omitMeta: [K_CAPS] }) },
+  { id: 'meta-no-info', stage: 2, revisions: M, build: (c) => req(c, 'server/discover', {}, { omitMeta: [K_INFO] }) },
   { id: 'meta-vendor', stage: 2, build: (c) => {
     const opts: BuildOptions = { meta: { 'com.example.mcpgauge/probe': 'x' } };
     // legacy: tools/list when tools are declared (ping has its own check), with the vendor key
@@ -51,7 +51,7 @@ const CORE_PROBES: readonly Probe[] = [
     id: 'version-unsupported',
     stage: 2,
     revisions: M,
-    build: (c) => req(c, 'server/discover', {}, { meta: { 'io.modelcontextprotocol/protocolVersion': '1999-01-01' }, headers: { 'MCP-Protocol-Version': '1999-01-01' } }),
+    build: (c) => req(c, 'server/discover', {}, { meta: { [K_VERSION]: '1999-01-01' }, headers: { 'MCP-Protocol-Version': '1999-01-01' } }),
   },
   { id: 'init-future', stage: 2, revisions: L, wires: HTTP, build: (c) => req(c, 'initialize', initializeParams('2099-01-01'), { headers: { 'MCP-Protocol-Version': null, 'Mcp-Session-Id': null } }) },
   {

@@ -4,11 +4,13 @@
  * and a negative probe changes exactly one field of it (`omitMeta`, `headers` overrides).
  */
 import { MODERN, type Revision } from './types.ts';
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../mcp/protocol.ts';
 
-export const K_VERSION = 'io.modelcontextprotocol/protocolVersion';
-export const K_CAPS = 'io.modelcontextprotocol/clientCapabilities';
-export const K_INFO = 'io.modelcontextprotocol/clientInfo';
-export const K_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+/** the `_meta` keys (pipeline/mcp/protocol.ts) under the prober's short names */
+export const K_VERSION = META_PROTOCOL_VERSION;
+export const K_CAPS = META_CLIENT_CAPABILITIES;
+export const K_INFO = META_CLIENT_INFO;
+export const K_SERVER_INFO = META_SERVER_INFO;
 export const CLIENT_INFO = { name: 'mcpgauge-comply', version: '0.1.0' };
 
 export type Obj = Record<string, unknown>;

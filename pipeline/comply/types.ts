@@ -3,10 +3,13 @@
  * target -> gather (wire exchanges, recordable) -> judge (checks, pure) -> grade -> render.
  */
 
-export const LEGACY = '2025-11-25';
-export const MODERN = '2026-07-28';
-export type Revision = typeof LEGACY | typeof MODERN;
-export const REVISIONS: readonly Revision[] = [LEGACY, MODERN];
+import { LEGACY_REVISION, MODERN_REVISION, type Revision } from '../mcp/protocol.ts';
+
+/** the revisions, from the protocol home (pipeline/mcp/protocol.ts), under the prober's short names */
+export const LEGACY = LEGACY_REVISION;
+export const MODERN = MODERN_REVISION;
+export type { Revision };
+export { REVISIONS } from '../mcp/protocol.ts';
 export type SpecChoice = 'auto' | Revision;
 
 /** sse = the deprecated HTTP+SSE transport (GET stream + endpoint POSTs), 2025-11-25 only */

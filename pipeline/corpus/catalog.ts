@@ -4,7 +4,8 @@
  * nested catalogs), cycled when N exceeds the corpus and renamed so every name stays unique.
  * Used by the fixture's `--catalog N --catalog-from FILE` and by the scale sweep.
  */
-import type { JsonValue, ToolRecord } from '../types.ts';
+import type { ToolRecord } from '../types.ts';
+import { toolRecordOf } from '../mcp/tool-record.ts';
 import { seededRandom } from '../util/stats.ts';
 
 /** MCP tool names: 1..128 of [A-Za-z0-9_.-] (spec SHOULD); we keep them shorter. */
@@ -54,9 +55,7 @@ export function catalogFrom(source: readonly ToolRecord[], n: number, opts: Cata
       name = `${base.slice(0, NAME_MAX - suffix.length)}${suffix}`;
     }
     used.add(name);
-    const r: ToolRecord = { tool_id: `${server}:${name}`, server, tool: name, description: t.description };
-    r.inputSchema = (t.inputSchema ?? { type: 'object', properties: {} }) as JsonValue;
-    out.push(r);
+    out.push(toolRecordOf(server, { name, description: t.description, inputSchema: t.inputSchema ?? { type: 'object', properties: {} } }));
   }
   return out;
 }

@@ -11,7 +11,7 @@ import { fail, isPlainObject, jp, makeTool, sortUnique, typeName } from './recor
 import { isCommittedPath } from './frozen.ts';
 import type { Corpus } from '../types.ts';
 
-const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+import { META_SERVER_INFO as SERVER_INFO } from '../mcp/protocol.ts';
 
 /** The tools/list result inside `data` (a result or a JSON-RPC response), or undefined. */
 function resultOf(data: unknown): { result: Record<string, unknown>; base: string } | undefined {

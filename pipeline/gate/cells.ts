@@ -3,8 +3,11 @@
  * where the fixture serves both on it; streamable HTTP stateful is legacy-only (2026-07-28 has
  * no sessions: a modern request there is served statelessly, i.e. the stateless cell).
  */
+import { LEGACY_REVISION as L, MODERN_REVISION as M, type PinnedProtocol, type Revision } from '../mcp/protocol.ts';
+
 export type FixtureTransport = 'stdio' | 'http-stateful' | 'http-stateless' | 'sse' | 'docker';
-export type Era = '2025-11-25' | '2026-07-28';
+/** a cell's era is named by its revision */
+export type Era = Revision;
 
 export interface CellDef {
   /** "<transport>/<era>", the key in gate.config.json */
@@ -14,15 +17,17 @@ export interface CellDef {
   title: string;
 }
 
+const cell = (transport: FixtureTransport, era: Era, title: string): CellDef => ({ id: `${transport}/${era}`, transport, era, title });
+
 export const CELLS: readonly CellDef[] = [
-  { id: 'stdio/2025-11-25', transport: 'stdio', era: '2025-11-25', title: 'fixture over stdio, 2025-11-25 wire' },
-  { id: 'stdio/2026-07-28', transport: 'stdio', era: '2026-07-28', title: 'fixture over stdio, 2026-07-28 wire' },
-  { id: 'http-stateful/2025-11-25', transport: 'http-stateful', era: '2025-11-25', title: 'streamable HTTP with sessions, 2025-11-25' },
-  { id: 'http-stateless/2025-11-25', transport: 'http-stateless', era: '2025-11-25', title: 'streamable HTTP stateless, 2025-11-25' },
-  { id: 'http-stateless/2026-07-28', transport: 'http-stateless', era: '2026-07-28', title: 'streamable HTTP stateless, 2026-07-28' },
-  { id: 'sse/2025-11-25', transport: 'sse', era: '2025-11-25', title: 'legacy HTTP+SSE, 2025-11-25' },
-  { id: 'sse/2026-07-28', transport: 'sse', era: '2026-07-28', title: 'legacy HTTP+SSE, 2026-07-28' },
-  { id: 'docker/2025-11-25', transport: 'docker', era: '2025-11-25', title: 'fixture image over stdio (docker run -i)' },
+  cell('stdio', L, `fixture over stdio, ${L} wire`),
+  cell('stdio', M, `fixture over stdio, ${M} wire`),
+  cell('http-stateful', L, `streamable HTTP with sessions, ${L}`),
+  cell('http-stateless', L, `streamable HTTP stateless, ${L}`),
+  cell('http-stateless', M, `streamable HTTP stateless, ${M}`),
+  cell('sse', L, `legacy HTTP+SSE, ${L}`),
+  cell('sse', M, `legacy HTTP+SSE, ${M}`),
+  cell('docker', L, 'fixture image over stdio (docker run -i)'),
 ];
 
 export const CELL_IDS: readonly string[] = CELLS.map((c) => c.id);
@@ -33,6 +38,6 @@ export function cellSlug(id: string): string {
 }
 
 /** The proxy's protocol choice towards an upstream of this era. */
-export function protocolOf(era: Era): 'legacy' | '2026-07-28' {
-  return era === '2026-07-28' ? '2026-07-28' : 'legacy';
+export function protocolOf(era: Era): PinnedProtocol {
+  return era === M ? M : 'legacy';
 }

@@ -14,6 +14,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UserError } from '../types.ts';
+import type { PinnedProtocol } from '../mcp/protocol.ts';
 import type { AdapterOptions, ProxySpec, TransportChoice } from '../adapter/index.ts';
 import { chooseProxy, notApplicable } from './proxy.ts';
 import { CELLS, CELL_IDS, type CellDef } from './cells.ts';
@@ -51,7 +52,7 @@ export interface GateOptions {
   fronts?: string;
   adapterExplicit?: ReadonlySet<string>;
   adapter?: AdapterOptions;
-  clientProtocol?: 'legacy' | '2026-07-28';
+  clientProtocol?: PinnedProtocol;
   /** grade the fixture itself once per run (default true; needs a "compliance" config block) */
   gradeFixture?: boolean;
   /** environment variables passed to the proxy and fixtures besides the allow-list (--pass-env) */

@@ -12,6 +12,7 @@ import { writeFileAtomic } from '../util/fs.ts';
 import { compileSchemaFile, describeAjvError } from '../util/schema.ts';
 import { harnessError } from './config.ts';
 import type { CellResult, StepStatus } from './types.ts';
+import type { PinnedProtocol } from '../mcp/protocol.ts';
 
 export const GATE_REPORT_SCHEMA = join(REPO_ROOT, 'datasets', 'schemas', 'gate-report.schema.json');
 
@@ -26,7 +27,7 @@ export interface GateReport {
   run_id?: string;
   proxy: { description: string; style?: string };
   config: { file: string };
-  options: { jobs: number; allow_flaky: boolean; cells: string[]; baseline: string | null; client_protocol: 'legacy' | '2026-07-28'; retries: number };
+  options: { jobs: number; allow_flaky: boolean; cells: string[]; baseline: string | null; client_protocol: PinnedProtocol; retries: number };
   steps: Array<{ order: number; name: string; title: string; optional: boolean; needs?: string[]; required?: boolean }>;
   cells: CellResult[];
   counts: { pass: number; fail: number; flaky: number; skipped: number; not_applicable?: number };

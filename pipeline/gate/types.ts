@@ -1,5 +1,6 @@
 /** Types of the gate: steps, cells, the report (datasets/schemas/gate-report.schema.json). */
 import type { AdapterOptions, ProxySession, RunningProxy } from '../adapter/index.ts';
+import type { PinnedProtocol } from '../mcp/protocol.ts';
 import type { CellDef } from './cells.ts';
 import type { GateConfig } from './config.ts';
 import type { CellFixtures } from './cell-fixtures.ts';
@@ -100,7 +101,7 @@ export interface RunOptions {
   adapter: AdapterOptions;
   baseline: BaselineMetrics | null;
   /** protocol the gate speaks to the proxy */
-  clientProtocol: 'legacy' | '2026-07-28';
+  clientProtocol: PinnedProtocol;
   /** how many upstreams one proxy instance fronts (1: the single-upstream cell, cell-fixtures.ts) */
   upstreams?: 1 | 'many';
   /** measured start-up of the stdio fixture on this machine (preflight), ms: the ready deadline scales with it */

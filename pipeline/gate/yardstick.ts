@@ -13,6 +13,7 @@ import type { Target } from '../comply/server-target.ts';
 import { startFixtureProcess } from '../fixture/launch.ts';
 import { TAG_ENV, stdioFixtureArgv } from './cell-fixtures.ts';
 import { allowedEnv } from '../util/proc.ts';
+import { LEGACY_REVISION, MODERN_REVISION } from '../mcp/protocol.ts';
 import type { GateConfig } from './config.ts';
 
 /** resources and prompts on, so their checks are evaluated too */
@@ -73,9 +74,9 @@ export async function gradeYardstick(cfg: GateConfig, o: { fixtureEnv?: Record<s
   const stdio: Target = { kind: 'stdio', command, args, env: allowedEnv(env) };
   for (const r of (await comply(stdio, opts('auto'))).report.runs) runs.push(row('stdio', r));
   for (const [wire, transport, extra, specs] of [
-    ['http-stateless', 'streamable-http', ['--stateless'], ['2025-11-25', '2026-07-28']],
-    ['http-stateful', 'streamable-http', [], ['2025-11-25']],
-    ['http-sse', 'sse', [], ['2025-11-25']],
+    ['http-stateless', 'streamable-http', ['--stateless'], [LEGACY_REVISION, MODERN_REVISION]],
+    ['http-stateful', 'streamable-http', [], [LEGACY_REVISION]],
+    ['http-sse', 'sse', [], [LEGACY_REVISION]],
   ] as const) {
     const fx = await startFixtureProcess({ transport, args: [...extra], env, light: true, readyTimeoutMs: cfg.timeouts.ready_ms });
     try {

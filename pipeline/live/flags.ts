@@ -10,7 +10,7 @@ import { Option } from 'commander';
 import { STYLE_CHOICES, validateToolMap } from '../adapter/options.ts';
 import { readJsonFile } from '../util/fs.ts';
 import { UserError } from '../types.ts';
-import type { ProtocolChoice } from '../mcp/client.ts';
+import { PROTOCOL_CHOICES, type ProtocolChoice } from '../mcp/protocol.ts';
 import type { Detail } from '../report/types.ts';
 import { EMBEDDED_SERVERS, type LiveOptions } from './types.ts';
 
@@ -144,7 +144,7 @@ export function liveOptionsFromFlags(flags: Record<string, FlagValue>): LiveOpti
   return o;
 }
 
-const PROTOCOLS = ['legacy', 'auto', '2026-07-28'] as const;
+const PROTOCOLS = PROTOCOL_CHOICES;
 
 /** an Option whose value is checked by `check` at parse time (the checker's UserError names the flag) */
 function opt(flags: string, description: string, cfg: { default?: string; choices?: readonly string[]; check?: (v: string, flag: string) => unknown } = {}): Option {

@@ -6,14 +6,16 @@ import { VERSION } from '../constants.ts';
 import { Client, StreamableHTTPClientTransport, SSEClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { Readable } from 'node:stream';
+import type { ProtocolChoice } from './protocol.ts';
+import type { WireTool } from './tool-record.ts';
 
 export type McpTarget =
   | { kind: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
   | { kind: 'http'; url: string; headers?: Record<string, string> }
   | { kind: 'sse'; url: string; headers?: Record<string, string> };
 
-/** 'legacy' = 2025-11-25 initialize handshake; '2026-07-28' = modern era pinned; 'auto' = probe. */
-export type ProtocolChoice = 'legacy' | 'auto' | '2026-07-28';
+export type { ProtocolChoice } from './protocol.ts';
+export type { WireTool } from './tool-record.ts';
 
 export interface ConnectOptions {
   protocol?: ProtocolChoice;
@@ -22,15 +24,6 @@ export interface ConnectOptions {
   clientName?: string;
   /** stdio only: what to do with the child's stderr (default 'pipe', collected in `stderrText()`) */
   stderr?: 'pipe' | 'ignore' | 'inherit';
-}
-
-/** A tool as it came over the wire (tools/list), untouched. */
-export interface WireTool {
-  name: string;
-  description?: string;
-  inputSchema?: unknown;
-  annotations?: Record<string, unknown>;
-  [k: string]: unknown;
 }
 
 export interface CallResult {

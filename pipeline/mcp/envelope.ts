@@ -2,8 +2,25 @@
  * Front-door checks of an HTTP POST body, shared by the fixture and the reference proxy: the SDK
  * session transport answers JSON that is not a JSON-RPC message with -32700 (reserved for text
  * that does not parse) and its legacy fallback still runs batches, which 2025-06-18 removed.
- * Both are answered here, before the SDK, with -32600.
+ * Both are answered here, before the SDK, with -32600. Also the JSON-RPC error codes and the
+ * error-message builder every hand-written answer uses.
  */
+
+/** JSON-RPC 2.0 error codes (https://www.jsonrpc.org/specification#error_object) and MCP's own. */
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
+/** MCP 2026-07-28: the request names a protocol revision the server does not support */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+export type JsonRpcId = string | number | null;
+
+/** A JSON-RPC error response `{jsonrpc, id, error: {code, message[, data]}}`. */
+export function rpcError(id: unknown, code: number, message: string, data?: unknown): { jsonrpc: '2.0'; id: unknown; error: { code: number; message: string; data?: unknown } } {
+  return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
+}
 
 /** Why a parsed body is not one JSON-RPC 2.0 message, or null when it is one. */
 export function invalidEnvelope(body: unknown): string | null {

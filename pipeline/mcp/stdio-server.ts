@@ -16,12 +16,12 @@
  */
 import { deserializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import type { Readable, Writable } from 'node:stream';
+import { INVALID_REQUEST, PARSE_ERROR } from './envelope.ts';
 
 /** Largest stdio message accepted (bytes of one line, without the newline); as the SDK's default. */
 export const STDIO_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
-export const PARSE_ERROR = -32700;
-export const INVALID_REQUEST = -32600;
+export { INVALID_REQUEST, PARSE_ERROR };
 
 type Id = string | number;
 

@@ -7,8 +7,8 @@ import { createRetriever, DEFAULT_RETRIEVER_ID } from '../retrieval/registry.ts'
 import type { Retriever, RetrieverOptions } from '../retrieval/types.ts';
 import { getArm } from '../../arms/registry.ts';
 import { BASELINE_ARM_ID } from '../constants.ts';
-import type { IndexDoc, JsonValue, ToolRecord } from '../types.ts';
-import type { WireTool } from '../mcp/client.ts';
+import type { IndexDoc, ToolRecord } from '../types.ts';
+import { toolRecordOf, type WireTool } from '../mcp/tool-record.ts';
 import type { Upstream } from './upstream.ts';
 
 /** tools are indexed (and menus rendered) like the baseline arm */
@@ -25,18 +25,7 @@ export interface CatalogHit {
   score: number;
 }
 
-/** A wire tool as the ToolRecord every stage works on. */
-export function toolRecordOf(server: string, t: WireTool): ToolRecord {
-  const rec: ToolRecord = {
-    tool_id: `${server}:${t.name}`,
-    server,
-    tool: t.name,
-    description: typeof t.description === 'string' ? t.description : '',
-  };
-  if (t.inputSchema !== undefined) rec.inputSchema = t.inputSchema as JsonValue;
-  if (t.annotations && typeof t.annotations === 'object') rec.annotations = t.annotations as { [k: string]: JsonValue };
-  return rec;
-}
+export { toolRecordOf };
 
 /** Index text for one tool: the baseline arm's `indexDoc` (falls back to an empty params text if it cannot encode). */
 export function proxyIndexDoc(tool: ToolRecord): IndexDoc {

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
-import { isModernHttpMessage } from '../mcp/era.ts';
+import { httpEra } from '../mcp/protocol.ts';
 import { invalidEnvelope, invalidRequestBody } from '../mcp/envelope.ts';
 
 /** Largest request body accepted (bytes). */
@@ -112,7 +112,7 @@ export function legacySessions(factory: McpServerFactory, stateless: Stateless, 
         res.writeHead(400, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
         return void res.end(text);
       }
-      if (!isModernHttpMessage(body, req.headers)) {
+      if (httpEra(body, req.headers, 'version') === 'legacy') {
         if (id !== undefined) {
           const s = sessions.get(id);
           if (!s) return jsonRpcError(res, 404, -32001, 'Session not found');

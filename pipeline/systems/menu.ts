@@ -3,7 +3,7 @@ import type { WireTool } from '../mcp/client.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
 import { getArm } from '../../arms/registry.ts';
 import { BASELINE_ARM_ID } from '../constants.ts';
-import { recordOf } from '../live/live-stage.ts';
+import { toolRecordOf as recordOf } from '../mcp/tool-record.ts';
 
 export function listingTokens(tools: readonly { server: string; tool: WireTool }[], tks: readonly Tokenizer[]): Record<string, number> {
   const text = getArm(BASELINE_ARM_ID).renderListing(tools.map((t) => recordOf(t.server, t.tool)));

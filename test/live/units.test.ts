@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { splitCommandLine, commandTarget, urlTarget, openTarget } from '../../pipeline/live/proxy-under-test.ts';
 import { liveOptionsFromFlags, liveOptions } from '../../pipeline/live/flags.ts';
 import { buildProgram } from '../../pipeline/cli.ts';
-import { headlineProblem, schemaMissing, planCalls, type LiveSettings } from '../../pipeline/live/live-stage.ts';
+import { headlineProblem, schemaMissing } from '../../pipeline/live/headline.ts';
+import { planCalls } from '../../pipeline/live/call-plan.ts';
+import type { LiveSettings } from '../../pipeline/live/settings.ts';
 import { lapSection, parseLapText, findOnPath } from '../../pipeline/live/lap.ts';
 import { UserError, type ToolRecord } from '../../pipeline/types.ts';
 

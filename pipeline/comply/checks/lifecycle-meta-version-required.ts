@@ -1,5 +1,6 @@
 import { ANY_WIRE, MODERN_ONLY, defineCheck, specUrl } from '../check.ts';
 import { MODERN } from '../types.ts';
+import { K_VERSION } from '../request-builder.ts';
 
 export default defineCheck(
   {
@@ -12,7 +13,7 @@ export default defineCheck(
     probes: ['meta-no-version', 'twin'],
     spec: { url: specUrl(MODERN, 'basic/index#meta'), requirement: 'Server MUST refuse a request whose _meta lacks protocolVersion (a required key) with error -32602, and status 400 over HTTP.' },
     knob: 'accept-missing-meta',
-    fix: 'Reject requests lacking io.modelcontextprotocol/protocolVersion with -32602 and HTTP 400.',
+    fix: `Reject requests lacking ${K_VERSION} with -32602 and HTTP 400.`,
   },
   // -32020 (header/body mismatch) names the same defect from the header side: accepted
   (v) => v.rejected('meta-no-version', 'discover without protocolVersion', { codes: [-32602, -32020], status: 400 }),

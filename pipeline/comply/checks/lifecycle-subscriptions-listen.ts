@@ -1,7 +1,7 @@
 import { MODERN_ONLY, STDIO_ONLY, defineCheck, fail, isObj, pass, specUrl } from '../check.ts';
 import { MODERN } from '../types.ts';
 
-const K_SUB = 'io.modelcontextprotocol/subscriptionId';
+import { META_SUBSCRIPTION_ID as K_SUB } from '../../mcp/protocol.ts';
 const ACK = 'notifications/subscriptions/acknowledged';
 type Obj = Record<string, unknown>;
 

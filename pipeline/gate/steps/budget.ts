@@ -5,7 +5,7 @@
  */
 import { getArm } from '../../../arms/registry.ts';
 import { BASELINE_ARM_ID } from '../../constants.ts';
-import { recordOf } from '../../live/live-stage.ts';
+import { toolRecordOf } from '../../mcp/tool-record.ts';
 import { getTokenizer } from '../../tokens/tokenizer.ts';
 import { percentile } from '../../util/stats.ts';
 import { matchToolName } from '../../adapter/index.ts';
@@ -20,7 +20,7 @@ export const step: StepDef = {
     const b = ctx.cfg.budgets;
     const tk = getTokenizer(b.tokenizer);
     const tools = await within(s.listTools(ctx.cfg.timeouts.step_ms), ctx.cfg.timeouts.step_ms + 500, 'tools/list');
-    const menu = tk.count(getArm(BASELINE_ARM_ID).renderListing(tools.map((t) => recordOf('proxy', t))));
+    const menu = tk.count(getArm(BASELINE_ARM_ID).renderListing(tools.map((t) => toolRecordOf('proxy', t))));
     ctx.metrics.tokenizer = b.tokenizer;
     ctx.metrics.menu_tokens = menu;
     const problems: string[] = [];
