@@ -12,7 +12,7 @@
  * - latency: warm-up calls first, then `runs` passes over the queries, client-measured;
  * - economics: break-even and session estimates from the measured inputs (break-even withheld
  *   when a schema is missing on either side: authoritative_headline false with the reason);
- * - LAP: merged from `--lap-json`, run when `lap` is on PATH, else skipped; never fails the run.
+ * - LAP: merged from `--lap-json`, else the pinned lap-score run from its venv (lap.ts, lap_venv.ts), else skipped; never fails the run.
  * A failing query is an error row (and an `errors[]` entry), never an aborted run.
  */
 import { connectMcp, describeTarget, type McpConnection, type McpTarget, type WireTool } from '../mcp/client.ts';
@@ -378,6 +378,8 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
       lapCommand: opts.lapCommand,
       inHouseMenuTokens: getTokenizer('cl100k_base').count(proxyListing),
       httpUrl: target.httpUrl,
+      target: target.proxy,
+      log,
     });
     if (lap.warning) errors.push({ where: 'lap', message: lap.warning });
 
