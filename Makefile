@@ -13,9 +13,9 @@ node_modules/.mcpgauge-installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-## Compile pipeline/**/*.ts to dist/ (tsc; scripts/build.mjs) when dist/ is missing or older than
+## Compile pipeline/**/*.ts and arms/**/*.ts to dist/ (tsc; scripts/build.mjs) when dist/ is missing or older than
 ## the sources; every target that runs code depends on it (the bins and spawned processes run dist/)
-SOURCES := $(shell find pipeline -name '*.ts') tsconfig.json tsconfig.build.json package.json
+SOURCES := $(shell find pipeline arms -name '*.ts') tsconfig.json tsconfig.build.json package.json
 build: dist/BUILD.json
 
 dist/BUILD.json: node_modules/.mcpgauge-installed $(SOURCES)

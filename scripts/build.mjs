@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `make build` / `npm run build`: compile pipeline/**/*.ts to dist/ with tsc (tsconfig.build.json:
+// `make build` / `npm run build`: compile pipeline/**/*.ts and arms/**/*.ts to dist/ with tsc (tsconfig.build.json:
 // rewriteRelativeImportExtensions, so `./x.ts` imports become `./x.js`; --noCheck, type checking
 // is `make typecheck`). A no-op when dist/BUILD.json records the hash of the current sources.
 // The new tree is written beside dist/ and swapped in, so a reader never sees half a build.

@@ -4,7 +4,7 @@
  */
 export { ADAPTER_DEFAULTS, ADAPTER_FLAGS, STYLE_CHOICES, adapterOptionsFromFlags, validateToolMap } from './options.ts';
 export type { AdapterOptions, AdapterFlag, DiscoveryArgNames, ProxyStyle, StyleChoice } from './options.ts';
-export { splitCommandLine, commandTarget, urlTarget } from './target.ts';
+export { splitCommandLine, commandTarget, urlTarget } from './proxy-target.ts';
 export { fillCommand, fillConfig, fillText, placeholdersIn, redact, shellLine, shellQuote } from './template.ts';
 export type { PlaceholderValues } from './template.ts';
 export { freePort, launchProxy, commandParts } from './launch.ts';

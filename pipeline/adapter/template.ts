@@ -11,7 +11,7 @@
  */
 import { redactLiterals } from '../util/redact.ts';
 import { UserError } from '../types.ts';
-import { splitCommandWords } from './target.ts';
+import { splitCommandWords } from './proxy-target.ts';
 
 export type PlaceholderValues = Record<string, string | readonly string[]>;
 

@@ -5,7 +5,7 @@
  */
 import type { McpTarget } from '../mcp/client.ts';
 import { UserError } from '../types.ts';
-import { urlTarget } from './target.ts';
+import { urlTarget } from './proxy-target.ts';
 
 export type ProxyTransport = 'streamable-http' | 'sse' | 'stdio';
 export type TransportChoice = 'auto' | ProxyTransport;

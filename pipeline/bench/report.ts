@@ -9,7 +9,7 @@ import { TOKENIZER_CAVEAT } from '../tokens/tokenizer.ts';
 import type { OfflineResult } from './offline.ts';
 import { redactArgv, redactDeep } from '../util/redact.ts';
 import { LAP_PROVENANCE, LIVE_PROVENANCE, LIVE_RESULT_PROVENANCE, OFFLINE_PROVENANCE, RESULTS_PROVENANCE, SCALE_PROVENANCE, SYSTEMS_PROVENANCE } from '../report/provenance.ts';
-import type { ResultsReport } from '../results/stage.ts';
+import type { ResultsReport } from '../toolresults/stage.ts';
 
 
 export function gitCommit(): string | null {

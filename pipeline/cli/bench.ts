@@ -125,7 +125,7 @@ export function register(program: Command): void {
     if (flags.offline) log(`offline stage: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     let results;
     if (flags.offline && flags.resultFixtures !== 'none') {
-      const { runResultsStage } = await import('../results/stage.ts');
+      const { runResultsStage } = await import('../toolresults/stage.ts');
       const { resolveTokenizers } = await import('../tokens/tokenizer.ts');
       results = runResultsStage({ file: resolve(String(flags.resultFixtures)), tokenizers: resolveTokenizers(tokenizers) });
       log(`result arms: ${results.fixture_set.fixture_count} fixtures (${results.fixture_set.tabular_count} tabular) x ${results.arms.length} arms`);
@@ -140,7 +140,7 @@ export function register(program: Command): void {
         live = await runPresetLive(String(flags.preset), { ...liveOpts, bootstrap, log }, explicitLive(liveOpts, command));
       } else {
         // the live stage (MCP client SDK, zod) loads only when it runs
-        const { runLive } = await import('../live/run.ts');
+        const { runLive } = await import('../live/live-stage.ts');
         live = await runLive({ ...liveOpts, bootstrap, log, retriever: retrievers(flags.retriever)[0], retrieverOptions: embedOptionsFromFlags(flags) });
       }
       log(`live stage: ${((performance.now() - t1) / 1000).toFixed(1)} s, ${live.errors.length} error row(s)`);

@@ -59,7 +59,7 @@ export function register(program: Command): void {
   corpus
     .command('freeze-results')
     .description(
-      'Boot the npm reference MCP servers and the fixture over stdio, run the result capture plan (pipeline/results/plan.ts) on the shipped seed data ' +
+      'Boot the npm reference MCP servers and the fixture over stdio, run the result capture plan (pipeline/toolresults/plan.ts) on the shipped seed data ' +
         '(datasets/seeds/), and write <out-dir>/<version>.json: tool-call outputs with clock/host/path specifics stripped, each labelled tabular or non_tabular. Never overwrites.',
     )
     .option('--version <v>', 'fixture version, also the file name stem (e.g. results-reference-v2)')
@@ -67,7 +67,7 @@ export function register(program: Command): void {
     .option('--out-dir <dir>', 'output folder (default: the repo datasets/)')
     .option('--timeout-ms <n>', 'timeout for connect and each call', '30000')
     .action(async (o: { version?: string; nextVersion: boolean; outDir?: string; timeoutMs: string }) => {
-      const { freezeResults } = await import('../results/capture.ts');
+      const { freezeResults } = await import('../toolresults/capture.ts');
       const { nextFreeVersion } = await import('../corpus/freeze.ts');
       const outDir = o.outDir ?? DATASETS_DIR;
       if (o.version !== undefined && o.nextVersion) throw new UserError('--version and --next-version are mutually exclusive');

@@ -43,7 +43,7 @@ export function register(program: Command): void {
   cmd.enablePositionalOptions();
   registerMerge(cmd);
   cmd.action(async (o: Record<string, string | boolean | undefined>) => {
-    const { runGate } = await import('../gate/run.ts');
+    const { runGate } = await import('../gate/matrix.ts');
     const { adapterOptionsFromFlags, parseTransport } = await import('../adapter/index.ts');
     const fail2 = (m: string) => new UserError(m, 2);
     let jobs: number | undefined;

@@ -4,9 +4,9 @@ import { UserError } from '../types.ts';
 import { atLeast, GRADE_ORDER, type Letter } from './grade.ts';
 import { listChecks } from './list.ts';
 import { FORMATS, isFormat, type Format } from './render/index.ts';
-import { comply, reportFromRecording, type Recording } from './run.ts';
+import { comply, reportFromRecording, type Recording } from './comply.ts';
 import { parseSelection } from './select.ts';
-import { parseTarget, secretsOf, type TargetFlags } from './target.ts';
+import { parseTarget, secretsOf, type TargetFlags } from './server-target.ts';
 import { LEGACY, MODERN, REVISIONS, type ComplyReport, type Revision, type SpecChoice } from './types.ts';
 import { validateComplyReport } from './schema.ts';
 
@@ -46,7 +46,7 @@ function progress(enabled: boolean) {
 
 export async function runComplyCli(words: string[], o: Record<string, unknown>): Promise<number> {
   if (words[0] === 'benchmark') {
-    const { runBenchmarkCli } = await import('./benchmark.ts');
+    const { runBenchmarkCli } = await import('./latency-bench.ts');
     return runBenchmarkCli(words.slice(1), o);
   }
   const format = String(o.format);

@@ -4,7 +4,7 @@
  * negative probe's rejection counts only when its conformant twin was served.
  */
 import { replyOf } from './reply.ts';
-import type { Obj } from './envelope.ts';
+import type { Obj } from './request-builder.ts';
 import { MODERN, type Evidence, type Exchange, type Verdict } from './types.ts';
 
 export interface RpcError {

@@ -3,7 +3,7 @@
  * stage go out concurrently; stdio raw-byte probes one at a time, each closed by a sentinel
  * request). Returns Evidence; nothing here decides pass or fail.
  */
-import { modernMeta, type EnvelopeState, type Obj } from './envelope.ts';
+import { modernMeta, type EnvelopeState, type Obj } from './request-builder.ts';
 import { PROBES, type ProbeCtx, type ProbeOut } from './probes.ts';
 import { LEGACY, MODERN, type Evidence, type Exchange, type Revision, type WireKind } from './types.ts';
 import type { Wire, WireRequest } from './wire/types.ts';

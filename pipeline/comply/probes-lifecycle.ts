@@ -1,5 +1,5 @@
 /** Probes added for the lifecycle, resources, prompts and schema checks (a group file: the core list lives in probes.ts). */
-import { build, type Obj } from './envelope.ts';
+import { build, type Obj } from './request-builder.ts';
 import { L, M, STDIO, cheap, listOf, pickPrompt, pickTool, req, type Probe, type ProbeCtx } from './probe-kit.ts';
 
 /** a numeric id past 2^31 (still a safe integer): a server that narrows ids to 32 bits answers another id */
@@ -9,7 +9,7 @@ export const UNKNOWN_NOTIFICATION = 'notifications/mcpgauge/no-such-notification
 export const UNKNOWN_PROMPT = 'mcpgauge_no_such_prompt_7f3a';
 export const BAD_LOG_LEVEL = 'mcpgauge-loud';
 export const K_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
-/** not a probe of the list: run.ts sends a legacy initialize as the opening message of a fresh stdio process (2026-07-28 runs) */
+/** not a probe of the list: comply.ts sends a legacy initialize as the opening message of a fresh stdio process (2026-07-28 runs) */
 export const DUAL_ERA_PROBE = 'dual-era';
 
 const declared = (c: ProbeCtx, cap: string): boolean => {
@@ -60,7 +60,7 @@ export const LIFECYCLE_PROBES: readonly Probe[] = [
   { id: 'unknown-notification', stage: 2, build: (c) => ({ built: build(c.env, null, UNKNOWN_NOTIFICATION, {}), expect: c.wire === 'http' ? 'reply' : 'none' }) },
   { id: 'resources-list-page2', stage: 3, build: (c) => nextPage(c, 'resources-list', 'resources/list') },
   { id: 'prompts-list-page2', stage: 3, build: (c) => nextPage(c, 'prompts-list', 'prompts/list') },
-  // listed for the record: run.ts sends it on a fresh process (it cannot share the graded one), gather never does
+  // listed for the record: comply.ts sends it on a fresh process (it cannot share the graded one), gather never does
   { id: DUAL_ERA_PROBE, stage: 6, revisions: M, wires: STDIO, build: () => null },
   // a listen stream stays open: sent without waiting (stdio), its acknowledgement is read from the channel
   { id: 'listen', stage: 3, revisions: M, wires: STDIO, build: (c) => ({ ...req(c, 'subscriptions/listen', listenRequest(c)), expect: 'none' }) },

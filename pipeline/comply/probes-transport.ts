@@ -1,5 +1,5 @@
 /** Probes added for the transport and stdio checks (a group file: the core list lives in probes.ts). */
-import type { Obj } from './envelope.ts';
+import type { Obj } from './request-builder.ts';
 import { HTTP, L, UNKNOWN_TOOL, cheap, listOf, req, type Probe, type ProbeCtx } from './probe-kit.ts';
 
 /** CJK, a combining accent, an astral-plane emoji and a ZWJ sequence: each breaks a different encoding mistake. */

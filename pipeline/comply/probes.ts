@@ -3,7 +3,7 @@
  * a stage (later stages may read earlier answers). Probes never judge; checks read their
  * exchanges. The list is data; gather.ts runs it.
  */
-import { build, initializeParams, type BuildOptions, type Obj } from './envelope.ts';
+import { build, initializeParams, type BuildOptions, type Obj } from './request-builder.ts';
 import { LEGACY, MODERN } from './types.ts';
 import {
   EVIL_ORIGIN, GIANT_BYTES, HTTP, L, M, MISSING_URI, OVERSIZED_BYTES, STDIO, STRING_ID, UNKNOWN_TOOL,

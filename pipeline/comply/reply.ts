@@ -1,5 +1,5 @@
 /** Reading an exchange's answer (a leaf module: evidence, gather and checks import it, it imports no probe list). */
-import type { Obj } from './envelope.ts';
+import type { Obj } from './request-builder.ts';
 import type { Exchange } from './types.ts';
 import { isResponse } from './wire/types.ts';
 

@@ -5,7 +5,7 @@
  * starts with (authorization is OPTIONAL in MCP: a server that serves without credentials,
  * probed without --auth, is not_applicable, never failed).
  */
-import type { Obj } from './envelope.ts';
+import type { Obj } from './request-builder.ts';
 import type { View } from './evidence.ts';
 import type { Exchange, Verdict } from './types.ts';
 import { isLoopbackHost } from '../util/loopback.ts';

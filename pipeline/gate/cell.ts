@@ -12,7 +12,7 @@ import { UserError } from '../types.ts';
 import { freePort, launchProxy, openProxySession, runtimeValues, shellLine, type PlaceholderValues, type ProxySession, type ProxySpec, type RunningProxy } from '../adapter/index.ts';
 import { cellSlug, type CellDef } from './cells.ts';
 import type { GateConfig } from './config.ts';
-import { ROLES, TAG_ENV, startCellFixtures, type CellFixtures } from './fixtures.ts';
+import { ROLES, TAG_ENV, startCellFixtures, type CellFixtures } from './cell-fixtures.ts';
 import { CappedLog, capAndScrubFile } from '../util/log.ts';
 import { PARENT_ENV } from '../util/proc.ts';
 import { oneLine } from './calls.ts';

@@ -35,7 +35,7 @@ export interface GateConfig {
     cancel_ms: number;
     barrier_timeout_s: number;
     cell_ms: number;
-    /** deadline of the whole run (absent: derived from cells x cell_ms, run.ts runDeadlineMs) */
+    /** deadline of the whole run (absent: derived from cells x cell_ms, matrix.ts runDeadlineMs) */
     run_ms?: number;
     /** deadline of the fixture-grade phase (absent: 20 x step_ms) */
     fixture_grade_ms?: number;

@@ -29,7 +29,7 @@ import { harnessError } from './config.ts';
 /** the package root with a trailing separator (compiled or from sources: constants.ts REPO_ROOT) */
 export const PACKAGE_ROOT = `${REPO_ROOT}${sep}`;
 /** What the reference proxy's build digest covers (relative to the package root). */
-export const PACKAGE_BUILD_PATHS = ['bin', 'pipeline', 'package.json', 'package-lock.json'] as const;
+export const PACKAGE_BUILD_PATHS = ['bin', 'pipeline', 'arms', 'package.json', 'package-lock.json'] as const;
 const SKIP = new Set(['node_modules', '.git']);
 
 export type Digest = `sha256:${string}`;

@@ -11,7 +11,7 @@ import { basename } from 'node:path';
 import type { NameMatch } from '../adapter/index.ts';
 import { harnessError } from './config.ts';
 import { sleep } from './calls.ts';
-import type { Role } from './fixtures.ts';
+import type { Role } from './cell-fixtures.ts';
 import type { CellContext } from './types.ts';
 
 /** the line each role's fixture writes when the role's fault fires (pipeline/fixture/faults.ts) */

@@ -16,10 +16,10 @@ import { compileSchemaFile, describeAjvError } from '../report/validate.ts';
 import { ADAPTER_DEFAULTS } from '../adapter/index.ts';
 import { CELL_IDS, cellSlug } from './cells.ts';
 import { harnessError, loadGateConfig } from './config.ts';
-import { preflightFixture } from './fixtures.ts';
+import { preflightFixture } from './cell-fixtures.ts';
 import { gradeYardstick, type YardstickResult } from './yardstick.ts';
 import { GATE_REPORT_SCHEMA, type GateReport } from './report.ts';
-import { proxySpec, runGate, type GateOptions } from './run.ts';
+import { proxySpec, runGate, type GateOptions } from './matrix.ts';
 import { configDigest, optionsDigest, packageDigest, proxyDigest, type ProxyBuild } from './digest.ts';
 
 export const GATE_FRAGMENT_SCHEMA = join(REPO_ROOT, 'datasets', 'schemas', 'gate-fragment.schema.json');

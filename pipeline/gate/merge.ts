@@ -23,7 +23,7 @@ import { CELLS, CELL_IDS, cellSlug } from './cells.ts';
 import { harnessError, loadGateConfig, selectCells } from './config.ts';
 import { assemble, synthetic, type ExpectedCell } from './assemble.ts';
 import { writeGateOutputs, type GateReport, type MergedFrom } from './report.ts';
-import { skippedCell } from './run.ts';
+import { skippedCell } from './matrix.ts';
 import { STEPS } from './steps/index.ts';
 import { FRAGMENT_SUFFIX, YARDSTICK_ID, idOfFragmentFile, validateFragment, type GateFragment } from './fragment.ts';
 import { configDigest, packageDigest } from './digest.ts';

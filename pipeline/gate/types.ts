@@ -2,7 +2,7 @@
 import type { AdapterOptions, ProxySession, RunningProxy } from '../adapter/index.ts';
 import type { CellDef } from './cells.ts';
 import type { GateConfig } from './config.ts';
-import type { CellFixtures } from './fixtures.ts';
+import type { CellFixtures } from './cell-fixtures.ts';
 
 export type StepStatus = 'pass' | 'fail' | 'flaky' | 'skipped' | 'not_applicable' | 'blocked';
 export type CellStatus = 'pass' | 'fail' | 'flaky' | 'skipped' | 'not_applicable';
@@ -101,7 +101,7 @@ export interface RunOptions {
   baseline: BaselineMetrics | null;
   /** protocol the gate speaks to the proxy */
   clientProtocol: 'legacy' | '2026-07-28';
-  /** how many upstreams one proxy instance fronts (1: the single-upstream cell, fixtures.ts) */
+  /** how many upstreams one proxy instance fronts (1: the single-upstream cell, cell-fixtures.ts) */
   upstreams?: 1 | 'many';
   /** measured start-up of the stdio fixture on this machine (preflight), ms: the ready deadline scales with it */
   fixtureStartMs?: number;

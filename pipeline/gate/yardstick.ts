@@ -6,12 +6,12 @@
  * A fixture graded below `compliance.min_grade` fails the run: a proxy measured through a
  * non-conformant fixture proves nothing.
  */
-import { comply } from '../comply/run.ts';
+import { comply } from '../comply/comply.ts';
 import { atLeast, type Letter } from '../comply/grade.ts';
 import type { RunReport, SpecChoice } from '../comply/types.ts';
-import type { Target } from '../comply/target.ts';
+import type { Target } from '../comply/server-target.ts';
 import { startFixtureProcess } from '../fixture/launch.ts';
-import { TAG_ENV, stdioFixtureArgv } from './fixtures.ts';
+import { TAG_ENV, stdioFixtureArgv } from './cell-fixtures.ts';
 import { allowedEnv } from '../util/proc.ts';
 import type { GateConfig } from './config.ts';
 

@@ -24,9 +24,9 @@ import type { GoldenSet, JsonValue } from '../types.ts';
 import { mean, percentile } from '../util/stats.ts';
 import { taskSessionEstimates, type TaskSessionRow } from '../economics/session.ts';
 import type { ResponsePartition } from './spans.ts';
-import { fillPlaceholders } from '../results/seed.ts';
+import { fillPlaceholders } from '../toolresults/seed.ts';
 import type { DetailRun } from './calls.ts';
-import type { OpenedTarget, UpstreamMenu } from './targets.ts';
+import type { OpenedTarget, UpstreamMenu } from './proxy-under-test.ts';
 import type { LiveOptions } from './types.ts';
 
 import { RESULT_COMPONENTS, type LiveResultCallRow, type LiveResultCost, type LiveResultSkip, type LiveResultSummary, type ResultComponent, type ResultComponents, type ResultTokens, type TaskSessionEstimateRow } from './result_types.ts';

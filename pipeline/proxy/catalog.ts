@@ -5,7 +5,7 @@
  */
 import { createRetriever, DEFAULT_RETRIEVER_ID } from '../retrieval/registry.ts';
 import type { Retriever, RetrieverOptions } from '../retrieval/types.ts';
-import { getArm } from '../arms/registry.ts';
+import { getArm } from '../../arms/registry.ts';
 import { BASELINE_ARM_ID } from '../constants.ts';
 import type { IndexDoc, JsonValue, ToolRecord } from '../types.ts';
 import type { WireTool } from '../mcp/client.ts';

@@ -3,7 +3,7 @@
  * response tokens by key (inputSchema -> input_schemas, description/desc -> descriptions,
  * usage_instructions -> usage_instructions, every other key -> metadata). See README.md.
  */
-import { signatureOf } from '../arms/listing/compact_sig.ts';
+import { signatureOf } from '../../arms/listing/compact_sig.ts';
 import type { JsonValue } from '../types.ts';
 import type { CatalogEntry, CatalogHit } from './catalog.ts';
 

@@ -15,7 +15,7 @@ import type { Figure, JsonValue, Provenance } from '../types.ts';
 import type { BreakEvenRow as EconBreakEvenRow } from '../economics/breakeven.ts';
 import type { SessionRow as EconSessionRow } from '../economics/session.ts';
 import type { LiveResultCost, TaskSessionEstimateRow } from '../live/result_types.ts';
-import type { ResultsReport } from '../results/stage.ts';
+import type { ResultsReport } from '../toolresults/stage.ts';
 
 export type { Figure, Provenance, JsonValue };
 

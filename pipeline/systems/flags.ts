@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { Option } from 'commander';
 import { UserError } from '../types.ts';
 import { DEFAULT_CORPUS } from '../constants.ts';
-import type { LiveOptions } from '../live/run.ts';
+import type { LiveOptions } from '../live/live-stage.ts';
 import type { Report, ScaleReport, SystemBlock } from '../report/types.ts';
 import { parseSystems, type SystemSpec } from './spec.ts';
 import { SCALE_DEFAULTS } from '../scale/defaults.ts';
@@ -89,7 +89,7 @@ export async function runSystemStages(o: SystemRunOptions, live: LiveOptions, ex
     log(`systems: ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
   if (o.scale && o.systems) {
-    const { runScale } = await import('../scale/run.ts');
+    const { runScale } = await import('../scale/sweep.ts');
     const t = performance.now();
     const tty = process.stderr.isTTY === true;
     out.scale = await runScale({

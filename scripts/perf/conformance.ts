@@ -8,7 +8,7 @@
  */
 import { ensureSuite, runSuite } from '../../pipeline/fixture/conformance-suite.ts';
 import { startFixtureProcess } from '../../pipeline/fixture/launch.ts';
-import { comply } from '../../pipeline/comply/run.ts';
+import { comply } from '../../pipeline/comply/comply.ts';
 
 const ROUNDS = 3;
 const FEATURES = 'resources,prompts,completions,logging,progress,urls,subscribe,mrtr,conformance';

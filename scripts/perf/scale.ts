@@ -6,7 +6,7 @@
  * wall against the 2-minute budget and this process's own peak RSS. Printed, never asserted.
  */
 import { resolve } from 'node:path';
-import { runScale } from '../../pipeline/scale/run.ts';
+import { runScale } from '../../pipeline/scale/sweep.ts';
 import { parseSystems } from '../../pipeline/systems/spec.ts';
 import { DEFAULT_CORPUS } from '../../pipeline/constants.ts';
 

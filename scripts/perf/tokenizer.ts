@@ -13,12 +13,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadavg } from 'node:os';
 import { get_encoding, type Tiktoken } from 'tiktoken';
-import { resolveArms } from '../../pipeline/arms/registry.ts';
-import { runArm, type ArmRunResult } from '../../pipeline/arms/run.ts';
+import { resolveArms } from '../../arms/registry.ts';
+import { runArm, type ArmRunResult } from '../../pipeline/bench/arm-tokens.ts';
 import { getTokenizer, TOKENIZER_NAMES, type Tokenizer, type TokenizerName } from '../../pipeline/tokens/tokenizer.ts';
 import { syntheticTools } from '../../pipeline/corpus/synthetic.ts';
 import type { Corpus, JsonValue, ToolRecord } from '../../pipeline/types.ts';
-import { BASELINE_ARM_ID, type Arm } from '../../pipeline/arms/types.ts';
+import { BASELINE_ARM_ID, type Arm } from '../../arms/types.ts';
 
 const LIVE = fileURLToPath(new URL('../../../shared/datasets/livemcptool/tools.json', import.meta.url));
 const ROUNDS = 3;

@@ -1,11 +1,11 @@
 /** Per-arm rendering rules and explicit failures. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getArm } from '../../pipeline/arms/registry.ts';
-import { ArmEncodeError } from '../../pipeline/arms/errors.ts';
-import { signatureOf, paramsOf } from '../../pipeline/arms/listing/compact_sig.ts';
-import { className } from '../../pipeline/arms/listing/tron_dedup.ts';
-import { splitTscgEncoded, TSCG_SKIP_REASON } from '../../pipeline/arms/listing/tscg.ts';
+import { getArm } from '../../arms/registry.ts';
+import { ArmEncodeError } from '../../arms/errors.ts';
+import { signatureOf, paramsOf } from '../../arms/listing/compact_sig.ts';
+import { className } from '../../arms/listing/tron_dedup.ts';
+import { splitTscgEncoded, TSCG_SKIP_REASON } from '../../arms/listing/tscg.ts';
 import type { JsonValue, ToolRecord } from '../../pipeline/types.ts';
 import { COLLIDING_SCHEMAS, predecessorGoldens, sampleTools } from './sample.ts';
 

@@ -7,16 +7,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARMS, getArm, resolveArms, BASELINE_ARM_ID, LISTING_ARMS } from '../../pipeline/arms/registry.ts';
-import { RESULT_ARMS, getResultArm } from '../../pipeline/results/registry.ts';
+import { ARMS, getArm, resolveArms, BASELINE_ARM_ID, LISTING_ARMS } from '../../arms/registry.ts';
+import { RESULT_ARMS, getResultArm } from '../../arms/result-registry.ts';
 import { REPO_ROOT } from '../../pipeline/constants.ts';
 import { syntheticTools } from '../../pipeline/corpus/synthetic.ts';
 import { UserError } from '../../pipeline/types.ts';
-import type { Arm } from '../../pipeline/arms/types.ts';
+import type { Arm } from '../../arms/types.ts';
 import type { ToolRecord } from '../../pipeline/types.ts';
 import { sampleTools } from './sample.ts';
 
-const ARMS_DIR = join(REPO_ROOT, 'pipeline', 'arms');
+const ARMS_DIR = join(REPO_ROOT, 'arms');
 
 test('registry: sorted ids, lookup, resolve', () => {
   assert.deepEqual([...ARMS], [...ARMS].sort());

@@ -1,6 +1,6 @@
 /**
- * Golden outputs: pipeline/arms/golden/<arm>.listing.txt (renderListing of the sample corpus) and
- * pipeline/arms/golden/<arm>.tool.txt (renderTool of each sample tool, each preceded by a
+ * Golden outputs: arms/golden/<arm>.listing.txt (renderListing of the sample corpus) and
+ * arms/golden/<arm>.tool.txt (renderTool of each sample tool, each preceded by a
  * `=== <tool_id>` header line). Compared byte for byte; `UPDATE_GOLDEN=1` rewrites them.
  * Plus cross-checks against the predecessor's goldens (research note mcpproxy-bench §3).
  */
@@ -8,13 +8,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ARMS, getArm } from '../../pipeline/arms/registry.ts';
+import { ARMS, getArm } from '../../arms/registry.ts';
 import { writeFileAtomic } from '../../pipeline/util/fs.ts';
-import type { Arm } from '../../pipeline/arms/types.ts';
+import type { Arm } from '../../arms/types.ts';
 import type { ToolRecord, JsonValue } from '../../pipeline/types.ts';
 import { predecessorGoldens, sampleTools } from './sample.ts';
 
-const GOLDEN_DIR = fileURLToPath(new URL('../../pipeline/arms/golden/', import.meta.url));
+const GOLDEN_DIR = fileURLToPath(new URL('../../arms/golden/', import.meta.url));
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 
 function toolFile(arm: Arm, tools: ToolRecord[]): string {
@@ -68,7 +68,7 @@ test('cross-check: predecessor goldens for the first three corpus_v2 tools', () 
   assert.equal(getArm('baseline_json').renderTool(first3()[0]), g.baseline_json_fetch_tool);
   assert.equal(getArm('compact_sig').renderListing(first3()), g.compact_sig_listing);
   assert.equal(getArm('tron_dedup').renderListing(first3()), g.tron_dedup_listing);
-  // TOON: @toon-format/toon differs from toon-go in exactly one line (documented in pipeline/arms/listing/toon_listing.ts):
+  // TOON: @toon-format/toon differs from toon-go in exactly one line (documented in arms/listing/toon_listing.ts):
   // an empty array renders `default: []` instead of `default[0]:`.
   const ours = getArm('toon_listing').renderListing(first3());
   assert.notEqual(ours, g.toon_listing_listing);

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { runOffline } from '../../pipeline/bench/offline.ts';
 import { assembleReport } from '../../pipeline/bench/report.ts';
 import { validateReport } from '../../pipeline/report/validate.ts';
-import { getArm } from '../../pipeline/arms/registry.ts';
+import { getArm } from '../../arms/registry.ts';
 import { getTokenizer } from '../../pipeline/tokens/tokenizer.ts';
 import { loadCorpus } from '../../pipeline/corpus/load.ts';
 import { DEFAULT_CORPUS, DEFAULT_GOLDEN, DEFAULT_DISCOVERY_MENU } from '../../pipeline/constants.ts';

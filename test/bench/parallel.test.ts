@@ -52,7 +52,7 @@ test('offline stage: parallel (worker thread) and single-thread runs are identic
   assert.deepEqual(two.notes, one.notes);
   // the worker counted o200k: a direct main-thread count of the baseline listing agrees
   const { loadCorpus } = await import('../../pipeline/corpus/load.ts');
-  const { getArm } = await import('../../pipeline/arms/registry.ts');
+  const { getArm } = await import('../../arms/registry.ts');
   const corpus = await loadCorpus(NPM4);
   assert.equal(two.arms.find((a) => a.arm === 'baseline_json')!.by_tokenizer.o200k_base.total_tokens.value, getTokenizer('o200k_base').count(getArm('baseline_json').renderListing(corpus.tools)));
 });

@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { comply } from '../../pipeline/comply/run.ts';
+import { comply } from '../../pipeline/comply/comply.ts';
 import type { RunReport, Revision, SpecChoice } from '../../pipeline/comply/types.ts';
 import { FIXTURE_ARGV, startFixtureProcess } from '../../pipeline/fixture/launch.ts';
 

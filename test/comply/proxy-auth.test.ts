@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { comply } from '../../pipeline/comply/run.ts';
+import { comply } from '../../pipeline/comply/comply.ts';
 import { withProxy, fixtureServer } from '../proxy/helpers.ts';
 
 test('reference proxy with X-API-Key and Bearer: the auth checks see its 401s; no envelope or id false failures', async () => {

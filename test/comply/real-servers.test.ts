@@ -11,8 +11,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { comply } from '../../pipeline/comply/run.ts';
-import type { Target } from '../../pipeline/comply/target.ts';
+import { comply } from '../../pipeline/comply/comply.ts';
+import type { Target } from '../../pipeline/comply/server-target.ts';
 import { REAL_DEVIATIONS } from './real-deviations.ts';
 
 const require = createRequire(import.meta.url);

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { comply } from '../../pipeline/comply/run.ts';
+import { comply } from '../../pipeline/comply/comply.ts';
 import { INJECTIONS, bearerChallenge, pickInjectionTarget } from '../../pipeline/comply/security-kit.ts';
 import type { Evidence } from '../../pipeline/comply/types.ts';
 import { FEATURES, stdioRuns } from './harness.ts';

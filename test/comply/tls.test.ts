@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { createServer as createHttp } from 'node:http';
 import { connect, createServer as createNet, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { comply, reportFromRecording, type Recording } from '../../pipeline/comply/run.ts';
+import { comply, reportFromRecording, type Recording } from '../../pipeline/comply/comply.ts';
 import { plainTwinUrl } from '../../pipeline/comply/probes-security.ts';
 import type { RunReport } from '../../pipeline/comply/types.ts';
 import { startFixtureProcess } from '../../pipeline/fixture/launch.ts';

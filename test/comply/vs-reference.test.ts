@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { CATALOG } from '../../pipeline/comply/checks/index.ts';
-import { comply } from '../../pipeline/comply/run.ts';
+import { comply } from '../../pipeline/comply/comply.ts';
 import { REAL_DEVIATIONS } from './real-deviations.ts';
 
 const DOC = fileURLToPath(new URL('../../docs/comply-vs-reference.md', import.meta.url));

@@ -11,7 +11,7 @@ import { splitCommandLine } from '../../pipeline/adapter/index.ts';
 export const REPO = resolve(import.meta.dirname, '..', '..');
 export const BIN = join(REPO, 'bin', 'mcpgauge.mjs');
 export const GATEWAY = `node --import tsx ${join(REPO, 'test', 'gate', 'gateway.ts')} --config {CONFIG_FILE} --port {PORT}`;
-export const REFERENCE_TEMPLATE = join(REPO, 'gate', 'reference-proxy.json');
+export const REFERENCE_TEMPLATE = join(REPO, 'datasets', 'gate', 'reference-proxy.json');
 
 /** The `make gate ARGS="…"` example lines of README.md's "## Release QA" section (its first sh block), as written. */
 export function readmeGateExamples(): string[] {

@@ -11,7 +11,7 @@ import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, REPO, runGateCli, testConfig } from './helpers.ts';
-import { resolveJobs } from '../../pipeline/gate/run.ts';
+import { resolveJobs } from '../../pipeline/gate/matrix.ts';
 import { readyDeadlineMs } from '../../pipeline/gate/steps/ready.ts';
 
 function filesUnder(dir: string): string[] {

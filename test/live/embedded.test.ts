@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { runLive } from '../../pipeline/live/run.ts';
+import { runLive } from '../../pipeline/live/live-stage.ts';
 import { UserError } from '../../pipeline/types.ts';
 import { assertComponentsSum, assertLiveSchema, pidsIn, processesMentioning, waitDead } from './helpers.ts';
 

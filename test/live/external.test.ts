@@ -8,13 +8,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runLive } from '../../pipeline/live/run.ts';
+import { runLive } from '../../pipeline/live/live-stage.ts';
 import { FIXTURE_BIN } from '../../pipeline/fixture/launch.ts';
 import { REPO_ROOT } from '../../pipeline/constants.ts';
 import { UserError } from '../../pipeline/types.ts';
 import { loadCorpus } from '../../pipeline/corpus/load.ts';
 import { getTokenizer } from '../../pipeline/tokens/tokenizer.ts';
-import { getArm } from '../../pipeline/arms/registry.ts';
+import { getArm } from '../../arms/registry.ts';
 import { BASELINE_ARM_ID } from '../../pipeline/constants.ts';
 import { assertComponentsSum, assertLiveSchema, processesMentioning } from './helpers.ts';
 

@@ -10,7 +10,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runLive } from '../../pipeline/live/run.ts';
+import { runLive } from '../../pipeline/live/live-stage.ts';
 import { DEFAULT_GOLDEN, REPO_ROOT } from '../../pipeline/constants.ts';
 import { inprocFixture } from '../fixture/helpers.ts';
 import { tempDir } from '../proxy/helpers.ts';

@@ -12,7 +12,7 @@ import { spawnSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runLive } from '../../pipeline/live/run.ts';
+import { runLive } from '../../pipeline/live/live-stage.ts';
 import { lapMode, lapSection, LAP_NO_URL_REASON } from '../../pipeline/live/lap.ts';
 import { ensureLapVenv, lapVenvDir, venvReady, findOnPath, LAP_SCORE_REQUIREMENT } from '../../pipeline/live/lap_venv.ts';
 import { startProxy } from '../../pipeline/proxy/index.ts';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runLive } from '../../pipeline/live/run.ts';
+import { runLive } from '../../pipeline/live/live-stage.ts';
 import { countResult, resultSpans, unsafeReason, RESULT_COMPONENTS } from '../../pipeline/live/result_cost.ts';
 import { getTokenizer } from '../../pipeline/tokens/tokenizer.ts';
 import { assertLiveSchema } from './helpers.ts';

@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { splitCommandLine, commandTarget, urlTarget, openTarget } from '../../pipeline/live/targets.ts';
+import { splitCommandLine, commandTarget, urlTarget, openTarget } from '../../pipeline/live/proxy-under-test.ts';
 import { liveOptionsFromFlags, liveOptions } from '../../pipeline/live/flags.ts';
 import { buildProgram } from '../../pipeline/cli.ts';
-import { headlineProblem, schemaMissing, planCalls, type LiveSettings } from '../../pipeline/live/run.ts';
+import { headlineProblem, schemaMissing, planCalls, type LiveSettings } from '../../pipeline/live/live-stage.ts';
 import { lapSection, parseLapText, findOnPath } from '../../pipeline/live/lap.ts';
 import { UserError, type ToolRecord } from '../../pipeline/types.ts';
 

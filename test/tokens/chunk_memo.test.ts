@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import { createChunkCounter } from '../../pipeline/tokens/chunk_memo.ts';
 import { getTokenizer, TOKENIZER_NAMES } from '../../pipeline/tokens/tokenizer.ts';
-import { resolveArms } from '../../pipeline/arms/registry.ts';
+import { resolveArms } from '../../arms/registry.ts';
 import { loadCorpus } from '../../pipeline/corpus/load.ts';
 
 

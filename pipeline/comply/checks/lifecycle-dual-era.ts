@@ -13,7 +13,7 @@ export default defineCheck(
     severity: 'SHOULD',
     revisions: MODERN_ONLY,
     transports: STDIO_ONLY,
-    // the exchange itself is Evidence.freshInitialize (run.ts), apart from the graded process's exchanges
+    // the exchange itself is Evidence.freshInitialize (comply.ts), apart from the graded process's exchanges
     probes: [DUAL_ERA_PROBE],
     spec: { url: specUrl(MODERN, 'basic/versioning#backward-compatibility-with-initialization-based-versions'), requirement: 'On stdio, initialize switches that process to the old protocol; a server that only speaks 2026-07-28 SHOULD name its supported versions when it refuses initialize.' },
     knob: 'initialize-unclassifiable',

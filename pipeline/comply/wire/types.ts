@@ -1,6 +1,6 @@
 /**
  * The wire seam: a wire sends one concrete request (bytes + HTTP verb/headers) and returns an
- * Exchange. Wires know nothing about MCP semantics; envelope.ts builds the bytes.
+ * Exchange. Wires know nothing about MCP semantics; request-builder.ts builds the bytes.
  */
 import type { Exchange, WireKind } from '../types.ts';
 

@@ -3,14 +3,14 @@
  * discovery response, in tokens, within the config's budgets. Also measures recall@5 over the
  * config's queries and discovery latency, for the regression step and later baselines.
  */
-import { getArm } from '../../arms/registry.ts';
+import { getArm } from '../../../arms/registry.ts';
 import { BASELINE_ARM_ID } from '../../constants.ts';
-import { recordOf } from '../../live/run.ts';
+import { recordOf } from '../../live/live-stage.ts';
 import { getTokenizer } from '../../tokens/tokenizer.ts';
 import { percentile } from '../../util/stats.ts';
 import { matchToolName } from '../../adapter/index.ts';
 import { mainSession, within } from '../calls.ts';
-import { ROLES, upstreamName } from '../fixtures.ts';
+import { ROLES, upstreamName } from '../cell-fixtures.ts';
 import type { StepDef } from '../types.ts';
 
 export const step: StepDef = {

@@ -1,7 +1,7 @@
 /** 3. call: an echo round-trips through the proxy with a unique nonce (no `_meta`: that is the meta step). */
 import { resultText } from '../../mcp/client.ts';
 import { mainSession, nonce, oneLine, within } from '../calls.ts';
-import { upstreamName } from '../fixtures.ts';
+import { upstreamName } from '../cell-fixtures.ts';
 import type { StepDef } from '../types.ts';
 
 export const step: StepDef = {

@@ -3,7 +3,7 @@
  * hang fixture's `stats` shows nothing left hanging), and no upstream process is left behind.
  */
 import { callJson, mainSession, sleep } from '../calls.ts';
-import { containerLabels, taggedPids, upstreamName } from '../fixtures.ts';
+import { containerLabels, taggedPids, upstreamName } from '../cell-fixtures.ts';
 import { markRoleLog, requireRoleEvidence } from '../evidence.ts';
 import { containersWith } from '../docker.ts';
 import type { StepDef } from '../types.ts';

@@ -5,10 +5,10 @@
  * no grade can be given (coverage under 50%). Runs last: its invasive probes (malformed and
  * over-long messages) cannot disturb the steps before it.
  */
-import { comply } from '../../comply/run.ts';
+import { comply } from '../../comply/comply.ts';
 import { parseSelection } from '../../comply/select.ts';
 import { atLeast } from '../../comply/grade.ts';
-import type { Target } from '../../comply/target.ts';
+import type { Target } from '../../comply/server-target.ts';
 import type { McpTarget } from '../../mcp/client.ts';
 import type { StepDef } from '../types.ts';
 import { allowedEnv } from '../../util/proc.ts';

@@ -2,7 +2,7 @@
 import { resultText } from '../../mcp/client.ts';
 import { describeOutcome, mainSession, nonce, outcomeOf, within } from '../calls.ts';
 import { markRoleLog, requireRoleEvidence } from '../evidence.ts';
-import { BARRIER_N, upstreamName } from '../fixtures.ts';
+import { BARRIER_N, upstreamName } from '../cell-fixtures.ts';
 import type { StepDef } from '../types.ts';
 
 export const step: StepDef = {

@@ -1,7 +1,7 @@
 /** 6. crash mid-call: the in-flight call fails cleanly; the proxy reconnects by itself (new instance, counter reset). */
 import { describeOutcome, mainSession, outcomeOf } from '../calls.ts';
 import { markRoleLog, requireRoleEvidence } from '../evidence.ts';
-import { upstreamName } from '../fixtures.ts';
+import { upstreamName } from '../cell-fixtures.ts';
 import { awaitNewInstance, ping } from '../recovery.ts';
 import type { StepDef } from '../types.ts';
 

@@ -1,7 +1,7 @@
 /** 2. discover: the search tool finds the fixture's echo (discovery) / echo is listed (pass-through). */
 import { matchToolName } from '../../adapter/index.ts';
 import { mainSession, within } from '../calls.ts';
-import { upstreamName } from '../fixtures.ts';
+import { upstreamName } from '../cell-fixtures.ts';
 import type { StepDef } from '../types.ts';
 
 export const step: StepDef = {

@@ -1,7 +1,7 @@
 /** 5. hang: a hanging upstream call comes back as a well-formed error within the call timeout; the next call succeeds. */
 import { resultText } from '../../mcp/client.ts';
 import { describeOutcome, mainSession, nonce, oneLine, outcomeOf, within } from '../calls.ts';
-import { upstreamName } from '../fixtures.ts';
+import { upstreamName } from '../cell-fixtures.ts';
 import type { StepDef } from '../types.ts';
 
 export const step: StepDef = {

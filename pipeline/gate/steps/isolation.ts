@@ -5,7 +5,7 @@
 import { resultText } from '../../mcp/client.ts';
 import type { ProxySession } from '../../adapter/index.ts';
 import { describeOutcome, mainSession, nonce, outcomeOf } from '../calls.ts';
-import { upstreamName } from '../fixtures.ts';
+import { upstreamName } from '../cell-fixtures.ts';
 import type { StepDef } from '../types.ts';
 
 interface Req {

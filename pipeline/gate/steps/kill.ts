@@ -5,7 +5,7 @@
  * must reconnect by itself (docker: by starting a new container).
  */
 import { callJson, mainSession } from '../calls.ts';
-import { containerLabels, taggedPids, upstreamName } from '../fixtures.ts';
+import { containerLabels, taggedPids, upstreamName } from '../cell-fixtures.ts';
 import { containersWith, dockerKill } from '../docker.ts';
 import { awaitNewInstance, ping } from '../recovery.ts';
 import type { StepDef } from '../types.ts';

@@ -2,7 +2,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { resultText } from '../../mcp/client.ts';
 import { mainSession, nonce, oneLine, within } from '../calls.ts';
-import { upstreamName } from '../fixtures.ts';
+import { upstreamName } from '../cell-fixtures.ts';
 import type { StepDef } from '../types.ts';
 
 export const step: StepDef = {

@@ -8,7 +8,7 @@
 import { connect } from 'node:net';
 import { openProxySession, type ProxySession, type RunningProxy } from '../../adapter/index.ts';
 import { oneLine, sleep } from '../calls.ts';
-import { ROLES, upstreamName } from '../fixtures.ts';
+import { ROLES, upstreamName } from '../cell-fixtures.ts';
 import type { CellContext, StepDef } from '../types.ts';
 
 /** The ready deadline is at least this many fixture start-ups (measured by the preflight). */
@@ -86,7 +86,7 @@ export const step: StepDef = {
         });
         const missing: string[] = [];
         const names: Record<string, string> = {};
-        // single-upstream cell: every role's name resolves to the one fixture's tool (fixtures.ts)
+        // single-upstream cell: every role's name resolves to the one fixture's tool (cell-fixtures.ts)
         for (const role of ROLES) {
           const m = await session.resolve(`${upstreamName(role)}:echo`);
           if (m.name === null) missing.push(`${upstreamName(role)}:echo (${m.how})`);

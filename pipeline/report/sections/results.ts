@@ -3,7 +3,7 @@ import type { Block, Column, ReportSection, TableRow, Tile } from '../details.ts
 import { html } from '../html.ts';
 import { fmtNum, rich } from '../render.ts';
 import type { Report } from '../types.ts';
-import type { ResultsReport } from '../../results/stage.ts';
+import type { ResultsReport } from '../../toolresults/stage.ts';
 import { primaryTokenizer } from './common.ts';
 
 const CLASSES = ['tabular', 'non_tabular', 'all'] as const;

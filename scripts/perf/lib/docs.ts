@@ -1,5 +1,5 @@
 /** Shared by the bench-perf sections (scripts/perf/lib is not itself a section). */
-import { getArm } from '../../../pipeline/arms/registry.ts';
+import { getArm } from '../../../arms/registry.ts';
 import { BASELINE_ARM_ID } from '../../../pipeline/constants.ts';
 import type { IndexDoc, ToolRecord } from '../../../pipeline/types.ts';
 

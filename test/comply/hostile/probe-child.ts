@@ -3,8 +3,8 @@
  * one JSON line with the report essentials and this process's peak RSS (resourceUsage).
  * Usage: node --import tsx probe-child.ts <timeoutMs> <startupMs> <target...>
  */
-import { comply } from '../../../pipeline/comply/run.ts';
-import { parseTarget } from '../../../pipeline/comply/target.ts';
+import { comply } from '../../../pipeline/comply/comply.ts';
+import { parseTarget } from '../../../pipeline/comply/server-target.ts';
 
 const [timeoutMs, startupMs, ...words] = process.argv.slice(2);
 const t0 = Date.now();

@@ -1,0 +1,371 @@
+/**
+ * The matrix: selected cells run isolated and in parallel up to `jobs`; the docker cell is probed;
+ * results are assembled fail-closed; report, summary and JUnit written. Exit 0 green, 1 a check
+ * failed, 2 could not run as asked (thrown as a UserError with exitCode 2: usage, config, output
+ * folder, a proxy command that cannot start, a harness error, nothing evaluated).
+ *
+ * Hygiene: every process the run starts carries MCPGAUGE_GATE_TAG=<run_id>/... and is tracked
+ * (util/proc.ts); on any way out (green, red, harness error, SIGINT, SIGTERM, an uncaught error,
+ * the run or phase deadline) whatever is left is killed and swept from /proc. A signal or a
+ * deadline writes a partial report marked `interrupted`, prints one line and exits 130 / 143 / 2.
+ */
+import { availableParallelism } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { UserError } from '../types.ts';
+import type { AdapterOptions, ProxySpec, TransportChoice } from '../adapter/index.ts';
+import { chooseProxy, notApplicable } from './proxy.ts';
+import { CELLS, CELL_IDS, type CellDef } from './cells.ts';
+import { harnessError, loadGateConfig, selectCells, type GateConfig } from './config.ts';
+import { fixtureImage, guardDockerRun, imageMissing, probeDocker } from './docker.ts';
+import { ROLES, TAG_ENV, preflightFixture } from './cell-fixtures.ts';
+import { gradeYardstick, type YardstickResult } from './yardstick.ts';
+import { CELL_PLACEHOLDERS, ROLE_PLACEHOLDERS, WORK_DIRS, runCell } from './cell.ts';
+import { assemble, type ExpectedCell } from './assemble.ts';
+import { loadBaseline } from './baseline.ts';
+import { writeGateOutputs, type GateReport } from './report.ts';
+import { STEPS, STEP_NAMES } from './steps/index.ts';
+import type { CellResult, StepResult } from './types.ts';
+import { placeholdersIn, redact, splitCommandLine } from '../adapter/index.ts';
+import { allowedEnv, assertExecutable, killTracked, passedSecrets, sweepTagged } from '../util/proc.ts';
+import { assertOutputDir } from '../util/fs.ts';
+
+export interface GateOptions {
+  configFile?: string;
+  /** subset of the config's cells (ids); default every cell in the config */
+  cells?: string[];
+  jobs?: number;
+  allowFlaky?: boolean;
+  baselineFile?: string;
+  outDir?: string;
+  /** proxy under test; default the config's proxy */
+  proxyCmd?: string;
+  proxyConfigTemplate?: string;
+  proxyUrl?: string;
+  apiKey?: string;
+  /** a preset of datasets/presets, the proxy's transport and endpoint, what it fronts (proxy.ts) */
+  preset?: string;
+  proxyTransport?: TransportChoice;
+  proxyEndpoint?: string;
+  fronts?: string;
+  adapterExplicit?: ReadonlySet<string>;
+  adapter?: AdapterOptions;
+  clientProtocol?: 'legacy' | '2026-07-28';
+  /** grade the fixture itself once per run (default true; needs a "compliance" config block) */
+  gradeFixture?: boolean;
+  /** environment variables passed to the proxy and fixtures besides the allow-list (--pass-env) */
+  passEnv?: string[];
+  /** progress lines: phases and one per finished cell (the CLI prints them on stderr) */
+  progress?: (line: string) => void;
+  /** also a progress line per finished step (--verbose) */
+  verbose?: boolean;
+  /** install SIGINT/SIGTERM/uncaught-error handlers for the run (default true) */
+  handleSignals?: boolean;
+  /** a fragment (one cell of a gate spread over CI jobs): a disabled or skipped cell is reported, not refused ("nothing evaluated" is for the merge to judge) */
+  allowNothingEvaluated?: boolean;
+  /** false: return the report without writing gate-report.json, summary.md, junit.xml (a fragment run writes its own file) */
+  writeOutputs?: boolean;
+}
+
+export interface GateRun {
+  report: GateReport;
+  /** a run that returns has a verdict (an interrupted one exits in its handler, a harness error throws) */
+  exitCode: 0 | 1;
+  files: { report: string; summary: string; junit: string };
+}
+
+/** The proxy under test (proxy.ts: config, --preset, --proxy-cmd, --proxy-url, transport, fronts). */
+export function proxySpec(o: GateOptions, cfg: GateConfig): { spec: ProxySpec; description: string } {
+  const c = chooseProxy(o, cfg);
+  return { spec: c.spec, description: c.description };
+}
+
+async function pool<T>(items: readonly T[], jobs: number, fn: (t: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, worker));
+}
+
+export function skippedCell(c: CellDef, required: boolean, reason: string, status: 'skipped' | 'not_applicable' = 'skipped'): CellResult {
+  const steps: StepResult[] = STEPS.map((s) => ({ name: s.meta.name, order: s.meta.order, status, reason, duration_ms: 0, evidence: {} }));
+  return { id: c.id, transport: c.transport, era: c.era, required, status, reason, attempts: 0, duration_ms: 0, steps, metrics: {}, logs: [] };
+}
+
+/** `--jobs`: an integer >= 0 (0 = the number of cores, as --help says); absent = the config's `jobs`. */
+export function resolveJobs(flag: number | undefined, cfgJobs: number, cores = availableParallelism()): number {
+  const v = flag ?? cfgJobs;
+  if (!Number.isInteger(v) || v < 0) throw harnessError(`--jobs must be an integer >= 0 (0 = number of cores), got ${JSON.stringify(flag)}`);
+  return v === 0 ? cores : v;
+}
+
+/** Default run deadline: preflight + fixture grade + the cells in waves of `jobs`, each attempt up to cell_ms. */
+export function runDeadlineMs(cfg: GateConfig, runnable: number, jobs: number, grade: boolean): number {
+  if (cfg.timeouts.run_ms !== undefined) return cfg.timeouts.run_ms;
+  const waves = Math.ceil(runnable / Math.max(1, jobs));
+  return 2 * Math.max(cfg.timeouts.ready_ms, 30_000) + (grade ? fixtureGradeMs(cfg) : 0) + waves * cfg.timeouts.cell_ms * (cfg.retries + 1) + 60_000;
+}
+
+function fixtureGradeMs(cfg: GateConfig): number {
+  return cfg.timeouts.fixture_grade_ms ?? 20 * cfg.timeouts.step_ms;
+}
+
+const ROLE_SET = new Set<string>(ROLES);
+
+/**
+ * Before anything starts: every placeholder of the command (and of the config template) is one the
+ * gate fills, {CONFIG_FILE} comes with a config template, and a literal program can be executed.
+ * Each problem is one line, exit 2.
+ */
+export function checkProxySpec(spec: ProxySpec, env: Record<string, string>): void {
+  if (spec.kind !== 'command') return;
+  const known = new Set<string>([...CELL_PLACEHOLDERS, ...ROLE_PLACEHOLDERS, ...(spec.configTemplate !== undefined ? ['CONFIG_FILE'] : [])]);
+  const check = (text: string, where: string) => {
+    for (const p of placeholdersIn(text)) {
+      const [name, role] = p.split(':');
+      if (name === 'CONFIG_FILE' && spec.configTemplate === undefined) throw harnessError(`${where}: {CONFIG_FILE} needs --proxy-config-template FILE (the config the gate fills per cell and writes to {CONFIG_FILE})`);
+      // the preset runtime placeholders (adapter/preset.ts runtimeValues: {LOOPBACK_GUARD}, {NPM_BIN:pkg}) are resolved at launch
+      const runtime = name === 'LOOPBACK_GUARD' ? role === undefined : name === 'NPM_BIN' && role !== undefined;
+      const ok = runtime || (role === undefined ? known.has(name) : (ROLE_PLACEHOLDERS as readonly string[]).includes(name) && ROLE_SET.has(role));
+      if (!ok) throw harnessError(`${where}: unknown placeholder {${p}} (known: ${[...known].map((k) => `{${k}}`).join(' ')}; roles ${ROLES.join('|')})`);
+    }
+  };
+  check(spec.command, '--proxy-cmd');
+  if (spec.configTemplate !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(spec.configTemplate, 'utf8');
+    } catch (e) {
+      throw harnessError(`${spec.configTemplate}: cannot read config template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    check(text, spec.configTemplate);
+  }
+  let words: string[];
+  try {
+    words = splitCommandLine(spec.command);
+  } catch (e) {
+    throw harnessError(`--proxy-cmd: ${(e as Error).message}`);
+  }
+  const program = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+  if (program === undefined) throw harnessError('--proxy-cmd: no command');
+  if (placeholdersIn(program).length === 0) assertExecutable(program === 'node' ? process.execPath : program, '--proxy-cmd', env.PATH);
+}
+
+type Phase = 'setup' | 'preflight' | 'fixture-grade' | 'cells' | 'report';
+
+export async function runGate(o: GateOptions = {}): Promise<GateRun> {
+  const t0 = performance.now();
+  const cfg = loadGateConfig(o.configFile);
+  const selected = selectCells(cfg, o.cells);
+  for (const name of Object.keys(cfg.steps)) if (!STEP_NAMES.includes(name)) throw harnessError(`${cfg.source}: steps.${name}: unknown step (steps: ${STEP_NAMES.join(', ')})`);
+  const jobs = resolveJobs(o.jobs, cfg.jobs);
+  const outDir = resolve(o.outDir ?? 'results/gate');
+  // the output folder first: /proc, a file in the way or a read-only mount fail now, in one line
+  assertOutputDir(outDir, '--out');
+  const passEnv = o.passEnv ?? [];
+  for (const n of passEnv) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(n)) throw harnessError(`--pass-env: ${JSON.stringify(n)} is not a variable name`);
+    if (process.env[n] === undefined) throw harnessError(`--pass-env ${n}: not set in the gate's environment`);
+  }
+  // scrubbed from every log and artifact: passed variables whose names look secret, the --api-key value
+  const secrets = [...passedSecrets(passEnv), ...(o.apiKey && o.apiKey.length >= 4 ? [o.apiKey] : [])];
+  const env = allowedEnv({}, passEnv);
+  const { spec, description, fronts, adapter } = chooseProxy(o, cfg);
+  checkProxySpec(spec, env);
+  const baseline = o.baselineFile !== undefined ? loadBaseline(o.baselineFile, cfg.budgets.tokenizer) : null;
+  const runId = randomBytes(4).toString('hex');
+  const cells = CELLS.filter((c) => selected.includes(c.id));
+  const expected: ExpectedCell[] = cells.map((c) => ({ id: c.id, required: cfg.cells[c.id].required, transport: c.transport, era: c.era }));
+  const results: CellResult[] = [];
+  const say = (line: string) => o.progress?.(line);
+  const grade = o.gradeFixture !== false;
+  let phase: Phase = 'setup';
+  let fixtureStartMs: number | undefined;
+  let yardstick: YardstickResult | undefined;
+  let deadlineMs = 0;
+
+  const buildReport = (verdict: GateReport['verdict'], exitCode: GateReport['exit_code'], allCells: CellResult[], extra: Partial<GateReport> = {}): GateReport => {
+    const a = assemble(expected, allCells, o.allowFlaky ?? false);
+    if (yardstick?.status === 'fail') {
+      a.verdict = 'fail';
+      a.failures.push(`fixture-compliance: ${yardstick.reason}`);
+    }
+    const count = (st: string) => a.cells.filter((c) => c.status === st).length;
+    const style = a.cells.find((c) => c.style)?.style;
+    const v = verdict === 'interrupted' ? 'interrupted' : a.verdict;
+    return {
+      schema_version: 1,
+      tool: 'mcpgauge gate',
+      generated_at: new Date().toISOString(),
+      verdict: v,
+      exit_code: verdict === 'interrupted' ? exitCode : a.verdict === 'pass' ? 0 : 1,
+      run_id: runId,
+      proxy: { description: redact(description, secrets), ...(style ? { style } : {}) },
+      config: { file: cfg.source },
+      options: { jobs, allow_flaky: o.allowFlaky ?? false, cells: selected, baseline: o.baselineFile ?? null, client_protocol: o.clientProtocol ?? 'legacy', retries: cfg.retries },
+      steps: STEPS.map((st) => ({ order: st.meta.order, name: st.meta.name, title: st.meta.title, optional: st.meta.optional === true, needs: [...st.meta.needs], required: cfg.steps[st.meta.name]?.required !== false })),
+      cells: a.cells,
+      counts: { pass: count('pass'), fail: count('fail'), flaky: count('flaky'), skipped: count('skipped'), ...(count('not_applicable') ? { not_applicable: count('not_applicable') } : {}) },
+      failures: a.failures,
+      advisories: a.advisories,
+      ...(yardstick ? { fixture_compliance: yardstick } : {}),
+      ...extra,
+      timing: { total_ms: Math.round(performance.now() - t0), provenance: 'measured', deadline_ms: deadlineMs, ...(fixtureStartMs !== undefined ? { fixture_start_ms: fixtureStartMs } : {}) },
+    };
+  };
+
+  /** Synchronous cleanup: tracked children (and their groups), then every process tagged with this run. */
+  const sweep = (): number => {
+    const n = killTracked('SIGKILL') + sweepTagged(TAG_ENV, `${runId}/`);
+    for (const d of WORK_DIRS) rmSync(d, { recursive: true, force: true });
+    WORK_DIRS.clear();
+    return n;
+  };
+
+  // ---- the hard way out: a signal, a deadline or an uncaught error (synchronous from here on) ----
+  let ending = false;
+  const end = (reason: string, code: 2 | 130 | 143, signal?: 'SIGINT' | 'SIGTERM'): never => {
+    if (ending) process.exit(code);
+    ending = true;
+    const killed = sweep();
+    let where: string;
+    try {
+      const done = new Set(results.map((r) => r.id));
+      const unfinished = cells.filter((c) => !done.has(c.id));
+      const partial = [...results, ...unfinished.map((c) => skippedCell(c, cfg.cells[c.id].required, `interrupted: ${reason} before this cell finished`))];
+      const report = buildReport('interrupted', code, partial, {
+        interrupted: { reason, phase, exit_code: code, ...(signal ? { signal } : {}), unfinished_cells: unfinished.map((c) => c.id), killed_processes: killed },
+      });
+      where = `partial report ${writeGateOutputs(report, outDir).report}`;
+    } catch (e) {
+      where = `no partial report (${(e as Error).message.split('\n')[0]})`;
+    }
+    process.stderr.write(`mcpgauge gate: interrupted (${reason}) during ${phase}; ${killed} process(es) ended; ${where}\n`);
+    process.exit(code);
+  };
+  const onSigint = () => end('SIGINT', 130, 'SIGINT');
+  const onSigterm = () => end('SIGTERM', 143, 'SIGTERM');
+  const onUncaught = (e: unknown) => end(`harness error: ${String((e as Error)?.message ?? e).split('\n')[0]}`, 2);
+  const onExit = () => {
+    sweep();
+  };
+  const handle = o.handleSignals !== false;
+  if (handle) {
+    process.on('SIGINT', onSigint);
+    process.on('SIGTERM', onSigterm);
+    process.on('uncaughtException', onUncaught);
+  }
+  process.on('exit', onExit);
+  const timers: NodeJS.Timeout[] = [];
+  const deadline = (ms: number, what: string) => {
+    const t = setTimeout(() => end(`deadline: ${what} exceeded ${ms} ms`, 2), ms);
+    t.unref();
+    timers.push(t);
+    return t;
+  };
+
+  let releaseDocker: (() => void) | undefined;
+  try {
+    const runnable: CellDef[] = [];
+    for (const c of cells) {
+      const required = cfg.cells[c.id].required;
+      const na = notApplicable(c.transport, fronts);
+      if (cfg.cells[c.id].enabled === false) results.push(skippedCell(c, required, `skipped: disabled in ${cfg.source}`));
+      else if (na !== null) {
+        results.push(skippedCell(c, required, na, 'not_applicable'));
+        say(`${c.id}: ${na}`);
+      } else if (c.transport === 'docker') {
+        const probe = await probeDocker();
+        const missing = probe.ok ? await imageMissing(fixtureImage()) : null;
+        if (!probe.ok || missing) {
+          // no engine: skipped; an engine without the image: a failure (never a silent skip)
+          const reason = probe.ok ? `fail: ${missing}` : `skipped: no Docker engine (${probe.error})`;
+          results.push(probe.ok ? { ...skippedCell(c, required, reason), status: 'fail' } : skippedCell(c, required, reason));
+          say(`${c.id}: ${reason}`);
+        } else {
+          runnable.push(c);
+          // whatever way the run ends (green, red, a signal), no container of this run may survive it
+          releaseDocker = guardDockerRun(runId);
+        }
+      } else runnable.push(c);
+    }
+    if (runnable.length === 0 && o.allowNothingEvaluated) {
+      const report = buildReport('pass', 0, results);
+      const files = o.writeOutputs === false ? { report: '', summary: '', junit: '' } : writeGateOutputs(report, outDir);
+      return { report, exitCode: report.exit_code === 0 ? 0 : 1, files };
+    }
+    // nothing would be evaluated: not a green run (exit 2, the reasons in one line)
+    if (runnable.length === 0) throw harnessError(`nothing evaluated: no selected cell can run (${results.map((r) => `${r.id} ${r.reason}`).join('; ')})`);
+    const requiredIds = expected.filter((e) => e.required).map((e) => e.id);
+    if (requiredIds.length && !runnable.some((c) => cfg.cells[c.id].required)) {
+      throw harnessError(`no required cell can run: ${results.filter((r) => r.required).map((r) => `${r.id} ${r.reason}`).join('; ')}`);
+    }
+    deadlineMs = runDeadlineMs(cfg, runnable.length, jobs, grade);
+    deadline(deadlineMs, 'the run deadline (timeouts.run_ms)');
+    say(`run ${runId}: ${runnable.length} cell(s), ${jobs} in parallel, deadline ${Math.round(deadlineMs / 1000)} s, out ${outDir}`);
+
+    phase = 'preflight';
+    // a loaded machine may start the fixture slowly: the preflight waits at least 30 s (it measures, it does not judge)
+    const preflightMs = Math.max(cfg.timeouts.ready_ms, 30_000);
+    let pt = deadline(2 * preflightMs, 'the preflight phase');
+    fixtureStartMs = await preflightFixture(preflightMs, `${runId}/preflight`);
+    clearTimeout(pt);
+    say(`preflight: the fixture started and answered in ${fixtureStartMs} ms`);
+    // once per run, before the cells (so it cannot disturb their timing): the fixture's own grade
+    if (grade) {
+      phase = 'fixture-grade';
+      say('fixture grade: started');
+      pt = deadline(fixtureGradeMs(cfg), 'the fixture-grade phase (timeouts.fixture_grade_ms)');
+      yardstick = await gradeYardstick(cfg, { tag: `${runId}/yardstick` });
+      clearTimeout(pt);
+      say(`fixture compliance: ${yardstick.status} (${yardstick.reason.slice(0, 160)})`);
+    }
+    phase = 'cells';
+    say('cells: started');
+    let harness: Error | null = null;
+    await pool(runnable, jobs, async (c) => {
+      if (harness) return;
+      if (o.verbose) say(`${c.id}: started`);
+      try {
+        const r = await runCell(c, cfg.cells[c.id].required, {
+          cfg,
+          opts: { adapter, baseline, clientProtocol: o.clientProtocol ?? 'legacy', upstreams: fronts.upstreams, fixtureStartMs },
+          spec,
+          runId,
+          outDir,
+          env,
+          secrets,
+          onStep: o.verbose ? (cell, st) => say(`${cell}: ${String(st.order).padStart(2)} ${st.name} ${st.status}${st.status === 'fail' ? ` (${st.reason.slice(0, 100)})` : ''}`) : undefined,
+        });
+        results.push(r);
+        const failed = r.steps.find((st) => st.status === 'fail');
+        say(`${c.id}: ${r.status.toUpperCase()} in ${(r.duration_ms / 1000).toFixed(1)} s${r.attempts > 1 ? ` (${r.attempts} attempts)` : ''}${failed ? ` at ${failed.name}: ${redact(failed.reason, secrets).slice(0, 160)}` : ''}`);
+      } catch (e) {
+        // anything that escapes a cell is the harness's problem, never a proxy verdict: exit 2 with the reason
+        const msg = redact(String((e as Error)?.message ?? e).split('\n')[0], secrets);
+        harness = e instanceof UserError && e.exitCode === 2 ? new UserError(redact(e.message, secrets), 2) : harnessError(`${c.id}: harness error: ${msg}`);
+        say(`${c.id}: harness error: ${msg}`);
+      }
+    });
+    releaseDocker?.(); // each docker cell checked and removed its own containers; this catches one that died
+    releaseDocker = undefined;
+    if (harness) throw harness;
+    if (!results.some((r) => r.attempts > 0)) throw harnessError('nothing evaluated: no cell executed');
+    phase = 'report';
+    const report = buildReport('pass', 0, results);
+    const files = o.writeOutputs === false ? { report: '', summary: '', junit: '' } : writeGateOutputs(report, outDir);
+    return { report, exitCode: report.exit_code === 0 ? 0 : 1, files };
+  } finally {
+    for (const t of timers) clearTimeout(t);
+    releaseDocker?.();
+    sweep();
+    process.off('exit', onExit);
+    if (handle) {
+      process.off('SIGINT', onSigint);
+      process.off('SIGTERM', onSigterm);
+      process.off('uncaughtException', onUncaught);
+    }
+  }
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env zx
+// Behaviour snapshot for refactors: runs the same real jobs before and after a change and
+// compares what they wrote, timing aside.
+//   node scripts/refactor-snapshot.mjs capture DIR   run the jobs, write normalised outputs to DIR
+//   node scripts/refactor-snapshot.mjs compare BEFORE1 BEFORE2 AFTER
+//     "timing aside" is measured, not guessed: the fields where two captures of the same code
+//     (BEFORE1, BEFORE2) differ are noise (latencies, nonces, pids, fits over timings); exit 0 when
+//     AFTER agrees with BEFORE1 on every other field, else 1 (the differing paths are printed).
+//     In strings, digit runs and hex nonces are masked before comparing, so a reason that
+//     differs only in a millisecond figure still has to match word for word.
+// Jobs: the sample-report bench (offline + live + extra corpus), systems side by side with a scale
+// sweep, one gate cell on the reference proxy, and comply against the fixture over stdio.
+// Paths of the checkout and of the temp folder are replaced by <repo> / <tmp>.
+import { $, fs, path, tmpdir } from 'zx';
+$.verbose = false;
+const root = path.resolve(import.meta.dirname, '..');
+const [mode, a, b] = process.argv.slice(2);
+
+function normalise(text, tmp) {
+  return text.split(root).join('<repo>').split(tmp).join('<tmp>');
+}
+
+async function capture(dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  const tmp = tmpdir();
+  const jobs = [
+    ['report.json', ['bench', '--live', '--extra-corpus', 'datasets/proxy-menu-v1.tools.json', '--out', `${tmp}/r1`], `${tmp}/r1/report.json`],
+    ['report-systems.json', ['bench', '--live', '--no-offline', '--system', 'direct', '--system', 'reference', '--system', 'broken=cmd:node -e process.exit(3)', '--scale', '10,100', '--runs', '1', '--warmup', '1', '--live-queries', '12', '--scale-queries', '8', '--bootstrap', '200', '--out', `${tmp}/r2`], `${tmp}/r2/report.json`],
+    ['gate-report.json', ['gate', '--cells', 'stdio/2025-11-25', '--out', `${tmp}/g`], `${tmp}/g/gate-report.json`],
+    ['comply.json', ['comply', '--format', 'json', '--out', `json=${tmp}/c.json`, '--', 'node', 'bin/mcpfixture.mjs'], `${tmp}/c.json`],
+  ];
+  try {
+    for (const [name, args, file] of jobs) {
+      const r = await $({ cwd: root, nothrow: true, stdio: ['ignore', 'ignore', 'pipe'] })`node bin/mcpgauge.mjs ${args}`;
+      console.log(`${name}: exit ${r.exitCode}`);
+      const text = normalise(fs.readFileSync(file, 'utf8'), tmp);
+      fs.writeFileSync(path.join(dir, name), `${JSON.stringify(JSON.parse(text), null, 1)}\n`);
+      for (const extra of ['summary.md', 'junit.xml']) {
+        const p = path.join(path.dirname(file), extra);
+        if (name.startsWith('gate') && fs.existsSync(p)) fs.writeFileSync(path.join(dir, `gate-${extra}`), normalise(fs.readFileSync(p, 'utf8'), tmp));
+      }
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** strings compare with numbers and hex nonces masked */
+const maskText = (t) => t.replace(/[0-9a-f]{8,}/g, '<hex>').replace(/\d+(\.\d+)?/g, '#');
+
+/** differing JSON paths of x vs y (appended to out) */
+function diffJson(x, y, at, out) {
+  if (Array.isArray(x) && Array.isArray(y)) {
+    if (x.length !== y.length) out.push(`${at}: length ${x.length} vs ${y.length}`);
+    for (let i = 0; i < Math.min(x.length, y.length); i++) diffJson(x[i], y[i], `${at}[${i}]`, out);
+    return;
+  }
+  if (x && y && typeof x === 'object' && typeof y === 'object') {
+    for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
+      if (!(k in x)) out.push(`${at}.${k}: only in the second`);
+      else if (!(k in y)) out.push(`${at}.${k}: only in the first`);
+      else diffJson(x[k], y[k], `${at}.${k}`, out);
+    }
+    return;
+  }
+  if (typeof x === 'string' && typeof y === 'string' && maskText(x) === maskText(y)) return;
+  if (JSON.stringify(x) !== JSON.stringify(y)) out.push(`${at}: ${JSON.stringify(x)?.slice(0, 100)} vs ${JSON.stringify(y)?.slice(0, 100)}`);
+}
+
+/** a field path with array indices generalised: a field that varies in one row between runs is noise in every row */
+const pathOf = (line) => line.slice(0, line.indexOf(': ')).replace(/\[\d+\]/g, '[*]');
+const read = (dir, name) => fs.readFileSync(path.join(dir, name), 'utf8');
+
+if (mode === 'capture' && a) await capture(path.resolve(a));
+else if (mode === 'compare' && a && b && process.argv[5]) {
+  const after = process.argv[5];
+  let bad = 0;
+  for (const name of fs.readdirSync(a).sort()) {
+    if (!fs.existsSync(path.join(after, name))) {
+      console.log(`${name}: missing after`);
+      bad++;
+      continue;
+    }
+    const noise = [];
+    const out = [];
+    if (name.endsWith('.json')) {
+      const base = JSON.parse(read(a, name));
+      diffJson(base, JSON.parse(read(b, name)), '$', noise);
+      diffJson(base, JSON.parse(read(after, name)), '$', out);
+    } else {
+      if (maskText(read(a, name)) !== maskText(read(b, name))) noise.push('$: text');
+      if (maskText(read(a, name)) !== maskText(read(after, name))) out.push('$: text differs (numbers masked)');
+    }
+    const noisy = new Set(noise.map(pathOf));
+    const real = out.filter((line) => !noisy.has(pathOf(line)));
+    console.log(`${name}: ${real.length ? `${real.length} difference(s)` : 'identical'} (${noisy.size} run-to-run field(s) set aside)`);
+    for (const line of real.slice(0, 40)) console.log(`  ${line}`);
+    bad += real.length ? 1 : 0;
+  }
+  process.exit(bad ? 1 : 0);
+} else {
+  console.error('usage: refactor-snapshot.mjs capture DIR | compare BEFORE1 BEFORE2 AFTER');
+  process.exit(2);
+}
