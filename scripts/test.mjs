@@ -18,7 +18,8 @@ const runTmp = mkdtempSync(join(outer, 'mcpgauge-testrun-'));
 // tool caches (tsx's transform cache) are shared with the outer temp folder, not leftovers
 const CACHE = /^tsx-/;
 for (const name of readdirSync(outer).filter((n) => CACHE.test(n))) symlinkSync(join(outer, name), join(runTmp, name));
-$.env = { ...process.env, TMPDIR: runTmp, TMP: runTmp, TEMP: runTmp };
+// LAP (the lap-score venv, pipeline/live/lap_venv.ts) is off for the suite; test/live/lap.test.ts runs it on purpose
+$.env = { MCPGAUGE_LAP: 'off', ...process.env, TMPDIR: runTmp, TMP: runTmp, TEMP: runTmp };
 let code = 0;
 try {
   // the processes the tests spawn run dist/: compile it when missing or stale (a no-op otherwise)

@@ -144,7 +144,10 @@ export function register(program: Command): void {
         const { runLive } = await import('../live/live-stage.ts');
         live = await runLive({ ...liveOpts, bootstrap, log, retriever: retrievers(flags.retriever)[0], retrieverOptions: embedOptionsFromFlags(flags) });
       }
-      log(`live stage: ${((performance.now() - t1) / 1000).toFixed(1)} s, ${live.errors.length} error row(s)`);
+      // error rows = failed measured calls; live.errors also holds notes that are not failed calls (e.g. LAP's divergence warning)
+      const failed = live.status?.failed_calls ?? live.responses.filter((x) => !x.ok).length;
+      const notes = live.errors.length - failed;
+      log(`live stage: ${((performance.now() - t1) / 1000).toFixed(1)} s, ${failed} error row(s)${notes > 0 ? `, ${notes} other problem(s) noted in live.errors` : ''}`);
     }
     const staged = liveOpts ? await runSystemStages(systemOpts, { ...liveOpts, bootstrap, log }, explicitSystems) : {};
     const options: { [k: string]: JsonValue } = JSON.parse(

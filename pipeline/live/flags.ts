@@ -201,7 +201,7 @@ export function liveOptions(): Option[] {
     opt('--ready-timeout <ms>', 'how long to wait for the proxy to serve every upstream tool (embedded) or return results (external)', { check: int(1) }),
     opt('--embedded-servers <list>', `upstreams of the embedded default (${EMBEDDED_SERVERS.join(',')})`, { check: servers }),
     opt('--lap-json <file>', 'merge an external `lap lint --json` result (grade, menu tokens); warns when its menu count differs from ours by more than 15%', { check: nonEmpty }),
-    opt('--no-lap', 'do not run or merge LAP'),
+    opt('--no-lap', 'do not run or merge LAP (also MCPGAUGE_LAP=off; MCPGAUGE_LAP=offline: run LAP only when its venv is already built, never install)'),
     opt('--style <style>', 'proxy style: auto (discovery when tools/list has the discovery tool) | discovery | passthrough (menus and a cheap call only)', { default: 'auto', choices: STYLE_CHOICES }),
     opt('--tool-map <file>', 'pass-through: JSON {"server:tool": "proxy tool name"} for renames beyond a prefix (else matched by suffix)', { check: nonEmpty }),
     opt('--transport <t>', 'for --proxy-url: auto (streamable HTTP, SSE on 404/405) | streamable-http | sse (the gate calls it --proxy-transport)', { default: 'auto', choices: LIVE_TRANSPORTS }),

@@ -1,51 +1,55 @@
 /**
  * LAP (lap-score) independent verdict for the live stage. Never fails the run: every problem
- * becomes `{executed: false, skip_reason}`.
+ * becomes `{executed: false, skip_reason}` (one line naming what was missing).
  *
- * - `--lap-json FILE`: merge an external `lap lint --json` result (reads `grade.letter` and
- *   `menu_tokens`).
- * - else, when a `lap` executable is on PATH and the proxy has an HTTP URL: run
- *   `lap lint --mcp-url URL --json` and merge its output.
- * - else: `skipped: lap not installed`.
+ * - `--lap-json FILE`: merge an external `lap lint --json` result (reads `grade.letter` or a
+ *   grade string, and `menu_tokens`).
+ * - else, when the proxy has an HTTP URL: the pinned `lap-score[mcp]` in a private venv under
+ *   `.cache/venvs/` (lap_venv.ts; built once, atomically) runs `lap lint --mcp-url URL --json`.
+ *   LAP never sees the proxy's own URL: it talks to a loopback forwarder (this file) that adds the
+ *   run's headers (API key) and the URL's query on the way through, so no secret is in lap's
+ *   argv, output or errors. lap runs with the allow-listed child environment (no
+ *   ANTHROPIC_API_KEY: it counts with tiktoken cl100k_base, offline, the tokenizer of
+ *   `in_house_menu_tokens`).
+ * - a stdio target has no URL: skipped with that reason.
+ * Switches: `--no-lap` / `MCPGAUGE_LAP=off`; `MCPGAUGE_LAP=offline` uses a built venv, never installs.
  * divergence_pct = 100 * (lap_menu - in_house_menu) / in_house_menu; |divergence| > 15 warns
- * (LAP frames the menu differently, so some divergence is expected).
+ * (LAP frames the menu differently: JSON of {name, description, input_schema} per tool).
  */
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import type { LapResult } from '../report/types.ts';
+import type { McpTarget } from '../mcp/client.ts';
+import { allowedEnv } from '../util/proc.ts';
+import { redactText } from '../util/redact.ts';
+import { ensureLapVenv, LAP_ENV, type EnsureVenvOptions } from './lap_venv.ts';
+
+export { findOnPath } from './lap_venv.ts';
 
 export const LAP_DIVERGENCE_WARN_PCT = 15;
+export type LapMode = 'auto' | 'off' | 'offline';
+export const LAP_MODES: readonly LapMode[] = ['auto', 'off', 'offline'];
 
 export interface LapOptions {
   /** external lap JSON to merge */
   lapJson?: string;
-  /** 'off' skips LAP entirely */
-  mode?: 'auto' | 'off';
-  /** executable to run instead of `lap` from PATH (absolute path) */
+  /** 'off' skips LAP entirely; 'offline' never installs the venv; default: $MCPGAUGE_LAP, else auto */
+  mode?: LapMode;
+  /** executable to run instead of the venv's lap (absolute path; tests) */
   lapCommand?: string;
   /** in-house proxy menu tokens (cl100k_base) to compare with */
   inHouseMenuTokens: number;
   /** HTTP URL of the proxy (lap needs one) */
   httpUrl?: string;
+  /** how the live stage reaches the proxy (its headers and, for SSE, its URL) */
+  target?: McpTarget;
+  /** where the venv lives, which python (lap_venv.ts) */
+  venv?: EnsureVenvOptions;
+  log?: (msg: string) => void;
   timeoutMs?: number;
-}
-
-/** Finds an executable named `name` on PATH (null when absent). */
-export function findOnPath(name: string, pathVar = process.env.PATH ?? ''): string | null {
-  for (const dir of pathVar.split(delimiter)) {
-    if (!dir) continue;
-    const p = join(dir, name);
-    try {
-      if (statSync(p).isFile()) {
-        accessSync(p, constants.X_OK);
-        return p;
-      }
-    } catch {
-      /* not here */
-    }
-  }
-  return null;
 }
 
 /** Parse a lap JSON document (text) into a LapResult, or a skip reason. */
@@ -84,20 +88,80 @@ export function parseLapText(text: string, where: string, inHouse: number): LapR
   return out;
 }
 
-function runLap(cmd: string, url: string, timeoutMs: number): Promise<{ ok: true; stdout: string } | { ok: false; error: string }> {
+/**
+ * A loopback HTTP forwarder in front of the proxy: lap gets `http://127.0.0.1:PORT/mcp` (or
+ * `/sse`); a request there goes on to the proxy URL (its path and query, which may hold a key)
+ * with the run's headers added. Other paths (an SSE message endpoint) pass as they are.
+ */
+export async function startForwarder(to: string, headers: Record<string, string> = {}, sse = false): Promise<{ url: string; close(): Promise<void> }> {
+  const up = new URL(to);
+  const send = up.protocol === 'https:' ? httpsRequest : httpRequest;
+  const entry = sse ? '/sse' : '/mcp';
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const u = new URL(req.url ?? '/', 'http://127.0.0.1');
+    let path = u.pathname + u.search;
+    if (u.pathname === entry) {
+      const q = new URLSearchParams(up.search);
+      for (const [k, v] of u.searchParams) q.append(k, v);
+      const qs = q.toString();
+      path = up.pathname + (qs ? `?${qs}` : '');
+    }
+    const h: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && k !== 'host') h[k] = v;
+    const out = send({ protocol: up.protocol, hostname: up.hostname, port: up.port, method: req.method, path, headers: { ...h, ...headers, host: up.host } }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    out.on('error', (e) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`forwarder: ${e.message}`);
+    });
+    req.pipe(out);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}${entry}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+type LapRun = { ok: true; stdout: string } | { ok: false; error: string };
+
+function runLap(argv: string[], url: string, timeoutMs: number, env: Record<string, string>, secrets: string[]): Promise<LapRun> {
   return new Promise((resolve) => {
-    execFile(cmd, ['lint', '--mcp-url', url, '--json'], { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+    execFile(argv[0], [...argv.slice(1), 'lint', '--mcp-url', url, '--json'], { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env }, (err, stdout, stderr) => {
       if (err && !stdout.trim()) {
-        const tail = String(stderr).trim().split('\n').slice(-2).join(' | ');
-        resolve({ ok: false, error: `${err.message.split('\n')[0]}${tail ? ` (${tail})` : ''}` });
+        const tail = String(stderr).trim().split('\n').filter(Boolean).slice(-1).join('');
+        resolve({ ok: false, error: redactText(`${err.message.split('\n')[0]}${tail ? ` (${tail})` : ''}`, secrets) });
       } else resolve({ ok: true, stdout });
     });
   });
 }
 
+/** --no-lap wins, else $MCPGAUGE_LAP, else auto. */
+export function lapMode(mode: LapMode | undefined, env: NodeJS.ProcessEnv = process.env): LapMode | { bad: string } {
+  if (mode !== undefined) return mode;
+  const v = env[LAP_ENV];
+  if (v === undefined || v === '') return 'auto';
+  return (LAP_MODES as readonly string[]).includes(v) ? (v as LapMode) : { bad: v };
+}
+
+export const LAP_NO_URL_REASON =
+  'skipped: lap needs an HTTP proxy URL (the target is a stdio command); serve the proxy over HTTP and pass --proxy-url ' +
+  '(the embedded default and HTTP-served presets have one)';
+
 /** The LAP block of the live report. Never throws. */
 export async function lapSection(o: LapOptions): Promise<LapResult> {
   try {
+    // order: --no-lap, --lap-json, no URL, then $MCPGAUGE_LAP (off / offline / auto)
     if (o.mode === 'off') return { executed: false, skip_reason: 'skipped: LAP disabled (--no-lap)' };
     if (o.lapJson !== undefined) {
       let text: string;
@@ -110,13 +174,43 @@ export async function lapSection(o: LapOptions): Promise<LapResult> {
       if (r.executed) r.artifact_path = o.lapJson;
       return r;
     }
-    const cmd = o.lapCommand ?? findOnPath('lap');
-    if (!cmd) return { executed: false, skip_reason: 'skipped: lap not installed' };
-    if (!o.httpUrl) return { executed: false, skip_reason: 'skipped: lap needs an HTTP proxy URL (the target is a stdio command)' };
-    const res = await runLap(cmd, o.httpUrl, o.timeoutMs ?? 120_000);
-    if (!res.ok) return { executed: false, skip_reason: `lap failed: ${res.error}` };
-    return parseLapText(res.stdout, `from \`${cmd} lint\``, o.inHouseMenuTokens);
+    const t = o.target;
+    if (!o.httpUrl || t?.kind === 'stdio') return { executed: false, skip_reason: LAP_NO_URL_REASON };
+    const mode = lapMode(o.mode);
+    if (typeof mode === 'object') return { executed: false, skip_reason: `skipped: ${LAP_ENV}=${JSON.stringify(mode.bad)} is not one of ${LAP_MODES.join(', ')}` };
+    if (mode === 'off') return { executed: false, skip_reason: `skipped: LAP disabled (${LAP_ENV}=off)` };
+    let argv: string[];
+    let version: string | undefined;
+    let tiktokenCache: string | undefined;
+    if (o.lapCommand) argv = [o.lapCommand];
+    else {
+      const v = await ensureLapVenv({ log: o.log, ...o.venv, offline: mode === 'offline' || o.venv?.offline });
+      if (!v.ok) return { executed: false, skip_reason: v.reason };
+      argv = v.argv;
+      version = v.version;
+      tiktokenCache = v.tiktokenCache;
+    }
+    const headers = t && 'headers' in t ? (t.headers ?? {}) : {};
+    const secrets = Object.values(headers).flatMap((h) => [h, h.replace(/^Bearer\s+/i, '')]);
+    const sseUrl = t?.kind === 'sse' ? t.url : undefined;
+    const fwd = await startForwarder(sseUrl ?? o.httpUrl, headers, sseUrl !== undefined);
+    try {
+      const env = allowedEnv({
+        ...(tiktokenCache ? { TIKTOKEN_CACHE_DIR: tiktokenCache } : {}),
+        NO_PROXY: '127.0.0.1,localhost',
+        no_proxy: '127.0.0.1,localhost',
+        PYTHONWARNINGS: 'ignore',
+      });
+      o.log?.(`live: LAP: ${version ?? argv[0]} lint --mcp-url ${fwd.url} --json (loopback forwarder to the proxy)`);
+      const res = await runLap(argv, fwd.url, o.timeoutMs ?? 120_000, env, secrets);
+      if (!res.ok) return { executed: false, skip_reason: `lap failed: ${res.error}` };
+      const r = parseLapText(res.stdout, 'from `lap lint`', o.inHouseMenuTokens);
+      if (r.executed && version && r.version === undefined) r.version = version;
+      return r;
+    } finally {
+      await fwd.close();
+    }
   } catch (e) {
-    return { executed: false, skip_reason: `LAP step failed: ${(e as Error).message}` };
+    return { executed: false, skip_reason: `LAP step failed: ${redactText((e as Error).message.split('\n')[0])}` };
   }
 }

@@ -12,7 +12,7 @@
  * - latency: warm-up calls first, then `runs` passes over the queries, client-measured;
  * - economics: break-even and session estimates from the measured inputs (break-even withheld
  *   when a schema is missing on either side: authoritative_headline false with the reason);
- * - LAP: merged from `--lap-json`, run when `lap` is on PATH, else skipped; never fails the run.
+ * - LAP: merged from `--lap-json`, else the pinned lap-score run from its venv (lap.ts, lap_venv.ts), else skipped; never fails the run.
  * A failing query is an error row (and an `errors[]` entry), never an aborted run.
  *
  * The stages live in their own files: settings.ts (options, queries), connect.ts (the
@@ -131,6 +131,8 @@ async function measuredFigures(r: LiveRun, style: 'discovery' | 'passthrough') {
     lapCommand: opts.lapCommand,
     inHouseMenuTokens: getTokenizer('cl100k_base').count(proxyListing),
     httpUrl: r.target.httpUrl,
+    target: r.target.proxy,
+    log: r.log,
   });
   if (lap.warning) errors.push({ where: 'lap', message: lap.warning });
   return { figures: { menus, responses, response_summary, retrieval, latency, economics, lap }, passthrough, resultCost };

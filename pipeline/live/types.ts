@@ -59,8 +59,9 @@ export interface LiveOptions extends TargetOptions {
   /** tokenizer names (default both) */
   tokenizers?: string[];
   lapJson?: string;
-  lap?: 'auto' | 'off';
-  /** executable to run as `lap` (default: `lap` from PATH) */
+  /** 'off' = --no-lap; 'offline' = use the built venv only; default $MCPGAUGE_LAP, else auto */
+  lap?: 'auto' | 'off' | 'offline';
+  /** executable to run as `lap` (default: the pinned lap-score venv, lap_venv.ts) */
   lapCommand?: string;
   /** per discovery call deadline (ms, default 30000) */
   callTimeoutMs?: number;

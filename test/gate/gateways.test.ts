@@ -1,29 +1,22 @@
 /**
  * Real third-party gateways from the npm registry (devDependencies), gated with their presets
  * (datasets/presets): each goes red on its real defects, all in one run, and green on the steps it
- * handles (docs/gateways.md records the evidence). The mcp-proxy run uses the README's own
- * example line, so the README's third-party example is run by a test. One stdio cell each (they
+ * handles (docs/gateways.md records the evidence). The mcp-proxy and supergateway runs use the
+ * README's own example lines (test/gate/readme-examples.test.ts checks every gate example line
+ * has a runner). One stdio cell each (they
  * front stdio upstreams only), no compliance grading (compliance-step.test.ts covers that step).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { splitCommandLine } from '../../pipeline/adapter/index.ts';
-import { REPO, assertRedExactly, runGateCli } from './helpers.ts';
+import { assertRedExactly, readmeGateExample, runGateCli } from './helpers.ts';
 
 const fast = (cfg: any) => {
   delete cfg.compliance;
   cfg.timeouts.recovery_ms = 8000;
 };
-
-/** the README's gate example for a third-party gateway: `make gate ARGS="--preset mcp-proxy …"` */
-function readmeExample(): string[] {
-  const line = readFileSync(join(REPO, 'README.md'), 'utf8').split('\n').find((l) => l.startsWith('make gate ARGS="--preset mcp-proxy'));
-  assert.ok(line, 'the README gate section shows a --preset mcp-proxy example');
-  return splitCommandLine(/ARGS="([^"]*)"/.exec(line!)![1]);
-}
 
 let tmp = '';
 let WRONG_MAP = '';
@@ -37,7 +30,7 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 test('gateways: npm mcp-proxy and supergateway go red on their real defects, all in one run each', { concurrency: 3 }, async (t) => {
   await Promise.all([
     t.test('mcp-proxy (the README example), single-upstream cell: every fault role runs through its one child; never reconnects after the child dies -> crash (kill blocked by it); HTTP cells not applicable', async () => {
-      const args = readmeExample();
+      const args = readmeGateExample('--preset mcp-proxy');
       const r = await runGateCli([...args, '--cells', 'stdio/2025-11-25,http-stateless/2025-11-25', '--no-fixture-grade'], {}, { patch: fast });
       try {
         assertRedExactly(r, { 'stdio/2025-11-25': 'crash' });
@@ -70,8 +63,8 @@ test('gateways: npm mcp-proxy and supergateway go red on their real defects, all
         r.cleanup();
       }
     }),
-    t.test('supergateway (SSE, its default), single-upstream cell: no call timeout -> hang, one child shared by every session -> isolation, exits when its child dies -> crash', async () => {
-      const r = await runGateCli(['--preset', 'supergateway', '--cells', 'stdio/2025-11-25', '--no-fixture-grade'], {}, { patch: fast });
+    t.test('supergateway (SSE, its default; the README example), single-upstream cell: no call timeout -> hang, one child shared by every session -> isolation, exits when its child dies -> crash', async () => {
+      const r = await runGateCli([...readmeGateExample('--preset supergateway'), '--cells', 'stdio/2025-11-25', '--no-fixture-grade'], {}, { patch: fast });
       try {
         assertRedExactly(r, { 'stdio/2025-11-25': ['hang', 'isolation', 'crash'] });
         const cell = r.report!.cells[0];

@@ -6,11 +6,34 @@ import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { GateReport } from '../../pipeline/gate/report.ts';
+import { splitCommandLine } from '../../pipeline/adapter/index.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 export const BIN = join(REPO, 'bin', 'mcpgauge.mjs');
 export const GATEWAY = `node --import tsx ${join(REPO, 'test', 'gate', 'gateway.ts')} --config {CONFIG_FILE} --port {PORT}`;
 export const REFERENCE_TEMPLATE = join(REPO, 'datasets', 'gate', 'reference-proxy.json');
+
+/** The `make gate ARGS="…"` example lines of README.md's "## Release QA" section (its first sh block), as written. */
+export function readmeGateExamples(): string[] {
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Release QA'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section);
+  assert.ok(block, 'README.md "## Release QA" has a sh block of examples');
+  return block![1].split('\n').filter((l) => l.startsWith('make gate'));
+}
+
+/** The gate arguments of one README gate example: the ARGS="…" words (shell quoting), [] for a bare `make gate`. */
+export function gateArgsOf(line: string): string[] {
+  const m = /ARGS="([^"]*)"/.exec(line);
+  return m ? splitCommandLine(m[1]) : [];
+}
+
+/** The README gate example that starts with `make gate ARGS="<prefix>` (exactly one). */
+export function readmeGateExample(prefix: string): string[] {
+  const lines = readmeGateExamples().filter((l) => l.startsWith(`make gate ARGS="${prefix}`));
+  assert.equal(lines.length, 1, `the README gate section shows one example starting with ${prefix}`);
+  return gateArgsOf(lines[0]);
+}
 
 /** gate.config.json with test overrides (no retry by default, so a red step shows on the first attempt). */
 export function testConfig(dir: string, patch: (c: any) => void = () => {}): string {

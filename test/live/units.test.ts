@@ -146,6 +146,28 @@ test('LAP merge: grade and menu tokens, divergence warning only beyond 15%', () 
   assert.equal(low.grade, undefined);
 });
 
+test('LAP merge: the lap-score 0.8.0 `lap lint --mcp-url … --json` shape (as printed against the reference proxy)', () => {
+  const real = {
+    api: 'MCP server (4 advertised tool(s))',
+    source: 'http://127.0.0.1:41137/mcp',
+    grade: { score: 83, letter: 'B', subscores: { menu: 88, hygiene: 75 } },
+    menu_tokens: 484,
+    heaviest_tools: [{ tool: 'retrieve_tools', tokens: 199, description_tokens: 71, schema_tokens: 109 }],
+    next_grade: { letter: 'A', threshold: 85, menu_budget: 457 },
+    findings: [{ rule: 'M4', severity: 'info', where: 'upstream_servers', message: "inputSchema declares parameters but no 'required' list" }],
+    warnings: 0,
+    suggestions: 1,
+  };
+  const r = parseLapText(JSON.stringify(real, null, 2), 'from `lap lint`', 361);
+  assert.equal(r.executed, true);
+  assert.equal(r.grade, 'B');
+  assert.equal(r.menu_tokens, 484);
+  assert.equal(r.in_house_menu_tokens, 361);
+  assert.equal(r.divergence_pct, 34.07);
+  assert.match(r.warning!, /^LAP counts 484 menu tokens, ours 361 \(cl100k_base\): \+34\.07%/);
+  assert.equal(parseLapText(JSON.stringify({ grade: 'A', menu_tokens: 10 }), 'x', 10).grade, 'A', 'a plain grade string (older shape) still reads');
+});
+
 test('LAP: bad artifacts become skip reasons, never errors', async () => {
   const notJson = join(dir, 'lap-bad.json');
   writeFileSync(notJson, '{"menu_tokens": 12');
@@ -172,7 +194,7 @@ test('LAP: bad artifacts become skip reasons, never errors', async () => {
   });
 });
 
-test('LAP on PATH: runs `lap lint --mcp-url URL --json` (stand-in executable: lap itself is not installable here)', async () => {
+test('LAP command: runs `lap lint --mcp-url URL --json` against a loopback forwarder (stand-in executable; the real lap-score: lap.test.ts)', async () => {
   const bin = join(dir, 'bin');
   const argsOut = join(dir, 'lap-args.txt');
   mkdirSync(bin, { recursive: true });
@@ -181,17 +203,20 @@ test('LAP on PATH: runs `lap lint --mcp-url URL --json` (stand-in executable: la
   chmodSync(lap, 0o755);
   assert.equal(findOnPath('lap', `/nonexistent:${bin}`), lap);
   assert.equal(findOnPath('lap', '/nonexistent'), null);
-  const r = await lapSection({ lapCommand: lap, httpUrl: 'http://127.0.0.1:1234/mcp', inHouseMenuTokens: 1000 });
+  const r = await lapSection({ mode: 'auto', lapCommand: lap, httpUrl: 'http://127.0.0.1:1234/mcp', inHouseMenuTokens: 1000 });
   assert.deepEqual(r, { executed: true, menu_tokens: 900, grade: 'B', in_house_menu_tokens: 1000, divergence_pct: -10 });
-  assert.equal(readFileSync(argsOut, 'utf8').trim(), 'lint --mcp-url http://127.0.0.1:1234/mcp --json');
-  assert.deepEqual(await lapSection({ lapCommand: lap, inHouseMenuTokens: 1000 }), {
+  // lap is given the forwarder's URL (no key, no query), never the proxy's own
+  assert.match(readFileSync(argsOut, 'utf8').trim(), /^lint --mcp-url http:\/\/127\.0\.0\.1:\d+\/mcp --json$/);
+  assert.notEqual(readFileSync(argsOut, 'utf8').trim(), 'lint --mcp-url http://127.0.0.1:1234/mcp --json');
+  assert.deepEqual(await lapSection({ mode: 'auto', lapCommand: lap, inHouseMenuTokens: 1000 }), {
     executed: false,
-    skip_reason: 'skipped: lap needs an HTTP proxy URL (the target is a stdio command)',
+    skip_reason: 'skipped: lap needs an HTTP proxy URL (the target is a stdio command); serve the proxy over HTTP and pass --proxy-url (the embedded default and HTTP-served presets have one)',
   });
+  assert.deepEqual(await lapSection({ lapCommand: lap, httpUrl: 'http://127.0.0.1:1234/mcp', inHouseMenuTokens: 1000, mode: undefined, venv: {} }).then((x) => x.executed || x.skip_reason), process.env.MCPGAUGE_LAP === 'off' ? 'skipped: LAP disabled (MCPGAUGE_LAP=off)' : true);
   const failing = join(bin, 'lap-fail');
   writeFileSync(failing, '#!/bin/sh\necho "no such server" >&2\nexit 3\n');
   chmodSync(failing, 0o755);
-  const f = await lapSection({ lapCommand: failing, httpUrl: 'http://127.0.0.1:1/mcp', inHouseMenuTokens: 1000 });
+  const f = await lapSection({ mode: 'auto', lapCommand: failing, httpUrl: 'http://127.0.0.1:1/mcp', inHouseMenuTokens: 1000 });
   assert.equal(f.executed, false);
   assert.match(f.skip_reason!, /^lap failed: .*no such server/);
 });

@@ -13,6 +13,17 @@ import { parseSystemSpec } from '../../pipeline/systems/spec.ts';
 import { UserError } from '../../pipeline/types.ts';
 import { validateReport } from '../../pipeline/report/validate.ts';
 import { MCPGAUGE_BIN, tempDir } from '../proxy/helpers.ts';
+import { splitCommandLine } from '../../pipeline/adapter/index.ts';
+import { REPO_ROOT } from '../../pipeline/constants.ts';
+
+/** The README example `node bin/mcpgauge.mjs bench <prefix>…` (one line, its comment dropped): the words after `bench`. */
+function readmeBench(prefix: string): string[] {
+  const lines = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').split('\n').filter((l) => l.startsWith(`node bin/mcpgauge.mjs bench ${prefix}`));
+  assert.equal(lines.length, 1, `README shows one example starting with bench ${prefix}`);
+  return splitCommandLine(lines[0].replace(/\s+#.*$/, '')).slice(3);
+}
+/** what keeps a README live example short here (the examples' own flags come first) */
+const SHORT = ['--embedded-servers', 'fixture', '--live-queries', '2', '--runs', '1', '--warmup', '0', '--tokenizers', 'cl100k_base', '--bootstrap', '10', '--no-lap'];
 
 const t = tempDir('systems-presets');
 after(() => t.cleanup());
@@ -33,9 +44,11 @@ test('--system preset:NAME: name defaults to the preset, upstream= for single-up
   bad('preset:nosuch', /unknown preset "nosuch" \(presets: .*mcp-proxy/);
 });
 
-test('bench --live --system reference --system mp=preset:mcp-proxy: one report with both systems', async () => {
+test('bench --live --system reference --system mp=preset:mcp-proxy (the README example): one report with both systems', async () => {
   const out = join(t.dir, 'both');
-  const r = await bench(['--live', '--no-offline', '--system', 'reference', '--system', 'mp=preset:mcp-proxy', '--embedded-servers', 'fixture', '--live-queries', '2', '--runs', '1', '--warmup', '0', '--tokenizers', 'cl100k_base', '--bootstrap', '10', '--no-lap', '--out', out]);
+  const args = readmeBench('--live --no-offline --system reference --system mp=preset:mcp-proxy');
+  assert.deepEqual(args, ['--live', '--no-offline', '--system', 'reference', '--system', 'mp=preset:mcp-proxy'], 'the README example');
+  const r = await bench([...args, ...SHORT, '--out', out]);
   assert.equal(r.code, 0, r.stderr);
   const report = validateReport(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')));
   const [ref, mp] = report.systems ?? [];
@@ -50,4 +63,16 @@ test('bench --live --system reference --system mp=preset:mcp-proxy: one report w
   const bad = await bench(['--live', '--no-offline', '--system', 'mp=preset:mcp-proxy,port=1', '--out', join(t.dir, 'bad')]);
   assert.equal(bad.code, 2, bad.stderr);
   assert.equal(bad.stderr.trim().split('\n').length, 1, bad.stderr);
+});
+
+test('bench --live --no-offline --preset mcp-proxy (the README example): the preset in front of the fixture, measured pass-through', async () => {
+  const out = join(t.dir, 'preset');
+  const args = readmeBench('--live --no-offline --preset mcp-proxy');
+  assert.deepEqual(args, ['--live', '--no-offline', '--preset', 'mcp-proxy'], 'the README example');
+  const r = await bench([...args, ...SHORT, '--out', out]);
+  assert.equal(r.code, 0, r.stderr);
+  const report = validateReport(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')));
+  assert.equal(report.live?.style, 'passthrough', report.live?.style_reason);
+  assert.ok((report.live?.passthrough?.matched ?? 0) >= 6, 'every fixture tool matched through mcp-proxy');
+  assert.match(r.stderr, /preset mcp-proxy .*fronting fixture/);
 });

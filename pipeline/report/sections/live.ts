@@ -55,6 +55,8 @@ export const liveSection: ReportSection<Report> = {
     if (lv.cheap_call) out.push(`live cheap call (${lv.cheap_call.method}): p50 ${lv.cheap_call.p50_ms} ms p95 ${lv.cheap_call.p95_ms} ms (n=${lv.cheap_call.n})`);
     if (lv.passthrough) out.push(`live pass-through: ${lv.passthrough.matched} upstream tools matched, prefix overhead ${lv.passthrough.prefix_overhead_tokens} tokens (${lv.passthrough.tokenizer})`);
     for (const n of lv.not_computed ?? []) out.push(`live not computed: ${n.what}: ${n.reason}`);
+    if (lv.lap.executed) out.push(`live LAP${lv.lap.version ? ` ${lv.lap.version}` : ''}: grade ${lv.lap.grade ?? '—'}, menu ${lv.lap.menu_tokens} tokens vs ours ${lv.lap.in_house_menu_tokens ?? '—'} (cl100k_base)${lv.lap.divergence_pct !== undefined ? `, ${lv.lap.divergence_pct > 0 ? '+' : ''}${lv.lap.divergence_pct}%` : ''}`);
+    else out.push(`live LAP not executed: ${(lv.lap.skip_reason ?? '').replace(/^skipped:\s*/i, '')}`);
     for (const s of lv.result_cost?.summary ?? []) {
       out.push(`live result cost (${s.tokenizer}): ${s.n} calls via ${lv.result_cost!.call_tool}, mean result ${s.mean_result_tokens.toFixed(1)} tokens, mean call ${s.mean_call_tokens.toFixed(1)}, proxy overhead ${s.mean_overhead_tokens?.toFixed(1) ?? 'n/a'} tokens/call (direct n=${s.direct_n})`);
     }

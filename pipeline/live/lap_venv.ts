@@ -1,0 +1,227 @@
+/**
+ * The private Python venv that runs the pinned LAP (`lap-score[mcp]==LAP_SCORE_VERSION`, the `lap`
+ * CLI) for the live stage: `.cache/venvs/lap-score-<version>/`, built once.
+ *
+ * - Atomic: the venv is built in a sibling temp folder (`.lap-score-<v>.tmp-<pid>-<rand>`), the
+ *   tokenizer file is seeded, a READY marker is written last, then the folder is renamed into
+ *   place. A folder without READY (a killed build) is never taken as ready: it is removed and
+ *   rebuilt. The venv is run as `<dir>/bin/python -m lap.cli` (console scripts carry the temp
+ *   folder's path in their shebang; `python -m` does not care where the folder lives).
+ * - Concurrent runs: a lock file (`.lap-score-<v>.lock`, the builder's pid) makes the others wait
+ *   for READY instead of building twice; a lock whose pid is gone is taken over. Correctness does
+ *   not rest on the lock: rename onto an existing venv fails and the loser discards its copy.
+ * - Offline tokens: LAP counts with tiktoken's cl100k_base, which tiktoken downloads on first use
+ *   (not a reachable registry). The same ranks ship in the npm `tiktoken` package; they are
+ *   written in tiktoken's cache format into `<dir>/tiktoken-cache/` and checked against the sha256
+ *   that tiktoken itself expects (`TIKTOKEN_CACHE_DIR` points there when lap runs).
+ * - Never throws: every problem is `{ok: false, reason}` naming what was missing.
+ */
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { REPO_ROOT } from '../constants.ts';
+import { pidAlive } from '../util/proc.ts';
+import { redactText } from '../util/redact.ts';
+
+/** The one pinned LAP version (PyPI `lap-score`); `[mcp]` adds fastmcp for `--mcp-url`. */
+export const LAP_SCORE_VERSION = '0.8.0';
+export const LAP_SCORE_REQUIREMENT = `lap-score[mcp]==${LAP_SCORE_VERSION}`;
+/** Environment switch: `off` (= --no-lap), `offline` (use a built venv, never install), `auto` (default). */
+export const LAP_ENV = 'MCPGAUGE_LAP';
+export const DEFAULT_VENV_ROOT = join(REPO_ROOT, '.cache', 'venvs');
+const READY = 'READY.json';
+/** tiktoken's cache key is sha1 of this URL; the content hash is the one tiktoken checks */
+const CL100K_URL = 'https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken';
+const CL100K_SHA256 = '223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7';
+
+export interface LapVenv {
+  dir: string;
+  python: string;
+  /** argv prefix that runs the `lap` CLI */
+  argv: string[];
+  tiktokenCache: string;
+  version: string;
+}
+
+export interface EnsureVenvOptions {
+  /** default <repo>/.cache/venvs */
+  root?: string;
+  /** never install; use the venv only when it is already built */
+  offline?: boolean;
+  /** python executable (default python3 from PATH) */
+  python?: string;
+  log?: (msg: string) => void;
+  /** environment of `python -m venv` and pip (default process.env: the user's pip configuration) */
+  env?: NodeJS.ProcessEnv;
+  /** deadline of the whole build (venv + pip), default 300 s */
+  timeoutMs?: number;
+}
+
+export type EnsureVenvResult = ({ ok: true; built: boolean } & LapVenv) | { ok: false; reason: string };
+
+/** Finds an executable named `name` on PATH (null when absent). */
+export function findOnPath(name: string, pathVar = process.env.PATH ?? ''): string | null {
+  for (const d of pathVar.split(delimiter)) {
+    if (!d) continue;
+    const p = join(d, name);
+    try {
+      if (statSync(p).isFile()) {
+        accessSync(p, constants.X_OK);
+        return p;
+      }
+    } catch {
+      /* not here */
+    }
+  }
+  return null;
+}
+
+export function lapVenvDir(root = DEFAULT_VENV_ROOT): string {
+  return join(root, `lap-score-${LAP_SCORE_VERSION}`);
+}
+
+function venvOf(dir: string): LapVenv {
+  const python = join(dir, 'bin', 'python');
+  return { dir, python, argv: [python, '-m', 'lap.cli'], tiktokenCache: join(dir, 'tiktoken-cache'), version: `lap-score ${LAP_SCORE_VERSION}` };
+}
+
+/** Ready = READY marker for this requirement + the venv's python + the tokenizer file. */
+export function venvReady(dir: string): boolean {
+  try {
+    const m = JSON.parse(readFileSync(join(dir, READY), 'utf8')) as { requirement?: string };
+    const v = venvOf(dir);
+    return m.requirement === LAP_SCORE_REQUIREMENT && existsSync(v.python) && existsSync(join(v.tiktokenCache, sha1(CL100K_URL)));
+  } catch {
+    return false;
+  }
+}
+
+const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
+const oneLine = (s: string) => s.trim().split('\n').filter(Boolean).slice(-1)[0] ?? '';
+
+function run(cmd: string, args: string[], timeoutMs: number, env?: NodeJS.ProcessEnv): Promise<{ ok: boolean; out: string; err: string; code: string }> {
+  return new Promise((resolve) => {
+    execFile(cmd, args, { timeout: timeoutMs, maxBuffer: 8 * 1024 * 1024, env: env ?? process.env }, (e, stdout, stderr) => {
+      const code = e ? String((e as NodeJS.ErrnoException).code ?? (e as { signal?: string }).signal ?? 'failed') : '0';
+      resolve({ ok: !e, out: String(stdout), err: String(stderr), code });
+    });
+  });
+}
+
+/** cl100k_base ranks from the npm tiktoken package, in tiktoken's `.tiktoken` text form. */
+export function cl100kTiktokenFile(): Buffer {
+  const req = createRequire(join(REPO_ROOT, 'package.json'));
+  const enc = req('tiktoken/encoders/cl100k_base.json') as { bpe_ranks: string };
+  const lines: string[] = [];
+  // each line of bpe_ranks: "<label> <first rank> <base64 token> <base64 token> ..."
+  for (const line of enc.bpe_ranks.split('\n')) {
+    const w = line.split(' ');
+    if (w.length < 3) continue;
+    let rank = Number(w[1]);
+    for (const tok of w.slice(2)) lines.push(`${tok} ${rank++}`);
+  }
+  const data = Buffer.from(lines.join('\n') + '\n', 'utf8');
+  const got = createHash('sha256').update(data).digest('hex');
+  if (got !== CL100K_SHA256) throw new Error(`cl100k_base ranks from npm tiktoken hash to ${got.slice(0, 12)}…, tiktoken expects ${CL100K_SHA256.slice(0, 12)}…`);
+  return data;
+}
+
+/** Take the build lock, or wait while a live builder holds it. 'ready' when the venv became ready meanwhile. */
+async function lock(path: string, dir: string, deadline: number, log: (m: string) => void): Promise<'locked' | 'ready' | 'timeout'> {
+  let said = false;
+  for (;;) {
+    try {
+      const fd = openSync(path, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return 'locked';
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    if (venvReady(dir)) return 'ready';
+    let holder = NaN;
+    try {
+      holder = Number(readFileSync(path, 'utf8'));
+    } catch {
+      continue; // released between our two looks
+    }
+    if (!Number.isInteger(holder) || holder <= 0 || !pidAlive(holder)) {
+      // a builder that died (or a half-written lock older than a few seconds) leaves a stale lock
+      let age = 0;
+      try {
+        age = Date.now() - statSync(path).mtimeMs;
+      } catch {
+        continue;
+      }
+      if ((Number.isInteger(holder) && holder > 0) || age > 5000) rmSync(path, { force: true });
+    } else if (!said) {
+      log(`live: LAP venv: waiting for the build by pid ${holder}`);
+      said = true;
+    }
+    if (Date.now() > deadline) return 'timeout';
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+/** The pinned LAP venv: ready, built now, or the reason it cannot be. Never throws. */
+export async function ensureLapVenv(o: EnsureVenvOptions = {}): Promise<EnsureVenvResult> {
+  const log = o.log ?? (() => {});
+  const root = o.root ?? DEFAULT_VENV_ROOT;
+  const dir = lapVenvDir(root);
+  try {
+    if (venvReady(dir)) return { ok: true, built: false, ...venvOf(dir) };
+    if (o.offline) return { ok: false, reason: `skipped: the ${LAP_SCORE_REQUIREMENT} venv is not built (${dir}) and ${LAP_ENV}=offline forbids installing it` };
+    const python = o.python ?? findOnPath('python3');
+    if (!python) return { ok: false, reason: `skipped: python3 not found on PATH (LAP needs Python >= 3.10 with venv and pip to install ${LAP_SCORE_REQUIREMENT})` };
+    const timeoutMs = o.timeoutMs ?? 300_000;
+    const deadline = Date.now() + timeoutMs;
+    const ver = await run(python, ['-c', 'import sys, venv, ensurepip; print("%d.%d" % sys.version_info[:2])'], 30_000);
+    if (!ver.ok) {
+      const why = oneLine(ver.err);
+      return { ok: false, reason: `skipped: ${python} cannot make a venv with pip (${why.includes('ensurepip') ? 'no ensurepip; Debian/Ubuntu: apt-get install python3-venv' : why || ver.code})` };
+    }
+    const [maj, min] = ver.out.trim().split('.').map(Number);
+    if (maj < 3 || (maj === 3 && min < 10)) return { ok: false, reason: `skipped: ${python} is Python ${ver.out.trim()}; ${LAP_SCORE_REQUIREMENT} needs >= 3.10` };
+    mkdirSync(root, { recursive: true });
+    const lockPath = join(root, `.lap-score-${LAP_SCORE_VERSION}.lock`);
+    const got = await lock(lockPath, dir, deadline, log);
+    if (got === 'ready') return { ok: true, built: false, ...venvOf(dir) };
+    if (got === 'timeout') return { ok: false, reason: `skipped: another run is still building the LAP venv (${lockPath}); gave up after ${timeoutMs} ms` };
+    const tmp = join(root, `.lap-score-${LAP_SCORE_VERSION}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+    try {
+      if (venvReady(dir)) return { ok: true, built: false, ...venvOf(dir) };
+      // a folder without READY is a build that died half-way: never used, replaced
+      if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+      log(`live: LAP venv: building ${dir} (${python} -m venv, pip install ${LAP_SCORE_REQUIREMENT}; once)`);
+      const t0 = Date.now();
+      const mk = await run(python, ['-m', 'venv', tmp], Math.max(1, deadline - Date.now()), o.env);
+      if (!mk.ok) return { ok: false, reason: `skipped: ${python} -m venv failed: ${oneLine(mk.err) || mk.code} (Debian/Ubuntu: apt-get install python3-venv)` };
+      const pip = await run(
+        join(tmp, 'bin', 'python'),
+        ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--quiet', '--retries', '1', '--timeout', '20', LAP_SCORE_REQUIREMENT],
+        Math.max(1, deadline - Date.now()),
+        o.env,
+      );
+      if (!pip.ok) return { ok: false, reason: `skipped: pip could not install ${LAP_SCORE_REQUIREMENT} (PyPI unreachable? set ${LAP_ENV}=off or offline): ${redactText(oneLine(pip.err)) || pip.code}` };
+      const v = venvOf(tmp);
+      mkdirSync(v.tiktokenCache, { recursive: true });
+      writeFileSync(join(v.tiktokenCache, sha1(CL100K_URL)), cl100kTiktokenFile());
+      writeFileSync(join(tmp, READY), JSON.stringify({ requirement: LAP_SCORE_REQUIREMENT, python: ver.out.trim(), built_at: new Date().toISOString() }) + '\n');
+      try {
+        renameSync(tmp, dir);
+      } catch (e) {
+        // someone else's finished venv is already in place: use it, drop ours
+        if (!venvReady(dir)) throw e;
+      }
+      log(`live: LAP venv: ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      return { ok: true, built: true, ...venvOf(dir) };
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+      rmSync(lockPath, { force: true });
+    }
+  } catch (e) {
+    return { ok: false, reason: `skipped: LAP venv ${dir}: ${redactText((e as Error).message.split('\n')[0])}` };
+  }
+}
