@@ -5,10 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { UserError } from '../../types.ts';
-import { fillCommand, freePort, launchProxy, shellLine } from '../../adapter/index.ts';
-import { launchCommand, openProxy } from '../proxy-open.ts';
-import { measureLive } from '../measure.ts';
 import { MCPGAUGE_BIN, type SystemKindEntry } from '../types.ts';
+
+// heavy modules load when a system is opened or measured, not when a --system SPEC is parsed (every CLI start)
+const proxyOpen = () => import('../proxy-open.ts');
+const measure = () => import('../measure.ts');
+const adapter = () => import('../../adapter/index.ts');
 
 export const cmdKind: SystemKindEntry<'cmd', { template: string }> = {
   kind: 'cmd',
@@ -22,10 +24,14 @@ export const cmdKind: SystemKindEntry<'cmd', { template: string }> = {
     if (!template) throw new UserError(`${where}: cmd: needs a command template`);
     return { name: name ?? 'cmd', kind: 'cmd', spec, template };
   },
-  open: (spec, ctx) => openProxy(spec, ctx, () => launchCommand(spec, spec.template, ctx)),
+  open: async (spec, ctx) => {
+    const { launchCommand, openProxy } = await proxyOpen();
+    return openProxy(spec, ctx, () => launchCommand(spec, spec.template, ctx));
+  },
   /** fill its template (adapter placeholders) and start it; stdio-served (the live stage spawns it) unless it uses {PORT} */
-  measure: (spec, env) =>
-    measureLive(spec, env, async (opts) => {
+  measure: async (spec, env) =>
+    (await measure()).measureLive(spec, env, async (opts) => {
+      const { fillCommand, freePort, launchProxy, shellLine } = await adapter();
       const apiKey = randomBytes(16).toString('hex');
       const http = spec.template.includes('{PORT}');
       const values = {

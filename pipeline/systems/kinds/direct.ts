@@ -3,17 +3,18 @@
  * context, every call direct, measured over MCP. Its side-by-side block is that full menu and the
  * time of a full listing (no discovery call); ready when every upstream has listed its tools.
  */
-import { connectMcp, type McpConnection } from '../../mcp/client.ts';
-import { targetOf } from '../../proxy/config.ts';
-import { getTokenizer, TOKENIZER_NAMES } from '../../tokens/tokenizer.ts';
+import type { McpConnection } from '../../mcp/client.ts';
+import { TOKENIZER_NAMES } from '../../constants.ts';
 import { percentile } from '../../util/stats.ts';
 import type { DirectBlock } from '../../report/types.ts';
-import { listingTokens } from '../menu.ts';
 import type { OpenedSystem, SpecOf, SystemContext, SystemKindEntry } from '../types.ts';
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 async function openDirect(spec: SpecOf<'direct', object>, ctx: SystemContext): Promise<OpenedSystem> {
+  // loaded when a system is opened, not when a --system SPEC is parsed (every CLI start)
+  const { connectMcp } = await import('../../mcp/client.ts');
+  const { targetOf } = await import('../../proxy/config.ts');
   const t0 = performance.now();
   const conns: { name: string; conn: McpConnection }[] = [];
   const close = async () => {
@@ -62,6 +63,8 @@ export const directKind: SystemKindEntry<'direct'> = {
     try {
       const timed: number[] = [];
       for (let r = 0; r < (o.runs ?? 3); r++) timed.push(await turns.run(() => sys.relist()));
+      const { getTokenizer } = await import('../../tokens/tokenizer.ts');
+      const { listingTokens } = await import('../menu.ts');
       const tokenizers = (o.tokenizers ?? [...TOKENIZER_NAMES]).map(getTokenizer);
       const counts = listingTokens(sys.menu, tokenizers);
       const direct: DirectBlock = {

@@ -4,13 +4,14 @@
  * `fixture`). NAME defaults to the preset's name.
  */
 import { loadPreset } from '../../adapter/preset.ts';
-import { ADAPTER_DEFAULTS, presetAdapter } from '../../adapter/index.ts';
 import { UserError } from '../../types.ts';
 import { EMBEDDED_SERVERS } from '../../live/types.ts';
-import { startPreset, presetLiveOptions } from '../preset.ts';
-import { openProxy } from '../proxy-open.ts';
-import { measureLive } from '../measure.ts';
 import type { SystemKindEntry } from '../types.ts';
+
+// heavy modules load when a system is opened or measured, not when a --system SPEC is parsed (every CLI start)
+const proxyOpen = () => import('../proxy-open.ts');
+const measure = () => import('../measure.ts');
+const presets = () => import('../preset.ts');
 
 /** the keys `preset:NAME,key=val` takes */
 export const PRESET_SYSTEM_KEYS = ['upstream'] as const;
@@ -35,13 +36,18 @@ export const presetKind: SystemKindEntry<'preset', { preset: string; upstream?: 
     }
     return out;
   },
-  open: (spec, ctx) =>
-    openProxy(spec, ctx, async () => {
+  open: async (spec, ctx) => {
+    const { openProxy } = await proxyOpen();
+    const { ADAPTER_DEFAULTS, presetAdapter } = await import('../../adapter/index.ts');
+    const { startPreset } = await presets();
+    return openProxy(spec, ctx, async () => {
       const p = await startPreset(spec.preset, ctx.upstreams, ctx.workDir, { upstream: spec.upstream, callTimeoutMs: ctx.timeoutMs, where: `--system ${spec.name}` });
       return { running: p.running, apiKey: p.apiKey, adapter: presetAdapter(p.preset, ctx.adapter ?? ADAPTER_DEFAULTS) };
-    }),
-  measure: (spec, env) =>
-    measureLive(spec, env, async (opts) => {
+    });
+  },
+  measure: async (spec, env) =>
+    (await measure()).measureLive(spec, env, async (opts) => {
+      const { startPreset, presetLiveOptions } = await presets();
       const p = await startPreset(spec.preset, env.upstreams, env.dir, { upstream: spec.upstream, callTimeoutMs: env.base.callTimeoutMs, where: `--system ${spec.name}` });
       return { opts: { ...opts, ...presetLiveOptions(p), readyTimeoutMs: Math.max(opts.readyTimeoutMs ?? 10_000, 10_000) }, running: p.running };
     }),

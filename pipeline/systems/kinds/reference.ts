@@ -4,9 +4,11 @@
  * default).
  */
 import { UserError } from '../../types.ts';
-import { launchCommand, openProxy } from '../proxy-open.ts';
-import { measureLive } from '../measure.ts';
 import type { SystemKindEntry } from '../types.ts';
+
+// heavy modules load when a system is opened or measured, not when a --system SPEC is parsed (every CLI start)
+const proxyOpen = () => import('../proxy-open.ts');
+const measure = () => import('../measure.ts');
 
 const TEMPLATE = '{MCPGAUGE} proxy --config {CONFIG_FILE} --transport stdio';
 
@@ -26,9 +28,12 @@ export const referenceKind: SystemKindEntry<'reference', { retriever?: string }>
     }
     return out;
   },
-  open: (spec, ctx) => openProxy(spec, ctx, () => launchCommand(spec, TEMPLATE, ctx, spec.retriever)),
-  measure: (spec, env) =>
-    measureLive(spec, env, async (opts) => {
+  open: async (spec, ctx) => {
+    const { launchCommand, openProxy } = await proxyOpen();
+    return openProxy(spec, ctx, () => launchCommand(spec, TEMPLATE, ctx, spec.retriever));
+  },
+  measure: async (spec, env) =>
+    (await measure()).measureLive(spec, env, async (opts) => {
       if (spec.retriever !== undefined) opts.retriever = spec.retriever;
       return { opts };
     }),

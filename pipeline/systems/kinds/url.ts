@@ -3,10 +3,11 @@
  * cannot be put in front of the scale sweep's catalogs.
  */
 import { UserError } from '../../types.ts';
-import { launchProxy } from '../../adapter/index.ts';
-import { openProxy } from '../proxy-open.ts';
-import { measureLive } from '../measure.ts';
 import type { SystemKindEntry } from '../types.ts';
+
+// heavy modules load when a system is opened or measured, not when a --system SPEC is parsed (every CLI start)
+const proxyOpen = () => import('../proxy-open.ts');
+const measure = () => import('../measure.ts');
 
 export const urlKind: SystemKindEntry<'url', { url: string }> = {
   kind: 'url',
@@ -26,8 +27,11 @@ export const urlKind: SystemKindEntry<'url', { url: string }> = {
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UserError(`${where}: the URL must be http:// or https://`);
     return { name: name ?? 'url', kind: 'url', spec, url };
   },
-  open: (spec, ctx) =>
-    openProxy(spec, ctx, async () => ({ running: await launchProxy({ kind: 'url', url: spec.url, apiKey: ctx.apiKey }, { workDir: ctx.workDir, values: {}, secrets: ctx.apiKey ? [ctx.apiKey] : [] }) })),
-  measure: (spec, env) => measureLive(spec, env, async (opts) => ({ opts: { ...opts, proxyUrl: spec.url, apiKey: env.base.apiKey, upstreamsFile: env.base.upstreamsFile ?? env.configFile } })),
+  open: async (spec, ctx) => {
+    const { openProxy } = await proxyOpen();
+    const { launchProxy } = await import('../../adapter/index.ts');
+    return openProxy(spec, ctx, async () => ({ running: await launchProxy({ kind: 'url', url: spec.url, apiKey: ctx.apiKey }, { workDir: ctx.workDir, values: {}, secrets: ctx.apiKey ? [ctx.apiKey] : [] }) }));
+  },
+  measure: async (spec, env) => (await measure()).measureLive(spec, env, async (opts) => ({ opts: { ...opts, proxyUrl: spec.url, apiKey: env.base.apiKey, upstreamsFile: env.base.upstreamsFile ?? env.configFile } })),
   fixedUpstreams: { what: 'a running proxy (url:)', reason: 'url: a running proxy cannot be put in front of the N-tool catalog' },
 };
