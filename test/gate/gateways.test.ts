@@ -27,7 +27,7 @@ before(() => {
 });
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-test('gateways: npm mcp-proxy and supergateway go red on their real defects, all in one run each', { concurrency: 3 }, async (t) => {
+test('gateways: npm mcp-proxy and supergateway go red on their real defects, all in one run each', { concurrency: 4 }, async (t) => {
   await Promise.all([
     t.test('mcp-proxy (the README example), single-upstream cell: every fault role runs through its one child; never reconnects after the child dies -> crash (kill blocked by it); HTTP cells not applicable', async () => {
       const args = readmeGateExample('--preset mcp-proxy');
@@ -70,6 +70,22 @@ test('gateways: npm mcp-proxy and supergateway go red on their real defects, all
         const cell = r.report!.cells[0];
         for (const s of ['concurrency', 'cancel']) assert.equal(cell.steps.find((x) => x.name === s)!.status, 'pass', s);
         assert.match(r.report!.proxy.description, /--stdio "\{FIXTURE_CMD\}"/);
+      } finally {
+        r.cleanup();
+      }
+    }),
+    t.test('supergateway --outputTransport streamableHttp --stateful: one stdio child per session, so several hang-fixture processes are alive at cancel time; that is not an orphan (cancel passes, counted against the processes just before the call); red on hang and crash', async () => {
+      const r = await runGateCli(['--preset', 'supergateway-streamable-http', '--cells', 'stdio/2025-11-25', '--no-fixture-grade'], {}, { patch: fast });
+      try {
+        assertRedExactly(r, { 'stdio/2025-11-25': ['hang', 'crash'] });
+        const cancel = r.report!.cells[0].steps.find((x) => x.name === 'cancel')!;
+        assert.equal(cancel.status, 'pass', cancel.reason);
+        const before = cancel.evidence.hang_fixture_processes_before as number[] | undefined;
+        const after = cancel.evidence.hang_fixture_processes as number[];
+        assert.ok(after.length >= 1 && after.length <= Math.max(1, before?.length ?? 1), JSON.stringify(cancel.evidence));
+        // the earlier steps' sessions are still open, each with its own child: the case the old "exactly one" rule got wrong
+        assert.ok((before?.length ?? 0) > 1, `several children before the call: ${JSON.stringify(cancel.evidence)}`);
+        assert.match(cancel.reason, /no more than before the call \(\d+: one per proxy session\), no orphan/);
       } finally {
         r.cleanup();
       }
