@@ -351,8 +351,14 @@ function retrieverMessage(v: unknown): string {
 
 /** Read and validate a proxy config file (UserError naming the file on any problem). */
 export function loadProxyConfig(path: string, env: NodeJS.ProcessEnv = process.env): ProxyConfig {
-  // ${CONFIG_DIR} = the folder of the config file, so example configs can name files next to them.
-  return validateProxyConfig(readJsonFile(path), path, { CONFIG_DIR: dirname(resolve(path)), ...env });
+  try {
+    // ${CONFIG_DIR} = the folder of the config file, so example configs can name files next to them.
+    return validateProxyConfig(readJsonFile(path), path, { CONFIG_DIR: dirname(resolve(path)), ...env });
+  } catch (e) {
+    // a config that cannot be read or is invalid: could not run as asked (exit 2, the README's contract)
+    if (e instanceof UserError && e.exitCode !== 2) throw new UserError(e.message, 2);
+    throw e;
+  }
 }
 
 /** The MCP client target for one upstream entry. */

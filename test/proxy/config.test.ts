@@ -111,12 +111,12 @@ test('loadProxyConfig: missing file and malformed JSON name the file; ${CONFIG_D
   }
 });
 
-test('CLI: a bad config exits non-zero with one line naming entry and field', () => {
+test('CLI: a bad config exits 2 (could not run as asked) with one line naming entry and field', () => {
   const t = tempDir('proxycli');
   try {
     const p = t.write('p.json', { servers: [{ name: 'mem', command: 'node' }, { name: 'web', url: 'http://127.0.0.1:1/mcp', transport: 'ws' }] });
     const r = spawnSync(process.execPath, [MCPGAUGE_BIN, 'proxy', '--config', p, '--port', '0'], { cwd: REPO, encoding: 'utf8', timeout: 30_000 });
-    assert.equal(r.status, 1, r.stderr);
+    assert.equal(r.status, 2, r.stderr);
     assert.equal(r.stderr, `mcpgauge: ${p}: servers[1] ("web"): field "transport" must be "streamable-http" or "sse", got "ws"\n`);
   } finally {
     t.cleanup();
