@@ -100,20 +100,7 @@ export function readDiscoveryResponse(bytes: Uint8Array, visit: ResponseVisitor)
     s.ws();
     s.expect(0x5b);
     visit.structure(s.pos);
-    s.ws();
-    if (s.peek() === 0x5d) {
-      s.pos++;
-    } else
-      for (;;) {
-        entry();
-        s.ws();
-        if (s.peek() === 0x2c) {
-          s.pos++;
-          continue;
-        }
-        s.expect(0x5d);
-        break;
-      }
+    s.items(0x5d, entry);
     visit.structure(s.pos);
   };
 

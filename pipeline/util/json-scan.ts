@@ -97,38 +97,16 @@ export class JsonScanner {
     const c = this.peek();
     if (c === 0x7b) {
       this.pos++;
-      this.ws();
-      if (this.peek() === 0x7d) this.pos++;
-      else
-        for (;;) {
-          this.ws();
-          this.string();
-          this.ws();
-          this.expect(0x3a);
-          this.value(depth + 1);
-          this.ws();
-          if (this.peek() === 0x2c) {
-            this.pos++;
-            continue;
-          }
-          this.expect(0x7d);
-          break;
-        }
+      this.items(0x7d, () => {
+        this.ws();
+        this.string();
+        this.ws();
+        this.expect(0x3a);
+        this.value(depth + 1);
+      });
     } else if (c === 0x5b) {
       this.pos++;
-      this.ws();
-      if (this.peek() === 0x5d) this.pos++;
-      else
-        for (;;) {
-          this.value(depth + 1);
-          this.ws();
-          if (this.peek() === 0x2c) {
-            this.pos++;
-            continue;
-          }
-          this.expect(0x5d);
-          break;
-        }
+      this.items(0x5d, () => this.value(depth + 1));
     } else if (c === 0x22) this.string();
     else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) this.number();
     else if (c === 0x74) this.literal('true');
@@ -142,12 +120,7 @@ export class JsonScanner {
     this.ws();
     this.expect(0x7b);
     onOpen();
-    this.ws();
-    if (this.peek() === 0x7d) {
-      this.pos++;
-      return;
-    }
-    for (;;) {
+    this.items(0x7d, () => {
       this.ws();
       const [ks, ke] = this.string();
       const key = decodeJsonString(this.b, ks, ke);
@@ -155,12 +128,26 @@ export class JsonScanner {
       this.expect(0x3a);
       this.ws();
       onPair(key, this.pos);
+    });
+  }
+  /**
+   * the comma-separated items of an object or array whose opening byte was just consumed, up to
+   * and including `close` (0x7d or 0x5d); `item` scans one item
+   */
+  items(close: number, item: () => void): void {
+    this.ws();
+    if (this.peek() === close) {
+      this.pos++;
+      return;
+    }
+    for (;;) {
+      item();
       this.ws();
       if (this.peek() === 0x2c) {
         this.pos++;
         continue;
       }
-      this.expect(0x7d);
+      this.expect(close);
       return;
     }
   }
