@@ -180,6 +180,10 @@ test('README.md: at most 200 lines, the two set-up commands, a committed screens
   assert.ok(img, 'README.md shows the dashboard screenshot (docs/img/*.png)');
   const size = statSync(join(REPO_ROOT, img![1])).size;
   assert.ok(size < 300 * 1024, `${img![1]} is ${Math.round(size / 1024)} KiB (keep it under 300)`);
+  // a PNG of the first screen scripts/screenshot.mjs takes (IHDR width and height)
+  const png = readFileSync(join(REPO_ROOT, img![1]));
+  assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG', `${img![1]} is a PNG`);
+  assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [1280, 800], `${img![1]}: the 1280x800 first screen of make screenshot`);
   const unlinked = PAGES.filter((p) => p.startsWith('docs/') && !readme.includes(`](${p})`));
   assert.deepEqual(unlinked, [], 'every docs page is linked from the README');
 });
