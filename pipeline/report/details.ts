@@ -6,6 +6,7 @@
  */
 import type { Figure, Provenance } from '../types.ts';
 import type { SafeHtml } from './html.ts';
+import type { ChartColors } from './palette.ts';
 
 export type { Figure, Provenance };
 
@@ -75,6 +76,8 @@ export interface ChartRef {
   note?: string;
   /** shown instead of the chart when rows is empty */
   empty: string;
+  /** the colour of each value of the chart's colour field (report/palette.ts): one colour per arm, mode, tokenizer, system across charts */
+  color?: ChartColors;
 }
 
 export interface Tile {
