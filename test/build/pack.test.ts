@@ -122,4 +122,3 @@ describe('npm pack: the publishable package', () => {
     assert.ok(existsSync(join(XDG, 'mcpgauge')), `the caches went to $XDG_CACHE_HOME/mcpgauge (${XDG})`);
   });
 });
-});
