@@ -21,7 +21,7 @@ import { delimiter, join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { REPO_ROOT } from '../constants.ts';
+import { CACHE_ROOT, REPO_ROOT } from '../constants.ts';
 import { pidAlive } from '../util/proc.ts';
 import { redactText } from '../util/redact.ts';
 
@@ -30,7 +30,7 @@ export const LAP_SCORE_VERSION = '0.8.0';
 export const LAP_SCORE_REQUIREMENT = `lap-score[mcp]==${LAP_SCORE_VERSION}`;
 /** Environment switch: `off` (= --no-lap), `offline` (use a built venv, never install), `auto` (default). */
 export const LAP_ENV = 'MCPGAUGE_LAP';
-export const DEFAULT_VENV_ROOT = join(REPO_ROOT, '.cache', 'venvs');
+export const DEFAULT_VENV_ROOT = join(CACHE_ROOT, 'venvs');
 const READY = 'READY.json';
 /** tiktoken's cache key is sha1 of this URL; the content hash is the one tiktoken checks */
 const CL100K_URL = 'https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken';
