@@ -107,6 +107,7 @@ export function exitVerdict(report: ComplyReport, strict: boolean, minGrade?: Le
   if (!report.runs.length) return { code: 2, reason: `nothing gradable: no revision was graded (${report.era.reason})` };
   for (const r of report.runs) {
     const where = `${r.revision}/${r.wire}`;
+    if (r.startFailure) return { code: 2, reason: `nothing gradable on ${where}: ${r.startFailure}` };
     const h = r.results.find((x) => x.id === 'lifecycle-handshake');
     const post = r.results.find((x) => x.id === 'transport-post');
     const down = [post, h].find((x) => x && x.status !== 'pass' && x.status !== 'not_applicable');

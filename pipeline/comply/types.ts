@@ -185,6 +185,8 @@ export interface RunReport {
   categories: CategoryScore[];
   serverInfo: { name: string | null; version: string | null; capabilities: Record<string, unknown> };
   warnings: string[];
+  /** set when the server exited before answering anything: the one root cause (renderers then show no fixes) */
+  startFailure?: string;
   durationMs: number;
 }
 
