@@ -35,17 +35,24 @@ export function rendered(text: string): string {
  */
 export function assertInertMarkdown(text: string, where: string, ownLinks: RegExp): void {
   assert.ok(text.includes('APPROVED'), `${where}: the payload reached the file (else this test proves nothing)`);
+  assert.deepEqual(markdownProblems(text, ownLinks), [], `${where}: the payload is live markdown`);
+}
+
+/** Every way the payload is live in the markdown (empty: none); each names the attack. */
+export function markdownProblems(text: string, ownLinks: RegExp): string[] {
   const l = live(text).replace(ownLinks, '');
-  assert.doesNotMatch(text, /[\x00-\x09\x0b-\x1f\x7f-\x9f]/, `${where}: a control character or ESC byte`);
-  assert.ok(!l.includes('!['), `${where}: an image`);
-  assert.ok(!l.includes(']('), `${where}: a link: ${around(l, '](')}`);
-  assert.doesNotMatch(l, /<[A-Za-z/!?]/, `${where}: raw HTML`);
-  assert.ok(!l.includes('`'), `${where}: a code span: ${around(l, '`')}`);
-  assert.ok(!l.includes('**gate'), `${where}: the payload's bold "gate: APPROVED"`);
-  assert.ok(!l.includes('a|b'), `${where}: the payload's | opens a table cell`);
-  assert.doesNotMatch(l, /https?:\/\/127\.0\.0\.1/, `${where}: a bare payload URL (GitHub autolinks it)`);
-  assert.doesNotMatch(text, /^\s*(?:\\?# )?NL\b/m, `${where}: the payload's newline opened a line`);
-  assert.ok(rendered(text).includes(VISIBLE), `${where}: the payload's literal text is not visible as text`);
+  const p: string[] = [];
+  if (l.includes('![')) p.push(`an image: ${around(l, '![')}`);
+  if (l.includes('](')) p.push(`a link: ${around(l, '](')}`);
+  if (/<[A-Za-z/!?]/.test(l)) p.push(`raw HTML: ${around(l, '<')}`);
+  if (l.includes('`')) p.push(`a code span: ${around(l, '`')}`);
+  if (l.includes('**gate')) p.push(`the payload's bold "gate: APPROVED"`);
+  if (l.includes('a|b')) p.push(`the payload's | opens a table cell`);
+  if (/https?:\/\/127\.0\.0\.1/.test(l)) p.push('a bare payload URL (GitHub autolinks it)');
+  if (/^\s*(?:\\?# )?NL\b/m.test(text)) p.push("the payload's newline opened a line");
+  if (/[\x00-\x09\x0b-\x1f\x7f-\x9f]/.test(text)) p.push('a control character or ESC byte');
+  if (!rendered(text).includes(VISIBLE)) p.push("the payload's literal text is not visible as text");
+  return p;
 }
 
 /** A terminal stream: no ESC, no C0 control but \n and \t, no C1; the OSC 8 label and the payload text still visible; the payload's newline opened no line. */
