@@ -16,8 +16,8 @@
  * The rule, character by character, and why: pipeline/util/README.md ("Escaping").
  */
 
-/** ESC sequences: CSI (`ESC [ … final`), OSC (`ESC ] … BEL|ST`, e.g. OSC 8 hyperlinks), DCS/SOS/PM/APC (`ESC P|X|^|_ … ST`), any other `ESC x`. Never across a line. */
-const ESC_SEQ = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b\n]*(?:\x07|\x1b\\)|\x1b[ -~]/g;
+/** ESC sequences: CSI (`ESC [ … final`), OSC (`ESC ] … BEL|ST`, e.g. OSC 8 hyperlinks), DCS/SOS/PM/APC (`ESC P|X|^|_ … ST`), any other (`ESC` intermediates final, e.g. `ESC ( B`). Never across a line. */
+const ESC_SEQ = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b\n]*(?:\x07|\x1b\\)|\x1b[ -/]*[0-~]/g;
 /** C0 controls but `\t` `\n`, DEL, C1 controls, and the bidirectional overrides/isolates (text that reorders itself on screen). */
 const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
