@@ -14,6 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, REPO, runGateCli, type GateRunResult } from '../gate/helpers.ts';
 import { assertInertMarkdown, assertInertTerminal, EVIL } from './helpers-esc.ts';
+import { renderDashboard } from '../../pipeline/report/dashboard.ts';
+import { gateSectionInput } from '../../pipeline/gate/section.ts';
+import { REPORT_SECTIONS } from '../../pipeline/sections.ts';
+import { buildSampleReport } from '../report/sample.ts';
 
 const SERVER = join(import.meta.dirname, 'servers', 'esc-server.mjs');
 
@@ -111,5 +115,12 @@ describe('gate against a hostile stdio-served proxy: summary.md, $GITHUB_STEP_SU
     const x = readFileSync(join(r.out, 'junit.xml'), 'utf8');
     assert.ok(x.includes('APPROVED'));
     assert.doesNotMatch(x, /[\x00-\x08\x0b\x0c\x0e-\x1f]/);
+  });
+
+  it("the dashboard's gate grid of this report: the proxy's text is escaped (confirms the HTML path)", async () => {
+    const page = await renderDashboard(buildSampleReport(), REPORT_SECTIONS, [gateSectionInput(r.report!)]);
+    const grid = page.slice(page.indexOf('id="gate-grid"'));
+    assert.ok(grid.includes('APPROVED'), 'the payload reached the grid');
+    for (const bad of ['<img src=x>', '<script>alert(1)']) assert.ok(!grid.includes(bad), `raw ${JSON.stringify(bad)} in the gate grid`);
   });
 });
