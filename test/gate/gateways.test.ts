@@ -2,7 +2,7 @@
  * Real third-party gateways from the npm registry (devDependencies), gated with their presets
  * (datasets/presets): each goes red on its real defects, all in one run, and green on the steps it
  * handles (docs/gateways.md records the evidence). The mcp-proxy and supergateway runs use the
- * README's own example lines (test/gate/readme-examples.test.ts checks every gate example line
+ * example lines of docs/gate.md (test/gate/readme-examples.test.ts checks every gate example line
  * has a runner). One stdio cell each (they
  * front stdio upstreams only), no compliance grading (compliance-step.test.ts covers that step).
  */
@@ -29,7 +29,7 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 test('gateways: npm mcp-proxy and supergateway go red on their real defects, all in one run each', { concurrency: 4 }, async (t) => {
   await Promise.all([
-    t.test('mcp-proxy (the README example), single-upstream cell: every fault role runs through its one child; never reconnects after the child dies -> crash (kill blocked by it); HTTP cells not applicable', async () => {
+    t.test('mcp-proxy (the docs/gate.md example), single-upstream cell: every fault role runs through its one child; never reconnects after the child dies -> crash (kill blocked by it); HTTP cells not applicable', async () => {
       const args = readmeGateExample('--preset mcp-proxy');
       const r = await runGateCli([...args, '--cells', 'stdio/2025-11-25,http-stateless/2025-11-25', '--no-fixture-grade'], {}, { patch: fast });
       try {
@@ -63,7 +63,7 @@ test('gateways: npm mcp-proxy and supergateway go red on their real defects, all
         r.cleanup();
       }
     }),
-    t.test('supergateway (SSE, its default; the README example), single-upstream cell: no call timeout -> hang, one child shared by every session -> isolation, exits when its child dies -> crash', async () => {
+    t.test('supergateway (SSE, its default; the docs/gate.md example), single-upstream cell: no call timeout -> hang, one child shared by every session -> isolation, exits when its child dies -> crash', async () => {
       const r = await runGateCli([...readmeGateExample('--preset supergateway'), '--cells', 'stdio/2025-11-25', '--no-fixture-grade'], {}, { patch: fast });
       try {
         assertRedExactly(r, { 'stdio/2025-11-25': ['hang', 'isolation', 'crash'] });
