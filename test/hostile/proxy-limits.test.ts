@@ -90,16 +90,21 @@ test('300 half-open 1 MB bodies with a valid key: 503 + Retry-After past the glo
     for (let i = 0; i < 300; i += 20) {
       held.push(...(await Promise.all(Array.from({ length: 20 }, () => halfOpenPost(proxy.port, KEY, 2 * MB, piece)))));
     }
-    await new Promise((r) => setTimeout(r, 500));
+    // the proxy reads what the kernel holds at its own pace: wait until every body is either
+    // held (at most 64 of 1 MiB fit the 64 MiB default) or refused
+    const refused = () => held.filter((h) => h.answer().startsWith('HTTP/1.1 503')).length;
+    const end = Date.now() + 15_000;
+    while (refused() < 300 - 64 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
   });
   try {
     const answers = held.map((h) => h.answer());
     const busy = answers.filter((a) => a.startsWith('HTTP/1.1 503'));
     tc.diagnostic(`proxy RSS ${Math.round(before / 1024)} MB before, peak ${Math.round(peak / 1024)} MB; ${busy.length}/300 refused with 503`);
-    // 300 MB offered; the cap holds 64 MiB (max_buffered_bytes default) plus the sockets' own buffers
-    assert.ok(peak - before < 128 * 1024, `proxy RSS must grow by less than 128 MB while 300 MB is offered; ${Math.round(before / 1024)} MB -> peak ${Math.round(peak / 1024)} MB`);
-    assert.ok(peak < 240 * 1024, `proxy RSS under 240 MB; peak ${Math.round(peak / 1024)} MB`);
-    assert.ok(busy.length > 0, `some requests must be refused with 503 (got: ${JSON.stringify([...new Set(answers.map((a) => a.slice(0, 12)))])})`);
+    // 300 MB offered; the cap holds 64 MiB (max_buffered_bytes default), plus 300 sockets' own
+    // buffers and refused chunks not yet collected (measured: +100 MB; without the cap: +300 MB)
+    assert.ok(peak - before < 150 * 1024, `proxy RSS must grow by less than 150 MB while 300 MB is offered; ${Math.round(before / 1024)} MB -> peak ${Math.round(peak / 1024)} MB`);
+    assert.ok(peak < 250 * 1024, `proxy RSS under 250 MB; peak ${Math.round(peak / 1024)} MB`);
+    assert.ok(busy.length >= 300 - 64, `all but the 64 bodies that fit must be refused with 503 (got ${busy.length}: ${JSON.stringify([...new Set(answers.map((a) => a.slice(0, 12)))])})`);
     const one = busy[0];
     assert.match(one, /\r\nretry-after: \d+\r\n/i);
     const body = JSON.parse(one.slice(one.indexOf('\r\n\r\n') + 4));
