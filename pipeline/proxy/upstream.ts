@@ -296,6 +296,9 @@ export class Upstream {
     // backoff keeps growing (to restart.max_ms) instead of starting over
     const stable = !why.tooLarge && this.connectedAt !== null && Date.now() - this.connectedAt >= this.opts.restart.stable_ms;
     if (stable) this.attempts = 0;
+    // lost before it ever connected (e.g. cut off mid tools/list): a failed attempt, so callers
+    // waiting for it get this error now instead of at their deadline
+    if (this._state === 'connecting') this.failedAttempts++;
     this.abandon(reason);
     this._restarts++;
     this.lostOnce = true;
