@@ -5,6 +5,7 @@
 import { VERSION } from './constants.ts';
 import { Command, CommanderError } from 'commander';
 import { UserError } from './types.ts';
+import { termLine } from './util/escape.ts';
 import * as corpus from './cli/corpus.ts';
 import * as bench from './cli/bench.ts';
 import * as fixture from './cli/fixture.ts';
@@ -39,7 +40,7 @@ export async function main(argv: string[]): Promise<void> {
       return;
     }
     const msg = (e as Error)?.message ?? String(e);
-    process.stderr.write(`mcpgauge: ${msg.split('\n')[0]}\n`);
+    process.stderr.write(`mcpgauge: ${termLine(msg.split('\n')[0])}\n`);
     if (process.env.MCPGAUGE_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);
     // gate, diff and bench report a verdict through process.exitCode (1 = failure / regression); anything
     // thrown means they could not run as asked: 2

@@ -4,6 +4,7 @@ import type { JsonValue } from '../types.ts';
 import { UserError } from '../types.ts';
 import { DEFAULT_BENCH_OUT, DEFAULT_CORPUS, DEFAULT_DISCOVERY_MENU, DEFAULT_GOLDEN, DEFAULT_RESULT_FIXTURES, TOKENIZER_NAMES } from '../constants.ts';
 import { assertOutputDir } from '../util/fs.ts';
+import { termLine } from '../util/escape.ts';
 import type { CorpusInput } from '../bench/offline.ts';
 import type { Report } from '../report/types.ts';
 import { liveOptions, liveOptionsFromFlags } from '../live/flags.ts';
@@ -70,7 +71,7 @@ export function register(program: Command): void {
     // --comply is read and validated before the run, so a bad file fails now
     const complyExtra = flags.comply ? [await (await import('../comply/section-input.ts')).complySectionInput(String(flags.comply))] : [];
     const argv = process.argv.slice(2);
-    const log = (m: string) => process.stderr.write(`${m}\n`);
+    const log = (m: string) => process.stderr.write(`${termLine(m)}\n`);
     const corpusPath = resolve(String(flags.corpus));
     const goldenFlag = flags.golden as string | undefined;
     const golden =

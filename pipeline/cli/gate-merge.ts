@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../types.ts';
+import { termLine } from '../util/escape.ts';
 import type { FragmentOptions } from '../gate/fragment.ts';
 
 /** The fragment flags of `mcpgauge gate` (pipeline/gate/README.md, Fragments). */
@@ -17,7 +18,7 @@ export async function runFragmentCli(cmd: Command, opts: Omit<FragmentOptions, '
   const run = await runFragment({ ...opts, fragmentDir: String(o.fragment), proxyBuild });
   const f = run.fragment;
   const what = f.kind === 'cell' ? `${f.report!.cells[0].status}: ${f.report!.cells[0].reason}` : `${f.fixture_compliance!.status}: ${f.fixture_compliance!.reason}`;
-  process.stdout.write(`gate fragment ${f.id} ${run.exitCode === 0 ? 'GREEN' : 'RED'} (${what.slice(0, 200)}) -> ${run.file}\n`);
+  process.stdout.write(`gate fragment ${f.id} ${run.exitCode === 0 ? 'GREEN' : 'RED'} (${termLine(what.slice(0, 200))}) -> ${run.file}\n`);
   process.exitCode = run.exitCode;
 }
 
@@ -46,7 +47,7 @@ export function registerMerge(gate: Command): void {
       const n = r.merged_from!.fragments.length;
       process.stdout.write(
         `gate merge ${r.verdict.toUpperCase()}: ${n} fragment(s); ${r.counts.pass} pass, ${r.counts.flaky} flaky, ${r.counts.fail} fail, ${r.counts.skipped} skipped -> ${run.files.report}\n` +
-          r.failures.map((f) => `  ${f}\n`).join(''),
+          r.failures.map((f) => `  ${termLine(f)}\n`).join(''),
       );
       process.exitCode = run.exitCode;
     });

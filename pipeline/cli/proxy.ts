@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { DEFAULT_RETRIEVER_ID, retrieverIds } from '../retrieval/registry.ts';
 import { UserError } from '../types.ts';
+import { termLine } from '../util/escape.ts';
 import { EMBED_FLAGS, embedOptionsFromFlags } from './embed_flags.ts';
 import type { ProxyHandle } from '../proxy/index.ts';
 
@@ -29,7 +30,7 @@ export function register(program: Command): void {
         if (!/^\d+$/.test(o.port) || port > 65535) throw new UserError(`--port must be an integer in 0..65535, got ${JSON.stringify(o.port)}`);
       }
       const config = loadProxyConfig(o.config);
-      const log = (msg: string) => process.stderr.write(`mcpgauge proxy: ${msg}\n`);
+      const log = (msg: string) => process.stderr.write(`mcpgauge proxy: ${termLine(msg)}\n`);
       // The proxy must outlive any failure in its own asynchronous paths: log, never crash.
       process.on('unhandledRejection', (e) => log(`unhandled rejection: ${(e as Error)?.stack ?? String(e)}`));
       process.on('uncaughtException', (e) => log(`uncaught exception: ${e?.stack ?? String(e)}`));

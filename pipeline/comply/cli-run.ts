@@ -1,6 +1,7 @@
 /** The `mcpgauge comply` command body: flags -> run or replay -> outputs -> exit code. */
 import { readJsonFile, writeFileAtomic } from '../util/fs.ts';
 import { UserError } from '../types.ts';
+import { termLine } from '../util/escape.ts';
 import { atLeast, GRADE_ORDER, type Letter } from './grade.ts';
 import { listChecks } from './list.ts';
 import { FORMATS, isFormat, type Format } from './render/index.ts';
@@ -82,7 +83,7 @@ export async function runComplyCli(words: string[], o: Record<string, unknown>):
       secrets,
       cap: o.cap !== false,
       onProgress: progress(tty),
-      onStatus: tty ? (l) => process.stderr.write(`${l}\n`) : undefined,
+      onStatus: tty ? (l) => process.stderr.write(`${termLine(l)}\n`) : undefined,
     });
     report = res.report;
     if (o.record) writeFileAtomic(String(o.record), `${JSON.stringify(res.recording)}\n`);
@@ -94,7 +95,7 @@ export async function runComplyCli(words: string[], o: Record<string, unknown>):
   for (const [file, text] of rendered) writeFileAtomic(file, text);
   process.stdout.write(main);
   const v = exitVerdict(report, Boolean(o.strict), minGrade as Letter | undefined);
-  if (v.code) process.stderr.write(`mcpgauge comply: ${v.reason}\n`);
+  if (v.code) process.stderr.write(`mcpgauge comply: ${termLine(v.reason)}\n`);
   return v.code;
 }
 

@@ -31,6 +31,7 @@ import type { CellResult, StepResult } from './types.ts';
 import { placeholdersIn, redact, splitCommandLine } from '../adapter/index.ts';
 import { allowedEnv, assertExecutable, killTracked, passedSecrets, sweepTagged } from '../util/proc.ts';
 import { assertOutputDir } from '../util/fs.ts';
+import { termLine } from '../util/escape.ts';
 
 export interface GateOptions {
   configFile?: string;
@@ -243,7 +244,7 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
     } catch (e) {
       where = `no partial report (${(e as Error).message.split('\n')[0]})`;
     }
-    process.stderr.write(`mcpgauge gate: interrupted (${reason}) during ${phase}; ${killed} process(es) ended; ${where}\n`);
+    process.stderr.write(`${termLine(`mcpgauge gate: interrupted (${reason}) during ${phase}; ${killed} process(es) ended; ${where}`)}\n`);
     process.exit(code);
   };
   const onSigint = () => end('SIGINT', 130, 'SIGINT');
