@@ -1,5 +1,4 @@
-import { CommanderError, Option, type Command } from 'commander';
-import { UserError } from '../types.ts';
+import { Option, type Command } from 'commander';
 import { LEGACY_REVISION, MODERN_REVISION } from '../mcp/protocol.ts';
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -34,18 +33,10 @@ export function register(program: Command): void {
     .option('--record <file>', 'save every exchanged byte (request/response pairs) to FILE')
     .option('--replay <file>', 're-grade a recording offline (no target)')
     .option('--requests <n>', 'benchmark: requests per concurrency level', '200')
-    // usage errors are exit 2 (could not run as asked), like a target with nothing gradable
-    .exitOverride((err) => {
-      throw err.exitCode === 0 ? err : new CommanderError(2, err.code, err.message);
-    })
+    // usage errors and anything thrown are exit 2 (cli/exit.ts), like a target with nothing gradable
     .action(async (target: string[], opts: Record<string, unknown>) => {
       const { runComplyCli } = await import('../comply/cli-run.ts');
-      try {
-        process.exitCode = await runComplyCli(target, opts);
-      } catch (e) {
-        if (e instanceof UserError && e.exitCode === 1) throw new UserError(e.message, 2);
-        throw e;
-      }
+      process.exitCode = await runComplyCli(target, opts);
     });
 }
 

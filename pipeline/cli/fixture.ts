@@ -39,6 +39,12 @@ export function register(program: Command): void {
         maxSessions: opts.maxSessions as string,
         sessionIdleSeconds: opts.sessionIdleSeconds as string,
       });
+      // every knob and the port are checked before the fixture logs or serves anything (exit 2, one line)
+      (await import('../fixture/breaks.ts')).parseBreaks(process.env);
+      if (cfg.transport !== 'stdio') {
+        const { assertPortFree } = await import('../util/port.ts');
+        await assertPortFree(cfg.host, cfg.port, process.env.PORT ? 'PORT' : '--port');
+      }
       // started by a harness (MCPGAUGE_PARENT_PID): exit by itself when that parent is gone
       (await import('../util/proc.ts')).watchParent();
       await runFixture(cfg);

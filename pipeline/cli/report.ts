@@ -20,6 +20,9 @@ export function register(program: Command): void {
       const { gateSectionInput } = await import('../gate/section.ts');
       const { REPORT_SECTIONS } = await import('../sections.ts');
       const dir = resolve(o.results);
+      const out = o.out ?? join(dir, 'dashboard.html');
+      // the output path first: one that can never be written fails now (exit 2), not after rendering
+      if (o.out !== undefined) (await import('../util/out-path.ts')).assertOutputFile(out, `--out ${o.out}`);
       const benchFile = o.bench ?? join(dir, 'discovery', 'report.json');
       if (!existsSync(benchFile)) throw new UserError(`${benchFile}: no bench report (run make bench-discovery, or give --bench FILE)`);
       const bench = validateReport(readJsonFile(benchFile));
@@ -31,7 +34,6 @@ export function register(program: Command): void {
         if (problems.length) throw new UserError(`${gateFile}: not a valid gate report: ${problems.slice(0, 3).join('; ')}`);
         gate = raw as import('../gate/report.ts').GateReport;
       }
-      const out = o.out ?? join(dir, 'dashboard.html');
       writeFileAtomic(out, await renderDashboard(bench, REPORT_SECTIONS, gate ? [gateSectionInput(gate)] : []));
       process.stdout.write(`dashboard: ${out}${gate ? ` (bench + gate ${gate.verdict})` : ' (bench only: no gate report)'}\n`);
     });
