@@ -9,8 +9,8 @@ import { dirname, resolve } from 'node:path';
 import { UserError } from '../types.ts';
 
 /**
- * `path` must be a regular file or absent, in an existing, writable folder, and not on /proc,
- * /sys or /dev. `label` starts the message: what the user typed, e.g. "--out html=r.html".
+ * `path` must be a regular file or absent, not on /proc, /sys or /dev, and the nearest folder
+ * on its way that exists must be writable (missing folders in between are created by the writer). `label` starts the message: what the user typed, e.g. "--out html=r.html".
  */
 export function assertOutputFile(path: string, label: string, exitCode = 2): void {
   const abs = resolve(path);
@@ -23,8 +23,9 @@ export function assertOutputFile(path: string, label: string, exitCode = 2): voi
     if (st.isDirectory()) fail('is a folder, expected a file name');
     if (!st.isFile()) fail('exists and is not a regular file');
   }
-  const parent = dirname(abs);
-  if (!existsSync(parent)) fail(`the folder ${parent} does not exist`);
+  // missing folders on the way are created by the writer: check the nearest one that exists
+  let parent = dirname(abs);
+  while (!existsSync(parent) && dirname(parent) !== parent) parent = dirname(parent);
   if (!statSync(parent).isDirectory()) fail(`${parent} is not a folder`);
   try {
     accessSync(parent, constants.W_OK);

@@ -117,7 +117,7 @@ const usage: Case[] = [
   { name: 'mcpfixture FIXTURE_BREAK=nope', bin: 'mcpfixture', args: () => [], env: () => ({ FIXTURE_BREAK: 'nope' }), says: () => /^mcpgauge: FIXTURE_BREAK: unknown knob "nope"/ },
   // output paths, checked before the target is started
   { name: 'comply --out html=<a folder>', args: () => ['comply', '--out', `html=${join(root, 'a-folder')}`, '--', ...starter], says: () => /^mcpgauge: --out html=.*a-folder: is a folder, expected a file name$/ },
-  { name: 'comply --out json=<missing parent>', args: () => ['comply', '--out', `json=${join(root, 'missing', 'r.json')}`, '--', ...starter], says: () => /^mcpgauge: --out json=.*r\.json: the folder .*missing does not exist$/ },
+  { name: 'comply --out json=<a file>/sub/r.json', args: () => ['comply', '--out', `json=${join(root, 'a-file', 'sub', 'r.json')}`, '--', ...starter], says: () => /^mcpgauge: --out json=.*r\.json: .*a-file is not a folder$/ },
   { name: 'comply --out sarif=<a file>/x', args: () => ['comply', '--out', `sarif=${join(root, 'a-file', 'r.sarif')}`, '--', ...starter], says: () => /^mcpgauge: --out sarif=.*: .*a-file is not a folder$/ },
   { name: 'comply --out html=/proc/...', args: () => ['comply', '--out', 'html=/proc/self/r.html', '--', ...starter], says: () => /^mcpgauge: --out html=\/proc\/self\/r\.html: a special file system \(\/proc\), not an output file$/ },
   { name: 'comply --out twice the same file', args: () => ['comply', '--out', 'json=r.json,sarif=r.json', '--', ...starter], says: () => /^mcpgauge: --out sarif=r\.json: the same file as --out json=r\.json/ },
