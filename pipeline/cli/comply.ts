@@ -9,7 +9,8 @@ export function register(program: Command): void {
     .command('comply')
     .description(
       `Grade an MCP server against the spec (${LEGACY_REVISION} and ${MODERN_REVISION}): A-F per revision, reason-coded results. ` +
-        'Target: an http(s) URL, or -- followed by a stdio server command. `comply benchmark <target>` measures latency instead.',
+        'Target: an http(s) URL, or -- followed by a stdio server command. `comply benchmark <target>` measures latency instead. ' +
+        'Exit 0 graded at or above the bar, 1 below it (--strict, --min-grade), 2 could not run as asked (bad flag, an --out path that cannot be written, nothing gradable).',
     )
     .argument('[target...]', 'URL, or the stdio command and its arguments (after --)')
     .addOption(new Option('--spec-version <v>', `auto | ${LEGACY_REVISION} | ${MODERN_REVISION}`).default('auto'))

@@ -6,8 +6,10 @@ export function register(program: Command): void {
     .command('fixture')
     .description(
       'Run the deterministic, fault-injecting MCP test server (tools echo, ping, slow, large, fail, stats). ' +
-        'Env (wins over flags): MCP_TRANSPORT, PORT, STATELESS, BACKEND_MODE=echo|barrier|hang|crash, BARRIER_N, ' +
-        'HANG_AFTER_N, CRASH_AFTER_N, BARRIER_TIMEOUT_SECONDS, FAULT_METHODS, MAX_BODY_BYTES.',
+        'Env (wins over flags): MCP_TRANSPORT, PORT, STATELESS, MCPFIXTURE_HOST, BACKEND_MODE=echo|barrier|hang|crash|roles, BARRIER_N, ' +
+        'HANG_AFTER_N, CRASH_AFTER_N, BARRIER_TIMEOUT_SECONDS, FAULT_METHODS, MAX_BODY_BYTES; FIXTURE_BREAK=knob,... (break one behaviour), ' +
+        'FIXTURE_AUTH_TOKEN, FIXTURE_TLS_CERT/FIXTURE_TLS_KEY, FIXTURE_FEATURES, FIXTURE_RATE_LIMIT. ' +
+        'Exit 0 stopped (SIGTERM/SIGINT, end of stdin), 1 only when BACKEND_MODE=crash fires, 2 could not run as asked (bad flag or env value, port in use).',
     )
     .addOption(new Option('--transport <t>', 'stdio | streamable-http | http | sse').default('stdio'))
     .option('--port <n>', 'HTTP port (0 = any free port, printed on stderr)', '8080')

@@ -9,7 +9,7 @@ import type { ProxyHandle } from '../proxy/index.ts';
 export function register(program: Command): void {
   program
     .command('proxy')
-    .description('Run the reference discovery proxy: BM25 retrieve_tools/call_tool over the upstream MCP servers in a config file')
+    .description(`Run the reference discovery proxy: retrieve_tools/call_tool (${DEFAULT_RETRIEVER_ID} by default, --retriever) over the upstream MCP servers in a config file. Exit 0 at the end of stdin (stdio), 130/143 stopped by SIGINT/SIGTERM, 2 could not run as asked (bad flag, config, port in use)`)
     .requiredOption('--config <file>', 'proxy config JSON (servers, listen, api_key, call_timeout_ms, ...)')
     .option('--transport <t>', 'serve MCP over "http" (streamable HTTP at /mcp) or "stdio"', 'http')
     .option('--host <addr>', 'HTTP bind address (default: config listen.host, 127.0.0.1)')
