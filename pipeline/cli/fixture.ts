@@ -44,8 +44,11 @@ export function register(program: Command): void {
       // every knob and the port are checked before the fixture logs or serves anything (exit 2, one line)
       (await import('../fixture/breaks.ts')).parseBreaks(process.env);
       if (cfg.transport !== 'stdio') {
+        // the HTTP-only env (auth, rate limit, TLS files) and the address: read and checked now
+        (await import('../fixture/security-front.ts')).parseSecurity(process.env);
+        (await import('../fixture/tls.ts')).parseTls(process.env);
         const { assertPortFree } = await import('../util/port.ts');
-        await assertPortFree(cfg.host, cfg.port, process.env.PORT ? 'PORT' : '--port');
+        await assertPortFree(cfg.host, cfg.port, process.env.PORT ? 'PORT' : '--port', process.env.MCPFIXTURE_HOST ? 'MCPFIXTURE_HOST' : '--host');
       }
       // started by a harness (MCPGAUGE_PARENT_PID): exit by itself when that parent is gone
       (await import('../util/proc.ts')).watchParent();

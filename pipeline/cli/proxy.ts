@@ -28,7 +28,7 @@ export function register(program: Command): void {
       const { loadProxyConfig, startProxy } = await import('../proxy/index.ts');
       const config = loadProxyConfig(o.config);
       if (o.transport === 'http') {
-        await assertPortFree(o.host ?? config.listen.host, port ?? config.listen.port, o.port === undefined ? `${o.config}: listen.port` : '--port');
+        await assertPortFree(o.host ?? config.listen.host, port ?? config.listen.port, o.port === undefined ? `${o.config}: listen.port` : '--port', o.host === undefined ? `${o.config}: listen.host` : '--host');
       }
       const log = (msg: string) => process.stderr.write(`mcpgauge proxy: ${msg}\n`);
       // The proxy must outlive any failure in its own asynchronous paths: log, never crash.

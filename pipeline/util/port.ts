@@ -32,15 +32,17 @@ export function parsePort(raw: string, flag: string): number {
 }
 
 /**
- * Checks that host:port can be listened on now, by binding and closing it (port 0 always can).
- * Throws a one-line UserError (exit 2) naming `flag` and the address: "--port: port
- * 127.0.0.1:8080 is in use". The real listen can still lose a race; it reports the same line.
+ * Checks that host:port can be listened on now, by binding and closing it (port 0: a free port,
+ * which still checks the host). Throws a one-line UserError (exit 2) naming `flag` and the
+ * address: "--port: port 127.0.0.1:8080 is in use" (`hostFlag` when the host is the problem:
+ * not an address of this machine, does not resolve). The real listen can still lose a race; it
+ * reports the same line.
  */
-export async function assertPortFree(host: string, port: number, flag: string): Promise<void> {
-  if (port === 0) return;
+export async function assertPortFree(host: string, port: number, flag: string, hostFlag = flag): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const probe = createServer();
-    probe.once('error', (e: NodeJS.ErrnoException) => reject(new UserError(`${flag}: ${listenProblem(host, port, e)}`, 2)));
+    const hostProblem = (code?: string) => code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+    probe.once('error', (e: NodeJS.ErrnoException) => reject(new UserError(`${hostProblem(e.code) ? hostFlag : flag}: ${listenProblem(host, port, e)}`, 2)));
     probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
   });
 }
