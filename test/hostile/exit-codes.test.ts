@@ -114,6 +114,9 @@ const usage: Case[] = [
   { name: 'mcpfixture PORT in use (sse)', bin: 'mcpfixture', args: () => ['--transport', 'sse'], env: () => ({ PORT: String(busyPort) }), says: () => new RegExp(`^mcpgauge: PORT: port 127\\.0\\.0\\.1:${busyPort} is in use$`) },
   { name: 'mcpfixture MCP_TRANSPORT=ws', bin: 'mcpfixture', args: () => [], env: () => ({ MCP_TRANSPORT: 'ws' }), says: () => /^mcpgauge: MCP_TRANSPORT: Unknown transport type: "ws"/ },
   { name: 'mcpfixture BACKEND_MODE=chaos', bin: 'mcpfixture', args: () => [], env: () => ({ BACKEND_MODE: 'chaos' }), says: () => /^mcpgauge: unknown BACKEND_MODE "chaos"/ },
+  { name: 'mcpfixture FIXTURE_RATE_LIMIT=x (http)', bin: 'mcpfixture', args: () => ['--transport', 'http', '--port', '0'], env: () => ({ FIXTURE_RATE_LIMIT: 'x' }), says: () => /^mcpgauge: FIXTURE_RATE_LIMIT must be a non-negative integer \(got "x"\)$/ },
+  { name: 'mcpfixture FIXTURE_TLS_CERT without a key (http)', bin: 'mcpfixture', args: () => ['--transport', 'http', '--port', '0'], env: () => ({ FIXTURE_TLS_CERT: join(root, 'a-file') }), says: () => /^mcpgauge: FIXTURE_TLS_KEY is not set/ },
+  { name: 'mcpfixture --host that is not local', bin: 'mcpfixture', args: () => ['--transport', 'http', '--port', '0', '--host', '192.0.2.1'], says: () => /^mcpgauge: --host: cannot listen on 192\.0\.2\.1:0: 192\.0\.2\.1 is not an address of this machine \(EADDRNOTAVAIL\)$/ },
   { name: 'mcpfixture FIXTURE_BREAK=nope', bin: 'mcpfixture', args: () => [], env: () => ({ FIXTURE_BREAK: 'nope' }), says: () => /^mcpgauge: FIXTURE_BREAK: unknown knob "nope"/ },
   // output paths, checked before the target is started
   { name: 'comply --out html=<a folder>', args: () => ['comply', '--out', `html=${join(root, 'a-folder')}`, '--', ...starter], says: () => /^mcpgauge: --out html=.*a-folder: is a folder, expected a file name$/ },
