@@ -4,6 +4,7 @@
  * - a config in which no cell is required (or a `--cells` selection without a required cell, or a
  *   config in which every step is advisory) printed "gate PASS: 0 pass, 1 fail" and exited 0: now
  *   exit 2 with one line naming the file and the field, before anything starts;
+ * - a cell whose required steps were all blocked by a failed advisory step passed: now red;
  * - a green gate with a red optional cell says so on its verdict line;
  * - `gate merge` took a fragment whose step verdict was edited from fail to pass (its digests
  *   covered build and config, not results): fragments now carry `digests.results`, recomputed by
@@ -23,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, REPO, testConfig } from '../gate/helpers.ts';
 import type { GateFragment } from '../../pipeline/gate/fragment.ts';
+import type { GateReport } from '../../pipeline/gate/report.ts';
 import { resultsDigest } from '../../pipeline/gate/digest.ts';
 import { STEP_NAMES } from '../../pipeline/gate/steps/index.ts';
 
@@ -134,11 +136,20 @@ describe('the gate cannot be talked into green', () => {
     assert.match(fragRequiredRed.stdout, new RegExp(`^gate fragment ${RED} RED \\(fail: ready: `));
   });
 
-  test('a config in which every step is advisory is exit 2 (no step could turn a cell red)', async () => {
+  test('every step advisory is exit 2; a required step blocked by a failed advisory step is red', async () => {
     const advisory = make('cfg-advisory', (c) => (c.steps = Object.fromEntries(STEP_NAMES.map((n) => [n, { required: false }]))));
-    const r = await cli(['--config', advisory, '--cells', RED, '--no-fixture-grade', '--out', at('out-advisory')]);
-    refused(r, /cfg-advisory\/gate\.config\.json: \/steps: every step has "required": false/);
+    const readyAdvisory = make('cfg-ready-advisory', (c) => (c.steps = { ready: { required: false } }));
+    const [all, ready] = await Promise.all([
+      cli(['--config', advisory, '--cells', RED, '--no-fixture-grade', '--out', at('out-advisory')]),
+      // the proxy never starts: ready fails (advisory), every other step is blocked, i.e. nothing was shown
+      cli(['--config', readyAdvisory, '--cells', RED, '--no-fixture-grade', '--out', at('out-ready-advisory')]),
+    ]);
+    refused(all, /cfg-advisory\/gate\.config\.json: \/steps: every step has "required": false/);
     assert.ok(!existsSync(at('out-advisory')));
+    assert.equal(ready.code, 1, why(ready));
+    assert.match(ready.stdout, new RegExp(`^gate FAIL: 0 pass, 0 flaky, 1 fail, 0 skipped in .*\n  ${RED}: fail: 12 required step\\(s\\) did not run: discover, call, meta, .*, compliance \\(blocked: the proxy exited during the ready step\\)\n`));
+    const cell = read<GateReport>(join(at('out-ready-advisory'), 'gate-report.json')).cells[0];
+    assert.deepEqual([cell.status, cell.steps[0].status, cell.steps[0].advisory], ['fail', 'fail', true]);
   });
 
   test('a green gate with a red optional cell names it on the verdict line (gate and merge)', async () => {
