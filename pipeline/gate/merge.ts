@@ -267,7 +267,7 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
     else if (top) copyLogs(from, to, `logs/${slug}`, logs);
     if (logs.length) skipped.push(`${e.file}: ${logs.length > 10 ? `${logs.slice(0, 10).join('; ')}; and ${logs.length - 10} more` : logs.join('; ')}: not followed, not copied`);
   }
-  for (const s of skipped) advisories.push(`skipped in the fragments: ${s} (links are never followed)`);
+  for (const s of skipped) advisories.push(`skipped in the fragments: ${s}`);
 
   const a = assemble(expected, results, o.allowFlaky ?? false);
   a.failures.push(...failures);
