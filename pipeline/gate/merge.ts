@@ -14,13 +14,15 @@
  *   other gate code (its gate digest differs from this mcpgauge's), or fragments that disagree
  *   on the proxy build or the run options.
  * An extra fragment (a cell not in this merge) is listed in `advisories` and ignored.
+ * A merge in which every required cell is not_applicable (nothing required was evaluated) is
+ * exit 2, as a single run is.
  * A fragment whose `digests.results` does not match its content (edited or truncated after it was
  * written, digest.ts resultsDigest) is refused: exit 2, one line, nothing written.
  * Links are never followed: a symbolic link (or anything but a plain file or folder, or a file
  * with more than one hard link) under a DIR or in a fragment's logs is skipped and named in
  * `advisories`; a linked folder is not descended.
  * Exit 0 green, 1 red, 2 could not run (no DIR, a DIR that is not a folder, a bad config or
- * --cells, a fragment whose results digest does not match).
+ * --cells, no required cell evaluated, a fragment whose results digest does not match).
  */
 import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -213,6 +215,13 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
       else results.push(synthetic(e, `no fragment for this cell in ${o.dirs.join(', ')}: its job wrote none (it died, was cancelled or did not run); fail closed`));
     } else if ('why' in p) results.push(synthetic(e, p.why));
     else results.push(p.entry.fragment!.report!.cells[0]);
+  }
+
+  // as in a single run (matrix.ts, "no required cell can run"): a merge in which no required cell was
+  // evaluated (each one's fragment says not_applicable: the proxy cannot front it) is not a green gate
+  const requiredResults = results.filter((r) => cfg.cells[r.id].required);
+  if (requiredResults.length && requiredResults.every((r) => r.status === 'not_applicable')) {
+    throw harnessError(`gate merge: no required cell was evaluated: ${requiredResults.map((r) => `${r.id} ${r.reason}`).join('; ')}`);
   }
 
   let yardstick: YardstickResult | undefined;

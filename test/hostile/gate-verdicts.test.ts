@@ -5,6 +5,7 @@
  *   config in which every step is advisory) printed "gate PASS: 0 pass, 1 fail" and exited 0: now
  *   exit 2 with one line naming the file and the field, before anything starts;
  * - a cell whose required steps were all blocked by a failed advisory step passed: now red;
+ * - a merge whose every required cell was not_applicable passed (a single run of it is exit 2): now exit 2;
  * - a green gate with a red optional cell says so on its verdict line;
  * - `gate merge` took a fragment whose step verdict was edited from fail to pass (its digests
  *   covered build and config, not results): fragments now carry `digests.results`, recomputed by
@@ -134,6 +135,25 @@ describe('the gate cannot be talked into green', () => {
     assert.match(fragRed.stdout, new RegExp(`^gate fragment ${RED} RED \\(optional cell: exit 0\\) \\(fail: ready: `));
     assert.equal(fragRequiredRed.code, 1, why(fragRequiredRed));
     assert.match(fragRequiredRed.stdout, new RegExp(`^gate fragment ${RED} RED \\(fail: ready: `));
+  });
+
+  test('a merge in which no required cell was evaluated (each not_applicable) is exit 2, as a single run is', async () => {
+    const HTTP = 'http-stateless/2025-11-25';
+    const cfgHttp = make('cfg-http', (c) => {
+      for (const id of Object.keys(c.cells)) c.cells[id].required = id === HTTP;
+    });
+    // --fronts stdio: the proxy cannot front the one required (HTTP) cell, so its fragment is not_applicable at once
+    const frags = await Promise.all([HTTP, RED, 'yardstick'].map((id) => cli(['--config', cfgHttp, '--cells', id, '--fronts', 'stdio', '--fragment', at('f-na')])));
+    assert.deepEqual(frags.map((r) => r.code), [0, 0, 0], frags.map(why).join('\n'));
+    const [merge, single] = await Promise.all([
+      cli(['merge', at('f-na'), '--config', cfgHttp, '--cells', `${HTTP},${RED}`, '--out', at('merged-na')]),
+      cli(['--config', cfgHttp, '--cells', `${HTTP},${RED}`, '--fronts', 'stdio', '--no-fixture-grade', '--out', at('out-na')]),
+    ]);
+    refused(merge, new RegExp(`^mcpgauge: gate merge: no required cell was evaluated: ${HTTP} not applicable: the proxy fronts stdio upstreams only`));
+    // the single run has said so since before (after its progress line naming the not-applicable cell)
+    assert.equal(single.code, 2, why(single));
+    assert.match(single.stderr, new RegExp(`\nmcpgauge: no required cell can run: ${HTTP} not applicable: [^\n]*\n$`));
+    for (const p of ['merged-na', 'out-na']) assert.ok(!existsSync(at(p)), `${p} is not written`);
   });
 
   test('every step advisory is exit 2; a required step blocked by a failed advisory step is red', async () => {
