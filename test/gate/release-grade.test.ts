@@ -125,7 +125,8 @@ describe('issue 18 rows', { concurrency: 2 }, () => {
   test('gate: could not run as asked = exit 2, one line, before anything starts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-gate-rg-'));
     try {
-      const cfg = testConfig(dir);
+      // the docker cell required: a selection of only it is a gate (an all-optional one is refused earlier, test/hostile/gate-verdicts)
+      const cfg = testConfig(dir, (c) => (c.cells['docker/2025-11-25'].required = true));
       const file = join(dir, 'a-file');
       writeFileSync(file, 'x');
       const noexec = join(dir, 'noexec.sh');
