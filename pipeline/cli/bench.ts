@@ -37,7 +37,7 @@ const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 export function register(program: Command): void {
   const cmd = program
     .command('bench')
-    .description('Profile tool discovery: encode corpora through arms, count tokens, score BM25 retrieval on golden queries, compute break-even; with --live also measure a running proxy. Writes report.json, tables/ and dashboard.html.')
+    .description('Profile tool discovery: encode corpora through arms, count tokens, score the retrievers (--retriever) on golden queries, compute break-even; with --live also measure a running proxy. Writes report.json, tables/ and dashboard.html. Exit 0 profiled, 2 could not run as asked (bad flag, unreadable input, --out not writable, the live stage failed).')
     .option('--corpus <file>', 'corpus to profile (mcpgauge, mcpproxy, LiveMCPTool file, ToolRet folder, or a raw tools/list dump)', DEFAULT_CORPUS)
     .option('--golden <file>', 'golden query set for --corpus (default: the one for the default corpus; "none" = no scoring)')
     .option('--extra-corpus <file>', 'another corpus to profile without a golden set (repeatable; ToolRet folders bring their own queries)', collect, [])

@@ -1,5 +1,6 @@
 /** The `mcpgauge comply` command body: flags -> run or replay -> outputs -> exit code. */
 import { readJsonFile, writeFileAtomic } from '../util/fs.ts';
+import { assertOutputFiles } from '../util/out-path.ts';
 import { UserError } from '../types.ts';
 import { termLine } from '../util/escape.ts';
 import { atLeast, GRADE_ORDER, type Letter } from './grade.ts';
@@ -57,6 +58,8 @@ export async function runComplyCli(words: string[], o: Record<string, unknown>):
   const selection = parseSelection(o.only as string | undefined, o.skip as string | undefined);
   const minGrade = o.minGrade === undefined ? undefined : String(o.minGrade).toUpperCase();
   if (minGrade !== undefined && !(GRADE_ORDER as readonly string[]).includes(minGrade)) throw new UserError(`--min-grade must be A, B, C, D or F (got ${JSON.stringify(o.minGrade)})`);
+  // every output path is checked before any probing starts (exit 2, one line naming it)
+  assertOutputFiles([...outs.map(([f, file]) => [`--out ${f}=${file}`, file] as const), ...(o.record ? [[`--record ${String(o.record)}`, String(o.record)] as const] : [])]);
   if (o.list) {
     const revs: readonly Revision[] = spec === 'auto' ? REVISIONS : [spec];
     const wire = words.length ? (/^https?:/i.test(words[0]) ? 'http' : 'stdio') : undefined;
