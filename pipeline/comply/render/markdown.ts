@@ -10,9 +10,10 @@ export function renderMarkdown(rep: ComplyReport): string {
     out.push('| category | passed | evaluated | applicable |', '|---|---:|---:|---:|');
     for (const c of r.categories) out.push(`| ${c.category} | ${c.passed} | ${c.evaluated} | ${c.applicable} |`);
     const f = failing(r);
+    if (r.startFailure) out.push('', `**Root cause:** ${md(r.startFailure)}`);
     if (f.length) {
       out.push('', '### Failing checks', '');
-      for (const x of f) out.push(`- **${x.id}** (${severityText(x.meta)}) — ${md(x.detail)}  \n  Requirement (our summary): ${md(x.meta.spec.requirement)} ([spec](${x.meta.spec.url}))  \n  Fix: ${md(x.meta.fix)}`);
+      for (const x of f) out.push(`- **${x.id}** (${severityText(x.meta)}) — ${md(x.detail)}  \n  Requirement (our summary): ${md(x.meta.spec.requirement)} ([spec](${x.meta.spec.url}))${r.startFailure ? '' : `  \n  Fix: ${md(x.meta.fix)}`}`);
     }
     out.push('');
   }

@@ -23,11 +23,13 @@ export function renderTerminal(rep: ComplyReport, verbose = false): string {
     out.push(`  checks: ${Object.entries(c).map(([k, n]) => `${n} ${k}`).join(', ')}`);
     for (const cat of r.categories) out.push(`  ${cat.category.padEnd(10)} ${bar(cat.passed, cat.evaluated)} ${cat.passed}/${cat.evaluated}${cat.applicable > cat.evaluated ? ` (${cat.applicable - cat.evaluated} not evaluated)` : ''}`);
     const f = failing(r);
+    // a server that never started: its one cause, and no fixes that follow from it
+    if (r.startFailure) out.push('', `  root cause: ${t(r.startFailure)}`);
     if (f.length) out.push('', '  failing:');
     for (const x of f) {
       out.push(`  ✗ ${x.id} [${severityText(x.meta)}] ${t(x.detail)}`);
       out.push(`      requirement (our summary): ${x.meta.spec.requirement} ${x.meta.spec.url}`);
-      out.push(`      fix: ${x.meta.fix}`);
+      if (!r.startFailure) out.push(`      fix: ${x.meta.fix}`);
     }
     const other = r.results.filter((x) => x.status === 'blocked_by' || x.status === 'not_evaluable');
     if (other.length && !verbose) out.push(`  (${other.length} checks blocked or not evaluable; --verbose lists them)`);
