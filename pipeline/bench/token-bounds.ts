@@ -6,7 +6,7 @@
  */
 import type { Corpus } from '../types.ts';
 import type { TokenBounds } from '../report/types.ts';
-import { findCuts, RUN_LIMIT } from '../tokens/bound.ts';
+import { findCuts, MAX_ERROR_PER_CUT, RUN_LIMIT } from '../tokens/bound.ts';
 
 /** at most this many fields are listed (the rest are counted in the warning only) */
 const MAX_FIELDS = 20;
@@ -14,8 +14,8 @@ const MAX_FIELDS = 20;
 export const TOKEN_BOUND_NOTE =
   `Runs of one character kind (letters, punctuation or whitespace) longer than ${RUN_LIMIT} characters are cut into ` +
   `${RUN_LIMIT}-character pieces before BPE, which is quadratic in a piece's length; tokens never cross a cut, so the count ` +
-  'of a text holding such a run is an upper estimate (measured: never below the exact count, at most 1 token over per cut); ' +
-  'every other text is counted exactly.';
+  `of a text holding such a run is an estimate within ${MAX_ERROR_PER_CUT} token per cut of the exact count (measured: usually above it, ` +
+  'never by more than one token per cut); every other text is counted exactly.';
 
 export interface BoundTally {
   /** add the texts one arm counted */
@@ -59,7 +59,7 @@ export function boundTally(corpus: Corpus): BoundTally {
     },
     result() {
       if (fields.length === 0 && arms.size === 0) return undefined;
-      return { run_limit: RUN_LIMIT, bound: 'upper_estimate', note: TOKEN_BOUND_NOTE, fields: fields.slice(0, MAX_FIELDS), arms: [...arms.values()] };
+      return { run_limit: RUN_LIMIT, bound: 'estimate', max_error_per_cut: MAX_ERROR_PER_CUT, note: TOKEN_BOUND_NOTE, fields: fields.slice(0, MAX_FIELDS), arms: [...arms.values()] };
     },
   };
 }
@@ -72,6 +72,6 @@ export function tokenBoundsWarning(corpusId: string, tb: TokenBounds): string {
   return (
     `warning: corpus ${corpusId}: ${where.length ? where.join(', ') + more : 'a rendered text'} longer than the ${tb.run_limit}-character run limit: ` +
     `cut before tokenizing in ${armList.length} arm(s)${armList.length ? ` (${armList.slice(0, 4).map((a) => JSON.stringify(a)).join(', ')}${armList.length > 4 ? ', …' : ''})` : ''}; ` +
-    'the counts of those texts are upper estimates'
+    `the counts of those texts are estimates within ${tb.max_error_per_cut} token per cut`
   );
 }

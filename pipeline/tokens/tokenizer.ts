@@ -6,7 +6,8 @@
  * - `countSpans(text, spans)`: tokenize once, attribute each token to the labelled UTF-8 byte
  *   span that owns the token's first byte, so the parts add up exactly to the total.
  * Both are bounded in time and memory: a run longer than RUN_LIMIT characters is cut first
- * (bound.ts; the count of that run is then an upper estimate, everything else is exact).
+ * (bound.ts; the count of that run is then within one token per cut of the exact count,
+ * everything else is exact).
  */
 import { get_encoding, type Tiktoken } from 'tiktoken';
 import { UserError } from '../types.ts';

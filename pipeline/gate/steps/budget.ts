@@ -5,14 +5,14 @@
  *
  * A verdict names its cause: an over-budget menu lists its largest tools, an over-budget median
  * its largest response; a text with a run longer than the tokenizer's run limit (a hostile
- * 150 KB description) is counted in bounded time and said to be an upper estimate
+ * 150 KB description) is counted in bounded time and said to be an estimate
  * (`token_bound`); a call that fails says which phase, after how long, and the error's cause.
  */
 import { getArm } from '../../../arms/registry.ts';
 import { BASELINE_ARM_ID } from '../../constants.ts';
 import { toolRecordOf } from '../../mcp/tool-record.ts';
 import { getTokenizer, type Tokenizer } from '../../tokens/tokenizer.ts';
-import { findCuts, RUN_LIMIT } from '../../tokens/bound.ts';
+import { findCuts, MAX_ERROR_PER_CUT, RUN_LIMIT } from '../../tokens/bound.ts';
 import { percentile } from '../../util/stats.ts';
 import { matchToolName } from '../../adapter/index.ts';
 import { UserError } from '../../types.ts';
@@ -40,7 +40,7 @@ function boundedCounter(tk: Tokenizer) {
     },
     /** evidence when some text was cut, else undefined */
     bound() {
-      return texts === 0 ? undefined : { run_limit: RUN_LIMIT, bound: 'upper_estimate', texts, cuts, longest_run: longest };
+      return texts === 0 ? undefined : { run_limit: RUN_LIMIT, bound: 'estimate', max_error_per_cut: MAX_ERROR_PER_CUT, texts, cuts, longest_run: longest };
     },
   };
 }
@@ -72,7 +72,7 @@ export const step: StepDef = {
     const withBound = () => {
       const tb = counter.bound();
       if (tb) evidence.token_bound = tb;
-      return tb ? ` (${tb.texts} text(s) held a run over ${tb.run_limit} characters, longest ${tb.longest_run}: counted in bounded time, an upper estimate)` : '';
+      return tb ? ` (${tb.texts} text(s) held a run over ${tb.run_limit} characters, longest ${tb.longest_run}: counted in bounded time, within ${tb.max_error_per_cut} token per cut of exact, ${tb.cuts} cut(s))` : '';
     };
     try {
       const tools = await within(s.listTools(stepMs), stepMs + 500, 'tools/list');

@@ -63,13 +63,16 @@ export interface CorpusReport {
 /**
  * Where bounded tokenizing (pipeline/tokens/bound.ts) cut a text before BPE: a run of one
  * character kind longer than `run_limit` characters is counted in pieces of that length, so the
- * counts of the texts holding it are upper estimates (every other text is counted exactly).
+ * count of a text holding it is within `max_error_per_cut` tokens per cut of the exact count
+ * (every other text is counted exactly).
  */
 export interface TokenBounds {
   /** runs longer than this many UTF-16 units were cut into pieces of this length */
   run_limit: number;
-  /** how the affected counts relate to the exact ones */
-  bound: 'upper_estimate';
+  /** how the affected counts relate to the exact ones: estimates within max_error_per_cut tokens per cut */
+  bound: 'estimate';
+  /** |count - exact| <= max_error_per_cut * cuts for each affected text (measured, test/tokens/bound.test.ts) */
+  max_error_per_cut: number;
   /** one sentence saying how the count is bounded */
   note: string;
   /** the tool fields holding such a run (field: name, description, inputSchema, annotations) */
