@@ -92,6 +92,17 @@ test('a counting worker that dies is an error with its reason, not a silent exit
   }
 });
 
+test('closing the counting worker with a job pending ends normally (no silent exit 13)', async () => {
+  const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+    execFile(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'helpers-tokenizer.ts')], { cwd: REPO, timeout: 60_000 }, (err, stdout, stderr) => {
+      const e = err as (Error & { code?: number }) | null;
+      done({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, stdout, stderr });
+    });
+  });
+  assert.equal(r.code, 0, `stdout: ${r.stdout} stderr: ${r.stderr}`);
+  assert.match(r.stdout, /^job: token-counting worker closed with jobs pending\nclosed\n$/);
+});
+
 test('gate budget step behind a proxy: a 150 KB description keeps the deadline, the verdict names the cause', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-hostile-tok-'));
   const cell = 'http-stateless/2025-11-25';
