@@ -49,6 +49,19 @@ function kinds(cp: number): number {
     if (cp === 0x20 || (cp >= 0x09 && cp <= 0x0d)) return 4;
     return 2;
   }
+  if (cp <= 0xffff) {
+    let k = BMP_KINDS[cp];
+    if (k === UNKNOWN) BMP_KINDS[cp] = k = classify(cp);
+    return k;
+  }
+  return classify(cp);
+}
+
+const UNKNOWN = 0xff;
+/** kinds of each BMP code point, filled on first sight (the regex tests are the slow part) */
+const BMP_KINDS = new Uint8Array(0x10000).fill(UNKNOWN);
+
+function classify(cp: number): number {
   const ch = String.fromCodePoint(cp);
   return (WORD.test(ch) ? 1 : 0) | (PUNCT.test(ch) ? 2 : 0) | (SPACE.test(ch) ? 4 : 0);
 }
@@ -87,7 +100,7 @@ export function findCuts(text: string, limit = RUN_LIMIT): Cuts | null {
           cutSet.add(i);
           next[k] = i + limit;
         }
-      } else close(k, i);
+      } else if (start[k] >= 0) close(k, i);
     }
     i += cp > 0xffff ? 2 : 1;
   }
