@@ -5,15 +5,20 @@
  * run took minutes, and behind a proxy a 150 KB description held the gate's budget step far past
  * its deadline. Now: runs past the limit are cut (pipeline/tokens/bound.ts), the report says
  * where and how the count is bounded, a dying worker is an error with its reason, and the
- * budget step keeps its deadline and names the cause.
+ * budget step keeps its deadline and names the cause (also when the proxy drops the connection,
+ * undici's bare "fetch failed", or never answers: the real fixture with a crash/hang fault).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { assertRedExactly, runGateCli } from '../gate/helpers.ts';
+import { step as budgetStep } from '../../pipeline/gate/steps/budget.ts';
+import { loadGateConfig } from '../../pipeline/gate/config.ts';
+import { openProxySession } from '../../pipeline/adapter/index.ts';
+import type { CellContext } from '../../pipeline/gate/types.ts';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
 const BIN = join(REPO, 'bin', 'mcpgauge.mjs');
@@ -132,5 +137,68 @@ test('gate budget step behind a proxy: a 150 KB description keeps the deadline, 
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** The fixture over loopback HTTP with a fault on its Nth tools/list (env BACKEND_MODE etc.); resolves with its URL. */
+function faultyFixture(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [BIN, 'fixture', '--transport', 'http', '--port', '0'], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  return new Promise((done, fail) => {
+    let err = '';
+    const timer = setTimeout(() => fail(new Error(`fixture did not start: ${err}`)), 30_000);
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        done({ url: m[1], child });
+      }
+    });
+    child.on('exit', () => fail(new Error(`fixture exited: ${err}`)));
+  });
+}
+
+/** Run the budget step against `url` as a pass-through proxy, with a short per-call deadline. */
+async function budgetAgainst(url: string, stepMs: number) {
+  const cfg = loadGateConfig(join(REPO, 'gate.config.json'));
+  cfg.timeouts.step_ms = stepMs;
+  const session = await openProxySession({ kind: 'http', url, headers: {} }, { timeoutMs: 10_000 });
+  try {
+    const ctx = { cfg, session, metrics: {}, opts: { adapter: { toolMap: undefined } } } as unknown as CellContext;
+    const t0 = performance.now();
+    const out = await budgetStep.run(ctx);
+    return { out, ms: performance.now() - t0 };
+  } finally {
+    await session.close().catch(() => {});
+  }
+}
+
+test('budget step: a proxy that drops the connection is a verdict naming the phase and the cause, with evidence', async () => {
+  // the first tools/list (opening the session) is served; the budget step's own one kills the process
+  const { url, child } = await faultyFixture({ BACKEND_MODE: 'crash', CRASH_AFTER_N: '2', FAULT_METHODS: 'tools/list' });
+  try {
+    const { out } = await budgetAgainst(url, 5000);
+    const ev = out.evidence as Record<string, unknown>;
+    assert.equal(out.status, 'fail', out.reason);
+    assert.match(out.reason, /^tools\/list: fetch failed: .+ after \d+ ms \(deadline per call 5000 ms\)$/);
+    assert.doesNotMatch(out.reason, /^tools\/list: fetch failed after/, 'the cause of "fetch failed" is named');
+    assert.equal(ev.phase, 'tools/list');
+    assert.equal(ev.deadline_ms, 5000);
+    assert.match(String(ev.error), /^fetch failed: /);
+  } finally {
+    child.kill('SIGKILL');
+  }
+});
+
+test('budget step: a proxy that never answers fails at the per-call deadline, naming the phase', async () => {
+  const { url, child } = await faultyFixture({ BACKEND_MODE: 'hang', HANG_AFTER_N: '2', FAULT_METHODS: 'tools/list' });
+  try {
+    const { out, ms } = await budgetAgainst(url, 1500);
+    assert.equal(out.status, 'fail', out.reason);
+    assert.match(out.reason, /^tools\/list: .*1500 ms/);
+    assert.ok(ms < 1500 + 500 + 3000, `the step took ${Math.round(ms)} ms`);
+    assert.equal((out.evidence as Record<string, unknown>).phase, 'tools/list');
+  } finally {
+    child.kill('SIGKILL');
   }
 });
