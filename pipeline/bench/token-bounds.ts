@@ -59,7 +59,7 @@ export function boundTally(corpus: Corpus): BoundTally {
     },
     result() {
       if (fields.length === 0 && arms.size === 0) return undefined;
-      return { run_limit: RUN_LIMIT, bound: 'estimate', max_error_per_cut: MAX_ERROR_PER_CUT, note: TOKEN_BOUND_NOTE, fields: fields.slice(0, MAX_FIELDS), arms: [...arms.values()] };
+      return { run_limit: RUN_LIMIT, bound: 'estimate', max_error_per_cut: MAX_ERROR_PER_CUT, note: TOKEN_BOUND_NOTE, fields_total: fields.length, fields: fields.slice(0, MAX_FIELDS), arms: [...arms.values()] };
     },
   };
 }
@@ -67,7 +67,7 @@ export function boundTally(corpus: Corpus): BoundTally {
 /** The console line for a corpus whose counts were bounded (ids quoted as JSON: corpus text is data). */
 export function tokenBoundsWarning(corpusId: string, tb: TokenBounds): string {
   const where = tb.fields.slice(0, 3).map((f) => `${JSON.stringify(f.tool_id)} ${f.field} (run of ${f.longest_run} chars)`);
-  const more = tb.fields.length > 3 ? `, and ${tb.fields.length - 3} more field(s)` : '';
+  const more = tb.fields_total > 3 ? `, and ${tb.fields_total - 3} more field(s)` : '';
   const armList = tb.arms.map((a) => a.arm);
   return (
     `warning: corpus ${corpusId}: ${where.length ? where.join(', ') + more : 'a rendered text'} longer than the ${tb.run_limit}-character run limit: ` +

@@ -69,6 +69,7 @@ for (const chars of [1_000_000, 100_000]) {
       assert.equal(tb.bound, 'estimate');
       assert.equal(tb.max_error_per_cut, 1);
       assert.match(tb.note, /1024-character pieces/);
+      assert.equal(tb.fields_total, 1);
       assert.deepEqual(tb.fields, [{ tool_id: `run-${chars}:big_reader`, field: 'description', runs: 1, longest_run: chars, cuts: Math.ceil(chars / RUN_LIMIT) - 1 }]);
       assert.deepEqual(tb.arms.map((a: { arm: string }) => a.arm).sort(), ['baseline_json', 'compact_json']);
       for (const a of tb.arms) assert.ok(a.texts >= 2 && a.cuts >= 2 * tb.fields[0].cuts, JSON.stringify(a));

@@ -26,7 +26,7 @@ export const caveatsSection: ReportSection<Report> = {
         id: `token-bounds-${c.id}`,
         tone: 'warn',
         title: `Bounded token counts in ${c.id}.`,
-        text: html`${tb.note} Run limit ${tb.run_limit} characters.<ul>${fields}</ul>${arms ? html`Arms affected: ${arms}.` : ''}`,
+        text: html`${tb.note} Run limit ${tb.run_limit} characters; ${tb.fields_total} tool field(s) hold such a run${tb.fields_total > tb.fields.length ? ` (the first ${tb.fields.length} listed)` : ''}.<ul>${fields}</ul>${arms ? html`Arms affected: ${arms}.` : ''}`,
       });
     }
     if (r.live && !r.live.authoritative_headline) {

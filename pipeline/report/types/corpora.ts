@@ -75,6 +75,8 @@ export interface TokenBounds {
   max_error_per_cut: number;
   /** one sentence saying how the count is bounded */
   note: string;
+  /** how many tool fields hold such a run (`fields` lists the first 20) */
+  fields_total: number;
   /** the tool fields holding such a run (field: name, description, inputSchema, annotations) */
   fields: { tool_id: string; field: string; runs: number; longest_run: number; cuts: number }[];
   /** per arm: its counted texts (listing, per-tool texts, simulated responses) that were cut */
