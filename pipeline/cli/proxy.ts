@@ -41,6 +41,11 @@ export function register(program: Command): void {
         await handle?.close().catch(() => {});
         process.exit(code);
       };
+      // started by the gate (MCPGAUGE_PARENT_PID): exit at once when the gate is gone, also while
+      // the upstreams are still starting; its stdio upstreams see stdin EOF with their parent gone
+      // and exit too (a clean close first would let an upstream exit and be started again)
+      const { watchParent } = await import('../util/proc.ts');
+      watchParent(() => process.exit(1));
       handle = await startProxy(config, {
         transport: o.transport,
         port,
@@ -55,9 +60,6 @@ export function register(program: Command): void {
       else log('serving MCP on stdio');
       process.once('SIGINT', () => void stop(130));
       process.once('SIGTERM', () => void stop(143));
-      // started by the gate (MCPGAUGE_PARENT_PID): exit by itself when the gate is gone
-      const { watchParent } = await import('../util/proc.ts');
-      watchParent(() => stop(1));
       // Keep running until a signal (HTTP) or the end of stdin (stdio).
       await new Promise<never>(() => {});
     });
