@@ -59,13 +59,13 @@ test('LAP venv build at its deadline: the whole tree of `python -m venv` ends; n
     const r = await within(ensureLapVenv({ root, python, timeoutMs: 2500, env: { ...process.env, [TAG_VAR]: tag } }), 20_000);
     const ms = Date.now() - t0;
     assert.notEqual(r, 'timedOut', `ensureLapVenv still waits 20 s after its 2.5 s deadline; running: ${describePids(taggedPids(tag))}`);
-    assert.equal(r.ok, false);
-    assert.match((r as { reason: string }).reason, /^skipped: .*python3-hang -m venv failed: timeout after \d+ ms/);
-    assert.ok(ms < 2500 + 5000, `returned after ${ms} ms`);
     await sleep(600); // a surviving grandchild would write the temp venv again by now
     const left = taggedPids(tag);
     assert.deepEqual(left, [], `left running after the deadline:\n${describePids(left)}`);
     assert.deepEqual(readdirSync(root), [], 'no lock, no temp venv (this build\'s or the dead one\'s)');
+    assert.equal(r.ok, false);
+    assert.match((r as { reason: string }).reason, /^skipped: .*python3-hang -m venv failed: timeout after \d+ ms/);
+    assert.ok(ms < 2500 + 5000, `returned after ${ms} ms`);
   } finally {
     sweep(tag);
     rmSync(dir, { recursive: true, force: true });
@@ -81,11 +81,11 @@ test('lap run at its deadline: a hung python wrapper and the child it waits for 
     const r = await within(lapSection({ mode: 'auto', lapCommand: wrapper, httpUrl: 'http://127.0.0.1:9/mcp', inHouseMenuTokens: 1000, timeoutMs: 1500 }), 15_000);
     const ms = Date.now() - t0;
     assert.notEqual(r, 'timedOut', `lapSection still waits 15 s after its 1.5 s deadline; running: ${describePids(taggedPids(tag))}`);
+    const left = taggedPids(tag);
+    assert.deepEqual(left, [], `left running after the deadline:\n${describePids(left)}`);
     assert.equal(r.executed, false);
     assert.match(r.skip_reason!, /^lap failed: no answer within 1500 ms \(lap and what it started were stopped\)$/);
     assert.ok(ms < 1500 + 4000, `returned after ${ms} ms`);
-    const left = taggedPids(tag);
-    assert.deepEqual(left, [], `left running after the deadline:\n${describePids(left)}`);
   } finally {
     sweep(tag);
     rmSync(dir, { recursive: true, force: true });
