@@ -58,7 +58,7 @@ test('LAP venv build at its deadline: the whole tree of `python -m venv` ends; n
     const t0 = Date.now();
     const r = await within(ensureLapVenv({ root, python, timeoutMs: 2500, env: { ...process.env, [TAG_VAR]: tag } }), 20_000);
     const ms = Date.now() - t0;
-    assert.notEqual(r, 'timedOut', `ensureLapVenv still waits 20 s after its 2.5 s deadline; running: ${describePids(taggedPids(tag))}`);
+    if (r === 'timedOut') assert.fail(`ensureLapVenv still waits 20 s after its 2.5 s deadline; running: ${describePids(taggedPids(tag))}`);
     await sleep(600); // a surviving grandchild would write the temp venv again by now
     const left = taggedPids(tag);
     assert.deepEqual(left, [], `left running after the deadline:\n${describePids(left)}`);
@@ -80,7 +80,7 @@ test('lap run at its deadline: a hung python wrapper and the child it waits for 
     const t0 = Date.now();
     const r = await within(lapSection({ mode: 'auto', lapCommand: wrapper, httpUrl: 'http://127.0.0.1:9/mcp', inHouseMenuTokens: 1000, timeoutMs: 1500 }), 15_000);
     const ms = Date.now() - t0;
-    assert.notEqual(r, 'timedOut', `lapSection still waits 15 s after its 1.5 s deadline; running: ${describePids(taggedPids(tag))}`);
+    if (r === 'timedOut') assert.fail(`lapSection still waits 15 s after its 1.5 s deadline; running: ${describePids(taggedPids(tag))}`);
     const left = taggedPids(tag);
     assert.deepEqual(left, [], `left running after the deadline:\n${describePids(left)}`);
     assert.equal(r.executed, false);
@@ -121,7 +121,7 @@ test('a LAP venv whose python never answers the smoke command is rebuilt; nothin
     readyVenv(root, hangingPythonBody(tag));
     const python = fakeBuilderPython(dir, newTag(), 'good', goodVenvPython(dir));
     const r = await within(lapSection({ mode: 'auto', httpUrl: 'http://127.0.0.1:9/mcp', inHouseMenuTokens: 1000, venv: { root, python, smokeTimeoutMs: 1500 }, timeoutMs: 3000 }), 20_000);
-    assert.notEqual(r, 'timedOut', `still waiting after 20 s; running: ${describePids(taggedPids(tag))}`);
+    if (r === 'timedOut') assert.fail(`still waiting after 20 s; running: ${describePids(taggedPids(tag))}`);
     assert.equal(r.executed, true, r.skip_reason);
     const left = taggedPids(tag);
     assert.deepEqual(left, [], `the hung python's tree is still running:\n${describePids(left)}`);
@@ -156,43 +156,56 @@ test('a broken LAP venv whose rebuild fails too: one reason naming both, nothing
   }
 });
 
-test('kill -9 of the gate while a call is in flight at a stdio fixture: every child of the run exits within 2.5 s', { timeout: 180_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-hostile-proc-'));
-  // a long proxy call timeout: the hang step's 10-minute `slow` call stays in flight at the fixture
-  const cfg = testConfig(dir, (c) => (c.timeouts.proxy_call_timeout_ms = 60_000));
-  const child = spawn(process.execPath, [BIN, 'gate', '--config', cfg, '--out', join(dir, 'out'), '--jobs', '1', '--cells', 'stdio/2025-11-25', '--no-fixture-grade', '--verbose'], {
-    cwd: REPO,
-    env: { ...process.env, CI: 'true' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  child.stdout.resume();
-  let runId = '';
-  const workDirs = new Set<string>();
-  try {
-    const t0 = Date.now();
-    while (!/ 5 concurrency /.test(stderr) && child.exitCode === null && Date.now() - t0 < 120_000) await sleep(50);
-    assert.match(stderr, / 5 concurrency /, 'the gate reached the hang step');
-    runId = /run ([0-9a-f]{8}):/.exec(stderr)![1];
-    await sleep(2000); // the hang step's call reaches the fixture
-    const before = pidsWithEnv('MCPGAUGE_GATE_TAG', `${runId}/`);
-    // the gate's work folders (a kill -9ed gate cannot remove them: this test does)
-    for (const m of describePids(before).matchAll(/(\/\S*\/mcpgauge-gate-[A-Za-z0-9]+)\//g)) workDirs.add(m[1]);
-    assert.ok(before.length >= 4, `the proxy and its fixtures run: ${describePids(before)}`);
-    child.kill('SIGKILL');
-    const tk = Date.now();
-    let left = before;
-    while (left.length > 0 && Date.now() - tk < 2500) {
-      await sleep(50);
-      left = pidsWithEnv('MCPGAUGE_GATE_TAG', `${runId}/`);
+/** when to `kill -9` the gate: the stderr line to wait for, then how long after it */
+const KILL_POINTS = [
+  // the hang step's 10-minute `slow` call is in flight at the stdio fixture (the proxy call timeout is raised)
+  { when: 'while a call is in flight at a stdio fixture', marker: / 5 concurrency /, after: 2000, minTagged: 4 },
+  // the proxy is still starting its upstreams
+  { when: 'while the proxy starts its upstreams', marker: /stdio\/2025-11-25: started/, after: 0, minTagged: 1 },
+];
+
+for (const k of KILL_POINTS) {
+  test(`kill -9 of the gate ${k.when}: every child of the run exits within 2.5 s`, { timeout: 180_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-hostile-proc-'));
+    const cfg = testConfig(dir, (c) => (c.timeouts.proxy_call_timeout_ms = 60_000));
+    const child = spawn(process.execPath, [BIN, 'gate', '--config', cfg, '--out', join(dir, 'out'), '--jobs', '1', '--cells', 'stdio/2025-11-25', '--no-fixture-grade', '--verbose'], {
+      cwd: REPO,
+      env: { ...process.env, CI: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.resume();
+    let runId = '';
+    const workDirs = new Set<string>();
+    const tagged = () => pidsWithEnv('MCPGAUGE_GATE_TAG', `${runId}/`);
+    try {
+      const t0 = Date.now();
+      while (!k.marker.test(stderr) && child.exitCode === null && Date.now() - t0 < 120_000) await sleep(25);
+      assert.match(stderr, k.marker);
+      runId = /run ([0-9a-f]{8}):/.exec(stderr)![1];
+      const t1 = Date.now();
+      while (tagged().length < k.minTagged && Date.now() - t1 < 30_000) await sleep(25);
+      await sleep(k.after);
+      const before = tagged();
+      // the gate's work folders (a kill -9ed gate cannot remove them: this test does)
+      for (const m of describePids(before).matchAll(/(\/\S*\/mcpgauge-gate-[A-Za-z0-9]+)\//g)) workDirs.add(m[1]);
+      assert.ok(before.length >= k.minTagged, `the run's processes: ${describePids(before)}`);
+      child.kill('SIGKILL');
+      const tk = Date.now();
+      let left = before;
+      while (left.length > 0 && Date.now() - tk < 2500) {
+        await sleep(50);
+        left = tagged();
+        for (const m of describePids(left).matchAll(/(\/\S*\/mcpgauge-gate-[A-Za-z0-9]+)\//g)) workDirs.add(m[1]);
+      }
+      assert.deepEqual(left, [], `still running ${Date.now() - tk} ms after kill -9 of the gate:\n${describePids(left)}`);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      if (runId) for (let i = 0; i < 3; i++) for (const p of tagged()) try { process.kill(p, 'SIGKILL'); } catch { /* gone */ }
+      await sleep(200);
+      for (const w of workDirs) rmSync(w, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     }
-    assert.deepEqual(left, [], `still running ${Date.now() - tk} ms after kill -9 of the gate:\n${describePids(left)}`);
-  } finally {
-    if (child.exitCode === null) child.kill('SIGKILL');
-    if (runId) for (let i = 0; i < 3; i++) for (const p of pidsWithEnv('MCPGAUGE_GATE_TAG', `${runId}/`)) try { process.kill(p, 'SIGKILL'); } catch { /* gone */ }
-    await sleep(200);
-    for (const w of workDirs) rmSync(w, { recursive: true, force: true });
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  });
+}
