@@ -18,6 +18,15 @@ export function register(program: Command): void {
     .addOption(EMBED_FLAGS[1])
     .option('--api-key <key>', 'API key HTTP clients must send (X-API-Key or Authorization: Bearer); also MCPGAUGE_PROXY_API_KEY')
     .action(async (o: { config: string; transport: string; host?: string; port?: string; apiKey?: string; retriever?: string; embedUrl?: string; embedModel?: string }) => {
+      // started by the gate (MCPGAUGE_PARENT_PID): exit at once when the gate is gone, also while
+      // it loads and its upstreams start, and take the stdio upstreams along (they are in this
+      // process group when the gate started it in its own; a clean close first would let an
+      // upstream exit and be started again)
+      const { endOwnGroup, watchParent } = await import('../util/proc.ts');
+      watchParent(() => {
+        endOwnGroup();
+        process.exit(1);
+      });
       // loaded here so other subcommands do not pay for the MCP SDK server at start-up
       const { loadProxyConfig, startProxy } = await import('../proxy/index.ts');
       if (o.transport !== 'http' && o.transport !== 'stdio') {
@@ -41,11 +50,6 @@ export function register(program: Command): void {
         await handle?.close().catch(() => {});
         process.exit(code);
       };
-      // started by the gate (MCPGAUGE_PARENT_PID): exit at once when the gate is gone, also while
-      // the upstreams are still starting; its stdio upstreams see stdin EOF with their parent gone
-      // and exit too (a clean close first would let an upstream exit and be started again)
-      const { watchParent } = await import('../util/proc.ts');
-      watchParent(() => process.exit(1));
       handle = await startProxy(config, {
         transport: o.transport,
         port,

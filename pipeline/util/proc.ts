@@ -379,6 +379,27 @@ export function parentGone(): boolean {
   return Number.isInteger(want) && want > 1 && want !== process.pid && !pidAlive(want);
 }
 
+/**
+ * In a process the harness started in its own process group (spawnGroup: it leads its group):
+ * SIGKILL the whole group, itself included, so what it started (stdio upstreams still loading)
+ * ends with it. No-op when this process does not lead its group (Linux /proc; else no-op).
+ */
+export function endOwnGroup(): void {
+  let pgrp = NaN;
+  try {
+    const stat = readFileSync('/proc/self/stat', 'latin1');
+    pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  } catch {
+    return;
+  }
+  if (pgrp !== process.pid) return;
+  try {
+    process.kill(-process.pid, 'SIGKILL');
+  } catch {
+    /* nothing to end */
+  }
+}
+
 /** How long an orphaned child may take to close things before it exits anyway (watchParent). */
 export const ORPHAN_GRACE_MS = 1000;
 
@@ -394,12 +415,27 @@ export function watchParent(onOrphan: () => Promise<void> | void = () => {}, int
   const check = () => {
     if (pidAlive(want)) return;
     clearInterval(timer);
-    process.stderr.write(`the process that started this one (pid ${want}) is gone: exiting\n`);
+    // the harness held the other end of stderr: the note may fail (EPIPE), and that error must not
+    // reach an uncaughtException handler that logs to stderr again (a loop that starves the exit)
+    const note = () => {
+      try {
+        process.stderr.on('error', () => {});
+        process.stderr.write(`the process that started this one (pid ${want}) is gone: exiting\n`);
+      } catch {
+        /* nobody reads it */
+      }
+    };
+    // onOrphan runs first and synchronously; only a promise it returns is waited for (ORPHAN_GRACE_MS at most)
+    let pending: Promise<void> | void;
+    try {
+      pending = onOrphan();
+    } catch {
+      pending = undefined;
+    }
+    note();
+    if (!(pending instanceof Promise)) process.exit(1);
     setTimeout(() => process.exit(1), ORPHAN_GRACE_MS).unref();
-    void Promise.resolve()
-      .then(onOrphan)
-      .catch(() => {})
-      .finally(() => process.exit(1));
+    void pending.catch(() => {}).finally(() => process.exit(1));
   };
   const timer = setInterval(check, intervalMs);
   timer.unref();

@@ -200,6 +200,7 @@ for (const k of KILL_POINTS) {
         for (const m of describePids(left).matchAll(/(\/\S*\/mcpgauge-gate-[A-Za-z0-9]+)\//g)) workDirs.add(m[1]);
       }
       assert.deepEqual(left, [], `still running ${Date.now() - tk} ms after kill -9 of the gate:\n${describePids(left)}`);
+      console.log(`kill -9 of the gate ${k.when}: ${before.length} tagged processes gone within ${Date.now() - tk} ms`);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
       if (runId) for (let i = 0; i < 3; i++) for (const p of tagged()) try { process.kill(p, 'SIGKILL'); } catch { /* gone */ }
