@@ -3,12 +3,14 @@
  * their deadline.
  * - the LAP venv build at its deadline: `python -m venv` whose grandchildren ignore SIGTERM and
  *   keep writing into the temp venv (like ensurepip) -> no process of the tree left, no lock, no
- *   `.tmp` folder (also the one of a build that died earlier);
+ *   `.tmp` folder (also the one of a build that died earlier); SIGINT to the run mid-build: the
+ *   tree ends with it, and the next build removes the lock and temp folder it left;
  * - the lap run at its deadline: a hung `python` wrapper and the child it waits for -> both gone;
  * - a venv with READY.json whose python is broken, or never answers -> rebuilt once and used;
  *   when the rebuild fails too, one reason naming both;
- * - `kill -9` of the gate while a call is in flight at a stdio fixture: every process tagged with
- *   the run (the proxy, the fixtures it started) is gone within 2.5 s.
+ * - `kill -9` of the gate while a call is in flight at a stdio fixture, and while the proxy is
+ *   still starting: every process tagged with the run (the proxy, the fixtures it started) is gone
+ *   within 2.5 s.
  * No PyPI: the pythons are stand-in sh scripts (helpers-processes.ts); the gate run is real.
  */
 import { test } from 'node:test';
@@ -18,6 +20,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ensureLapVenv, lapVenvDir, LAP_SCORE_REQUIREMENT } from '../../pipeline/live/lap_venv.ts';
 import { lapSection } from '../../pipeline/live/lap.ts';
 import { pidsWithEnv } from '../../pipeline/util/proc.ts';
@@ -66,6 +69,39 @@ test('LAP venv build at its deadline: the whole tree of `python -m venv` ends; n
     assert.equal(r.ok, false);
     assert.match((r as { reason: string }).reason, /^skipped: .*python3-hang -m venv failed: timeout after \d+ ms/);
     assert.ok(ms < 2500 + 5000, `returned after ${ms} ms`);
+  } finally {
+    sweep(tag);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('SIGINT to a run that is building the LAP venv ends the build\'s whole tree; the next build removes its lock and temp folder', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-hostile-proc-'));
+  const tag = newTag();
+  try {
+    const root = join(dir, 'venvs');
+    const python = fakeBuilderPython(dir, tag, 'hang');
+    const script = join(dir, 'build.mts');
+    writeFileSync(
+      script,
+      `import { ensureLapVenv } from ${JSON.stringify(pathToFileURL(join(REPO, 'pipeline', 'live', 'lap_venv.ts')).href)};\n` +
+        `await ensureLapVenv({ root: ${JSON.stringify(root)}, python: ${JSON.stringify(python)}, timeoutMs: 120000, env: { ...process.env, ${TAG_VAR}: ${JSON.stringify(tag)} } });\n`,
+    );
+    const parent = spawn(process.execPath, ['--import', 'tsx', script], { cwd: REPO, stdio: 'ignore' });
+    const exited = new Promise<NodeJS.Signals | null>((r) => parent.once('exit', (_c, sig) => r(sig)));
+    const t0 = Date.now();
+    while (taggedPids(tag).length < 3 && Date.now() - t0 < 30_000) await sleep(50); // python -m venv and its two grandchildren
+    assert.ok(taggedPids(tag).length >= 3, `the build runs: ${describePids(taggedPids(tag))}`);
+    parent.kill('SIGINT');
+    assert.equal(await exited, 'SIGINT', 'the run still ends by its signal');
+    await sleep(600);
+    const left = taggedPids(tag);
+    assert.deepEqual(left, [], `left running after SIGINT to the run:\n${describePids(left)}`);
+    assert.ok(readdirSync(root).some((f) => f.endsWith('.lock')) && readdirSync(root).some((f) => f.includes('.tmp-')), 'the killed run left its lock and temp folder');
+    // the next build takes the stale lock over and removes the dead build's temp folder
+    const r = await ensureLapVenv({ root, python: fakeBuilderPython(dir, newTag(), 'fail') });
+    assert.equal(r.ok, false);
+    assert.deepEqual(readdirSync(root), []);
   } finally {
     sweep(tag);
     rmSync(dir, { recursive: true, force: true });
