@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 NODE ?= node
 
-.PHONY: all deps build bench-discovery gate test freeze fetch bench-perf fixture-image typecheck clean sample-report
+.PHONY: all deps build bench-discovery gate test freeze fetch bench-perf fixture-image typecheck clean sample-report screenshot
 
 all: bench-discovery
 
@@ -56,6 +56,10 @@ fetch: deps build
 ## Regenerate test/data/report.json (the renderer/validator test report) from a real run
 sample-report: deps build
 	$(NODE) scripts/sample-report.mjs
+
+## docs/img/dashboard.png, the README's picture: the dashboard of test/data/report.json in Debian Chromium
+screenshot: deps build
+	$(NODE) scripts/screenshot.mjs
 
 ## Speed and memory benchmarks, printed as ratios against a peer in the same run
 bench-perf: deps build

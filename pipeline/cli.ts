@@ -1,10 +1,10 @@
 /**
  * `mcpgauge` command line. Each subcommand lives in pipeline/cli/<name>.ts and exports
- * `register(program)`; this file only wires them and turns errors into one-line messages.
+ * `register(program)`; this file only wires them. The exit-code contract (0 passed, 1 found a
+ * failure, 2 could not run as asked) and the one-line error messages are pipeline/cli/exit.ts.
  */
-import { VERSION } from './constants.ts';
-import { Command, CommanderError } from 'commander';
-import { UserError } from './types.ts';
+import type { Command } from 'commander';
+import { applyContract, CliCommand, runProgram } from './cli/exit.ts';
 import * as corpus from './cli/corpus.ts';
 import * as bench from './cli/bench.ts';
 import * as fixture from './cli/fixture.ts';
@@ -16,33 +16,15 @@ import * as comply from './cli/comply.ts';
 import * as models from './cli/models.ts';
 
 export function buildProgram(): Command {
-  const program = new Command('mcpgauge')
-    .description('Measure MCP tool-discovery cost and quality; fixture, reference proxy and (later) release gate.')
-    .version(VERSION)
-    .showHelpAfterError()
-    .exitOverride();
+  const program = new CliCommand('mcpgauge').description(
+    'Measure what MCP tool discovery costs (bench, diff, report), grade MCP servers against the spec (comply), ' +
+      'gate proxy releases (gate); plus the fault-injecting fixture server and the reference discovery proxy. ' +
+      'Exit codes: 0 ran and passed, 1 ran and found a failure, 2 could not run as asked.',
+  );
   for (const m of [corpus, bench, fixture, proxy, diff, comply, gate, report, models]) m.register(program);
-  return program;
+  return applyContract(program);
 }
 
-/** Commands whose usage errors exit 2 (the exit-code contract in README.md); comply keeps its own. */
-const EXIT2_USAGE = ['gate', 'diff', 'bench'];
-
 export async function main(argv: string[]): Promise<void> {
-  const program = buildProgram();
-  try {
-    await program.parseAsync(argv);
-  } catch (e) {
-    if (e instanceof CommanderError) {
-      // gate, diff and bench: a usage error is "could not run as asked" (2), help/version stay 0
-      process.exitCode = e.exitCode !== 0 && EXIT2_USAGE.includes(argv[2]) ? 2 : e.exitCode;
-      return;
-    }
-    const msg = (e as Error)?.message ?? String(e);
-    process.stderr.write(`mcpgauge: ${msg.split('\n')[0]}\n`);
-    if (process.env.MCPGAUGE_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);
-    // gate, diff and bench report a verdict through process.exitCode (1 = failure / regression); anything
-    // thrown means they could not run as asked: 2
-    process.exitCode = EXIT2_USAGE.includes(argv[2]) ? 2 : e instanceof UserError ? e.exitCode : 1;
-  }
+  await runProgram(buildProgram(), argv);
 }

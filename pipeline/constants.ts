@@ -3,7 +3,8 @@
  * arm. Every module and test imports these from here (never from the CLI).
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { resolve, sep } from 'node:path';
 
 /**
  * true when this module runs compiled (dist/pipeline/constants.js), false when the sources run
@@ -29,8 +30,30 @@ export const DEFAULT_GOLDEN = resolve(DATASETS_DIR, 'golden-npm4-v2.json');
 export const DEFAULT_DISCOVERY_MENU = resolve(DATASETS_DIR, 'proxy-menu-v1.tools.json');
 /** the committed tool-result fixtures the result arms run on (mcpgauge corpus freeze-results) */
 export const DEFAULT_RESULT_FIXTURES = resolve(DATASETS_DIR, 'results-reference-v1.json');
-/** default output folder of `bench` */
-export const DEFAULT_BENCH_OUT = resolve(REPO_ROOT, 'results', 'discovery');
+/**
+ * default output folder of `bench`, relative to the working directory (like the gate's
+ * `results/gate`): results belong to the user's project, never to the installed package
+ */
+export const DEFAULT_BENCH_OUT = 'results/discovery';
+
+/** true when this is an installed package (npm, npx, a global install), not a source checkout */
+export const INSTALLED = REPO_ROOT.split(sep).includes('node_modules');
+
+/**
+ * Where caches go (fetched models, the LAP venv, fetched corpora, compiled schemas, the WordNet
+ * index, embeddings, peer tools): `$MCPGAUGE_CACHE_DIR` when set; else `.cache/` of the source
+ * checkout when this runs from a clone; else, for an installed package, `$XDG_CACHE_HOME/mcpgauge`
+ * (default `~/.cache/mcpgauge`), so a reinstall keeps them and a global install needs no write
+ * access to the npm prefix. Resolved once at start.
+ */
+export const CACHE_ROOT = cacheRoot(process.env, INSTALLED);
+
+export function cacheRoot(env: NodeJS.ProcessEnv, installed: boolean): string {
+  if (env.MCPGAUGE_CACHE_DIR) return resolve(env.MCPGAUGE_CACHE_DIR);
+  if (!installed) return resolve(REPO_ROOT, '.cache');
+  const xdg = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith('/') ? env.XDG_CACHE_HOME : resolve(env.HOME || homedir(), '.cache');
+  return resolve(xdg, 'mcpgauge');
+}
 /** dashboard template, page script and chart specs */
 export const TEMPLATE_DIR = `${resolve(REPO_ROOT, 'reports-template')}/`;
 

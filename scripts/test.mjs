@@ -27,6 +27,8 @@ const SLOW_FIRST = [
   'test/gate/fragment-merge.test.ts',
   'test/gate/release-grade.test.ts',
   'test/diff/diff.test.ts',
+  'test/hostile/exit-codes.test.ts',
+  'test/hostile/gate-verdicts.test.ts',
 ];
 const rank = (f) => (SLOW_FIRST.includes(f) ? SLOW_FIRST.indexOf(f) : SLOW_FIRST.length);
 const files = (await glob(only)).sort().sort((a, b) => rank(a) - rank(b));

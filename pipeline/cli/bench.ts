@@ -4,6 +4,7 @@ import type { JsonValue } from '../types.ts';
 import { UserError } from '../types.ts';
 import { DEFAULT_BENCH_OUT, DEFAULT_CORPUS, DEFAULT_DISCOVERY_MENU, DEFAULT_GOLDEN, DEFAULT_RESULT_FIXTURES, TOKENIZER_NAMES } from '../constants.ts';
 import { assertOutputDir } from '../util/fs.ts';
+import { termLine } from '../util/escape.ts';
 import type { CorpusInput } from '../bench/offline.ts';
 import type { Report } from '../report/types.ts';
 import { liveOptions, liveOptionsFromFlags } from '../live/flags.ts';
@@ -36,7 +37,7 @@ const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 export function register(program: Command): void {
   const cmd = program
     .command('bench')
-    .description('Profile tool discovery: encode corpora through arms, count tokens, score BM25 retrieval on golden queries, compute break-even; with --live also measure a running proxy. Writes report.json, tables/ and dashboard.html.')
+    .description('Profile tool discovery: encode corpora through arms, count tokens, score the retrievers (--retriever) on golden queries, compute break-even; with --live also measure a running proxy. Writes report.json, tables/ and dashboard.html. Exit 0 profiled, 2 could not run as asked (bad flag, unreadable input, --out not writable, the live stage failed).')
     .option('--corpus <file>', 'corpus to profile (mcpgauge, mcpproxy, LiveMCPTool file, ToolRet folder, or a raw tools/list dump)', DEFAULT_CORPUS)
     .option('--golden <file>', 'golden query set for --corpus (default: the one for the default corpus; "none" = no scoring)')
     .option('--extra-corpus <file>', 'another corpus to profile without a golden set (repeatable; ToolRet folders bring their own queries)', collect, [])
@@ -70,7 +71,7 @@ export function register(program: Command): void {
     // --comply is read and validated before the run, so a bad file fails now
     const complyExtra = flags.comply ? [await (await import('../comply/section-input.ts')).complySectionInput(String(flags.comply))] : [];
     const argv = process.argv.slice(2);
-    const log = (m: string) => process.stderr.write(`${m}\n`);
+    const log = (m: string) => process.stderr.write(`${termLine(m)}\n`);
     const corpusPath = resolve(String(flags.corpus));
     const goldenFlag = flags.golden as string | undefined;
     const golden =

@@ -1,5 +1,4 @@
-import { CommanderError, Option, type Command } from 'commander';
-import { UserError } from '../types.ts';
+import { Option, type Command } from 'commander';
 import { LEGACY_REVISION, MODERN_REVISION } from '../mcp/protocol.ts';
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -10,7 +9,8 @@ export function register(program: Command): void {
     .command('comply')
     .description(
       `Grade an MCP server against the spec (${LEGACY_REVISION} and ${MODERN_REVISION}): A-F per revision, reason-coded results. ` +
-        'Target: an http(s) URL, or -- followed by a stdio server command. `comply benchmark <target>` measures latency instead.',
+        'Target: an http(s) URL, or -- followed by a stdio server command. `comply benchmark <target>` measures latency instead. ' +
+        'Exit 0 graded at or above the bar, 1 below it (--strict, --min-grade), 2 could not run as asked (bad flag, an --out path that cannot be written, nothing gradable).',
     )
     .argument('[target...]', 'URL, or the stdio command and its arguments (after --)')
     .addOption(new Option('--spec-version <v>', `auto | ${LEGACY_REVISION} | ${MODERN_REVISION}`).default('auto'))
@@ -34,18 +34,10 @@ export function register(program: Command): void {
     .option('--record <file>', 'save every exchanged byte (request/response pairs) to FILE')
     .option('--replay <file>', 're-grade a recording offline (no target)')
     .option('--requests <n>', 'benchmark: requests per concurrency level', '200')
-    // usage errors are exit 2 (could not run as asked), like a target with nothing gradable
-    .exitOverride((err) => {
-      throw err.exitCode === 0 ? err : new CommanderError(2, err.code, err.message);
-    })
+    // usage errors and anything thrown are exit 2 (cli/exit.ts), like a target with nothing gradable
     .action(async (target: string[], opts: Record<string, unknown>) => {
       const { runComplyCli } = await import('../comply/cli-run.ts');
-      try {
-        process.exitCode = await runComplyCli(target, opts);
-      } catch (e) {
-        if (e instanceof UserError && e.exitCode === 1) throw new UserError(e.message, 2);
-        throw e;
-      }
+      process.exitCode = await runComplyCli(target, opts);
     });
 }
 

@@ -94,7 +94,7 @@ export function register(program: Command): void {
 
   corpus
     .command('validate')
-    .description('Load a corpus (any supported shape; exits non-zero with a one-line error naming file, JSON path and reason) and optionally validate a golden set against it')
+    .description('Load a corpus (any supported shape) and optionally validate a golden set against it; exit 0 valid, 2 with a one-line error naming file, JSON path and reason')
     .argument('<path>', 'corpus file or ToolRet folder')
     .addOption(new Option('--format <f>', 'corpus shape').choices(CORPUS_FORMATS).default('auto'))
     .option('--golden <path>', 'golden set JSON (or a ToolRet folder) to validate against the corpus')

@@ -31,6 +31,8 @@ export function register(program: Command): void {
       const { diffReports } = await import('../diff/compare.ts');
       const { renderDiffMarkdown } = await import('../diff/render.ts');
       const { resolveTolerances } = await import('../diff/tolerances.ts');
+      // --out first: a folder that can never be written fails now, not after the comparison
+      if (flags.out) (await import('../util/fs.ts')).assertOutputDir(resolve(String(flags.out)), '--out');
       const num = (k: string): number | undefined => {
         const v = flags[k];
         if (v === undefined) return undefined;

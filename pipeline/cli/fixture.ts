@@ -6,8 +6,10 @@ export function register(program: Command): void {
     .command('fixture')
     .description(
       'Run the deterministic, fault-injecting MCP test server (tools echo, ping, slow, large, fail, stats). ' +
-        'Env (wins over flags): MCP_TRANSPORT, PORT, STATELESS, BACKEND_MODE=echo|barrier|hang|crash, BARRIER_N, ' +
-        'HANG_AFTER_N, CRASH_AFTER_N, BARRIER_TIMEOUT_SECONDS, FAULT_METHODS, MAX_BODY_BYTES.',
+        'Env (wins over flags): MCP_TRANSPORT, PORT, STATELESS, MCPFIXTURE_HOST, BACKEND_MODE=echo|barrier|hang|crash|roles, BARRIER_N, ' +
+        'HANG_AFTER_N, CRASH_AFTER_N, BARRIER_TIMEOUT_SECONDS, FAULT_METHODS, MAX_BODY_BYTES; FIXTURE_BREAK=knob,... (break one behaviour), ' +
+        'FIXTURE_AUTH_TOKEN, FIXTURE_TLS_CERT/FIXTURE_TLS_KEY, FIXTURE_FEATURES, FIXTURE_RATE_LIMIT. ' +
+        'Exit 0 stopped (SIGTERM/SIGINT, end of stdin), 1 only when BACKEND_MODE=crash fires, 2 could not run as asked (bad flag or env value, port in use).',
     )
     .addOption(new Option('--transport <t>', 'stdio | streamable-http | http | sse').default('stdio'))
     .option('--port <n>', 'HTTP port (0 = any free port, printed on stderr)', '8080')
@@ -39,6 +41,15 @@ export function register(program: Command): void {
         maxSessions: opts.maxSessions as string,
         sessionIdleSeconds: opts.sessionIdleSeconds as string,
       });
+      // every knob and the port are checked before the fixture logs or serves anything (exit 2, one line)
+      (await import('../fixture/breaks.ts')).parseBreaks(process.env);
+      if (cfg.transport !== 'stdio') {
+        // the HTTP-only env (auth, rate limit, TLS files) and the address: read and checked now
+        (await import('../fixture/security-front.ts')).parseSecurity(process.env);
+        (await import('../fixture/tls.ts')).parseTls(process.env);
+        const { assertPortFree } = await import('../util/port.ts');
+        await assertPortFree(cfg.host, cfg.port, process.env.PORT ? 'PORT' : '--port', process.env.MCPFIXTURE_HOST ? 'MCPFIXTURE_HOST' : '--host');
+      }
       // started by a harness (MCPGAUGE_PARENT_PID): exit by itself when that parent is gone
       (await import('../util/proc.ts')).watchParent();
       await runFixture(cfg);

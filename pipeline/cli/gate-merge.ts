@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../types.ts';
+import { termLine } from '../util/escape.ts';
 import type { FragmentOptions } from '../gate/fragment.ts';
 
 /** The fragment flags of `mcpgauge gate` (pipeline/gate/README.md, Fragments). */
@@ -17,7 +18,10 @@ export async function runFragmentCli(cmd: Command, opts: Omit<FragmentOptions, '
   const run = await runFragment({ ...opts, fragmentDir: String(o.fragment), proxyBuild });
   const f = run.fragment;
   const what = f.kind === 'cell' ? `${f.report!.cells[0].status}: ${f.report!.cells[0].reason}` : `${f.fixture_compliance!.status}: ${f.fixture_compliance!.reason}`;
-  process.stdout.write(`gate fragment ${f.id} ${run.exitCode === 0 ? 'GREEN' : 'RED'} (${what.slice(0, 200)}) -> ${run.file}\n`);
+  // an optional cell's red is exit 0 (it does not fail the gate), but it is not called green
+  const red = f.kind === 'cell' ? f.report!.cells[0].status === 'fail' : f.fixture_compliance!.status === 'fail';
+  const word = run.exitCode !== 0 ? 'RED' : red ? 'RED (optional cell: exit 0)' : 'GREEN';
+  process.stdout.write(`gate fragment ${f.id} ${word} (${termLine(what.slice(0, 200))}) -> ${run.file}\n`);
   process.exitCode = run.exitCode;
 }
 
@@ -34,6 +38,7 @@ export function registerMerge(gate: Command): void {
     .option('--out <dir>', 'output folder', 'results/gate')
     .action(async (dirs: string[], o: Record<string, string | boolean | undefined>) => {
       const { mergeFragments } = await import('../gate/merge.ts');
+      const { verdictWord } = await import('../gate/assemble.ts');
       const run = await mergeFragments({
         dirs,
         configFile: String(o.config),
@@ -45,8 +50,8 @@ export function registerMerge(gate: Command): void {
       const r = run.report;
       const n = r.merged_from!.fragments.length;
       process.stdout.write(
-        `gate merge ${r.verdict.toUpperCase()}: ${n} fragment(s); ${r.counts.pass} pass, ${r.counts.flaky} flaky, ${r.counts.fail} fail, ${r.counts.skipped} skipped -> ${run.files.report}\n` +
-          r.failures.map((f) => `  ${f}\n`).join(''),
+        `gate merge ${verdictWord(r)}: ${n} fragment(s); ${r.counts.pass} pass, ${r.counts.flaky} flaky, ${r.counts.fail} fail, ${r.counts.skipped} skipped -> ${run.files.report}\n` +
+          r.failures.map((f) => `  ${termLine(f)}\n`).join(''),
       );
       process.exitCode = run.exitCode;
     });

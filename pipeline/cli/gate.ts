@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../types.ts';
+import { termLine } from '../util/escape.ts';
 import { MODERN_REVISION } from '../mcp/protocol.ts';
 import { addFragmentOptions, registerMerge, runFragmentCli } from './gate-merge.ts';
 
@@ -45,6 +46,7 @@ export function register(program: Command): void {
   registerMerge(cmd);
   cmd.action(async (o: Record<string, string | boolean | undefined>) => {
     const { runGate } = await import('../gate/matrix.ts');
+    const { verdictWord } = await import('../gate/assemble.ts');
     const { adapterOptionsFromFlags, parseTransport } = await import('../adapter/index.ts');
     const fail2 = (m: string) => new UserError(m, 2);
     let jobs: number | undefined;
@@ -84,7 +86,7 @@ export function register(program: Command): void {
       adapter,
       clientProtocol: proto,
       // always on stderr (a CI log without a TTY shows life too): phases, one line per finished cell
-      progress: (line: string) => process.stderr.write(`[gate ${new Date().toISOString().slice(11, 19)}] ${line}\n`),
+      progress: (line: string) => process.stderr.write(`[gate ${new Date().toISOString().slice(11, 19)}] ${termLine(line)}\n`),
     } as const;
     if (o.fragment !== undefined) return runFragmentCli(cmd, gateOpts, o).catch((e) => {
       throw usage(e);
@@ -94,8 +96,8 @@ export function register(program: Command): void {
     });
     const r = run.report;
     process.stdout.write(
-      `gate ${r.verdict.toUpperCase()}: ${r.counts.pass} pass, ${r.counts.flaky} flaky, ${r.counts.fail} fail, ${r.counts.skipped} skipped in ${(r.timing.total_ms / 1000).toFixed(1)} s -> ${run.files.report}\n` +
-        r.failures.map((f) => `  ${f}\n`).join(''),
+      `gate ${verdictWord(r)}: ${r.counts.pass} pass, ${r.counts.flaky} flaky, ${r.counts.fail} fail, ${r.counts.skipped} skipped in ${(r.timing.total_ms / 1000).toFixed(1)} s -> ${run.files.report}\n` +
+        r.failures.map((f) => `  ${termLine(f)}\n`).join(''),
     );
     process.exitCode = run.exitCode;
   });

@@ -2,19 +2,11 @@
  * A light process entry for the reference proxy: the same `proxy` subcommand as `mcpgauge proxy`,
  * without loading the other subcommands' modules (the container image bundles this one; see
  * docker/bundle.mjs). Run: node --import tsx pipeline/cli/proxy-entry.ts --config FILE [proxy flags]
+ * Exit codes: cli/exit.ts.
  */
-import { Command, CommanderError } from 'commander';
+import { CliCommand, runProgram } from './exit.ts';
 import { register } from './proxy.ts';
-import { UserError } from '../types.ts';
 
-const program = new Command('mcpgauge').exitOverride();
+const program = new CliCommand('mcpgauge');
 register(program);
-try {
-  await program.parseAsync([process.argv[0], process.argv[1], 'proxy', ...process.argv.slice(2)]);
-} catch (e) {
-  if (e instanceof CommanderError) process.exitCode = e.exitCode;
-  else {
-    process.stderr.write(`mcpgauge: ${((e as Error)?.message ?? String(e)).split('\n')[0]}\n`);
-    process.exitCode = e instanceof UserError ? e.exitCode : 1;
-  }
-}
+await runProgram(program, [process.argv[0], process.argv[1], 'proxy', ...process.argv.slice(2)]);

@@ -1,6 +1,8 @@
 import { Option, type Command } from 'commander';
 import { DEFAULT_RETRIEVER_ID, retrieverIds } from '../retrieval/registry.ts';
 import { UserError } from '../types.ts';
+import { termLine } from '../util/escape.ts';
+import { assertPortFree, parsePort } from '../util/port.ts';
 import { EMBED_FLAGS, embedOptionsFromFlags } from './embed_flags.ts';
 import type { ProxyHandle } from '../proxy/index.ts';
 
@@ -8,7 +10,7 @@ import type { ProxyHandle } from '../proxy/index.ts';
 export function register(program: Command): void {
   program
     .command('proxy')
-    .description('Run the reference discovery proxy: BM25 retrieve_tools/call_tool over the upstream MCP servers in a config file')
+    .description(`Run the reference discovery proxy: retrieve_tools/call_tool (${DEFAULT_RETRIEVER_ID} by default, --retriever) over the upstream MCP servers in a config file. Exit 0 at the end of stdin (stdio), 130/143 stopped by SIGINT/SIGTERM, 2 could not run as asked (bad flag, config, port in use)`)
     .requiredOption('--config <file>', 'proxy config JSON (servers, listen, api_key, call_timeout_ms, ...)')
     .option('--transport <t>', 'serve MCP over "http" (streamable HTTP at /mcp) or "stdio"', 'http')
     .option('--host <addr>', 'HTTP bind address (default: config listen.host, 127.0.0.1)')
@@ -27,18 +29,18 @@ export function register(program: Command): void {
         endOwnGroup();
         process.exit(1);
       });
+      // flags, config and port are checked before anything starts (exit 2, one line)
+      if (o.transport !== 'http' && o.transport !== 'stdio') {
+        throw new UserError(`--transport must be "http" or "stdio", got ${JSON.stringify(o.transport)}`, 2);
+      }
+      const port = o.port === undefined ? undefined : parsePort(o.port, '--port');
       // loaded here so other subcommands do not pay for the MCP SDK server at start-up
       const { loadProxyConfig, startProxy } = await import('../proxy/index.ts');
-      if (o.transport !== 'http' && o.transport !== 'stdio') {
-        throw new UserError(`--transport must be "http" or "stdio", got ${JSON.stringify(o.transport)}`);
-      }
-      let port: number | undefined;
-      if (o.port !== undefined) {
-        port = Number(o.port);
-        if (!/^\d+$/.test(o.port) || port > 65535) throw new UserError(`--port must be an integer in 0..65535, got ${JSON.stringify(o.port)}`);
-      }
       const config = loadProxyConfig(o.config);
-      const log = (msg: string) => process.stderr.write(`mcpgauge proxy: ${msg}\n`);
+      if (o.transport === 'http') {
+        await assertPortFree(o.host ?? config.listen.host, port ?? config.listen.port, o.port === undefined ? `${o.config}: listen.port` : '--port', o.host === undefined ? `${o.config}: listen.host` : '--host');
+      }
+      const log = (msg: string) => process.stderr.write(`mcpgauge proxy: ${termLine(msg)}\n`);
       // The proxy must outlive any failure in its own asynchronous paths: log, never crash.
       process.on('unhandledRejection', (e) => log(`unhandled rejection: ${(e as Error)?.stack ?? String(e)}`));
       process.on('uncaughtException', (e) => log(`uncaught exception: ${e?.stack ?? String(e)}`));

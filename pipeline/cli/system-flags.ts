@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import { Option } from 'commander';
 import { UserError } from '../types.ts';
+import { termLine } from '../util/escape.ts';
 import { DEFAULT_CORPUS } from '../constants.ts';
 import type { LiveOptions } from '../live/live-stage.ts';
 import type { Report, ScaleReport, SystemBlock } from '../report/types.ts';
@@ -109,7 +110,7 @@ export async function runSystemStages(o: SystemRunOptions, live: LiveOptions, ex
         if (tty) process.stderr.write('\r\x1b[2K');
         log(m);
       },
-      progress: tty ? (m) => process.stderr.write(`\r\x1b[2K${m.slice(0, (process.stderr.columns ?? 100) - 1)}`) : undefined,
+      progress: tty ? (m) => process.stderr.write(`\r\x1b[2K${termLine(m).slice(0, (process.stderr.columns ?? 100) - 1)}`) : undefined,
     });
     if (tty) process.stderr.write('\r\x1b[2K');
     log(`scale: ${((performance.now() - t) / 1000).toFixed(1)} s`);

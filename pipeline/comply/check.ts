@@ -1,6 +1,6 @@
 /** Shared pieces for check files: revision windows, transport sets, spec URLs, the definer. */
 import { isVerdict, type View } from './evidence.ts';
-import { LEGACY, MODERN, type CheckMeta, type Revision, type Verdict, type WireKind } from './types.ts';
+import { LEGACY, MODERN, type CheckMeta, type Evidence, type Revision, type Verdict, type WireKind } from './types.ts';
 
 /** One compliance check: static meta and a judge over the gathered evidence (kept here, next to
  * the evidence View it reads, so types.ts does not import evidence.ts: no import cycle). */
@@ -58,3 +58,14 @@ export function rawErrorVerdict(v: View, probe: string, codes: readonly number[]
   if (codes.length && !codes.includes(err.code)) return fail(`error code ${err.code}, expected ${codes.join(' or ')}`);
   return pass(`error ${err.code}${v.http ? ` (HTTP ${e.response?.status})` : ''}`);
 }
+
+/**
+ * True when the server never wrote a byte of protocol to us: no reply, no other message, no stdout
+ * noise. A stdout check then has nothing to judge (a server that never started did not keep its
+ * stdout clean: it kept it empty).
+ */
+export function heardNothing(ev: Pick<Evidence, 'exchanges' | 'noise'>): boolean {
+  return ev.noise.length === 0 && ev.exchanges.every((e) => !e.response || (e.response.messages.length === 0 && e.response.bodyBytes === 0));
+}
+
+export const NOTHING_HEARD = 'the server never wrote to stdout (it exited or stayed silent before answering): nothing to judge';

@@ -1,8 +1,10 @@
 /** The `mcpgauge comply` command body: flags -> run or replay -> outputs -> exit code. */
 import { readJsonFile, writeFileAtomic } from '../util/fs.ts';
+import { assertOutputFiles } from '../util/out-path.ts';
 import { UserError } from '../types.ts';
+import { termLine } from '../util/escape.ts';
 import { atLeast, GRADE_ORDER, type Letter } from './grade.ts';
-import { listChecks } from './list.ts';
+import { listCatalog, listChecks } from './list.ts';
 import { FORMATS, isFormat, type Format } from './render/index.ts';
 import { comply, reportFromRecording, type Recording } from './comply.ts';
 import { parseSelection } from './select.ts';
@@ -56,10 +58,12 @@ export async function runComplyCli(words: string[], o: Record<string, unknown>):
   const selection = parseSelection(o.only as string | undefined, o.skip as string | undefined);
   const minGrade = o.minGrade === undefined ? undefined : String(o.minGrade).toUpperCase();
   if (minGrade !== undefined && !(GRADE_ORDER as readonly string[]).includes(minGrade)) throw new UserError(`--min-grade must be A, B, C, D or F (got ${JSON.stringify(o.minGrade)})`);
+  // every output path is checked before any probing starts (exit 2, one line naming it)
+  assertOutputFiles([...outs.map(([f, file]) => [`--out ${f}=${file}`, file] as const), ...(o.record ? [[`--record ${String(o.record)}`, String(o.record)] as const] : [])]);
   if (o.list) {
     const revs: readonly Revision[] = spec === 'auto' ? REVISIONS : [spec];
     const wire = words.length ? (/^https?:/i.test(words[0]) ? 'http' : 'stdio') : undefined;
-    process.stdout.write(listChecks(revs, wire, selection));
+    process.stdout.write(format === 'json' ? `${JSON.stringify(listCatalog(revs, wire, selection), null, 2)}\n` : listChecks(revs, wire, selection));
     return 0;
   }
   let report: ComplyReport;
@@ -82,19 +86,24 @@ export async function runComplyCli(words: string[], o: Record<string, unknown>):
       secrets,
       cap: o.cap !== false,
       onProgress: progress(tty),
-      onStatus: tty ? (l) => process.stderr.write(`${l}\n`) : undefined,
+      onStatus: tty ? (l) => process.stderr.write(`${termLine(l)}\n`) : undefined,
     });
     report = res.report;
-    if (o.record) writeFileAtomic(String(o.record), `${JSON.stringify(res.recording)}\n`);
+    if (o.record) {
+      writeFileAtomic(String(o.record), `${JSON.stringify(res.recording)}\n`);
+      process.stderr.write(`comply: wrote recording ${String(o.record)}\n`);
+    }
   }
   validateComplyReport(report);
   // everything rendered in memory first: a rendering failure writes nothing
   const rendered = await Promise.all(outs.map(async ([f, file]) => [file, await FORMATS[f](report, Boolean(o.verbose))] as const));
   const main = await FORMATS[format as Format](report, Boolean(o.verbose));
   for (const [file, text] of rendered) writeFileAtomic(file, text);
+  // every --out says where it wrote (stderr: stdout carries the --format output)
+  for (const [f, file] of outs) process.stderr.write(`comply: wrote ${f} ${file}\n`);
   process.stdout.write(main);
   const v = exitVerdict(report, Boolean(o.strict), minGrade as Letter | undefined);
-  if (v.code) process.stderr.write(`mcpgauge comply: ${v.reason}\n`);
+  if (v.code) process.stderr.write(`mcpgauge comply: ${termLine(v.reason)}\n`);
   return v.code;
 }
 
@@ -107,6 +116,7 @@ export function exitVerdict(report: ComplyReport, strict: boolean, minGrade?: Le
   if (!report.runs.length) return { code: 2, reason: `nothing gradable: no revision was graded (${report.era.reason})` };
   for (const r of report.runs) {
     const where = `${r.revision}/${r.wire}`;
+    if (r.startFailure) return { code: 2, reason: `nothing gradable on ${where}: ${r.startFailure}` };
     const h = r.results.find((x) => x.id === 'lifecycle-handshake');
     const post = r.results.find((x) => x.id === 'transport-post');
     const down = [post, h].find((x) => x && x.status !== 'pass' && x.status !== 'not_applicable');

@@ -7,7 +7,7 @@ import { probeEra, type EraProbe } from './era-probe.ts';
 import { gather, replyOf } from './gather.ts';
 import { K_SERVER_INFO, build as buildRequest, initializeParams, type Obj } from './request-builder.ts';
 import { CAP_RULE, REQUIREMENT_NOTE, categoriesOf, gradeRun } from './grade.ts';
-import { exitedAfterHandshake } from './exit.ts';
+import { exitedAfterHandshake, exitedBeforeAnswering, startFailure } from './exit.ts';
 import { judge } from './judge.ts';
 import { DUAL_ERA_PROBE } from './probes-lifecycle.ts';
 import type { Selection } from './select.ts';
@@ -176,7 +176,10 @@ async function stdioRuns(
       d.warnings.push(`The server exited (code ${st.exit.code}) after the era probe (server/discover); a fresh process was started. A ${LEGACY} server must tolerate unknown requests before initialize.${st.stderrTail ? ` Last stderr: ${st.stderrTail.trim().split('\n').slice(-2).join(' | ').slice(0, 300)}` : ''}`);
       w = fresh();
     }
-    evidence.push(await runGather(w, LEGACY));
+    const ev = await runGather(w, LEGACY);
+    evidence.push(ev);
+    // the era probe's exit and the fallback follow from a server that never starts: its run says why
+    if (st.exit && exitedBeforeAnswering(ev)) d.warnings = d.warnings.filter((x) => !/era probe|auto-detected/.test(x));
     return d;
   } finally {
     await Promise.all(wires.map((w) => w.close()));
@@ -202,6 +205,11 @@ export function runReport(ev: Evidence, sel: Selection, durationMs: number, cap 
   const results = judge(ev, sel);
   const g = gradeRun(results, { cap });
   const w = [...(ev.anomalies ?? []).map((a) => `root cause: ${a}`), ...ev.warnings];
+  if (exitedBeforeAnswering(ev)) {
+    // one root cause; the fixes and warnings that follow from a server that never started are not shown
+    const why = startFailure(ev);
+    return { revision: ev.revision, wire: ev.wire, results, ...g, categories: categoriesOf(results), serverInfo: serverInfo(ev), warnings: [`root cause: ${why}`], startFailure: why, durationMs };
+  }
   const early = exitedAfterHandshake(ev);
   if (early) w.unshift(`root cause: the server exited right after initialize (code ${ev.exit!.code}${ev.exit!.signal ? `, ${ev.exit!.signal}` : ''}): it answered the handshake and nothing after it; the checks after the handshake are not evaluable`);
   if (ev.exit) w.push(`The server exited (code ${ev.exit.code}${ev.exit.signal ? `, ${ev.exit.signal}` : ''}) after probe ${ev.exit.afterProbe}.${ev.stderrTail ? ` Last stderr: ${ev.stderrTail.trim().split('\n').slice(-3).join(' | ').slice(0, 300)}` : ''}`);

@@ -59,14 +59,15 @@ export function gradeOf(results: readonly R[], o: { cap?: boolean } = {}): Grade
   const graded = score !== null && coverage >= MIN_COVERAGE;
   const failingMust = req.filter((r) => r.status === 'fail').map((r) => r.meta.id);
   const cap = capOf(failingMust.length);
-  const capApplied = o.cap !== false;
+  const capOn = o.cap !== false;
   const plain = graded ? letter(score!) : null;
   return {
     score: graded ? score : null,
-    grade: plain && capApplied ? capped(plain, cap) : plain,
+    grade: plain && capOn ? capped(plain, cap) : plain,
     uncapped: plain,
     cap,
-    capApplied,
+    // true only when there is a cap and it was applied: never "cap": null with "capApplied": true
+    capApplied: capOn && cap !== null,
     failingMust,
     coverage: Math.round(coverage * 1000) / 1000,
     required: { passed: req.filter((r) => r.status === 'pass').length, evaluated: req.length },

@@ -5,6 +5,7 @@
  * (a fixed number of requests per level).
  */
 import { UserError } from '../types.ts';
+import { term, termLine } from '../util/escape.ts';
 import { distribution, type Distribution } from '../util/stats.ts';
 import { build, initializeParams, type EnvelopeState, type Obj } from './request-builder.ts';
 import { probeEra } from './era-probe.ts';
@@ -106,8 +107,8 @@ export async function benchmark(target: Target, o: { spec: 'auto' | Revision; re
 
 export function renderBenchmark(b: BenchmarkResult): string {
   const f = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '-');
-  const rows = b.levels.map((l) => `  c=${String(l.concurrency).padEnd(3)} p50 ${f(l.latencyMs.p50)}  p95 ${f(l.latencyMs.p95)}  p99 ${f(l.latencyMs.p99)}  max ${f(l.latencyMs.max)} ms   ${l.reqPerSec.toFixed(0)} req/s   errors ${l.errors}/${l.requests}${l.firstError ? ` (first: ${l.firstError.slice(0, 100)})` : ''}`);
-  return `benchmark ${b.target} (${b.revision}, ${b.method})\n  cold start to first answer: ${b.coldStartMs.toFixed(0)} ms\n${rows.join('\n')}\n  (${b.provenance.method})\n`;
+  const rows = b.levels.map((l) => `  c=${String(l.concurrency).padEnd(3)} p50 ${f(l.latencyMs.p50)}  p95 ${f(l.latencyMs.p95)}  p99 ${f(l.latencyMs.p99)}  max ${f(l.latencyMs.max)} ms   ${l.reqPerSec.toFixed(0)} req/s   errors ${l.errors}/${l.requests}${l.firstError ? ` (first: ${termLine(l.firstError.slice(0, 100))})` : ''}`);
+  return term(`benchmark ${termLine(b.target)} (${b.revision}, ${b.method})\n  cold start to first answer: ${b.coldStartMs.toFixed(0)} ms\n${rows.join('\n')}\n  (${b.provenance.method})\n`);
 }
 
 export async function runBenchmarkCli(words: string[], o: Record<string, unknown>): Promise<number> {

@@ -15,4 +15,15 @@ export function listChecks(revs: readonly Revision[], wire: WireKind | undefined
   return `${out.join('\n')}\n`;
 }
 
+/** --list --format json: the same selection as data, one entry per revision. */
+export function listCatalog(revs: readonly Revision[], wire: WireKind | undefined, sel: Selection) {
+  return revs.map((rev) => ({
+    revision: rev,
+    wire: wire ?? null,
+    checks: catalogFor(rev, wire).filter((c) => selected(c, sel)).map(({ meta: m }) => ({
+      id: m.id, title: m.title, category: m.category, severity: m.severity, basis: m.basis ?? 'direct', transports: m.transports, capability: m.capability ?? null, spec: m.spec.url,
+    })),
+  }));
+}
+
 export const ALL_REVISIONS = REVISIONS;

@@ -33,6 +33,7 @@ function runBlocks(r: RunReport): Block[] {
   const failing = r.results.filter((x) => x.status === 'fail');
   const blocks: Block[] = [
     { kind: 'heading', text: `${r.revision} over ${r.wire}: ${r.serverInfo.name ?? 'unnamed server'} ${r.serverInfo.version ?? ''}`, provenance: 'measured' },
+    ...(r.startFailure ? [{ kind: 'banner' as const, tone: 'bad' as const, title: 'Root cause.', text: r.startFailure }] : []),
     { kind: 'paragraph', text: `Conformance ${r.conformance.grade ?? 'not graded'} (score ${r.conformance.score ?? '—'}; ${capText(r.conformance)}; ${pool(r.conformance)}); security posture scored apart: ${r.security.grade ?? 'not graded'}.` },
     {
       kind: 'table',
@@ -56,8 +57,10 @@ function runBlocks(r: RunReport): Block[] {
             { key: 'severity', label: 'Severity', type: 'ident' },
             { key: 'detail', label: 'What happened', type: 'text', wide: true },
             { key: 'spec', label: 'Requirement (our summary)', type: 'text', wide: true },
+            // a server that never started gets its root cause, not fixes that follow from it
+            ...(r.startFailure ? [] : [{ key: 'fix', label: 'Fix', type: 'text' as const, wide: true }]),
           ],
-          rows: failing.map((x) => ({ id: x.id, severity: severityText(x.meta), detail: x.detail, spec: rich(html`${x.meta.spec.requirement} <a href="${x.meta.spec.url}">spec</a>`) })),
+          rows: failing.map((x) => ({ id: x.id, severity: severityText(x.meta), detail: x.detail, spec: rich(html`${x.meta.spec.requirement} <a href="${x.meta.spec.url}">spec</a>`), fix: x.meta.fix })),
           rowClasses: failing.map((x) => (x.meta.severity === 'MUST' && x.meta.basis === 'direct' ? 'err' : 'weak')),
         }
       : { kind: 'paragraph', muted: true, text: 'No failing checks.' },

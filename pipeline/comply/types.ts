@@ -165,7 +165,7 @@ export interface Grade {
   uncapped: 'A' | 'B' | 'C' | 'D' | 'F' | null;
   /** the letter the failing MUSTs cap this grade at (B for one, C for two or more), null when none failed */
   cap: 'B' | 'C' | null;
-  /** false when the run was asked for --no-cap */
+  /** true when failing MUSTs set a cap and it was applied (false with no cap, and with --no-cap); the run-level rule is grading.capApplied */
   capApplied: boolean;
   /** ids of the failing direct-MUST checks (the ones that cap) */
   failingMust: string[];
@@ -185,6 +185,8 @@ export interface RunReport {
   categories: CategoryScore[];
   serverInfo: { name: string | null; version: string | null; capabilities: Record<string, unknown> };
   warnings: string[];
+  /** set when the server exited before answering anything: the one root cause (renderers then show no fixes) */
+  startFailure?: string;
   durationMs: number;
 }
 

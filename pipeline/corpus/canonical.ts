@@ -4,7 +4,7 @@ import type { JsonValue } from '../types.ts';
 /**
  * Canonical JSON: the single serialization used for hashing and for the baseline arm.
  *
- * Rules (documented in README "Canonical JSON"):
+ * Rules (documented in docs/corpus.md "Canonical JSON"):
  * - object keys sorted by Unicode code point (equal to UTF-8 byte order, and to Go's and
  *   Python's sort_keys), arrays keep their order;
  * - compact: no whitespace;

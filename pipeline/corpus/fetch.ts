@@ -16,7 +16,7 @@ import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, r
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { UserError } from '../types.ts';
 import { publishDir, writeFileAtomic } from '../util/fs.ts';
-import { REPO_ROOT } from '../constants.ts';
+import { CACHE_ROOT } from '../constants.ts';
 import { LIVEMCPTOOL_REPO, LIVEMCPTOOL_REVISION, isMarketplaceShape, loadLiveMcpToolFlat, loadLiveMcpToolMarketplace } from './livemcptool.ts';
 import { MANIFEST_NAME, readManifest, type FetchManifest, type FetchPart, type FetchedFile } from './manifest.ts';
 import { parseJsonText, isPlainObject } from './record.ts';
@@ -24,7 +24,7 @@ import { TOOLRET_QUERIES_REPO, TOOLRET_QUERIES_REVISION, TOOLRET_TOOLS_REPO, TOO
 
 export const DATASET_NAMES = ['livemcptool', 'toolret'] as const;
 export type DatasetName = (typeof DATASET_NAMES)[number];
-export const DEFAULT_CACHE_DIR = join(REPO_ROOT, '.cache', 'corpora');
+export const DEFAULT_CACHE_DIR = join(CACHE_ROOT, 'corpora');
 export const LIVEMCPTOOL_FILE = 'tools/tools.json';
 /** sha256 of the normalized mirror copy (../shared/datasets/livemcptool/tools.json, ATTRIBUTION.md) */
 export const LIVEMCPTOOL_MIRROR_SHA256 = '09462a7b2fc54749b82a5d917cf4a59cd22760c844f4e64647c93381731611a9';

@@ -1,5 +1,6 @@
 /** Markdown rendering of a DiffResult (the JSON form is the DiffResult itself). */
 import type { DiffResult, DiffRow, Verdict } from './compare.ts';
+import { md } from '../util/escape.ts';
 
 const MARK: Record<Verdict, string> = {
   regression: 'REGRESSION',
@@ -19,14 +20,13 @@ function signed(x: number | null): string {
   const s = num(x);
   return x > 0 ? `+${s}` : s;
 }
-const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function table(rows: readonly DiffRow[]): string[] {
   const out = ['| figure | unit | old | new | delta | delta % | rule | verdict |', '|---|---|---:|---:|---:|---:|---|---|'];
   for (const r of rows) {
     const ci = r.old_ci95 && r.new_ci95 ? ` (new CI [${num(r.new_ci95[0])}, ${num(r.new_ci95[1])}])` : '';
     out.push(
-      `| ${cell(r.label)} | ${r.unit} | ${num(r.old)} | ${num(r.new)} | ${signed(r.delta)} | ${r.delta_pct === null ? '—' : `${r.delta_pct > 0 ? '+' : ''}${r.delta_pct.toFixed(1)}%`} | ${cell(r.rule + ci)} | ${MARK[r.verdict]} |`,
+      `| ${md(r.label)} | ${r.unit} | ${num(r.old)} | ${num(r.new)} | ${signed(r.delta)} | ${r.delta_pct === null ? '—' : `${r.delta_pct > 0 ? '+' : ''}${r.delta_pct.toFixed(1)}%`} | ${md(r.rule + ci)} | ${MARK[r.verdict]} |`,
     );
   }
   return out;

@@ -54,3 +54,15 @@ export function assemble(expected: readonly ExpectedCell[], results: readonly Ce
   }
   return { cells, verdict: failures.length ? 'fail' : 'pass', failures, advisories };
 }
+
+/**
+ * The verdict word the CLI prints: `PASS`, `FAIL`, `INTERRUPTED`, and for a green gate with red
+ * optional cells `PASS (N optional cell(s) red: ids)`, so a PASS never stands beside a counted
+ * failure unexplained (a green gate's failed cells are all optional: a required one is red).
+ */
+export function verdictWord(r: { verdict: string; cells: readonly Pick<CellResult, 'id' | 'required' | 'status'>[] }): string {
+  const word = r.verdict.toUpperCase();
+  if (r.verdict !== 'pass') return word;
+  const red = r.cells.filter((c) => !c.required && c.status === 'fail').map((c) => c.id);
+  return red.length ? `${word} (${red.length} optional cell${red.length > 1 ? 's' : ''} red: ${red.join(', ')})` : word;
+}

@@ -145,6 +145,8 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
         const reason = proxyGone ?? `blocked by ${blocker}`;
         steps.push({ ...base, status: 'blocked', reason, duration_ms: 0, evidence: {} });
         notPassed.set(st.meta.name, blocker);
+        // a required step that never ran showed nothing: red, even when what blocked it was an advisory failure
+        if (rc.cfg.steps[st.meta.name]?.required !== false) failed = true;
         continue;
       }
       const t0 = performance.now();
@@ -225,15 +227,24 @@ export async function runCell(cell: CellDef, required: boolean, rc: CellRunConte
   }
   const slug = cellSlug(cell.id);
   const logs = Array.from({ length: attempts }, (_, i) => [`logs/${slug}/attempt-${i + 1}/gate.log`, `logs/${slug}/attempt-${i + 1}/proxy.log`]).flat();
-  const failedSteps = last.steps.filter((s) => s.status === 'fail' && !s.advisory);
+  // what makes a cell red: a failed required step, else a required step that did not run (blocked
+  // by a failed advisory step, or by the proxy exiting during one): an advisory failure waives only itself
+  const redSteps = (a: Attempt) => {
+    const failed = a.steps.filter((s) => s.status === 'fail' && !s.advisory);
+    return failed.length ? failed : a.steps.filter((s) => s.status === 'blocked' && rc.cfg.steps[s.name]?.required !== false);
+  };
+  const failedSteps = redSteps(last);
   let status: CellResult['status'];
   let reason: string;
   if (failedSteps.length) {
     status = 'fail';
-    reason = failedSteps.map((s) => `${s.name}: ${s.reason}`).join(' | ');
+    reason =
+      failedSteps[0].status === 'blocked'
+        ? `${failedSteps.length} required step(s) did not run: ${failedSteps.map((s) => s.name).join(', ')} (${failedSteps[0].reason})`
+        : failedSteps.map((s) => `${s.name}: ${s.reason}`).join(' | ');
   } else if (attempts > 1) {
     status = 'flaky';
-    const firstFails = first.steps.filter((s) => s.status === 'fail' && !s.advisory);
+    const firstFails = redSteps(first);
     reason = `passed on attempt ${attempts} of ${rc.cfg.retries + 1}; attempt 1 failed at ${firstFails.map((s) => `${s.name}: ${s.reason}`).join(' | ')}`;
     for (const s of last.steps) {
       const before = first.steps.find((x) => x.name === s.name);

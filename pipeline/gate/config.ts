@@ -1,7 +1,8 @@
 /**
  * gate.config.json: loaded, checked against datasets/schemas/gate.config.schema.json (strict:
  * unknown keys and bad values are errors), one line naming the file, the field and the problem,
- * exit 2 (a harness error, not a failed check).
+ * exit 2 (a harness error, not a failed check). A config in which no cell is required is refused
+ * the same way: no result could turn its gate red, so its PASS would say nothing.
  */
 import { dirname, join, resolve } from 'node:path';
 import { REPO_ROOT } from '../constants.ts';
@@ -77,6 +78,10 @@ export function validateGateConfig(raw: unknown, source: string): GateConfig {
     budgets: { limit?: number };
     compliance?: { min_grade: Letter; spec_version?: SpecChoice; skip?: string[] };
   };
+  // a gate that no result can turn red is not a gate: every cell optional is a config error, not a green run
+  if (!Object.values(c.cells).some((cell) => cell.required)) {
+    throw harnessError(`${source}: /cells: no cell is required (every cell has "required": false), so no result could make the gate red; mark at least one cell "required": true`);
+  }
   const dir = dirname(resolve(source));
   const proxy = { ...c.proxy };
   if (proxy.config_template !== undefined) proxy.config_template = resolve(dir, proxy.config_template);
@@ -105,13 +110,21 @@ export function loadGateConfig(path: string = DEFAULT_GATE_CONFIG): GateConfig {
   return validateGateConfig(raw, path);
 }
 
-/** `--cells` (absent: every cell of the config): each id a known cell that the config has; one line, exit 2, otherwise. */
-export function selectCells(cfg: GateConfig, cells: readonly string[] | undefined): string[] {
+/**
+ * `--cells` (absent: every cell of the config): each id a known cell that the config has, and at
+ * least one of them required (`needRequired`, default true; a fragment runs one cell of a gate,
+ * optional or not, and leaves that rule to the merge); one line, exit 2, otherwise.
+ */
+export function selectCells(cfg: GateConfig, cells: readonly string[] | undefined, needRequired = true): string[] {
   const selected = [...(cells ?? Object.keys(cfg.cells))];
   for (const id of selected) {
     if (!CELL_IDS.includes(id)) throw harnessError(`--cells: unknown cell ${JSON.stringify(id)} (cells: ${CELL_IDS.join(', ')})`);
     if (!cfg.cells[id]) throw harnessError(`--cells: cell ${JSON.stringify(id)} is not in ${cfg.source}`);
   }
   if (selected.length === 0) throw harnessError('--cells: no cell selected');
+  if (needRequired && !selected.some((id) => cfg.cells[id].required)) {
+    const required = Object.keys(cfg.cells).filter((id) => cfg.cells[id].required);
+    throw harnessError(`--cells ${selected.join(',')}: no required cell selected (required in ${cfg.source}: ${required.join(', ')}), so no result could make the gate red`);
+  }
   return selected;
 }

@@ -14,6 +14,8 @@
  *   protocol, the adapter options and the baseline file's content hash.
  * - gate: the tree digest of the mcpgauge package (the gate's own steps and renderers); the merge
  *   also compares it with its own, so a report is never assembled by other code than measured it.
+ * - results: the fragment's own content (resultsDigest), recomputed by the merge: a verdict
+ *   edited after the run without recomputing it is refused. None of these is a signature.
  *
  * A tree digest lists every file under the given roots (folders walked recursively, skipping
  * node_modules and .git), sorted by path relative to `base`, as "path NUL sha256(content) LF",
@@ -112,6 +114,18 @@ export function proxyDigest(spec: ProxySpec, proxyBuild: readonly string[] | und
 /** The mcpgauge package's own tree digest (the `gate` digest; also the reference proxy's build). */
 export function packageDigest(): Digest {
   return treeDigest(PACKAGE_BUILD_PATHS, PACKAGE_ROOT, 'the mcpgauge package').digest;
+}
+
+/**
+ * The results digest of a gate fragment: sha256 of the canonical JSON of the whole fragment as
+ * it is written (its JSON form), without `digests.results` itself, i.e. the cell's report or the
+ * yardstick's grade, the exit code, the id and the other digests. Not a signature: whoever edits
+ * a fragment and recomputes this passes; it catches a truncated or edited file, not a forger.
+ */
+export function resultsDigest(fragment: { digests: object }): Digest {
+  const f = JSON.parse(JSON.stringify(fragment)) as { digests: Record<string, unknown> };
+  delete f.digests.results;
+  return sha256(canonicalJson(f));
 }
 
 export function configDigest(raw: unknown): Digest {

@@ -54,6 +54,13 @@ export async function roleLines(mark: LogMark, waitMs = 1500): Promise<string[]>
   }
 }
 
+/** What fixes a wrong role mapping, by what the run knows of the proxy. */
+function remedy(ctx: CellContext): string {
+  return ctx.fixtures.single
+    ? 'Fix: if the proxy renames or hides the fixture tools, map them with --tool-map FILE (or the adapter flags of a --preset); docs/gate.md'
+    : 'Fix: a proxy that fronts one upstream per instance needs --fronts TRANSPORT:1 (e.g. --fronts stdio:1) or a --preset that declares it (mcp-proxy, supergateway); one that renames tools needs --tool-map FILE; docs/gate.md';
+}
+
 /**
  * The role's evidence, or a harness error naming the mapping: `tool` is the gate's name for the
  * role's upstream tool, `m` how the proxy's name for it was found.
@@ -64,6 +71,6 @@ export async function requireRoleEvidence(ctx: CellContext, step: string, mark: 
   const rf = ctx.fixtures.roles[mark.role];
   const mapping = m ? `${tool} -> proxy tool ${JSON.stringify(m.name)} (${m.how})` : tool;
   throw harnessError(
-    `${ctx.cell.id}: ${step}: harness error: the ${mark.role} role's calls (${mapping}) left no trace in the fixture that carries the role (${rf.name}${ctx.fixtures.single ? ', the single-upstream cell\'s one fixture' : ''}; ${basename(rf.log)} has no line matching ${ROLE_LINES[mark.role]} since the step began): the mapping of the ${mark.role} role onto this proxy is wrong; nothing of this step is credited to or blamed on the proxy`,
+    `${ctx.cell.id}: ${step}: harness error: the ${mark.role} role's calls (${mapping}) left no trace in the fixture that carries the role (${rf.name}${ctx.fixtures.single ? ', the single-upstream cell\'s one fixture' : ''}; ${basename(rf.log)} has no line matching ${ROLE_LINES[mark.role]} since the step began): the mapping of the ${mark.role} role onto this proxy is wrong; nothing of this step is credited to or blamed on the proxy. ${remedy(ctx)}`,
   );
 }

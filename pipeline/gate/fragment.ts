@@ -3,7 +3,8 @@
  * runs that cell (the normal gate run, one cell, no yardstick) and writes
  * `DIR/<cell slug>.fragment.json` (schema datasets/schemas/gate-fragment.schema.json) next to its
  * logs (`DIR/logs/<cell slug>/…`); `--cells yardstick` grades the fixture itself instead
- * (`DIR/yardstick.fragment.json`). Every fragment carries the digests of digest.ts. Exit code:
+ * (`DIR/yardstick.fragment.json`). Every fragment carries the digests of digest.ts, the last of
+ * them `results`, over the fragment itself (the merge recomputes it; not a signature). Exit code:
  * the cell's own (0 green, 1 red, 2 could not run: then no fragment is written, and a stale one
  * of the same cell in DIR is removed first, so a merge never takes an old result for a new one).
  */
@@ -20,7 +21,7 @@ import { preflightFixture } from './cell-fixtures.ts';
 import { gradeYardstick, type YardstickResult } from './yardstick.ts';
 import { GATE_REPORT_SCHEMA, type GateReport } from './report.ts';
 import { proxySpec, runGate, type GateOptions } from './matrix.ts';
-import { configDigest, optionsDigest, packageDigest, proxyDigest, type ProxyBuild } from './digest.ts';
+import { configDigest, optionsDigest, packageDigest, proxyDigest, resultsDigest, type ProxyBuild } from './digest.ts';
 
 export const GATE_FRAGMENT_SCHEMA = join(REPO_ROOT, 'datasets', 'schemas', 'gate-fragment.schema.json');
 /** The pseudo-cell of `--cells yardstick`: the fixture's own compliance grade as its own fragment. */
@@ -34,7 +35,8 @@ export interface GateFragment {
   id: string;
   generated_at: string;
   exit_code: 0 | 1;
-  digests: { proxy: string; config: string; options: string; gate: string };
+  /** results: over the fragment itself without this field (digest.ts resultsDigest), set last */
+  digests: { proxy: string; config: string; options: string; gate: string; results: string };
   proxy_build: ProxyBuild;
   /** kind cell: the one-cell gate report */
   report?: GateReport;
@@ -97,6 +99,8 @@ export async function runFragment(o: FragmentOptions): Promise<FragmentRun> {
     config: configDigest(readJsonFile(cfg.source)),
     options: optionsDigest({ clientProtocol: o.clientProtocol ?? 'legacy', adapter: o.adapter ?? ADAPTER_DEFAULTS, baselineFile: o.baselineFile }),
     gate: packageDigest(),
+    // set once the fragment is complete (below)
+    results: '',
   };
   const file = join(dir, fragmentFileName(id));
   // a stale fragment (and stale logs) of this cell must not survive a run that dies
@@ -114,6 +118,7 @@ export async function runFragment(o: FragmentOptions): Promise<FragmentRun> {
     const run = await runGate({ ...o, cells: [id], outDir: dir, gradeFixture: false, writeOutputs: false, allowNothingEvaluated: true });
     fragment = { ...head, kind: 'cell', generated_at: new Date().toISOString(), exit_code: run.exitCode, report: run.report };
   }
+  fragment.digests.results = resultsDigest(fragment);
   const problems = validateFragment(fragment);
   if (problems.length) throw harnessError(`gate fragment failed its schema (${problems.length} problem(s)): ${problems.slice(0, 3).join('; ')}`);
   writeFileAtomic(file, `${JSON.stringify(fragment, null, 2)}\n`);

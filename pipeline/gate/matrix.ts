@@ -31,6 +31,7 @@ import type { CellResult, StepResult } from './types.ts';
 import { placeholdersIn, redact, splitCommandLine } from '../adapter/index.ts';
 import { allowedEnv, assertExecutable, killTracked, passedSecrets, sweepTagged } from '../util/proc.ts';
 import { assertOutputDir } from '../util/fs.ts';
+import { termLine } from '../util/escape.ts';
 
 export interface GateOptions {
   configFile?: string;
@@ -159,8 +160,11 @@ type Phase = 'setup' | 'preflight' | 'fixture-grade' | 'cells' | 'report';
 export async function runGate(o: GateOptions = {}): Promise<GateRun> {
   const t0 = performance.now();
   const cfg = loadGateConfig(o.configFile);
-  const selected = selectCells(cfg, o.cells);
+  // a fragment runs one cell of a gate (optional or not): whether the gate has a required cell is the merge's to judge
+  const selected = selectCells(cfg, o.cells, o.allowNothingEvaluated !== true);
   for (const name of Object.keys(cfg.steps)) if (!STEP_NAMES.includes(name)) throw harnessError(`${cfg.source}: steps.${name}: unknown step (steps: ${STEP_NAMES.join(', ')})`);
+  // every step advisory: no step could turn a cell red, so a cell would pass whatever the proxy does
+  if (STEP_NAMES.every((n) => cfg.steps[n]?.required === false)) throw harnessError(`${cfg.source}: /steps: every step has "required": false (advisory), so no step could make a cell red; leave at least one step required`);
   const jobs = resolveJobs(o.jobs, cfg.jobs);
   const outDir = resolve(o.outDir ?? 'results/gate');
   // the output folder first: /proc, a file in the way or a read-only mount fail now, in one line
@@ -243,7 +247,7 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
     } catch (e) {
       where = `no partial report (${(e as Error).message.split('\n')[0]})`;
     }
-    process.stderr.write(`mcpgauge gate: interrupted (${reason}) during ${phase}; ${killed} process(es) ended; ${where}\n`);
+    process.stderr.write(`${termLine(`mcpgauge gate: interrupted (${reason}) during ${phase}; ${killed} process(es) ended; ${where}`)}\n`);
     process.exit(code);
   };
   const onSigint = () => end('SIGINT', 130, 'SIGINT');

@@ -14,9 +14,17 @@
  *   other gate code (its gate digest differs from this mcpgauge's), or fragments that disagree
  *   on the proxy build or the run options.
  * An extra fragment (a cell not in this merge) is listed in `advisories` and ignored.
- * Exit 0 green, 1 red, 2 could not run (no DIR, a DIR that is not a folder, a bad config or --cells).
+ * A merge in which every required cell is not_applicable (nothing required was evaluated) is
+ * exit 2, as a single run is.
+ * A fragment whose `digests.results` does not match its content (edited or truncated after it was
+ * written, digest.ts resultsDigest) is refused: exit 2, one line, nothing written.
+ * Links are never followed: a symbolic link (or anything but a plain file or folder, or a file
+ * with more than one hard link) under a DIR or in a fragment's logs is skipped and named in
+ * `advisories`; a linked folder is not descended.
+ * Exit 0 green, 1 red, 2 could not run (no DIR, a DIR that is not a folder, a bad config or
+ * --cells, no required cell evaluated, a fragment whose results digest does not match).
  */
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { assertWritableDir, readJsonFile } from '../util/fs.ts';
 import { CELLS, CELL_IDS, cellSlug } from './cells.ts';
@@ -26,7 +34,7 @@ import { writeGateOutputs, type GateReport, type MergedFrom } from './report.ts'
 import { skippedCell } from './matrix.ts';
 import { STEPS } from './steps/index.ts';
 import { FRAGMENT_SUFFIX, YARDSTICK_ID, idOfFragmentFile, validateFragment, type GateFragment } from './fragment.ts';
-import { configDigest, packageDigest } from './digest.ts';
+import { configDigest, packageDigest, resultsDigest } from './digest.ts';
 import type { CellResult } from './types.ts';
 import type { YardstickResult } from './yardstick.ts';
 
@@ -61,12 +69,60 @@ interface Entry {
 
 const short = (d: string) => d.slice(0, 19);
 
-function findFragments(dir: string, out: string[]): void {
+/** what an entry that is neither a plain file nor a folder is, for the note that skips it */
+function oddKind(st: Stats): string | null {
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  if (st.isDirectory()) return null;
+  if (!st.isFile()) return 'not a plain file';
+  return st.nlink > 1 ? `a file with ${st.nlink} hard links` : null;
+}
+
+/** `*.fragment.json` under `dir`, never through a link (lstat); skipped links are noted (those in a logs/ folder by copyLogs). */
+function findFragments(dir: string, out: string[], skipped: string[], inLogs = false): void {
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
-    const st = statSync(p);
-    if (st.isDirectory()) findFragments(p, out);
-    else if (st.isFile() && name.endsWith(FRAGMENT_SUFFIX)) out.push(p);
+    const st = lstatSync(p);
+    const odd = oddKind(st);
+    if (odd !== null) {
+      if (!inLogs && (st.isSymbolicLink() || name.endsWith(FRAGMENT_SUFFIX))) skipped.push(`${relative(process.cwd(), p) || p} is ${odd}: not followed, not read`);
+    } else if (st.isDirectory()) findFragments(p, out, skipped, inLogs || name === 'logs');
+    else if (name.endsWith(FRAGMENT_SUFFIX)) out.push(p);
+  }
+}
+
+/**
+ * Copy a fragment's log folder as plain files and folders only: every entry is lstat'ed, a link
+ * (or a device, a socket, a hard-linked file) is skipped and named in `skipped`, a file is opened
+ * with O_NOFOLLOW; nothing outside the fragment is ever read.
+ */
+function copyLogs(from: string, to: string, shown: string, skipped: string[]): void {
+  let st: Stats;
+  try {
+    st = lstatSync(from);
+  } catch {
+    return;
+  }
+  const odd = oddKind(st);
+  if (odd !== null) {
+    skipped.push(`${shown} is ${odd}`);
+    return;
+  }
+  if (st.isDirectory()) {
+    mkdirSync(to, { recursive: true });
+    for (const name of readdirSync(from).sort()) copyLogs(join(from, name), join(to, name), `${shown}/${name}`, skipped);
+    return;
+  }
+  const fd = openSync(from, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    // the same file lstat saw (not swapped for a link since)
+    const now = fstatSync(fd);
+    if (!now.isFile() || now.ino !== st.ino || now.dev !== st.dev) {
+      skipped.push(`${shown} changed while being copied`);
+      return;
+    }
+    writeFileSync(to, readFileSync(fd), { flag: 'wx' });
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -87,6 +143,11 @@ function load(path: string, want: { config: string; gate: string; configFile: st
     return e;
   }
   const f = raw as GateFragment;
+  // edited or truncated after it was written (a verdict turned green, say): refused outright, nothing is merged
+  const recomputed = resultsDigest(f);
+  if (recomputed !== f.digests.results) {
+    throw harnessError(`gate merge: fragment ${file}: digests.results does not match its content (it says ${short(f.digests.results)}…, the content gives ${short(recomputed)}…): changed after it was written; nothing merged`);
+  }
   e.fragment = f;
   if (f.digests.config !== want.config) e.problem = `comes from a different config (config digest ${short(f.digests.config)}…, ${want.configFile} has ${short(want.config)}…)`;
   else if (f.digests.gate !== want.gate) e.problem = `was measured by other gate code (gate digest ${short(f.digests.gate)}…, this mcpgauge is ${short(want.gate)}…)`;
@@ -111,10 +172,11 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
     throw harnessError((e as Error).message);
   }
   const paths: string[] = [];
+  const skipped: string[] = [];
   for (const d of o.dirs) {
     const abs = resolve(d);
     if (!existsSync(abs) || !statSync(abs).isDirectory()) throw harnessError(`gate merge: ${d}: not a folder`);
-    findFragments(abs, paths);
+    findFragments(abs, paths, skipped);
   }
   const want = { config: configDigest(readJsonFile(cfg.source)), gate: packageDigest(), configFile: basename(cfg.source) };
   const entries = [...new Set(paths)].map((p) => load(p, want));
@@ -155,6 +217,13 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
     else results.push(p.entry.fragment!.report!.cells[0]);
   }
 
+  // as in a single run (matrix.ts, "no required cell can run"): a merge in which no required cell was
+  // evaluated (each one's fragment says not_applicable: the proxy cannot front it) is not a green gate
+  const requiredResults = results.filter((r) => cfg.cells[r.id].required);
+  if (requiredResults.length && requiredResults.every((r) => r.status === 'not_applicable')) {
+    throw harnessError(`gate merge: no required cell was evaluated: ${requiredResults.map((r) => `${r.id} ${r.reason}`).join('; ')}`);
+  }
+
   let yardstick: YardstickResult | undefined;
   const needYardstick = o.gradeFixture !== false && cells.some((c) => cfg.cells[c.id].enabled !== false);
   if (needYardstick) {
@@ -185,6 +254,30 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
   const options = disagreement(accepted, 'options');
   if (options.distinct.length > 1) failures.push(`options: the fragments ran with ${options.distinct.length} different run options (client protocol, adapter options, baseline): ${options.text}; fail closed`);
 
+  const cellFragments = accepted.filter((e) => e.fragment!.kind === 'cell');
+  // the cells' logs next to the report, at the paths the cells name: plain files and folders only
+  for (const e of cellFragments) {
+    const slug = cellSlug(e.id!);
+    const from = join(e.dir, 'logs', slug);
+    const to = join(outDir, 'logs', slug);
+    if (resolve(from) === resolve(to)) continue;
+    rmSync(to, { recursive: true, force: true });
+    const logs: string[] = [];
+    // the logs/ folder itself is checked like any entry: a linked logs/ is not descended either
+    const top = (() => {
+      try {
+        return lstatSync(join(e.dir, 'logs'));
+      } catch {
+        return null;
+      }
+    })();
+    const odd = top && oddKind(top);
+    if (odd) logs.push(`logs is ${odd}`);
+    else if (top) copyLogs(from, to, `logs/${slug}`, logs);
+    if (logs.length) skipped.push(`${e.file}: ${logs.length > 10 ? `${logs.slice(0, 10).join('; ')}; and ${logs.length - 10} more` : logs.join('; ')}: not followed, not copied`);
+  }
+  for (const s of skipped) advisories.push(`skipped in the fragments: ${s}`);
+
   const a = assemble(expected, results, o.allowFlaky ?? false);
   a.failures.push(...failures);
   a.advisories.push(...advisories);
@@ -192,7 +285,6 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
   const head = accepted.find((e) => e.fragment!.kind === 'cell')?.fragment!.report;
   const count = (s: string) => a.cells.filter((c) => c.status === s).length;
   const style = a.cells.find((c) => c.style)?.style;
-  const cellFragments = accepted.filter((e) => e.fragment!.kind === 'cell');
   const totals = accepted.map((e) => (e.fragment!.kind === 'cell' ? e.fragment!.report!.timing.total_ms : e.fragment!.fixture_compliance!.duration_ms));
   // header fields (and any the run adds later) as the fragments' own one-cell reports carry them;
   // the gate digest guarantees the same gate code wrote them
@@ -232,15 +324,6 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
     // the longest job: the matrix's wall time when every job ran at once
     timing: { total_ms: Math.max(0, ...totals), provenance: 'measured' },
   };
-  // the cells' logs next to the report, at the paths the cells name
-  for (const e of cellFragments) {
-    const slug = cellSlug(e.id!);
-    const from = join(e.dir, 'logs', slug);
-    const to = join(outDir, 'logs', slug);
-    if (!existsSync(from) || resolve(from) === resolve(to)) continue;
-    rmSync(to, { recursive: true, force: true });
-    cpSync(from, to, { recursive: true });
-  }
   const files = writeGateOutputs(report, outDir);
   return { report, exitCode: report.exit_code === 0 ? 0 : 1, files };
 }

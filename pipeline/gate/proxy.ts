@@ -81,6 +81,12 @@ export function chooseProxy(o: ProxyFlags, cfg: GateConfig): ProxyChoice {
       const t = http ? (transport ?? 'streamable-http') : 'stdio';
       const url = http ? endpointTemplate(t as 'streamable-http' | 'sse', o.proxyEndpoint) : undefined;
       choice = { spec: { kind: 'command', command: o.proxyCmd, configTemplate: tpl, url, transport: t }, description: `--proxy-cmd ${o.proxyCmd}`, fronts, adapter };
+      // a bridge command with one fixture placeholder fronts one upstream: say so, unless --fronts does
+      const inferred = o.fronts === undefined && tpl === undefined ? inferFronts(o.proxyCmd) : undefined;
+      if (inferred) {
+        choice.fronts = inferred;
+        choice.description += ` (fronts ${inferred.transports.join(',')}:1, ${inferred.source})`;
+      }
     } else {
       if (o.proxyConfigTemplate !== undefined) throw new UserError('--proxy-config-template needs --proxy-cmd', 2);
       if (transport !== undefined || o.proxyEndpoint !== undefined) throw new UserError('--proxy-transport/--proxy-endpoint need --proxy-cmd, --proxy-url or --preset', 2);
@@ -94,6 +100,32 @@ export function chooseProxy(o: ProxyFlags, cfg: GateConfig): ProxyChoice {
   }
   if (o.fronts !== undefined) choice.fronts = { ...parseFronts(o.fronts), source: '--fronts' };
   return choice;
+}
+
+/** fixture placeholders that put one upstream on a proxy's command line, and the fixture transports each stands for */
+const ONE_UPSTREAM: readonly { name: string; transports: readonly FixtureTransport[] }[] = [
+  { name: 'FIXTURE_CMD', transports: ['stdio'] },
+  { name: 'FIXTURE_COMMAND', transports: ['stdio'] },
+  { name: 'FIXTURE_DOCKER_CMD', transports: ['docker'] },
+  { name: 'FIXTURE_URL', transports: ['http-stateful', 'http-stateless', 'sse'] },
+];
+/** placeholders that hand a proxy every upstream at once (a servers list or a config file) */
+const MANY_UPSTREAMS = ['SERVERS_JSON', 'CONFIG_FILE'];
+
+/**
+ * What a `--proxy-cmd` template fronts when its words say so: exactly one fixture placeholder
+ * (`{FIXTURE_CMD}`, `{FIXTURE_URL}`, ...; `{FIXTURE_COMMAND}` with `{FIXTURE_ARGS_JSON}` counts as
+ * one) and none that hands over every upstream: a one-upstream bridge (npm mcp-proxy,
+ * supergateway), so the gate runs its single-upstream cells. Undefined when the template does not
+ * say (role placeholders such as `{FIXTURE_URL:hang}` name several upstreams).
+ */
+export function inferFronts(template: string): Fronts | undefined {
+  const uses = [...template.matchAll(/\{([A-Z][A-Z0-9_]*)(:[a-z0-9_-]+)?\}/g)].map((m) => ({ name: m[1], role: m[2] }));
+  if (uses.some((u) => MANY_UPSTREAMS.includes(u.name) || (u.role && u.name.startsWith('FIXTURE_')))) return undefined;
+  const ones = uses.filter((u) => ONE_UPSTREAM.some((x) => x.name === u.name));
+  if (ones.length !== 1) return undefined;
+  const hit = ONE_UPSTREAM.find((x) => x.name === ones[0].name)!;
+  return { transports: hit.transports, upstreams: 1, source: `inferred: the --proxy-cmd template has one {${hit.name}} and no list of upstreams; --fronts overrides` };
 }
 
 /** Why a cell of this fixture transport does not apply to the proxy, or null when it does. */

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../constants.ts';
 import type { ValidateFunction } from 'ajv';
 import { writeFileAtomic } from '../util/fs.ts';
+import { md, xml } from '../util/escape.ts';
 import { compileSchemaFile, describeAjvError } from '../util/schema.ts';
 import { harnessError } from './config.ts';
 import type { CellResult, StepStatus } from './types.ts';
@@ -63,10 +64,6 @@ export const STATUS_MARK: Record<StepStatus, string> = {
   blocked: '⛔',
 };
 
-function md(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
-}
-
 export function renderSummary(r: GateReport): string {
   const out: string[] = [];
   out.push(`# mcpgauge release gate: ${r.verdict === 'pass' ? '✅ PASS' : r.verdict === 'interrupted' ? '⏹️ INTERRUPTED (partial report)' : '❌ FAIL'}`, '');
@@ -105,10 +102,6 @@ export function renderSummary(r: GateReport): string {
     if (y.not_probed.length) out.push('', `Not probed: ${md(y.not_probed.join('; '))}.`);
   }
   return `${out.join('\n')}\n`;
-}
-
-function xml(s: string): string {
-  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 }
 
 export function renderJunit(r: GateReport): string {

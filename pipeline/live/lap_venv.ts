@@ -28,7 +28,7 @@ import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, read
 import { delimiter, join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { REPO_ROOT } from '../constants.ts';
+import { CACHE_ROOT, REPO_ROOT } from '../constants.ts';
 import { pidAlive, runGroup } from '../util/proc.ts';
 import { redactText } from '../util/redact.ts';
 
@@ -39,7 +39,7 @@ export const LAP_SCORE_REQUIREMENT = `lap-score[mcp]==${LAP_SCORE_VERSION}`;
 export const LAP_ENV = 'MCPGAUGE_LAP';
 /** Environment variable naming the python that builds the venv (default: python3 on PATH). */
 export const LAP_PYTHON_ENV = 'MCPGAUGE_LAP_PYTHON';
-export const DEFAULT_VENV_ROOT = join(REPO_ROOT, '.cache', 'venvs');
+export const DEFAULT_VENV_ROOT = join(CACHE_ROOT, 'venvs');
 const READY = 'READY.json';
 /** tiktoken's cache key is sha1 of this URL; the content hash is the one tiktoken checks */
 const CL100K_URL = 'https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken';

@@ -134,6 +134,6 @@ async function measuredFigures(r: LiveRun, style: 'discovery' | 'passthrough') {
     target: r.target.proxy,
     log: r.log,
   });
-  if (lap.warning) errors.push({ where: 'lap', message: lap.warning });
+  // a LAP divergence is a warning (live.lap.warning, shown as one), not an error row
   return { figures: { menus, responses, response_summary, retrieval, latency, economics, lap }, passthrough, resultCost };
 }

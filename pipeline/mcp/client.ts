@@ -4,6 +4,7 @@
  */
 import { VERSION } from '../constants.ts';
 import { Client, StreamableHTTPClientTransport, SSEClientTransport } from '@modelcontextprotocol/client';
+import { deserializeMessage } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { Readable } from 'node:stream';
 import type { ProtocolChoice } from './protocol.ts';
@@ -24,6 +25,23 @@ export interface ConnectOptions {
   clientName?: string;
   /** stdio only: what to do with the child's stderr (default 'pipe', collected in `stderrText()`) */
   stderr?: 'pipe' | 'ignore' | 'inherit';
+  /**
+   * Largest message read from the server (a stdio line, a streamable-HTTP POST response) and
+   * largest `listAllTools` result (all pages, as JSON): past it reading stops, the connection is
+   * closed and `limitExceeded()` says why. Default: the SDK's stdio limit (10 MiB), HTTP unlimited.
+   */
+  maxMessageBytes?: number;
+}
+
+/** A server sent more than `ConnectOptions.maxMessageBytes`; reading stopped at `seen` bytes. */
+export class MessageTooLarge extends Error {
+  constructor(
+    readonly what: string,
+    readonly limit: number,
+    readonly seen: number,
+  ) {
+    super(`${what} exceeds ${limit} bytes (${seen} bytes read so far; reading stopped)`);
+  }
 }
 
 export interface CallResult {
@@ -49,6 +67,8 @@ export interface McpConnection {
   ): Promise<CallResult>;
   /** collected stderr of a stdio child (when stderr = 'pipe') */
   stderrText(): string;
+  /** set once the server passed `maxMessageBytes` (the connection is then closed) */
+  limitExceeded(): MessageTooLarge | undefined;
   close(): Promise<void>;
 }
 
@@ -72,6 +92,7 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
     { capabilities: {}, versionNegotiation },
   );
   let stderrBuf = '';
+  let tooLarge: MessageTooLarge | undefined;
   let transport: StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport;
   if (target.kind === 'stdio') {
     const st = new StdioClientTransport({
@@ -88,6 +109,7 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
         if (stderrBuf.length > 1_000_000) stderrBuf = stderrBuf.slice(-500_000);
       });
     }
+    if (opts.maxMessageBytes !== undefined) limitStdio(st, opts.maxMessageBytes, (e) => (tooLarge ??= e));
     transport = st;
   } else {
     let url: URL;
@@ -97,9 +119,10 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
       throw new Error(`invalid MCP URL: ${JSON.stringify(target.url)}`);
     }
     const requestInit = target.headers ? { headers: target.headers } : undefined;
+    const limited = opts.maxMessageBytes !== undefined ? limitedFetch(opts.maxMessageBytes, (e) => (tooLarge ??= e)) : undefined;
     transport =
       target.kind === 'http'
-        ? new StreamableHTTPClientTransport(url, { requestInit })
+        ? new StreamableHTTPClientTransport(url, { requestInit, ...(limited ? { fetch: limited } : {}) })
         : new SSEClientTransport(url, { requestInit, eventSourceInit: target.headers ? ({ headers: target.headers } as never) : undefined });
   }
   // stdout lines that are not JSON while connecting (the SDK skips them silently): a server that
@@ -112,6 +135,7 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
     await client.close().catch(() => {});
     const extra = stderrBuf.trim() ? ` (stderr: ${stderrBuf.trim().split('\n').slice(-3).join(' | ')})` : '';
     const notMcp = unparsed.length ? `its stdout was not MCP (first line: ${JSON.stringify(unparsed[0])}); ` : '';
+    if (tooLarge) throw tooLarge;
     throw new Error(`cannot connect to ${describeTarget(target)}: ${notMcp}${httpReason(e, target)}${extra}`);
   }
   unparsed.length = 0;
@@ -124,6 +148,7 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
       const out: WireTool[] = [];
       let cursor: string | undefined;
       const seen = new Set<string>();
+      let bytes = 0;
       for (let page = 0; page < 10_000; page++) {
         // one request per page (client.listTools() without a cursor aggregates at most 64 pages
         // and caches; we want every page over the wire, untouched)
@@ -131,6 +156,14 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
           { method: 'tools/list', ...(cursor !== undefined ? { params: { cursor } } : {}) } as never,
           { timeout: o?.timeoutMs ?? timeoutMs } as never,
         )) as { tools: WireTool[]; nextCursor?: string };
+        if (opts.maxMessageBytes !== undefined) {
+          bytes += Buffer.byteLength(JSON.stringify(res.tools ?? []));
+          if (bytes > opts.maxMessageBytes) {
+            tooLarge ??= new MessageTooLarge(`tools/list (${page + 1} pages)`, opts.maxMessageBytes, bytes);
+            void client.close().catch(() => {});
+            throw tooLarge;
+          }
+        }
         out.push(...res.tools);
         cursor = res.nextCursor;
         // an empty-string cursor is a valid cursor, not the end (MCP pagination)
@@ -149,11 +182,111 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
       })) as CallResult;
     },
     stderrText: () => stderrBuf,
+    limitExceeded: () => tooLarge,
     async close() {
       await client.close().catch(() => {});
     },
   };
   return conn;
+}
+
+/**
+ * Replace the SDK stdio transport's read buffer (which re-concatenates its whole buffer on every
+ * chunk) with one that keeps the pieces of the line in progress and, once that line passes `max`
+ * bytes, reports it, drops everything after and stops reading the child's stdout; the SDK then
+ * closes the transport. Reaches into the SDK transport; if its shape changes, the SDK's own
+ * (10 MiB) limit is what remains.
+ */
+function limitStdio(t: StdioClientTransport, max: number, over: (e: MessageTooLarge) => void): void {
+  const inner = t as unknown as { _readBuffer?: unknown; _process?: { stdout?: Readable | null } };
+  if (!inner._readBuffer) return;
+  let pieces: Buffer[] = [];
+  let pending = 0;
+  const lines: Buffer[] = [];
+  let stopped = false;
+  inner._readBuffer = {
+    append(chunk: Buffer) {
+      if (stopped) return;
+      let from = 0;
+      for (let nl = chunk.indexOf(10, from); nl >= 0; nl = chunk.indexOf(10, from)) {
+        if (pending + nl - from > max) break;
+        pieces.push(chunk.subarray(from, nl));
+        lines.push(pieces.length === 1 ? pieces[0] : Buffer.concat(pieces));
+        pieces = [];
+        pending = 0;
+        from = nl + 1;
+      }
+      const rest = chunk.length - from;
+      if (pending + rest > max) {
+        stopped = true;
+        const seen = pending + rest;
+        pieces = [];
+        pending = 0;
+        inner._process?.stdout?.destroy();
+        const e = new MessageTooLarge('a message', max, seen);
+        over(e);
+        throw e;
+      }
+      if (rest > 0) {
+        pieces.push(chunk.subarray(from));
+        pending += rest;
+      }
+    },
+    readMessage() {
+      while (lines.length) {
+        const line = lines.shift()!.toString('utf8').replace(/\r$/, '');
+        try {
+          return deserializeMessage(line);
+        } catch (e) {
+          if (e instanceof SyntaxError) continue;
+          throw e;
+        }
+      }
+      return null;
+    },
+    clear() {
+      pieces = [];
+      pending = 0;
+      lines.length = 0;
+    },
+  };
+}
+
+/**
+ * fetch whose POST response bodies stop at `max` bytes (Content-Length above it is refused before
+ * reading): the SDK's streamable-HTTP transport reads a whole response into memory.
+ */
+function limitedFetch(max: number, over: (e: MessageTooLarge) => void): typeof fetch {
+  return async (input, init) => {
+    const res = await fetch(input, init);
+    const method = (init?.method ?? 'GET').toUpperCase();
+    if (method !== 'POST' || !res.body || res.status < 200 || res.status >= 300) return res;
+    const declared = Number(res.headers.get('content-length') ?? NaN);
+    if (declared > max) {
+      await res.body.cancel().catch(() => {});
+      const e = new MessageTooLarge('a response', max, declared);
+      over(e);
+      throw e;
+    }
+    let seen = 0;
+    const counted = res.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, ctl) {
+          seen += chunk.byteLength;
+          if (seen > max) {
+            const e = new MessageTooLarge('a response', max, seen);
+            over(e);
+            ctl.error(e);
+            return;
+          }
+          ctl.enqueue(chunk);
+        },
+      }),
+    );
+    const out = new Response(counted, { status: res.status, statusText: res.statusText, headers: res.headers });
+    Object.defineProperty(out, 'url', { value: res.url });
+    return out;
+  };
 }
 
 /** Collect (up to 3) non-JSON stdout lines of a stdio child. Reaches into the SDK transport's child process; no-op if absent. */

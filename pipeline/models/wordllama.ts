@@ -5,7 +5,7 @@
  * wheel of the release holds the same two files; this one is what `pip download` is told to get).
  */
 import { join } from 'node:path';
-import { REPO_ROOT } from '../constants.ts';
+import { CACHE_ROOT } from '../constants.ts';
 
 export interface ModelFile {
   /** path inside the wheel */
@@ -57,7 +57,7 @@ export const WORDLLAMA: ModelSpec = Object.freeze({
 });
 
 /** where models are cached (git-ignored) */
-export const DEFAULT_MODELS_DIR = join(REPO_ROOT, '.cache', 'models');
+export const DEFAULT_MODELS_DIR = join(CACHE_ROOT, 'models');
 
 /** the folder holding one model's two files */
 export function modelDir(spec: ModelSpec = WORDLLAMA, root: string = DEFAULT_MODELS_DIR): string {

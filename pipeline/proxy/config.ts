@@ -62,6 +62,10 @@ export interface ProxyConfig {
   /** protocol the proxy speaks to upstreams unless an entry overrides it */
   upstream_protocol: ProtocolChoice;
   restart: RestartPolicy;
+  /** sum of request body bytes buffered across all HTTP requests in flight; past it: 503 */
+  max_buffered_bytes: number;
+  /** largest tools/list of one upstream (all pages) and largest single message read from it */
+  max_upstream_list_bytes: number;
   /** retriever behind retrieve_tools (registry id); `proxy --retriever` overrides it; absent = the registry default */
   retriever?: string;
   /** where the config came from (for messages) */
@@ -81,6 +85,8 @@ export const CONFIG_DEFAULTS = {
   health_timeout_ms: 10_000,
   upstream_protocol: 'legacy' as ProtocolChoice,
   restart: { initial_ms: 250, max_ms: 10_000, factor: 2, stable_ms: 10_000, max_attempts: 0 },
+  max_buffered_bytes: 64 * 1024 * 1024,
+  max_upstream_list_bytes: 16 * 1024 * 1024,
 };
 
 export const PROXY_CONFIG_SCHEMA = join(REPO_ROOT, 'datasets', 'schemas', 'proxy.config.schema.json');
@@ -154,7 +160,7 @@ function valueAt(raw: unknown, segs: readonly string[]): unknown {
 }
 
 /** the order the fields are read in (messages of earlier fields win) */
-const FIELD_ORDER = ['servers', 'listen', 'api_key', 'restart', 'max_tools_limit', 'tools_limit', 'call_timeout_ms', 'connect_timeout_ms', 'health_interval_ms', 'health_timeout_ms', 'upstream_protocol', 'retriever'];
+const FIELD_ORDER = ['servers', 'listen', 'api_key', 'restart', 'max_tools_limit', 'tools_limit', 'call_timeout_ms', 'connect_timeout_ms', 'health_interval_ms', 'health_timeout_ms', 'upstream_protocol', 'max_buffered_bytes', 'max_upstream_list_bytes', 'retriever'];
 
 const rangeMessage = (field: string, node: SchemaNode, v: unknown, max: number = node.maximum): string =>
   `field "${field}" must be ${node.type === 'integer' ? 'an integer' : 'a number'} in ${node.minimum}..${max}, got ${JSON.stringify(v)}`;
@@ -340,6 +346,8 @@ function validateWith(raw: unknown, source: string, env: NodeJS.ProcessEnv): Pro
     health_timeout_ms: num('health_timeout_ms'),
     upstream_protocol: (top.upstream_protocol as ProtocolChoice | undefined) ?? d.upstream_protocol,
     restart,
+    max_buffered_bytes: num('max_buffered_bytes'),
+    max_upstream_list_bytes: num('max_upstream_list_bytes'),
     ...(top.retriever !== undefined ? { retriever: top.retriever } : {}),
     source,
   };

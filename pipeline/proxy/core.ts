@@ -49,6 +49,7 @@ export class ProxyCore {
           healthIntervalMs: config.health_interval_ms,
           healthTimeoutMs: config.health_timeout_ms,
           restart: config.restart,
+          maxListBytes: config.max_upstream_list_bytes,
           log,
           onToolsChanged: () => this.reindex(),
           sabotage,

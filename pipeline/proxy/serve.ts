@@ -13,7 +13,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { ProxyCore } from './core.ts';
 import { LeanStdioTransport } from '../mcp/stdio-server.ts';
-import { legacySessions } from './sessions.ts';
+import { bodyBudget, legacySessions } from './sessions.ts';
 
 export const PROXY_SERVER_INFO = { name: 'mcpgauge-proxy', version: VERSION };
 
@@ -148,7 +148,8 @@ export async function serveHttp(
     onerror: (e) => opts.log(`mcp handler: ${e.message}`),
   });
   const node = toNodeHandler(handler, { onerror: (e) => opts.log(`http adapter: ${e.message}`) });
-  const sessions = legacySessions(factory, (req, res, body) => node(req, res, body), opts.log);
+  // one budget for the bytes of every request body in flight (max_buffered_bytes; 503 past it)
+  const sessions = legacySessions(factory, (req, res, body) => node(req, res, body), opts.log, bodyBudget(core.config.max_buffered_bytes));
   // one Origin/CORS policy and one Host guard for every loopback server (util/http.ts); the
   // Host guard is off for a non-loopback bind (e.g. 0.0.0.0 in a container)
   const origins = originPolicy();
@@ -157,20 +158,12 @@ export async function serveHttp(
 
   const server: HttpServer = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    if (path === '/healthz') {
-      const st = core.upstreamStatus();
-      const connected = st.filter((s) => s.connected).length;
-      sendJson(res, 200, {
-        status: connected === st.length ? 'ok' : 'degraded',
-        tools: core.toolCount(),
-        upstreams: { total: st.length, connected },
-      });
-      return;
-    }
-    if (path !== '/mcp' && path !== '/mcp/') {
+    const isMcp = path === '/mcp' || path === '/mcp/';
+    if (!isMcp && path !== '/healthz') {
       sendJson(res, 404, { error: `not found: ${path} (the MCP endpoint is /mcp)` });
       return;
     }
+    // /healthz is guarded like /mcp: a rebinding page must not read it either
     if (guardHost && !guardHost(req, res)) return;
     if (!origins.guard(req, res)) return;
     const cors = origins.cors(req);
@@ -182,7 +175,21 @@ export async function serveHttp(
       return;
     }
     const key = presentedKey(req);
-    if (key === undefined || !timingSafeEqual(digest(key), wanted)) {
+    const keyOk = key !== undefined && timingSafeEqual(digest(key), wanted);
+    if (path === '/healthz') {
+      // liveness for anyone (a container healthcheck has no key); the upstreams and tool counts
+      // only for a caller with the key
+      if (!keyOk) return void sendJson(res, 200, { status: 'ok' });
+      const st = core.upstreamStatus();
+      const connected = st.filter((s) => s.connected).length;
+      sendJson(res, 200, {
+        status: connected === st.length ? 'ok' : 'degraded',
+        tools: core.toolCount(),
+        upstreams: { total: st.length, connected },
+      });
+      return;
+    }
+    if (!keyOk) {
       sendJson(
         res,
         401,

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { UserError } from '../types.ts';
+import { listenProblem } from '../util/port.ts';
 import type { ProxyConfig } from './config.ts';
 import { ProxyCore } from './core.ts';
 import { serveHttp, serveProxyStdio } from './serve.ts';
@@ -84,7 +85,7 @@ export async function startProxy(config: ProxyConfig, opts: StartProxyOptions): 
     } catch (e) {
       await core.close();
       const err = e as NodeJS.ErrnoException;
-      throw new UserError(`proxy: cannot listen on ${opts.host ?? config.listen.host}:${port}: ${err.code ?? err.message}`);
+      throw new UserError(`proxy: ${err.code ? listenProblem(opts.host ?? config.listen.host, port, err) : err.message}`);
     }
     return {
       url: serving.url,

@@ -11,6 +11,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { httpEra } from '../mcp/protocol.ts';
 import { invalidEnvelope, invalidRequestBody } from '../mcp/envelope.ts';
+import { CONFIG_DEFAULTS } from './config.ts';
 
 /** Largest request body accepted (bytes). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -25,17 +26,66 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
-async function readBody(req: IncomingMessage, res: ServerResponse): Promise<{ ok: true; body: unknown } | { ok: false }> {
+/**
+ * The bytes all requests in flight have buffered, against one cap (`max_buffered_bytes`): the
+ * per-request cap alone lets many slow, half-sent bodies hold any amount of memory together.
+ */
+export interface BodyBudget {
+  readonly max: number;
+  /** bytes currently held */
+  used(): number;
+  /** hold `n` more bytes; false (nothing held) if that would pass the cap */
+  take(n: number): boolean;
+  release(n: number): void;
+}
+
+export function bodyBudget(max: number): BodyBudget {
+  let used = 0;
+  return {
+    max,
+    used: () => used,
+    take(n) {
+      if (used + n > max) return false;
+      used += n;
+      return true;
+    },
+    release(n) {
+      used = Math.max(0, used - n);
+    },
+  };
+}
+
+/** Seconds a client refused for the global cap is told to wait (Retry-After). */
+export const BUSY_RETRY_AFTER_S = 1;
+
+/**
+ * Read one request body within the per-request cap (413) and the global budget (503 with
+ * Retry-After; the socket is closed so the rest of the body is not read). The bytes are held in
+ * the budget while the body is read and released when it is complete, refused or aborted.
+ */
+async function readBody(req: IncomingMessage, res: ServerResponse, budget: BodyBudget): Promise<{ ok: true; body: unknown } | { ok: false }> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const c of req) {
-    size += (c as Buffer).length;
-    if (size > MAX_BODY_BYTES) {
-      jsonRpcError(res, 413, -32600, `request body exceeds ${MAX_BODY_BYTES} bytes`);
-      req.destroy();
-      return { ok: false };
+  try {
+    for await (const c of req) {
+      const n = (c as Buffer).length;
+      if (size + n > MAX_BODY_BYTES) {
+        jsonRpcError(res, 413, -32600, `request body exceeds ${MAX_BODY_BYTES} bytes`);
+        req.destroy();
+        return { ok: false };
+      }
+      if (!budget.take(n)) {
+        refuseBusy(res, budget);
+        return { ok: false };
+      }
+      size += n;
+      chunks.push(c as Buffer);
     }
-    chunks.push(c as Buffer);
+  } catch {
+    // the client went away mid-body: nothing to answer
+    return { ok: false };
+  } finally {
+    budget.release(size);
   }
   try {
     return { ok: true, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
@@ -43,6 +93,21 @@ async function readBody(req: IncomingMessage, res: ServerResponse): Promise<{ ok
     jsonRpcError(res, 400, -32700, `Parse error: ${(e as Error).message}`);
     return { ok: false };
   }
+}
+
+/** 503 + Retry-After + a JSON-RPC error, then the connection is closed (the unread body stays unread). */
+function refuseBusy(res: ServerResponse, budget: BodyBudget): void {
+  if (!res.headersSent) {
+    const text = JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: `server busy: request bodies in flight exceed ${budget.max} bytes (max_buffered_bytes); retry later` },
+      id: null,
+    });
+    res.writeHead(503, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Retry-After': String(BUSY_RETRY_AFTER_S), Connection: 'close' });
+    res.end(text, () => res.socket?.destroy());
+  } else res.end();
+  // a client that does not read its answer still loses the connection soon
+  setTimeout(() => res.socket?.destroy(), 1000).unref();
 }
 
 interface Session {
@@ -55,7 +120,7 @@ export interface LegacySessions {
   close(): Promise<void>;
 }
 
-export function legacySessions(factory: McpServerFactory, stateless: Stateless, log: (m: string) => void): LegacySessions {
+export function legacySessions(factory: McpServerFactory, stateless: Stateless, log: (m: string) => void, budget: BodyBudget = bodyBudget(CONFIG_DEFAULTS.max_buffered_bytes)): LegacySessions {
   const sessions = new Map<string, Session>();
   const touch = (id: string) => {
     const s = sessions.get(id);
@@ -100,7 +165,7 @@ export function legacySessions(factory: McpServerFactory, stateless: Stateless, 
         touch(id);
         return s.transport.handleRequest(req, res);
       }
-      const parsed = await readBody(req, res);
+      const parsed = await readBody(req, res, budget);
       if (!parsed.ok) return;
       const body = parsed.body;
       // a batch (removed in 2025-06-18; the SDK's legacy fallback would run it) or JSON that is not

@@ -5,7 +5,7 @@
  * States: connecting -> connected -> (connection lost) backoff -> connecting -> ...
  * `failed` only when restart.max_attempts is set and exhausted; `closed` after close().
  */
-import { connectMcp, describeTarget, type CallResult, type McpConnection, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
+import { MessageTooLarge, connectMcp, describeTarget, type CallResult, type McpConnection, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
 import { canonicalJson } from '../corpus/canonical.ts';
 import { targetOf, type RestartPolicy, type UpstreamConfig } from './config.ts';
 import type { SabotageSwitch } from './sabotage.ts';
@@ -37,6 +37,8 @@ export interface UpstreamOptions {
   healthIntervalMs: number;
   healthTimeoutMs: number;
   restart: RestartPolicy;
+  /** max_upstream_list_bytes: largest tools/list (all pages) and largest single message read */
+  maxListBytes: number;
   log: (msg: string) => void;
   /** called whenever the usable tool list of this upstream changes (connected, lost, re-listed) */
   onToolsChanged: () => void;
@@ -234,6 +236,7 @@ export class Upstream {
         protocol: this.cfg.protocol ?? this.opts.protocol,
         timeoutMs: this.opts.connectTimeoutMs,
         clientName: 'mcpgauge-proxy',
+        maxMessageBytes: this.opts.maxListBytes,
       });
       if (gen !== this.gen || this.closed) {
         await conn.close();
@@ -241,6 +244,8 @@ export class Upstream {
       }
       const c = conn;
       c.client.onclose = () => {
+        const big = c.limitExceeded();
+        if (big) return this.lost(gen, tooLargeReason(big), { tooLarge: true });
         const tail = c.stderrText().trim().split('\n').slice(-2).join(' | ');
         this.lost(gen, `connection closed${c.pid ? ` (pid ${c.pid} exited)` : ''}${tail ? ` (stderr: ${oneLine(tail).slice(0, 300)})` : ''}`);
       };
@@ -273,7 +278,8 @@ export class Upstream {
     } catch (e) {
       if (conn) await conn.close();
       if (gen !== this.gen || this.closed) return false;
-      this.setError(oneLine((e as Error).message));
+      const big = e instanceof MessageTooLarge ? e : conn?.limitExceeded();
+      this.setError(big ? tooLargeReason(big) : oneLine((e as Error).message));
       this.failedAttempts++;
       this.opts.log(`upstream '${this.name}' failed to connect: ${this.lastError}`);
       this.scheduleRetry();
@@ -282,12 +288,17 @@ export class Upstream {
   }
 
   /** The current connection is gone (child exit, transport close, failed health check). */
-  private lost(gen: number, reason: string): void {
+  private lost(gen: number, reason: string, why: { tooLarge?: boolean } = {}): void {
     if (gen !== this.gen || this.closed) return;
     this.setError(reason);
     this.opts.log(`upstream '${this.name}' lost: ${reason}`);
-    const stable = this.connectedAt !== null && Date.now() - this.connectedAt >= this.opts.restart.stable_ms;
+    // an upstream that sends too much is not a healthy one, however long it was connected: its
+    // backoff keeps growing (to restart.max_ms) instead of starting over
+    const stable = !why.tooLarge && this.connectedAt !== null && Date.now() - this.connectedAt >= this.opts.restart.stable_ms;
     if (stable) this.attempts = 0;
+    // lost before it ever connected (e.g. cut off mid tools/list): a failed attempt, so callers
+    // waiting for it get this error now instead of at their deadline
+    if (this._state === 'connecting') this.failedAttempts++;
     this.abandon(reason);
     this._restarts++;
     this.lostOnce = true;
@@ -367,7 +378,9 @@ export class Upstream {
       ]);
       this.applyTools(gen, tools);
     } catch (e) {
-      this.lost(gen, `health check failed: ${oneLine((e as Error).message)}`);
+      const big = conn.limitExceeded();
+      if (big) this.lost(gen, tooLargeReason(big), { tooLarge: true });
+      else this.lost(gen, `health check failed: ${oneLine((e as Error).message)}`);
     } finally {
       clearTimeout(timer);
       this.healthRunning = false;
@@ -460,6 +473,11 @@ export function backoffDelay(r: RestartPolicy, attempt: number, random: () => nu
 
 export function isCallFailure(e: unknown): e is Error {
   return e instanceof CallFailure;
+}
+
+/** The one line for an upstream past max_upstream_list_bytes: what, the cap, the bytes seen. */
+function tooLargeReason(e: MessageTooLarge): string {
+  return `${e.what} from the upstream exceeds max_upstream_list_bytes (${e.limit} bytes; ${e.seen} bytes read so far, reading stopped); retrying with backoff`;
 }
 
 function oneLine(s: string): string {

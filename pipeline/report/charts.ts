@@ -11,6 +11,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import type { TopLevelSpec, Config } from 'vega-lite';
 import { TEMPLATE_DIR } from '../constants.ts';
 import type { ChartRef } from './details.ts';
+import type { ChartColors } from './palette.ts';
 import { html, trustedHtml, type SafeHtml } from './html.ts';
 
 type Row = Record<string, string | number | null>;
@@ -47,10 +48,33 @@ const BENIGN_WARNINGS = ['Detected faceted independent scales that union domain'
 /** Non-benign compile warnings of the last render, per chart id (tests assert it stays empty). */
 export const chartWarnings = new Map<string, string[]>();
 
+/**
+ * Write a chart's colours (report/palette.ts) into every colour encoding of `field` in the spec
+ * (top level, facet inner spec, layers): the spec keeps its legend, the scale gets the domain and range.
+ */
+export function applyColors(spec: unknown, c: ChartColors | undefined): void {
+  if (!c || c.domain.length === 0) return;
+  const walk = (o: unknown): void => {
+    if (Array.isArray(o)) return o.forEach(walk);
+    if (!o || typeof o !== 'object') return;
+    const rec = o as Record<string, unknown>;
+    const enc = rec.encoding as Record<string, Record<string, unknown>> | undefined;
+    if (enc?.color && enc.color.field === c.field) {
+      enc.color.scale = { domain: c.domain, range: c.range };
+      // an offset channel on the same field takes the same domain (Vega-Lite unions the two and
+      // warns when only one of them is explicit)
+      for (const ch of ['xOffset', 'yOffset']) if (enc[ch]?.field === c.field) enc[ch].scale = { ...(enc[ch].scale as object), domain: c.domain };
+    }
+    for (const k of ['spec', 'layer']) if (k in rec) walk(rec[k]);
+  };
+  walk(spec);
+}
+
 /** Data -> Vega-Lite -> Vega -> static SVG string. */
-export async function renderChartSvg(id: string, rows: Row[], note?: string): Promise<string> {
+export async function renderChartSvg(id: string, rows: Row[], note?: string, color?: ChartColors): Promise<string> {
   const spec = loadChartSpec(id) as TopLevelSpec & { data?: unknown; title?: { text: string; subtitle?: string }; config?: unknown };
   spec.data = { values: rows };
+  applyColors(spec, color);
   if (note && spec.title && typeof spec.title === 'object') spec.title.subtitle = `${spec.title.subtitle ?? ''}${spec.title.subtitle ? ' · ' : ''}${note}`;
   spec.config = CHART_CONFIG;
   // vega + vega-lite load on the first chart only (comply's html output and the CLI start skip them)
@@ -85,6 +109,6 @@ export async function chartFigure(c: ChartRef): Promise<SafeHtml> {
   if (c.rows.length === 0) {
     return html`<figure class="chart nodata" data-chart="${c.spec}"><figcaption>${title}</figcaption><p class="nodata-note">No data: ${c.empty}.</p></figure>`;
   }
-  const svg = await renderChartSvg(c.spec, c.rows, c.note);
+  const svg = await renderChartSvg(c.spec, c.rows, c.note, c.color);
   return html`<figure class="chart" data-chart="${c.spec}" aria-label="${title}">${trustedHtml(svg, "vega's SVG writer escapes every text it draws")}</figure>`;
 }

@@ -6,6 +6,7 @@
  */
 import type { Figure, Provenance } from '../types.ts';
 import type { SafeHtml } from './html.ts';
+import type { ChartColors } from './palette.ts';
 
 export type { Figure, Provenance };
 
@@ -75,6 +76,8 @@ export interface ChartRef {
   note?: string;
   /** shown instead of the chart when rows is empty */
   empty: string;
+  /** the colour of each value of the chart's colour field (report/palette.ts): one colour per arm, mode, tokenizer, system across charts */
+  color?: ChartColors;
 }
 
 export interface Tile {
@@ -88,7 +91,7 @@ export interface Tile {
 export type Block =
   | TableDetails
   | { kind: 'charts'; charts: ChartRef[] }
-  | { kind: 'heading'; text: string; provenance?: Provenance }
+  | { kind: 'heading'; text: string; provenance?: Provenance; /** DOM id (a link target) */ id?: string }
   | { kind: 'paragraph'; text: string | SafeHtml; muted?: boolean }
   | { kind: 'kv'; items: { label: string; value: string | SafeHtml }[] }
   | { kind: 'list'; items: (string | SafeHtml)[] }

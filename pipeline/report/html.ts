@@ -4,12 +4,10 @@
  * the renderer from escaped parts, or by `trustedHtml` for output of a trusted generator such as
  * vega's SVG writer). Arrays are joined, `null`/`undefined`/`false` render as nothing.
  */
-const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+import { htmlText } from '../util/escape.ts';
 
-/** HTML-escape any text (element content and attribute values). */
-export function esc(text: unknown): string {
-  return String(text).replace(/[&<>"']/g, (c) => ESC[c]);
-}
+/** HTML-escape any text (element content and attribute values): the HTML rule of util/escape.ts. */
+export const esc = htmlText;
 
 const BRAND = Symbol('SafeHtml');
 

@@ -147,7 +147,7 @@ ${joinHtml(figs, '\n')}
 </div>`;
     }
     case 'heading':
-      return html`<h3>${b.text}${badge(b.provenance)}</h3>`;
+      return html`<h3${b.id ? html` id="${b.id}"` : ''}>${b.text}${badge(b.provenance)}</h3>`;
     case 'paragraph':
       return html`<p class="${b.muted ? 'muted' : 'meta'}">${b.text}</p>`;
     case 'kv':

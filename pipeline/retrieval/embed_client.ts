@@ -16,11 +16,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../types.ts';
-import { REPO_ROOT } from '../constants.ts';
+import { CACHE_ROOT } from '../constants.ts';
 import { writeFileAtomic } from '../util/fs.ts';
 
 export const EMBED_KEY_ENV = 'MCPGAUGE_EMBED_API_KEY';
-export const DEFAULT_EMBED_CACHE = join(REPO_ROOT, '.cache', 'embeddings');
+export const DEFAULT_EMBED_CACHE = join(CACHE_ROOT, 'embeddings');
 export const DEFAULT_EMBED_BATCH = 64;
 export const DEFAULT_EMBED_TIMEOUT_MS = 60_000;
 

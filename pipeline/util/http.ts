@@ -9,6 +9,7 @@ import { localhostAllowedHostnames, localhostAllowedOrigins, validateOriginHeade
 import { hostHeaderValidation } from '@modelcontextprotocol/node';
 
 import { isLoopbackHost } from './loopback.ts';
+import { listenProblem } from './port.ts';
 export { isLoopbackHost };
 
 /** `host` as it appears in a URL (IPv6 in brackets). */
@@ -36,11 +37,11 @@ export function sendJsonRpcError(res: ServerResponse, status: number, code: numb
   sendJson(res, status, { jsonrpc: '2.0', id: null, error: { code, message } }, headers);
 }
 
-/** Listen on host:port (0 = a free port); resolves with the bound port, rejects naming host, port and the error code. */
+/** Listen on host:port (0 = a free port); resolves with the bound port, rejects with one line naming host and port ("port H:P is in use"), `code` kept. */
 export function listen(server: Server, port: number, host: string, what = 'serve'): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (e: NodeJS.ErrnoException) => {
-      const err: NodeJS.ErrnoException = new Error(`${what} failed: cannot listen on ${host}:${port}: ${e.code ?? e.message}`);
+      const err: NodeJS.ErrnoException = new Error(`${what} failed: ${listenProblem(host, port, e)}`);
       if (e.code) err.code = e.code;
       reject(err);
     };

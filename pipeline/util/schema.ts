@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
-import { REPO_ROOT } from '../constants.ts';
+import { CACHE_ROOT } from '../constants.ts';
 
 export type { ErrorObject, ValidateFunction };
 
@@ -32,7 +32,7 @@ export function compileSchemaFile(path: string, refs: readonly string[] = []): V
   const texts = [readFileSync(path, 'utf8'), ...refs.map((r) => readFileSync(r, 'utf8'))];
   const versions = ['ajv', 'ajv-formats'].map((m) => (require(`${m}/package.json`) as { version: string }).version);
   const key = createHash('sha256').update(JSON.stringify([AJV_CACHE_FORMAT, versions, AJV_OPTIONS, texts])).digest('hex').slice(0, 32);
-  const file = join(REPO_ROOT, '.cache', 'ajv', `${key}.cjs`);
+  const file = join(CACHE_ROOT, 'ajv', `${key}.cjs`);
   try {
     const got = require(file) as ValidateFunction;
     if (typeof got === 'function') return got;

@@ -26,10 +26,12 @@ interface Run {
 const NPM = join(dirname(process.execPath), 'npm');
 const NPX = join(dirname(process.execPath), 'npx');
 const PATH = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
+// the installed package's caches (schemas, models, venvs) go here, not into the package folder
+const XDG = join(tmpdir(), `mcpgauge-pack-xdg-${process.pid}`);
 
 function run(cmd: string, args: string[], cwd: string, timeoutMs = 180_000, input?: string): Promise<Run> {
   return new Promise((resolve) => {
-    const env = { ...process.env, PATH, npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+    const env = { ...process.env, PATH, XDG_CACHE_HOME: XDG, MCPGAUGE_CACHE_DIR: '', npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
     const c = execFile(cmd, args, { cwd, env, timeout: timeoutMs, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
@@ -69,6 +71,7 @@ before(async () => {
 
 after(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
+  rmSync(XDG, { recursive: true, force: true });
 });
 
 describe('npm pack: the publishable package', () => {
@@ -104,12 +107,18 @@ describe('npm pack: the publishable package', () => {
     assert.equal(first.result.serverInfo.name, 'mcpfixture');
   });
 
-  it('npx mcpgauge bench (offline stage on the packaged default corpus)', async () => {
-    const out = join(tmp, 'bench');
-    const r = await run(NPX, ['--offline', 'mcpgauge', 'bench', '--out', out, '--tokenizers', 'cl100k_base', '--retriever', 'bm25f', '--bootstrap', '10'], inst);
+  it('npx mcpgauge bench writes ./results of the working folder and caches to $XDG_CACHE_HOME/mcpgauge, nothing into the package', async () => {
+    const pkgDir = join(inst, 'node_modules', 'mcpgauge');
+    const help = await run(NPX, ['--offline', 'mcpgauge', 'bench', '--help'], inst);
+    assert.match(help.stdout, /--out <dir>\s+output folder \(default: "results\/discovery"\)/, 'the default --out is relative, not a path inside the package');
+    const r = await run(NPX, ['--offline', 'mcpgauge', 'bench', '--tokenizers', 'cl100k_base', '--retriever', 'bm25f', '--bootstrap', '10'], inst);
     assert.equal(r.code, 0, r.stderr.slice(-800));
+    const out = join(inst, 'results', 'discovery');
     const rep = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { arms?: unknown[]; retrieval?: unknown };
     assert.ok(Array.isArray(rep.arms) && rep.arms.length > 0 && rep.retrieval, 'report.json has the offline arms and retrieval');
     assert.ok(existsSync(join(out, 'dashboard.html')));
+    assert.ok(!existsSync(join(pkgDir, 'results')), 'no results inside the installed package');
+    assert.ok(!existsSync(join(pkgDir, '.cache')), 'no cache inside the installed package');
+    assert.ok(existsSync(join(XDG, 'mcpgauge')), `the caches went to $XDG_CACHE_HOME/mcpgauge (${XDG})`);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Every documented `make <target> ARGS=...` form (README.md, scripts/*.mjs headers) composes
+ * Every documented `make <target> ARGS=...` form (README.md, docs/*.md, scripts/*.mjs headers) composes
  * the mcpgauge command line it should, and `make bench-discovery ARGS="--no-live --out DIR"`
  * really runs (it once failed with "too many arguments for 'bench'").
  */

@@ -2,7 +2,7 @@
  * Real third-party gateways from the npm registry (devDependencies), gated with their presets
  * (datasets/presets): each goes red on its real defects, all in one run, and green on the steps it
  * handles (docs/gateways.md records the evidence). The mcp-proxy and supergateway runs use the
- * README's own example lines (test/gate/readme-examples.test.ts checks every gate example line
+ * example lines of docs/gate.md (test/gate/readme-examples.test.ts checks every gate example line
  * has a runner). One stdio cell each (they
  * front stdio upstreams only), no compliance grading (compliance-step.test.ts covers that step).
  */
@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertRedExactly, readmeGateExample, runGateCli } from './helpers.ts';
+import { npmBin } from '../../pipeline/adapter/preset.ts';
 
 const fast = (cfg: any) => {
   delete cfg.compliance;
@@ -29,7 +30,7 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 test('gateways: npm mcp-proxy and supergateway go red on their real defects, all in one run each', { concurrency: 4 }, async (t) => {
   await Promise.all([
-    t.test('mcp-proxy (the README example), single-upstream cell: every fault role runs through its one child; never reconnects after the child dies -> crash (kill blocked by it); HTTP cells not applicable', async () => {
+    t.test('mcp-proxy (the docs/gate.md example), single-upstream cell: every fault role runs through its one child; never reconnects after the child dies -> crash (kill blocked by it); HTTP cells not applicable', async () => {
       const args = readmeGateExample('--preset mcp-proxy');
       const r = await runGateCli([...args, '--cells', 'stdio/2025-11-25,http-stateless/2025-11-25', '--no-fixture-grade'], {}, { patch: fast });
       try {
@@ -51,6 +52,17 @@ test('gateways: npm mcp-proxy and supergateway go red on their real defects, all
         r.cleanup();
       }
     }),
+    t.test('mcp-proxy set up the natural way (--proxy-cmd with one {FIXTURE_CMD}, no --fronts): the single upstream is inferred and said in the report; the same verdict as its preset', async () => {
+      const cmd = `node ${npmBin('mcp-proxy')} --host 127.0.0.1 --port {PORT} --server stream --requestTimeout {CALL_TIMEOUT_MS} -- {FIXTURE_CMD}`;
+      const r = await runGateCli(['--proxy-cmd', cmd, '--cells', 'stdio/2025-11-25', '--no-fixture-grade'], {}, { patch: fast });
+      try {
+        assert.notEqual(r.code, 2, `not a harness error: ${r.stderr.slice(-600)}`);
+        assert.match(r.report!.proxy.description, /fronts stdio:1, inferred: the --proxy-cmd template has one \{FIXTURE_CMD\}/);
+        assertRedExactly(r, { 'stdio/2025-11-25': 'crash' });
+      } finally {
+        r.cleanup();
+      }
+    }),
     t.test('a wrong mapping (the barrier role\'s calls sent to a tool the fixture does not count): a harness error naming the mapping, exit 2, neither a pass nor a proxy failure', async () => {
       const r = await runGateCli(['--preset', 'mcp-proxy', '--cells', 'stdio/2025-11-25', '--no-fixture-grade', '--tool-map', WRONG_MAP], {}, { patch: fast });
       try {
@@ -58,12 +70,13 @@ test('gateways: npm mcp-proxy and supergateway go red on their real defects, all
         assert.equal(r.report, undefined, 'no report: nothing of the run is a verdict on the proxy');
         assert.match(r.stderr, /concurrency: harness error: the barrier role's calls \(gate_barrier:echo -> proxy tool "ping" \(tool map/);
         assert.match(r.stderr, /fixture-main\.log has no line matching .*the mapping of the barrier role onto this proxy is wrong/);
+        assert.match(r.stderr, /Fix: .*--tool-map FILE/, 'the error names the flag that fixes it');
         assert.equal(r.stderr.split('\n').filter((l) => l.startsWith('mcpgauge:')).length, 1, r.stderr); // one error line (beside the progress lines)
       } finally {
         r.cleanup();
       }
     }),
-    t.test('supergateway (SSE, its default; the README example), single-upstream cell: no call timeout -> hang, one child shared by every session -> isolation, exits when its child dies -> crash', async () => {
+    t.test('supergateway (SSE, its default; the docs/gate.md example), single-upstream cell: no call timeout -> hang, one child shared by every session -> isolation, exits when its child dies -> crash', async () => {
       const r = await runGateCli([...readmeGateExample('--preset supergateway'), '--cells', 'stdio/2025-11-25', '--no-fixture-grade'], {}, { patch: fast });
       try {
         assertRedExactly(r, { 'stdio/2025-11-25': ['hang', 'isolation', 'crash'] });

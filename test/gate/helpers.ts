@@ -13,25 +13,29 @@ export const BIN = join(REPO, 'bin', 'mcpgauge.mjs');
 export const GATEWAY = `node --import tsx ${join(REPO, 'test', 'gate', 'gateway.ts')} --config {CONFIG_FILE} --port {PORT}`;
 export const REFERENCE_TEMPLATE = join(REPO, 'datasets', 'gate', 'reference-proxy.json');
 
-/** The `make gate ARGS="…"` example lines of README.md's "## Release QA" section (its first sh block), as written. */
+/** The page of the gate's user documentation, whose "## Examples" sh block every example test reads. */
+export const GATE_DOC = join(REPO, 'docs', 'gate.md');
+
+/** The `make gate ARGS="…"` example lines of docs/gate.md's "## Examples" section (its first sh block), as written. */
 export function readmeGateExamples(): string[] {
-  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Release QA'));
-  const block = /```sh\n([\s\S]*?)```/.exec(section);
-  assert.ok(block, 'README.md "## Release QA" has a sh block of examples');
+  const doc = readFileSync(GATE_DOC, 'utf8');
+  const at = doc.indexOf('\n## Examples\n');
+  assert.ok(at >= 0, 'docs/gate.md has a "## Examples" section');
+  const block = /```sh\n([\s\S]*?)```/.exec(doc.slice(at));
+  assert.ok(block, 'docs/gate.md "## Examples" has a sh block of examples');
   return block![1].split('\n').filter((l) => l.startsWith('make gate'));
 }
 
-/** The gate arguments of one README gate example: the ARGS="…" words (shell quoting), [] for a bare `make gate`. */
+/** The gate arguments of one docs/gate.md example: the ARGS="…" words (shell quoting), [] for a bare `make gate`. */
 export function gateArgsOf(line: string): string[] {
   const m = /ARGS="([^"]*)"/.exec(line);
   return m ? splitCommandLine(m[1]) : [];
 }
 
-/** The README gate example that starts with `make gate ARGS="<prefix>` (exactly one). */
+/** The docs/gate.md example that starts with `make gate ARGS="<prefix>` (exactly one). */
 export function readmeGateExample(prefix: string): string[] {
   const lines = readmeGateExamples().filter((l) => l.startsWith(`make gate ARGS="${prefix}`));
-  assert.equal(lines.length, 1, `the README gate section shows one example starting with ${prefix}`);
+  assert.equal(lines.length, 1, `docs/gate.md "## Examples" shows one example starting with ${prefix}`);
   return gateArgsOf(lines[0]);
 }
 

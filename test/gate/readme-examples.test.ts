@@ -1,6 +1,6 @@
 /**
- * Every `make gate ARGS="…"` example of README.md's "## Release QA" section is run by a test,
- * parsed from the README as written (so an edited example is what gets run): the reference-proxy
+ * Every `make gate ARGS="…"` example of docs/gate.md's "## Examples" section (the gate's user
+ * page; the README links it) is run by a test, parsed from the page as written (so an edited example is what gets run): the reference-proxy
  * lines here, the third-party preset lines in gateways.test.ts. A new example line without a
  * runner fails this file. Kept short: one stdio cell where the line names no cells, no
  * compliance grading, no fixture self-grade (their own tests cover those).
@@ -14,7 +14,7 @@ const fast = (cfg: any) => {
 };
 const ONE_CELL = ['--cells', 'stdio/2025-11-25'];
 
-/** Which test runs each README gate example (by its ARGS prefix; '' = bare `make gate`). */
+/** Which test runs each docs/gate.md example (by its ARGS prefix; '' = bare `make gate`). */
 const RUNNERS: Record<string, string> = {
   '': 'this file',
   '--cells ': 'this file',
@@ -28,14 +28,14 @@ const runnerOf = (line: string) => {
   return keys.sort((a, b) => b.length - a.length)[0];
 };
 
-test('every README gate example line has a runner', () => {
+test('every docs/gate.md gate example line has a runner', () => {
   const lines = readmeGateExamples();
   assert.ok(lines.length >= 5, lines.join('\n'));
-  for (const l of lines) assert.ok(runnerOf(l) !== undefined, `README gate example without a test: ${l}`);
-  assert.deepEqual(new Set(lines.map(runnerOf)), new Set(Object.keys(RUNNERS)), 'every runner still has its README line');
+  for (const l of lines) assert.ok(runnerOf(l) !== undefined, `docs/gate.md gate example without a test: ${l}`);
+  assert.deepEqual(new Set(lines.map(runnerOf)), new Set(Object.keys(RUNNERS)), 'every runner still has its docs/gate.md line');
 });
 
-test('README gate examples of the reference proxy: bare `make gate` (one cell), the --cells line as written, the --proxy-cmd + template line', async () => {
+test('docs/gate.md gate examples of the reference proxy: bare `make gate` (one cell), the --cells line as written, the --proxy-cmd + template line', async () => {
   const lines = readmeGateExamples().filter((l) => runnerOf(l) !== undefined && RUNNERS[runnerOf(l)!] === 'this file');
   const runs = lines.map((l) => {
     const args = gateArgsOf(l);

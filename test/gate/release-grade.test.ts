@@ -125,7 +125,8 @@ describe('issue 18 rows', { concurrency: 2 }, () => {
   test('gate: could not run as asked = exit 2, one line, before anything starts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-gate-rg-'));
     try {
-      const cfg = testConfig(dir);
+      // the docker cell required: a selection of only it is a gate (an all-optional one is refused earlier, test/hostile/gate-verdicts)
+      const cfg = testConfig(dir, (c) => (c.cells['docker/2025-11-25'].required = true));
       const file = join(dir, 'a-file');
       writeFileSync(file, 'x');
       const noexec = join(dir, 'noexec.sh');
@@ -155,11 +156,11 @@ describe('issue 18 rows', { concurrency: 2 }, () => {
         assert.doesNotMatch(r.stderr, /--jobs must/.test(lines[0]) ? /^$/ : /--jobs/, '--jobs 0 is accepted');
       });
       assert.deepEqual(readdirSync(dir).sort(), ['a-file', 'gate.config.json', 'noexec.sh'], 'nothing written');
-      // a usage error commander reports (with the help after it) is exit 2 too, for gate, diff and bench
+      // a usage error commander reports is exit 2 too, for gate, diff and bench: one line + a pointer to --help, never the help itself
       const usage = await Promise.all([cli([...base, '--bogus-flag']), cli(['diff', 'only-one.json']), cli(['bench', '--bogus-flag'])]);
       for (const u of usage) {
         assert.equal(u.code, 2, u.stderr);
-        assert.match(u.stderr, /^error: (unknown option '--bogus-flag'|missing required argument 'new')/m);
+        assert.match(u.stderr, /^mcpgauge (gate|diff|bench): (unknown option '--bogus-flag'|missing required argument 'new')\nRun "mcpgauge (gate|diff|bench) --help" for usage\.\n$/);
       }
       // --jobs 0 = the number of cores, as --help says
       assert.equal(resolveJobs(0, 3, 7), 7);

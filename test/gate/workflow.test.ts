@@ -1,7 +1,7 @@
 /**
  * The GitHub Actions workflow of the gate spread over a matrix (docs/ci/gate-matrix.yml): linted
  * by actionlint (pinned, installed by scripts/actionlint.mjs with `go install` into .cache), shown
- * verbatim in README.md, its matrix list is every cell of gate.config.json plus the yardstick.
+ * verbatim in docs/gate.md, its matrix list is every cell of gate.config.json plus the yardstick.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -42,9 +42,9 @@ test('actionlint finds nothing in the workflow, and does find planted mistakes i
   }
 });
 
-test('README.md shows the workflow file verbatim', () => {
-  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-  assert.ok(readme.includes(`\`\`\`yaml\n${text}\`\`\`\n`), 'README.md must hold docs/ci/gate-matrix.yml verbatim in a ```yaml block');
+test('docs/gate.md shows the workflow file verbatim', () => {
+  const doc = readFileSync(join(REPO, 'docs', 'gate.md'), 'utf8');
+  assert.ok(doc.includes(`\`\`\`yaml\n${text}\`\`\`\n`), 'docs/gate.md must hold docs/ci/gate-matrix.yml verbatim in a ```yaml block');
 });
 
 test("the matrix is every cell of gate.config.json plus the yardstick (the list step's own script, run)", async () => {

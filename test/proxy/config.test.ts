@@ -28,6 +28,13 @@ test('a minimal config gets the documented defaults', () => {
   assert.equal(c.tools_limit, 15);
   assert.equal(c.api_key, undefined);
   assert.deepEqual(c.restart, CONFIG_DEFAULTS.restart);
+  assert.equal(c.max_buffered_bytes, 64 * 1024 * 1024);
+  assert.equal(c.max_upstream_list_bytes, 16 * 1024 * 1024);
+  const set = validateProxyConfig({ ...ok, max_buffered_bytes: 8 * 1024 * 1024, max_upstream_list_bytes: 65536 }, 'cfg.json', {});
+  assert.equal(set.max_buffered_bytes, 8 * 1024 * 1024);
+  assert.equal(set.max_upstream_list_bytes, 65536);
+  assert.throws(() => validateProxyConfig({ ...ok, max_buffered_bytes: 5 }, 'cfg.json', {}), /cfg\.json: field "max_buffered_bytes" must be an integer in 1048576\.\.17179869184, got 5/);
+  assert.throws(() => validateProxyConfig({ ...ok, max_upstream_list_bytes: 'big' }, 'cfg.json', {}), /cfg\.json: field "max_upstream_list_bytes" must be an integer in 65536\.\.1073741824, got "big"/);
 });
 
 test('remote entries: transport defaults to streamable-http, sse accepted, headers kept', () => {

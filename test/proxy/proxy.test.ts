@@ -266,9 +266,12 @@ test('HTTP: API key required (401), X-API-Key or Bearer accepted, foreign Origin
   });
   assert.equal(hostStatus, 403);
   const base = proxy.url.replace(/\/mcp$/, '');
+  // /healthz: liveness for anyone, the counts only with the key (test/hostile/proxy-limits.test.ts: Host check)
   const hz = await fetch(`${base}/healthz`);
   assert.equal(hz.status, 200);
-  assert.deepEqual(await hz.json(), { status: 'ok', tools: direct.size, upstreams: { total: 3, connected: 3 } });
+  assert.deepEqual(await hz.json(), { status: 'ok' });
+  const hzKey = await fetch(`${base}/healthz`, { headers: { 'X-API-Key': KEY } });
+  assert.deepEqual(await hzKey.json(), { status: 'ok', tools: direct.size, upstreams: { total: 3, connected: 3 } });
   const nf = await fetch(`${base}/other`);
   assert.equal(nf.status, 404);
   await nf.arrayBuffer();

@@ -40,7 +40,11 @@ test('the dashboard is one self-contained file: no external references, CSP with
   const html = await renderDashboard(buildSampleReport(), REPORT_SECTIONS);
   // no resource references of any kind: look at attribute names only (values blanked; escaped
   // text never contains a raw '<' or '"')
-  const tags = html.replace(/"[^"]*"/g, '""');
+  // in-page links (href="#id") are the one exception: they fetch nothing, and each must name an
+  // id the page has
+  const inPage = [...html.matchAll(/<a href="#([A-Za-z][\w-]*)"/g)].map((m) => m[1]);
+  for (const id of inPage) assert.match(html, new RegExp(`\\sid="${id}"`), `in-page link #${id} has a target`);
+  const tags = html.replace(/<a href="#[A-Za-z][\w-]*"/g, '<a').replace(/"[^"]*"/g, '""');
   assert.doesNotMatch(tags, /<[a-z][^>]*\s(src|href|xlink:href|srcset|action|poster|data)\s*=/i);
   assert.doesNotMatch(html, /<link\b|<iframe\b|<object\b|<embed\b|@import|url\(/i);
   // the only http(s) strings are SVG/XML namespace identifiers, which are never fetched

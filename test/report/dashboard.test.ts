@@ -17,7 +17,7 @@ import { chartWarnings } from '../../pipeline/report/dashboard.ts';
 import { CHARTS } from '../../pipeline/report/sections/charts.ts';
 import { capRows } from '../../pipeline/report/sections/common.ts';
 import { isScored, type Report } from '../../pipeline/report/types.ts';
-import { buildSampleReport, HOSTILE_TEXT } from './sample.ts';
+import { buildSampleReport, HOSTILE_TEXT, withVariants } from './sample.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 // skipped only outside CI: with CI=true a missing Chromium fails the run (launch throws)
@@ -197,4 +197,60 @@ test('a chart without data shows a "no data" note; live panels only with a live 
   assert.deepEqual(pageErrors, []);
   assert.deepEqual(consoleErrors, []);
   await page.close();
+});
+
+test('no chart draws a text over another, and wide tables scroll inside their frame instead of being cut', { skip: SKIP }, async () => {
+  const written = await writeReport(withVariants(buildSampleReport()), join(work, 'layout'), REPORT_SECTIONS);
+  const { page } = await open(written.dashboard);
+  const overlaps = await page.$$eval('figure.chart svg', (svgs) => {
+    const out: string[] = [];
+    for (const svg of svgs) {
+      const id = svg.closest('figure')?.getAttribute('data-chart') ?? '?';
+      // each visible text's box in its own (possibly rotated) frame: Vega hides labels that
+      // would collide by setting opacity 0, and rotated axis labels are compared along their angle
+      const boxes = [...svg.querySelectorAll('text')]
+        .filter((t) => (t.textContent ?? '').trim() !== '' && getComputedStyle(t).opacity !== '0' && t.getAttribute('opacity') !== '0')
+        .map((t) => {
+          const m = t.getScreenCTM()!;
+          const angle = Math.atan2(m.b, m.a);
+          const bb = t.getBBox();
+          const cos = Math.cos(-angle);
+          const sin = Math.sin(-angle);
+          const pts = [[bb.x, bb.y], [bb.x + bb.width, bb.y + bb.height]].map(([x, y]) => {
+            const sx = m.a * x + m.c * y + m.e;
+            const sy = m.b * x + m.d * y + m.f;
+            return [cos * sx - sin * sy, sin * sx + cos * sy];
+          });
+          const b = { left: Math.min(pts[0][0], pts[1][0]), right: Math.max(pts[0][0], pts[1][0]), top: Math.min(pts[0][1], pts[1][1]), bottom: Math.max(pts[0][1], pts[1][1]) };
+          return { t: t.textContent!.trim(), b, angle, size: bb.width * bb.height };
+        })
+        .filter((x) => x.size > 0);
+      for (let i = 0; i < boxes.length; i++) {
+        for (let j = i + 1; j < boxes.length; j++) {
+          if (Math.abs(boxes[i].angle - boxes[j].angle) > 0.01) continue;
+          const a = boxes[i].b;
+          const c = boxes[j].b;
+          const w = Math.min(a.right, c.right) - Math.max(a.left, c.left);
+          const h = Math.min(a.bottom, c.bottom) - Math.max(a.top, c.top);
+          // more than a 2 px sliver both ways: the texts overlap where a reader sees them
+          if (w > 2 && h > 2) out.push(`${id}: "${boxes[i].t}" over "${boxes[j].t}"`);
+        }
+      }
+    }
+    return out;
+  });
+  assert.deepEqual(overlaps, [], overlaps.slice(0, 10).join('\n'));
+  // a table wider than its frame scrolls (the frame's overflow is auto) and nothing of the page
+  // is wider than the window
+  const cut = await page.$$eval('table', (tables) =>
+    tables.flatMap((t) => {
+      const wrap = t.parentElement!;
+      const style = getComputedStyle(wrap);
+      const wider = t.scrollWidth > wrap.clientWidth + 1;
+      return wider && !['auto', 'scroll'].includes(style.overflowX) ? [t.id || t.querySelector('th')?.textContent || '?'] : [];
+    }),
+  );
+  assert.deepEqual(cut, [], `tables cut: ${cut.join(', ')}`);
+  const pageWidth = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, win: window.innerWidth }));
+  assert.ok(pageWidth.doc <= pageWidth.win, `the page is ${pageWidth.doc} px wide in a ${pageWidth.win} px window`);
 });

@@ -16,13 +16,13 @@ import { MCPGAUGE_BIN, tempDir } from '../proxy/helpers.ts';
 import { splitCommandLine } from '../../pipeline/adapter/index.ts';
 import { REPO_ROOT } from '../../pipeline/constants.ts';
 
-/** The README example `node bin/mcpgauge.mjs bench <prefix>…` (one line, its comment dropped): the words after `bench`. */
+/** The docs/live.md example `node bin/mcpgauge.mjs bench <prefix>…` (one line, its comment dropped): the words after `bench`. */
 function readmeBench(prefix: string): string[] {
-  const lines = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').split('\n').filter((l) => l.startsWith(`node bin/mcpgauge.mjs bench ${prefix}`));
-  assert.equal(lines.length, 1, `README shows one example starting with bench ${prefix}`);
+  const lines = readFileSync(join(REPO_ROOT, 'docs', 'live.md'), 'utf8').split('\n').filter((l) => l.startsWith(`node bin/mcpgauge.mjs bench ${prefix}`));
+  assert.equal(lines.length, 1, `docs/live.md shows one example starting with bench ${prefix}`);
   return splitCommandLine(lines[0].replace(/\s+#.*$/, '')).slice(3);
 }
-/** what keeps a README live example short here (the examples' own flags come first) */
+/** what keeps a docs/live.md example short here (the examples' own flags come first) */
 const SHORT = ['--embedded-servers', 'fixture', '--live-queries', '2', '--runs', '1', '--warmup', '0', '--tokenizers', 'cl100k_base', '--bootstrap', '10', '--no-lap'];
 
 const t = tempDir('systems-presets');
@@ -44,10 +44,10 @@ test('--system preset:NAME: name defaults to the preset, upstream= for single-up
   bad('preset:nosuch', /unknown preset "nosuch" \(presets: .*mcp-proxy/);
 });
 
-test('bench --live --system reference --system mp=preset:mcp-proxy (the README example): one report with both systems', async () => {
+test('bench --live --system reference --system mp=preset:mcp-proxy (the docs/live.md example): one report with both systems', async () => {
   const out = join(t.dir, 'both');
   const args = readmeBench('--live --no-offline --system reference --system mp=preset:mcp-proxy');
-  assert.deepEqual(args, ['--live', '--no-offline', '--system', 'reference', '--system', 'mp=preset:mcp-proxy'], 'the README example');
+  assert.deepEqual(args, ['--live', '--no-offline', '--system', 'reference', '--system', 'mp=preset:mcp-proxy'], 'the docs/live.md example');
   const r = await bench([...args, ...SHORT, '--out', out]);
   assert.equal(r.code, 0, r.stderr);
   const report = validateReport(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')));
@@ -65,10 +65,10 @@ test('bench --live --system reference --system mp=preset:mcp-proxy (the README e
   assert.equal(bad.stderr.trim().split('\n').length, 1, bad.stderr);
 });
 
-test('bench --live --no-offline --preset mcp-proxy (the README example): the preset in front of the fixture, measured pass-through', async () => {
+test('bench --live --no-offline --preset mcp-proxy (the docs/live.md example): the preset in front of the fixture, measured pass-through', async () => {
   const out = join(t.dir, 'preset');
   const args = readmeBench('--live --no-offline --preset mcp-proxy');
-  assert.deepEqual(args, ['--live', '--no-offline', '--preset', 'mcp-proxy'], 'the README example');
+  assert.deepEqual(args, ['--live', '--no-offline', '--preset', 'mcp-proxy'], 'the docs/live.md example');
   const r = await bench([...args, ...SHORT, '--out', out]);
   assert.equal(r.code, 0, r.stderr);
   const report = validateReport(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')));

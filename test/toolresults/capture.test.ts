@@ -47,14 +47,14 @@ test('freeze-results: two real captures are byte-identical, reproduce the shippe
   const shipped = loadResultFixtures(SHIPPED);
   const fresh = loadResultFixtures(join(dir, 'results-reference-v1.json'));
   assert.equal(fresh.fixtures_sha256, shipped.fixtures_sha256, 'shipped result fixtures drifted from a fresh capture; freeze a new version');
-  // refuse to overwrite: one line, non-zero exit, file untouched
+  // refuse to overwrite: one line, exit 2 (could not run as asked), file untouched
   const c = await run(['corpus', 'freeze-results', '--out-dir', dir, '--version', 'results-reference-v1']);
-  assert.equal(c.code, 1);
+  assert.equal(c.code, 2);
   assert.match(c.stderr, /results-reference-v1\.json: already exists; result fixture versions are immutable/);
   assert.equal(c.stderr.trim().split('\n').length, 1);
   assert.equal(readFileSync(join(dir, 'results-reference-v1.json'), 'utf8'), v1);
   const d = await run(['corpus', 'freeze-results', '--out-dir', dir, '--version', 'Bad Name']);
-  assert.equal(d.code, 1);
+  assert.equal(d.code, 2);
   assert.match(d.stderr, /--version "Bad Name": must match/);
 });
 

@@ -26,7 +26,7 @@ test('listen on port 0, a JSON-RPC error reply over real HTTP, close; a taken po
   assert.equal(r.headers.get('content-type'), 'application/json');
   assert.deepEqual(await r.json(), { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden: test' } });
   const second = createServer();
-  await assert.rejects(listen(second, port, '127.0.0.1', 'probe'), (e: NodeJS.ErrnoException) => e.code === 'EADDRINUSE' && e.message === `probe failed: cannot listen on 127.0.0.1:${port}: EADDRINUSE`);
+  await assert.rejects(listen(second, port, '127.0.0.1', 'probe'), (e: NodeJS.ErrnoException) => e.code === 'EADDRINUSE' && e.message === `probe failed: port 127.0.0.1:${port} is in use`);
   await closeServer(server);
   await assert.rejects(fetch(`http://127.0.0.1:${port}/mcp`));
 });

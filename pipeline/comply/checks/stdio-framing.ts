@@ -1,4 +1,4 @@
-import { BOTH_ERAS, STDIO_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { BOTH_ERAS, NOTHING_HEARD, STDIO_ONLY, defineCheck, fail, heardNothing, na, pass, specUrl } from '../check.ts';
 import { LEGACY } from '../types.ts';
 
 /** A stdout line that is a piece of a JSON message (pretty-printed or split), not prose. */
@@ -22,6 +22,7 @@ export default defineCheck(
     fix: 'Serialize each message on one line (no pretty-printing) followed by \\n.',
   },
   (v) => {
+    if (heardNothing(v.ev)) return na(NOTHING_HEARD);
     const frags = v.ev.noise.filter(isFragment);
     if (frags.length) return fail(`stdout carried pieces of multi-line messages, e.g. ${JSON.stringify(frags[0])}`);
     const timedOut = v.ev.exchanges.filter((e) => e.error?.kind === 'timeout').length;

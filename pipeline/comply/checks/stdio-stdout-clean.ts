@@ -1,4 +1,4 @@
-import { BOTH_ERAS, STDIO_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { BOTH_ERAS, NOTHING_HEARD, STDIO_ONLY, defineCheck, fail, heardNothing, na, pass, specUrl } from '../check.ts';
 import { LEGACY } from '../types.ts';
 import { isFragment } from './stdio-framing.ts';
 import { NOISE_MORE } from '../wire/stdio.ts';
@@ -18,6 +18,7 @@ export default defineCheck(
     fix: 'Send banners and logs to stderr; stdout carries only JSON-RPC lines.',
   },
   (v) => {
+    if (heardNothing(v.ev)) return na(NOTHING_HEARD);
     const other = v.ev.noise.filter((l) => !isFragment(l) && !l.startsWith(NOISE_MORE));
     return other.length ? fail(`${other.length} non-protocol stdout line(s), first: ${JSON.stringify(other[0])}`) : pass('stdout carried only JSON-RPC');
   },

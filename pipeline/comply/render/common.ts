@@ -49,7 +49,3 @@ export function statusLabel(x: Result): string {
 export function allWarnings(rep: ComplyReport): string[] {
   return [...rep.warnings, ...rep.runs.flatMap((r) => r.warnings.map((w) => `[${r.revision}/${r.wire}] ${w}`))];
 }
-
-export function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}

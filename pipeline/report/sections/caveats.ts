@@ -16,7 +16,12 @@ export const caveatsSection: ReportSection<Report> = {
     if (r.live && !r.live.authoritative_headline) {
       blocks.push({ kind: 'banner', tone: 'bad', title: 'No headline savings for the live proxy.', text: r.live.headline_reason ?? '' });
     }
-    if (r.live?.lap.warning) blocks.push({ kind: 'banner', tone: 'bad', title: 'LAP divergence.', text: r.live.lap.warning });
+    if (r.live?.lap.warning) {
+      blocks.push({
+        kind: 'banner', id: 'lap-warning', tone: 'warn', title: 'Warning: LAP counts the menu differently.',
+        text: html`${r.live.lap.warning}. LAP is a third-party linter we run on the live proxy as a second opinion; this is not a failure of the run. <a href="#live-lap">What LAP counts</a>.`,
+      });
+    }
     return { blocks };
   },
 };

@@ -8,6 +8,7 @@ import { sampledCurveOfRow } from '../../economics/breakeven.ts';
 import type { ChartRef, ReportSection } from '../details.ts';
 import { isScored, type BreakEvenCurvePoint, type Report, type RetrievalMetrics } from '../types.ts';
 import { primaryTokenizer } from './common.ts';
+import { armOrMode, chartColors, colorsBy as by, paletteOf, type ColorKind } from '../palette.ts';
 import { resultChartRows } from './results.ts';
 
 type Row = Record<string, string | number | null>;
@@ -55,25 +56,28 @@ function liveCurves(r: Report): BreakEvenCurvePoint[] {
   return l.economics.break_even.flatMap((b) => sampledCurveOfRow(b).map((p) => ({ corpus_id: label(b.corpus_id), arm: b.arm, tokenizer: b.tokenizer, ...p })));
 }
 
+/** Colours of a label field (e.g. "corpus · arm") named by another field of the same row. */
+function byRowField(r: Report, rows: readonly Row[], field: string, idField: string, kind: ColorKind) {
+  const idOf = new Map(rows.map((x) => [String(x[field]), String(x[idField])]));
+  return chartColors(rows, field, (v) => ({ kind, id: idOf.get(v)! }), paletteOf(r));
+}
+
 export const CHARTS: readonly ChartEntry[] = [
   {
     spec: 'tokens_per_arm',
     data: (r) => {
       const order = armOrder(r);
-      return {
-        rows: r.arms.filter((a) => !a.skipped).flatMap((a) =>
-          Object.entries(a.by_tokenizer).map(([t, s]) => ({ corpus: a.corpus_id, arm: a.arm, tokenizer: t, total_tokens: s.total_tokens.value, order: order.get(a.arm)! })),
-        ),
-        empty: 'no arm produced token counts (every arm skipped or no corpus)',
-      };
+      const rows = r.arms.filter((a) => !a.skipped).flatMap((a) =>
+        Object.entries(a.by_tokenizer).map(([t, s]) => ({ corpus: a.corpus_id, arm: a.arm, tokenizer: t, total_tokens: s.total_tokens.value, order: order.get(a.arm)! })),
+      );
+      return { rows, color: by(r, rows, 'tokenizer', 'tokenizer'), empty: 'no arm produced token counts (every arm skipped or no corpus)' };
     },
   },
   {
     spec: 'per_tool_distribution',
     data: (r) => {
       const order = armOrder(r);
-      return {
-        rows: r.arms.filter((a) => !a.skipped).flatMap((a) =>
+      const rows = r.arms.filter((a) => !a.skipped).flatMap((a) =>
           Object.entries(a.by_tokenizer).flatMap(([t, s]) => {
             const v = s.per_tool_tokens.filter((x): x is number => x !== null);
             if (v.length === 0) return [];
@@ -82,9 +86,8 @@ export const CHARTS: readonly ChartEntry[] = [
               min: percentile(v, 0), p25: percentile(v, 25), p50: percentile(v, 50), p75: percentile(v, 75), p95: percentile(v, 95), max: percentile(v, 100),
             }];
           }),
-        ),
-        empty: 'no per-tool token counts',
-      };
+        );
+      return { rows, color: by(r, rows, 'tokenizer', 'tokenizer'), empty: 'no per-tool token counts' };
     },
   },
   {
@@ -108,24 +111,31 @@ export const CHARTS: readonly ChartEntry[] = [
         }
         if (!s) continue;
         const rec = s.metrics.recall_at_5;
+        // the legend names each point (text labels beside the points overlapped where arms sit close)
         rows.push({
-          series: series(arm.corpus_id, arm.arm), arm: label, corpus: arm.corpus_id, tokenizer: tok, savings_pct: sav.value,
-          recall_at_5: rec.value, lo: rec.ci95?.[0] ?? rec.value, hi: rec.ci95?.[1] ?? rec.value, label_below: 0,
+          series: series(arm.corpus_id, label), arm: arm.arm, corpus: arm.corpus_id, tokenizer: tok, savings_pct: sav.value,
+          recall_at_5: rec.value, lo: rec.ci95?.[0] ?? rec.value, hi: rec.ci95?.[1] ?? rec.value,
         });
       }
-      // alternate label placement along x so neighbouring labels do not overlap
-      [...rows].sort((a, b) => (a.savings_pct as number) - (b.savings_pct as number)).forEach((row, i) => { row.label_below = i % 2; });
-      return { rows, note: `savings under ${tok}`, empty: 'no arm has both token savings and retrieval scores (no golden set?)' };
+      return { rows, color: byRowField(r, rows, 'series', 'arm', 'arm'), note: `savings under ${tok}`, empty: 'no arm has both token savings and retrieval scores (no golden set?)' };
     },
   },
   {
     spec: 'recall_curves',
     data: (r) => {
       const series = seriesLabel(r);
-      return {
-        rows: scoredOf(r).flatMap((s) => RECALL_KS.map((k) => ({ series: series(s.corpus_id, s.arm), k, recall: s.metrics[`recall_at_${k}`].value }))),
-        empty: 'no corpus with a golden set was scored',
-      };
+      // arms whose curves are identical (an index they do not alter) share one line, named
+      // "a = b", so the legend lists no line that cannot be seen
+      const groups = new Map<string, { corpus: string; arms: string[]; values: number[] }>();
+      for (const s of scoredOf(r)) {
+        const values = RECALL_KS.map((k) => s.metrics[`recall_at_${k}`].value);
+        const key = `${s.corpus_id}\u0000${values.join(',')}`;
+        const g = groups.get(key);
+        if (g) g.arms.push(s.arm);
+        else groups.set(key, { corpus: s.corpus_id, arms: [s.arm], values });
+      }
+      const rows = [...groups.values()].flatMap((g) => RECALL_KS.map((k, i) => ({ series: series(g.corpus, g.arms.join(' = ')), arm: g.arms[0], k, recall: g.values[i] })));
+      return { rows, color: byRowField(r, rows, 'series', 'arm', 'arm'), empty: 'no corpus with a golden set was scored' };
     },
   },
   {
@@ -133,37 +143,32 @@ export const CHARTS: readonly ChartEntry[] = [
     data: (r) => {
       const order = new Map<string, number>();
       for (const x of r.retrieval) if (x.retriever && !order.has(x.retriever.id)) order.set(x.retriever.id, order.size);
-      return {
-        rows: r.retrieval.filter(isScored).map((x) => {
-          const f = x.metrics.recall_at_5;
-          return { corpus: x.corpus_id, retriever: x.tuning ? `${x.retriever.id} (CV)` : x.retriever.id, order: order.get(x.retriever.id)!, arm: x.arm, value: f.value, lo: f.ci95?.[0] ?? f.value, hi: f.ci95?.[1] ?? f.value };
-        }),
-        empty: 'no retriever was scored (no golden set)',
-      };
+      const rows = r.retrieval.filter(isScored).map((x) => {
+        const f = x.metrics.recall_at_5;
+        return { corpus: x.corpus_id, retriever: x.tuning ? `${x.retriever.id} (CV)` : x.retriever.id, order: order.get(x.retriever.id)!, arm: x.arm, value: f.value, lo: f.ci95?.[0] ?? f.value, hi: f.ci95?.[1] ?? f.value };
+      });
+      return { rows, color: by(r, rows, 'arm', 'arm'), empty: 'no retriever was scored (no golden set)' };
     },
   },
   {
     spec: 'break_even',
     data: (r) => {
       const tok = primaryTokenizer(r);
-      return {
-        rows: [...r.economics.curves, ...liveCurves(r)]
-          .filter((c) => c.tokenizer === tok)
-          .flatMap((c) => [
-            { corpus: c.corpus_id, arm: c.arm, series: 'full menu', calls: c.calls, tokens: c.full_menu_tokens },
-            { corpus: c.corpus_id, arm: c.arm, series: 'discovery', calls: c.calls, tokens: c.discovery_tokens },
-          ]),
-        note: tok,
-        empty: 'no break-even curves (economics not computed)',
-      };
+      const rows = [...r.economics.curves, ...liveCurves(r)]
+        .filter((c) => c.tokenizer === tok)
+        .flatMap((c) => [
+          { corpus: c.corpus_id, arm: c.arm, series: 'full menu', calls: c.calls, tokens: c.full_menu_tokens },
+          { corpus: c.corpus_id, arm: c.arm, series: 'discovery', calls: c.calls, tokens: c.discovery_tokens },
+        ]);
+      return { rows, color: chartColors(rows, 'arm', armOrMode, paletteOf(r)), note: tok, empty: 'no break-even curves (economics not computed)' };
     },
   },
   {
     spec: 'result_tokens',
-    data: (r) => ({
-      rows: r.results ? resultChartRows(r.results) : [],
-      empty: 'no result fixtures profiled (bench --result-fixtures none)',
-    }),
+    data: (r) => {
+      const rows = r.results ? resultChartRows(r.results) : [];
+      return { rows, color: by(r, rows, 'tokenizer', 'tokenizer'), empty: 'no result fixtures profiled (bench --result-fixtures none)' };
+    },
   },
   {
     spec: 'live_components',
@@ -171,13 +176,10 @@ export const CHARTS: readonly ChartEntry[] = [
     data: (r) => {
       const tok = primaryTokenizer(r);
       const comps = ['input_schemas', 'descriptions', 'usage_instructions', 'metadata', 'other'] as const;
-      return {
-        rows: (r.live?.responses ?? [])
-          .filter((x) => x.ok && x.tokenizer === tok && x.components)
-          .flatMap((x) => comps.map((c, i) => ({ detail: x.detail, query_id: x.query_id, component: c, component_order: i, tokens: x.components![c] }))),
-        note: tok,
-        empty: 'no successful discovery responses',
-      };
+      const rows = (r.live?.responses ?? [])
+        .filter((x) => x.ok && x.tokenizer === tok && x.components)
+        .flatMap((x) => comps.map((c, i) => ({ detail: x.detail, query_id: x.query_id, component: c, component_order: i, tokens: x.components![c] })));
+      return { rows, color: by(r, rows, 'component', 'component'), note: tok, empty: 'no successful discovery responses' };
     },
   },
   {
@@ -185,12 +187,10 @@ export const CHARTS: readonly ChartEntry[] = [
     live: true,
     data: (r) => {
       const stats = ['p50', 'p95', 'p99', 'max', 'mean'] as const;
-      return {
-        rows: (r.live?.response_summary ?? [])
-          .filter((s) => s.n > 0)
-          .flatMap((s) => stats.map((st, i) => ({ tokenizer: s.tokenizer, detail: s.detail, stat: st, order: i, tokens: s[st] }))),
-        empty: 'no response summaries',
-      };
+      const rows = (r.live?.response_summary ?? [])
+        .filter((s) => s.n > 0)
+        .flatMap((s) => stats.map((st, i) => ({ tokenizer: s.tokenizer, detail: s.detail, stat: st, order: i, tokens: s[st] })));
+      return { rows, color: by(r, rows, 'detail', 'mode'), empty: 'no response summaries' };
     },
   },
   {
@@ -199,20 +199,19 @@ export const CHARTS: readonly ChartEntry[] = [
     data: (r) => {
       const metrics = ['recall_at_1', 'recall_at_3', 'recall_at_5', 'recall_at_10', 'mrr', 'ndcg_at_10', 'map'] as const;
       const label = (m: string) => m.replace('recall_at_', 'R@').replace('ndcg_at_10', 'nDCG@10').replace('mrr', 'MRR').replace('map', 'MAP');
-      const sources: { source: string; m: RetrievalMetrics }[] = [];
+      const sources: { source: string; kind: ColorKind; id: string; m: RetrievalMetrics }[] = [];
       const live = r.live;
       if (live) {
         const off = scoredOf(r, live.proxy.retriever).find((s) => s.arm === BASELINE_ARM_ID && (live.corpus_id === undefined || s.corpus_id === live.corpus_id));
-        if (off) sources.push({ source: `offline ${off.retriever.id} (${off.arm})`, m: off.metrics });
-        for (const lr of live.retrieval) if (lr.summary) sources.push({ source: `proxy (${lr.detail})`, m: lr.summary });
+        if (off) sources.push({ source: `offline ${off.retriever.id} (${off.arm})`, kind: 'arm', id: off.arm, m: off.metrics });
+        for (const lr of live.retrieval) if (lr.summary) sources.push({ source: `proxy (${lr.detail})`, kind: 'mode', id: lr.detail, m: lr.summary });
       }
-      const hasProxy = sources.some((s) => s.source.startsWith('proxy'));
-      return {
-        rows: hasProxy
-          ? sources.flatMap((s) => metrics.map((m, i) => ({ metric: label(m), order: i, source: s.source, value: s.m[m].value, lo: s.m[m].ci95?.[0] ?? s.m[m].value, hi: s.m[m].ci95?.[1] ?? s.m[m].value })))
-          : [],
-        empty: 'the proxy ranking was not scored (no golden set for the live corpus)',
-      };
+      const hasProxy = sources.some((s) => s.kind === 'mode');
+      const rows = hasProxy
+        ? sources.flatMap((s) => metrics.map((m, i) => ({ metric: label(m), order: i, source: s.source, value: s.m[m].value, lo: s.m[m].ci95?.[0] ?? s.m[m].value, hi: s.m[m].ci95?.[1] ?? s.m[m].value })))
+        : [];
+      const named = new Map(sources.map((s) => [s.source, { kind: s.kind, id: s.id }]));
+      return { rows, color: chartColors(rows, 'source', (v) => named.get(v)!, paletteOf(r)), empty: 'the proxy ranking was not scored (no golden set for the live corpus)' };
     },
   },
   {
@@ -220,11 +219,9 @@ export const CHARTS: readonly ChartEntry[] = [
     live: true,
     data: (r) => {
       const stats = ['p50_ms', 'p95_ms', 'p99_ms', 'max_ms'] as const;
-      return {
-        // log scale: clamp to 1 µs so a 0 ms reading still draws
-        rows: (r.live?.latency ?? []).filter((l) => l.n > 0).flatMap((l) => stats.map((st, i) => ({ detail: l.detail, stat: st.replace('_ms', ''), order: i, ms: Math.max(0.001, l[st]) }))),
-        empty: 'no latency samples',
-      };
+      // log scale: clamp to 1 µs so a 0 ms reading still draws
+      const rows = (r.live?.latency ?? []).filter((l) => l.n > 0).flatMap((l) => stats.map((st, i) => ({ detail: l.detail, stat: st.replace('_ms', ''), order: i, ms: Math.max(0.001, l[st]) })));
+      return { rows, color: by(r, rows, 'detail', 'mode'), empty: 'no latency samples' };
     },
   },
 ];

@@ -89,7 +89,7 @@ export function economicsBlocks(
 ): Block[] {
   return [
     { kind: 'heading', text: `${title}: break-even`, provenance: provBe },
-    { kind: 'paragraph', text: 'break-even calls = (full-menu tokens − discovery-menu tokens) / mean discovery response tokens; no break-even when the numerator is ≤ 0.' },
+    { kind: 'paragraph', text: 'break-even calls = (full-menu tokens − discovery-menu tokens) / mean discovery response tokens: for a session with up to that many discovery calls the discovery menu plus its responses costs fewer tokens than the full menu; past it the full menu is cheaper. No break-even when the numerator is ≤ 0 (the discovery menu alone costs as much as the full menu).' },
     {
       kind: 'table',
       id: `${id}-break-even`,

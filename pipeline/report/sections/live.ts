@@ -19,6 +19,11 @@ function targetBlock(l: LiveReport): Block {
   };
 }
 
+/** What LAP is, in one sentence (the dashboard's LAP heading and the divergence banner). */
+export const LAP_WHAT =
+  'LAP (lap-score on PyPI) is a third-party linter that grades an MCP server\'s tool listing and counts its menu tokens its own way (json.dumps of name, description and input_schema); ' +
+  'we run it on the live proxy as a second opinion. A difference beyond ±15% is a warning about framing, not an error: both counts are of the same menu.';
+
 function lapBlock(l: LiveReport): Block {
   if (!l.lap.executed) return { kind: 'paragraph', muted: true, text: `LAP not executed: ${(l.lap.skip_reason ?? '').replace(/^skipped:\s*/i, '')}` };
   return {
@@ -28,7 +33,7 @@ function lapBlock(l: LiveReport): Block {
       { label: 'Grade', value: l.lap.grade ?? '—' },
       { label: 'LAP menu tokens', value: l.lap.menu_tokens !== undefined ? fmtInt(l.lap.menu_tokens) : '—' },
       { label: 'In-house menu tokens', value: l.lap.in_house_menu_tokens !== undefined ? fmtInt(l.lap.in_house_menu_tokens) : '—' },
-      { label: 'Divergence', value: html`${l.lap.divergence_pct !== undefined ? `${fmtNum(l.lap.divergence_pct, 1)}%` : '—'}${l.lap.warning ? html` <span class="bad">${l.lap.warning}</span>` : ''}` },
+      { label: 'Divergence', value: html`${l.lap.divergence_pct !== undefined ? `${fmtNum(l.lap.divergence_pct, 1)}%` : '—'}${l.lap.warning ? html` <span class="warn">warning: ${l.lap.warning}</span>` : ''}` },
       { label: 'Artifact', value: html`<code>${l.lap.artifact_path ?? '—'}</code>` },
     ],
   };
@@ -55,7 +60,7 @@ export const liveSection: ReportSection<Report> = {
     if (lv.cheap_call) out.push(`live cheap call (${lv.cheap_call.method}): p50 ${lv.cheap_call.p50_ms} ms p95 ${lv.cheap_call.p95_ms} ms (n=${lv.cheap_call.n})`);
     if (lv.passthrough) out.push(`live pass-through: ${lv.passthrough.matched} upstream tools matched, prefix overhead ${lv.passthrough.prefix_overhead_tokens} tokens (${lv.passthrough.tokenizer})`);
     for (const n of lv.not_computed ?? []) out.push(`live not computed: ${n.what}: ${n.reason}`);
-    if (lv.lap.executed) out.push(`live LAP${lv.lap.version ? ` ${lv.lap.version}` : ''}: grade ${lv.lap.grade ?? '—'}, menu ${lv.lap.menu_tokens} tokens vs ours ${lv.lap.in_house_menu_tokens ?? '—'} (cl100k_base)${lv.lap.divergence_pct !== undefined ? `, ${lv.lap.divergence_pct > 0 ? '+' : ''}${lv.lap.divergence_pct}%` : ''}`);
+    if (lv.lap.executed) out.push(`live LAP${lv.lap.version ? ` ${lv.lap.version}` : ''}: grade ${lv.lap.grade ?? '—'}, menu ${lv.lap.menu_tokens} tokens vs ours ${lv.lap.in_house_menu_tokens ?? '—'} (cl100k_base)${lv.lap.divergence_pct !== undefined ? `, ${lv.lap.divergence_pct > 0 ? '+' : ''}${lv.lap.divergence_pct}%` : ''}${lv.lap.warning ? ' (warning, not an error: LAP frames the menu differently; see the dashboard\'s LAP section)' : ''}`);
     else out.push(`live LAP not executed: ${(lv.lap.skip_reason ?? '').replace(/^skipped:\s*/i, '')}`);
     for (const s of lv.result_cost?.summary ?? []) {
       out.push(`live result cost (${s.tokenizer}): ${s.n} calls via ${lv.result_cost!.call_tool}, mean result ${s.mean_result_tokens.toFixed(1)} tokens, mean call ${s.mean_call_tokens.toFixed(1)}, proxy overhead ${s.mean_overhead_tokens?.toFixed(1) ?? 'n/a'} tokens/call (direct n=${s.direct_n})`);
@@ -88,6 +93,7 @@ export const liveSection: ReportSection<Report> = {
         targetBlock(l),
         ...health,
         { kind: 'heading', text: 'Menus over the wire', provenance: p['live.menus'] },
+        { kind: 'paragraph', muted: true, text: 'Proxy menu: the proxy\'s own tools/list. Full menu: the union of the upstreams\' tools/list as they answered live, every upstream the proxy serves (so it can hold more tools than the frozen corpus, whose offline listing the arms table counts).' },
         {
           kind: 'table', id: 'live-menus',
           columns: [
@@ -157,7 +163,8 @@ export const liveSection: ReportSection<Report> = {
           ],
         },
         ...economicsBlocks(l.economics, 'live-economics', 'Live economics', p['live.economics.break_even'], p['live.economics.session_estimates']),
-        { kind: 'heading', text: 'LAP', provenance: p['live.lap'] },
+        { kind: 'heading', id: 'live-lap', text: 'LAP (lap-score, an independent linter of MCP tool listings)', provenance: p['live.lap'] },
+        { kind: 'paragraph', muted: true, text: LAP_WHAT },
         lapBlock(l),
         { kind: 'heading', text: 'Errors' },
         l.errors.length

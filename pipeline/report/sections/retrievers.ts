@@ -116,26 +116,7 @@ export const retrieversSection: ReportSection<Report> = {
         ],
       });
     }
-    return {
-      tiles: bestTile(r),
-      blocks,
-    };
+    // the best retriever's tile is a headline (sections/headlines.ts)
+    return { blocks };
   },
 };
-
-function bestTile(r: Report) {
-  const scored = r.retrieval.filter(isScored);
-  const base = scored.find((x) => x.retriever.id === DEFAULT_RETRIEVER_ID);
-  if (!base) return [];
-  const same = scored.filter((x) => x.corpus_id === base.corpus_id && x.arm === base.arm);
-  const best = [...same].sort((a, b) => b.metrics.recall_at_5.value - a.metrics.recall_at_5.value)[0];
-  const f = best.metrics.recall_at_5;
-  return [
-    {
-      label: `best Recall@5 (${base.arm})`,
-      value: fmtMetric(f.value),
-      sub: `${best.retriever.id}${best.tuning ? ' (CV held-out)' : ''} · n=${f.n ?? best.query_count} · ${DEFAULT_RETRIEVER_ID} ${fmtMetric(base.metrics.recall_at_5.value)}`,
-      provenance: f.provenance,
-    },
-  ];
-}

@@ -4,6 +4,7 @@
  * colour per system (the same colours as the scale charts), then one block per system (a proxy's
  * block is drawn exactly like the single live section).
  */
+import { colorsBy } from '../palette.ts';
 import type { Block, ChartRef, ReportSection, TableRow } from '../details.ts';
 import type { Figure, Report, SystemBlock } from '../types.ts';
 import { liveSection } from './live.ts';
@@ -117,7 +118,8 @@ export const systemsSection: ReportSection<Report> = {
   build(r) {
     const tk = primaryTokenizer(r);
     const rows = (r.systems ?? []).map((s) => comparisonRow(s, tk)) as TableRow[];
-    const chart: ChartRef = { kind: 'chart', spec: SYSTEMS_CHART, rows: comparisonChartRows(r), note: tk, empty: 'no system was measured' };
+    const chartRows = comparisonChartRows(r);
+    const chart: ChartRef = { kind: 'chart', spec: SYSTEMS_CHART, rows: chartRows, color: colorsBy(r, chartRows, 'system', 'system'), note: tk, empty: 'no system was measured' };
     return {
       blocks: [
         { kind: 'paragraph', text: `Same upstreams, golden queries and tokenizers for every system; discovery calls alternate between systems (one at a time, in turn). Tokens: ${tk}; detail full; recall and MRR with 95% bootstrap CIs.` },
