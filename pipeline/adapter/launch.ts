@@ -12,7 +12,7 @@ import { UserError } from '../types.ts';
 import { assertExecutable, track } from '../util/proc.ts';
 import { fillCommand, fillConfig, fillText, redact, shellLine, type PlaceholderValues } from './template.ts';
 import { httpTarget, type ProxyTransport } from './transport.ts';
-import { readInputText } from '../util/fs.ts';
+import { isInputRefusal, readInputText } from '../util/fs.ts';
 
 export type ProxySpec =
   | {
@@ -109,7 +109,7 @@ export async function launchProxy(spec: ProxySpec, ctx: LaunchContext): Promise<
     try {
       text = readInputText(spec.configTemplate, 'a config template');
     } catch (e) {
-      if (e instanceof UserError) throw e;
+      if (isInputRefusal(e)) throw e;
       throw new UserError(`${spec.configTemplate}: cannot read config template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
     const filled = fillConfig(text, values, spec.configTemplate);

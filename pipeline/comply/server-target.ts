@@ -2,7 +2,7 @@
 import { UserError } from '../types.ts';
 import { REDACTED } from '../util/redact.ts';
 import type { StdioTarget } from './wire/stdio.ts';
-import { readInputText } from '../util/fs.ts';
+import { isInputRefusal, readInputText } from '../util/fs.ts';
 
 export type Target = { kind: 'http'; url: string; headers: Record<string, string> } | ({ kind: 'stdio' } & StdioTarget);
 
@@ -25,7 +25,7 @@ export function parseEnvFile(path: string): Record<string, string> {
   try {
     text = readInputText(path, 'a KEY=VALUE file');
   } catch (e) {
-    if (e instanceof UserError) throw new UserError(`--env-file ${e.message}`, 2);
+    if (isInputRefusal(e)) throw new UserError(`--env-file ${e.message}`, 2);
     throw new UserError(`--env-file ${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   const out: Record<string, string> = {};

@@ -30,7 +30,7 @@ import { STEPS, STEP_NAMES } from './steps/index.ts';
 import type { CellResult, StepResult } from './types.ts';
 import { placeholdersIn, redact, splitCommandLine } from '../adapter/index.ts';
 import { allowedEnv, assertExecutable, killTracked, passedSecrets, sweepTagged } from '../util/proc.ts';
-import { assertOutputDir, readInputText } from '../util/fs.ts';
+import { assertOutputDir, isInputRefusal, readInputText } from '../util/fs.ts';
 import { termLine } from '../util/escape.ts';
 
 export interface GateOptions {
@@ -140,7 +140,7 @@ export function checkProxySpec(spec: ProxySpec, env: Record<string, string>): vo
     try {
       text = readInputText(spec.configTemplate, 'a config template');
     } catch (e) {
-      if (e instanceof UserError) throw harnessError(e.message);
+      if (isInputRefusal(e)) throw harnessError(e.message);
       throw harnessError(`${spec.configTemplate}: cannot read config template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
     check(text, spec.configTemplate);

@@ -32,6 +32,11 @@ export function maxInputBytes(): number {
   return Math.floor(mb * 1024 * 1024);
 }
 
+/** The OS error of a read (ENOENT, EACCES...) as a one-line UserError that keeps the errno `code`, so a caller can word it its own way; refusals (kind, size) have no `code`. */
+const readError = (path: string, e: unknown): UserError => Object.assign(new UserError(`${path}: cannot read file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`), { code: (e as NodeJS.ErrnoException).code });
+/** A refusal of readInputFile / assertInputFile (not a regular file, over the size limit), as opposed to an OS read error. */
+export const isInputRefusal = (e: unknown): e is UserError => e instanceof UserError && (e as NodeJS.ErrnoException).code === undefined;
+
 const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(n < 1024 * 1024 ? 3 : 1)} MiB`;
 const LIMIT_HINT = `--max-input-mb or ${MAX_INPUT_ENV}`;
 
@@ -55,7 +60,7 @@ export function assertInputFile(path: string, what = 'a file'): number {
   try {
     st = statSync(path);
   } catch (e) {
-    throw new UserError(`${path}: cannot read file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw readError(path, e);
   }
   if (!st.isFile()) throw new UserError(`${path}: is ${kindOf(st)}, expected ${what} (only regular files are read)`, 2);
   const limit = maxInputBytes();
@@ -75,7 +80,7 @@ export function readInputFile(path: string, what = 'a file'): Buffer {
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
-    throw new UserError(`${path}: cannot read file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw readError(path, e);
   }
   try {
     const st = fstatSync(fd);
@@ -88,7 +93,7 @@ export function readInputFile(path: string, what = 'a file'): Buffer {
       try {
         n = readSync(fd, buf, 0, buf.length, null);
       } catch (e) {
-        throw new UserError(`${path}: cannot read file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+        throw readError(path, e);
       }
       if (n === 0) break;
       chunks.push(n === buf.length ? buf : buf.subarray(0, n));
