@@ -96,7 +96,7 @@ test('the limit is set by --max-input-mb or MCPGAUGE_MAX_INPUT_MB; a bad value i
   }
 });
 
-test('other inputs: a FIFO golden set, gate config, proxy config, result fixtures; a socket corpus; a folder as result fixtures; a FIFO ToolRet shard', async () => {
+test('other inputs: a FIFO golden set, gate config, proxy config, result fixtures; a socket corpus; a folder as result fixtures; a FIFO ToolRet shard; a FIFO in a corpus fetch mirror', async () => {
   const w = work();
   const sock = join(w, 'corpus.sock');
   const server = createServer();
@@ -118,6 +118,11 @@ test('other inputs: a FIFO golden set, gate config, proxy config, result fixture
     fifo(join(tr, 'tools', 'web.parquet'));
     fifo(join(tr, 'queries', 'web.parquet'));
     refused(await runCli(['bench', ...FAST, '--corpus', tr, '--out', out], opts), /tools\/web\.parquet: is a FIFO \(named pipe\), expected a parquet file/);
+    // an offline mirror for `corpus fetch --from` whose tools.json is a FIFO
+    const mirror = join(w, 'mirror');
+    mkdirSync(join(mirror, 'livemcptool'), { recursive: true });
+    fifo(join(mirror, 'livemcptool', 'tools.json'));
+    refused(await runCli(['corpus', 'fetch', '--from', mirror, '--only', 'livemcptool', '--cache', join(w, 'cache')], opts), /livemcptool\/tools\.json: is a FIFO \(named pipe\), expected a JSON file/);
   } finally {
     await new Promise((r) => server.close(r));
     rmSync(w, { recursive: true, force: true });
