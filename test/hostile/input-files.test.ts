@@ -4,7 +4,8 @@
  * line naming the path and what it is (exit 2) without being opened, so nothing blocks; a file
  * over the limit (default 256 MiB; `--max-input-mb`, MCPGAUGE_MAX_INPUT_MB) is refused before a
  * byte is read, so memory stays small. Real `mcpgauge` processes, real FIFOs (mkfifo), /dev/zero,
- * a real unix socket, a sparse 300 MiB file; each run has a deadline and an RSS ceiling.
+ * a real unix socket, a sparse 300 MiB file; each run has a deadline and an RSS ceiling. The read
+ * itself is bounded too (a procfs file that stat calls empty stops at the limit).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -126,5 +127,18 @@ test('other inputs: a FIFO golden set, gate config, proxy config, result fixture
   } finally {
     await new Promise((r) => server.close(r));
     rmSync(w, { recursive: true, force: true });
+  }
+});
+
+test('the read itself is bounded: a file whose size grows past its stat (procfs reports 0) stops at the limit', async () => {
+  // /proc/self/maps is a regular file that stat says is empty; the bounded read stops past the limit
+  const { readInputFile, setMaxInputMb } = await import('../../pipeline/util/fs.ts');
+  setMaxInputMb(1 / 1024); // 1 KiB
+  try {
+    assert.throws(() => readInputFile('/proc/self/maps'), /\/proc\/self\/maps: grew past the input size limit of 0\.001 MiB while read \(raise it with --max-input-mb/);
+    setMaxInputMb(64);
+    assert.ok(readInputFile('/proc/self/maps').length > 1024, 'read whole under a higher limit');
+  } finally {
+    setMaxInputMb(undefined);
   }
 });
