@@ -15,6 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAST, errorLines, filesUnder, runCli, snapshot } from './helpers-out.ts';
 
+const REPORT = join(import.meta.dirname, '..', 'data', 'report.json');
+
 const work = () => mkdtempSync(join(tmpdir(), 'mcpgauge-hostile-out-'));
 const bench = (out: string, extra: string[] = [], o: Parameters<typeof runCli>[1] = {}) => runCli(['bench', ...FAST, ...extra, '--out', out], { timeoutMs: 120_000, ...o });
 const mode = (p: string) => statSync(p).mode & 0o777;
@@ -162,12 +164,34 @@ test('a crash between renames (kill hook) leaves every file old or new, never mi
       assert.equal(renamed.length, k - 1, `the first ${k - 1} renames happened`);
       assert.equal(now['report.json'], old['report.json'], 'report.json is renamed last: still the old one');
       assert.ok(Object.keys(now).some((f) => TEMP.test(f)), 'the dead run left its temp files');
+      // each temp file sits beside the file it replaces: every rename stays within one folder (no EXDEV)
+      for (const t of Object.keys(now).filter((f) => TEMP.test(f))) assert.ok(OURS.includes(t.replace(TEMP, '')), `${t} is beside its target`);
       // the next run completes and sweeps them
       const again = await bench(out);
       assert.equal(again.status, 0, again.stderr);
       assert.deepEqual(filesUnder(out), [...OURS, 'mine.txt'].sort(), 'no temp file left after the next run');
     }
     assert.deepEqual(readdirSync(w).sort(), ['out', 'ref'], 'no hidden staging folder beside --out');
+  } finally {
+    rmSync(w, { recursive: true, force: true });
+  }
+});
+
+test('diff --out uses the same writer: onto a symlink, the target keeps its permissions and files', async () => {
+  const w = work();
+  try {
+    const target = join(w, 'diffs');
+    mkdirSync(target);
+    chmodSync(target, 0o755);
+    writeFileSync(join(target, 'notes.md'), 'mine\n');
+    const link = join(w, 'out');
+    symlinkSync(target, link);
+    const r = await runCli(['diff', REPORT, REPORT, '--out', link], { timeoutMs: 60_000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(lstatSync(link).isSymbolicLink());
+    assert.equal(mode(target), 0o755);
+    assert.deepEqual(filesUnder(target), ['diff.json', 'diff.md', 'notes.md']);
+    assert.deepEqual(readdirSync(w).sort(), ['diffs', 'out']);
   } finally {
     rmSync(w, { recursive: true, force: true });
   }
