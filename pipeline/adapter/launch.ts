@@ -5,13 +5,14 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { McpTarget } from '../mcp/client.ts';
 import { UserError } from '../types.ts';
 import { assertExecutable, spawnGroup, stopChild } from '../util/proc.ts';
 import { fillCommand, fillConfig, fillText, redact, shellLine, type PlaceholderValues } from './template.ts';
 import { httpTarget, type ProxyTransport } from './transport.ts';
+import { isInputRefusal, readInputText } from '../util/fs.ts';
 
 export type ProxySpec =
   | {
@@ -106,8 +107,9 @@ export async function launchProxy(spec: ProxySpec, ctx: LaunchContext): Promise<
   if (spec.configTemplate !== undefined) {
     let text: string;
     try {
-      text = readFileSync(spec.configTemplate, 'utf8');
+      text = readInputText(spec.configTemplate, 'a config template');
     } catch (e) {
+      if (isInputRefusal(e)) throw e;
       throw new UserError(`${spec.configTemplate}: cannot read config template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
     const filled = fillConfig(text, values, spec.configTemplate);

@@ -16,7 +16,6 @@
  * divergence_pct = 100 * (lap_menu - in_house_menu) / in_house_menu; |divergence| > 15 warns
  * (LAP frames the menu differently: JSON of {name, description, input_schema} per tool).
  */
-import { readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +24,7 @@ import type { McpTarget } from '../mcp/client.ts';
 import { allowedEnv, runGroup } from '../util/proc.ts';
 import { redactText } from '../util/redact.ts';
 import { ensureLapVenv, LAP_ENV, type EnsureVenvOptions } from './lap_venv.ts';
+import { isInputRefusal, readInputText } from '../util/fs.ts';
 
 export { findOnPath } from './lap_venv.ts';
 
@@ -173,9 +173,9 @@ export async function lapSection(o: LapOptions): Promise<LapResult> {
     if (o.lapJson !== undefined) {
       let text: string;
       try {
-        text = readFileSync(o.lapJson, 'utf8');
+        text = readInputText(o.lapJson, 'a LAP JSON file');
       } catch (e) {
-        return { executed: false, skip_reason: `LAP artifact unreadable: ${o.lapJson}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+        return { executed: false, skip_reason: `LAP artifact unreadable: ${isInputRefusal(e) ? e.message : `${o.lapJson}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`}` };
       }
       const r = parseLapText(text, o.lapJson, o.inHouseMenuTokens);
       if (r.executed) r.artifact_path = o.lapJson;
