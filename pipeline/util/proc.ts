@@ -161,7 +161,7 @@ export function spawnGroup(command: string, args: readonly string[], o: SpawnOpt
 }
 
 /** Send `signal` to the group of `child` (a child not started in its own group: to the child). */
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   const pid = child.pid;
   if (pid === undefined) return;
   try {
@@ -222,6 +222,15 @@ function unguard(): void {
   process.off('exit', endRunning);
   for (const sig of GUARDED) process.off(sig, onGuardSignal);
 }
+/**
+ * Guard a long-lived child started with spawnGroup: until the returned release is called, a
+ * SIGINT/SIGTERM/SIGHUP or the exit of this process ends its whole group (its own group does not
+ * get the terminal's Ctrl-C).
+ */
+export function holdGroup(child: ChildProcess): () => void {
+  return hold(child);
+}
+
 function hold(child: ChildProcess): () => void {
   if (running.size === 0) {
     process.on('exit', endRunning);
