@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { anchorProblem, loadAnchors } from '../../pipeline/comply/anchors.ts';
 import { CATALOG } from '../../pipeline/comply/checks/index.ts';
 import { REAL_DEVIATIONS } from './real-deviations.ts';
 import { ensureReference, REFERENCE_SERVERS, referenceSource, runComply, runReference, type ReferencePeer } from './reference-prober.ts';
@@ -73,7 +74,8 @@ export function parseDoc(text: string): Doc {
   return { rows, map };
 }
 
-const { rows, map } = parseDoc(readFileSync(DOC, 'utf8'));
+const text = readFileSync(DOC, 'utf8');
+const { rows, map } = parseDoc(text);
 const known = new Set(CATALOG.map((c) => c.meta.id));
 const failsOurs = (r: Row) => /^fail/.test(r.ourVerdict);
 
@@ -123,6 +125,12 @@ describe('docs/comply-vs-reference.md', () => {
     for (const t of TARGETS) assert.ok(rows.some((r) => r.targets.includes(t)), `${t} has no row`);
     assert.ok(map.size >= 40, `check map rows: ${map.size}`);
     for (const [ref, mine] of map) for (const id of mine) assert.ok(known.has(id), `check map: ${ref} -> ${id}, not an mcpgauge check`);
+  });
+  it('cites the spec by URL and anchor, each a section the anchors list records', () => {
+    const anchors = loadAnchors();
+    const urls = [...new Set([...text.matchAll(/https:\/\/modelcontextprotocol\.io\/specification\/[^\s)|]+/g)].map((m) => m[0]))];
+    assert.ok(urls.length >= 10, `spec URLs: ${urls.length}`);
+    assert.deepEqual(urls.map((u) => [u, anchorProblem(u, anchors)]).filter(([, p]) => p), []);
   });
   it('states the mcpgauge failures real-servers.test.ts checks live, and accounts for each', () => {
     for (const t of TARGETS) {
