@@ -91,7 +91,11 @@ function combined(vs: Verdict[]): Verdict {
  */
 export function compare(target: string, ours: Map<string, string>, theirs: Map<string, boolean>, doc: Doc): string[] {
   const problems: string[] = [];
-  const ourV = (idList: string[]) => combined(idList.map((id) => { const s = ours.get(id); return s === 'pass' || s === 'fail' ? s : 'not graded'; }));
+  const one = (id: string): Verdict => {
+    const s = ours.get(id);
+    return s === 'pass' || s === 'fail' ? s : 'not graded';
+  };
+  const ourV = (idList: string[]) => combined(idList.map(one));
   const theirV = (idList: string[]) => combined(idList.map((id) => (theirs.has(id) ? (theirs.get(id) ? 'pass' : 'fail') : 'not run')));
   const listed = doc.rows.filter((r) => r.targets.includes(target));
   for (const [id, passed] of theirs) {
