@@ -8,7 +8,7 @@ import { validateGateConfig } from '../../pipeline/gate/config.ts';
 import type { StepResult, StepStatus } from '../../pipeline/gate/types.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO } from './helpers.ts';
+import { REPO, runGateCli } from './helpers.ts';
 
 const step = (name: string, order: number, status: StepStatus, reason = `${name} ${status}`): StepResult => ({ name, order, status, reason, duration_ms: 10, evidence: { said: reason } });
 
@@ -101,4 +101,26 @@ test('summary.md and junit.xml show k/N [lo, hi] for repeated runs; a single run
   assert.deepEqual(validateGateReport(single), []);
   assert.doesNotMatch(renderSummary(single), /\d\/\d \[|Each cell ran/);
   assert.doesNotMatch(renderJunit(single), /pass_rate/);
+});
+
+test('fragments: --repeat N > 1 enters the options digest, N = 1 leaves it as without the flag', async () => {
+  const { optionsDigest } = await import('../../pipeline/gate/digest.ts');
+  const { ADAPTER_DEFAULTS } = await import('../../pipeline/adapter/index.ts');
+  const base = { clientProtocol: 'legacy', adapter: ADAPTER_DEFAULTS };
+  assert.equal(optionsDigest({ ...base, repeat: 1 }), optionsDigest(base));
+  assert.notEqual(optionsDigest({ ...base, repeat: 3 }), optionsDigest(base));
+  assert.notEqual(optionsDigest({ ...base, repeat: 3 }), optionsDigest({ ...base, repeat: 5 }));
+});
+
+test('mcpgauge gate --repeat 0 / --repeat x: one line, exit 2, nothing started', async () => {
+  for (const bad of ['0', 'x', '101']) {
+    const r = await runGateCli(['--cells', 'stdio/2025-11-25', '--no-fixture-grade', '--repeat', bad]);
+    try {
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, new RegExp(`--repeat must be an integer from 1 to 100 \\(runs per cell\\), got "${bad}"`));
+      assert.equal(r.report, undefined);
+    } finally {
+      r.cleanup();
+    }
+  }
 });
