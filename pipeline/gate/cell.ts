@@ -31,6 +31,7 @@ export interface CellRunContext {
   runId: string;
   /** report folder; logs go to <outDir>/logs/<cell> */
   outDir: string;
+  /** after each step; `cell` is the cell id, with ` run i/N` under --repeat N */
   onStep?: (cell: string, step: StepResult) => void;
   /** allow-listed environment of the proxy under test (util/proc.ts allowedEnv); the cell adds its tag */
   env: Record<string, string>;
@@ -89,7 +90,7 @@ interface Attempt {
   docker: { sweep?: ContainerSweep };
 }
 
-async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): Promise<Attempt> {
+async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number, label = cell.id): Promise<Attempt> {
   const logDir = join(rc.outDir, 'logs', cellSlug(cell.id), `attempt-${attempt}`);
   mkdirSync(logDir, { recursive: true });
   const rel = (p: string) => relative(rc.outDir, p);
@@ -195,7 +196,7 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
       }
       log(`step ${st.meta.order} ${st.meta.name}: ${res.status}${res.advisory ? ' (advisory)' : ''} (${res.duration_ms} ms) ${res.reason}`);
       steps.push(res);
-      rc.onStep?.(cell.id, res);
+      rc.onStep?.(label, res);
     }
     return { steps, metrics, style: ctx.session?.style, failed, docker };
   } finally {
@@ -291,7 +292,7 @@ export async function runCell(cell: CellDef, required: boolean, rc: CellRunConte
 async function runRepeated(cell: CellDef, required: boolean, rc: CellRunContext, n: number): Promise<CellResult> {
   const t0 = performance.now();
   const runs: Attempt[] = [];
-  for (let i = 1; i <= n; i++) runs.push(await runAttempt(cell, rc, i));
+  for (let i = 1; i <= n; i++) runs.push(await runAttempt(cell, rc, i, `${cell.id} run ${i}/${n}`));
   const last = runs[runs.length - 1];
   const steps = combineRuns(runs.map((r) => r.steps), rc.cfg.steps);
   const slug = cellSlug(cell.id);

@@ -15,7 +15,7 @@ const CELL = 'stdio/2025-11-25';
 
 describe('gate --repeat', { concurrency: 2 }, () => {
   test('--repeat 3 on the reference proxy: 3/3 for every step that applies', async () => {
-    const r = await runGateCli(['--cells', CELL, '--no-fixture-grade', '--repeat', '3']);
+    const r = await runGateCli(['--cells', CELL, '--no-fixture-grade', '--repeat', '3', '--verbose']);
     try {
       const why = `stdout: ${r.stdout}\nstderr: ${r.stderr.slice(-2000)}`;
       assert.equal(r.code, 0, why);
@@ -35,6 +35,8 @@ describe('gate --repeat', { concurrency: 2 }, () => {
       assert.ok(cell.steps.some((s) => s.name === 'compliance' && s.status === 'pass'), 'the compliance step ran too');
       assert.equal(cell.logs.filter((l) => l.endsWith('proxy.log')).length, 3, 'one proxy log per run');
       assert.match(readFileSync(join(r.out, 'summary.md'), 'utf8'), /✅ 3\/3 \[0\.44, 1\.00\]/);
+      // --verbose: each step line names its run
+      for (const i of [1, 2, 3]) assert.match(r.stderr, new RegExp(`stdio/2025-11-25 run ${i}/3: +1 ready pass`));
       assert.match(readFileSync(join(r.out, 'junit.xml'), 'utf8'), /<property name="pass_rate" value="3\/3 \[0\.44, 1\.00\]"\/>/);
     } finally {
       r.cleanup();
