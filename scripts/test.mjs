@@ -24,6 +24,7 @@ const SLOW_FIRST = [
   'test/gate/compliance-step.test.ts',
   'test/gate/readme-examples.test.ts',
   'test/gate/docker.test.ts',
+  'test/gate/repeat.test.ts',
   'test/gate/fragment-merge.test.ts',
   'test/gate/release-grade.test.ts',
   'test/diff/diff.test.ts',

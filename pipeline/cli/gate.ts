@@ -12,7 +12,8 @@ export function register(program: Command): void {
     .option('--config <file>', 'gate config (JSON, schema datasets/schemas/gate.config.schema.json)', 'gate.config.json')
     .option('--cells <list>', 'comma-separated subset of the config cells (default: all of them)')
     .option('--jobs <n>', 'cells in parallel (default: config jobs, 0 = number of cores)')
-    .option('--allow-flaky', 'a cell that passed only on its retry counts as green')
+    .option('--allow-flaky', 'a cell that passed only on its retry (with --repeat: a step that passed in some runs, at or above its min_pass_rate) counts as green')
+    .option('--repeat <n>', 'run every cell n times in sequence (no retries) and report each step as passes/n with a Wilson 95% interval (default 1)')
     .option('--baseline <file>', 'stored gate report or bench report to compare tokens, recall@5 and latency p95 with')
     .option('--out <dir>', 'output folder', 'results/gate')
     .option('--proxy-cmd <template>', 'proxy under test: command template ({FIXTURE_CMD} {FIXTURE_URL} {FIXTURE_ARGS_JSON} {SERVERS_JSON} {PORT} {API_KEY} {CONFIG_FILE} ...)')
@@ -54,6 +55,11 @@ export function register(program: Command): void {
       if (!/^\d+$/.test(String(o.jobs))) throw fail2(`--jobs must be an integer >= 0 (0 = number of cores), got ${JSON.stringify(o.jobs)}`);
       jobs = Number(o.jobs);
     }
+    let repeat: number | undefined;
+    if (o.repeat !== undefined) {
+      if (!/^\d+$/.test(String(o.repeat)) || Number(o.repeat) < 1 || Number(o.repeat) > 100) throw fail2(`--repeat must be an integer from 1 to 100 (runs per cell), got ${JSON.stringify(o.repeat)}`);
+      repeat = Number(o.repeat);
+    }
     const proto = String(o.clientProtocol);
     if (proto !== 'legacy' && proto !== MODERN_REVISION) throw fail2(`--client-protocol must be legacy or ${MODERN_REVISION}, got ${JSON.stringify(proto)}`);
     let adapter;
@@ -72,6 +78,7 @@ export function register(program: Command): void {
       cells: typeof o.cells === 'string' ? o.cells.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
       jobs,
       allowFlaky: o.allowFlaky === true,
+      repeat,
       baselineFile: o.baseline as string | undefined,
       outDir: String(o.out),
       proxyCmd: o.proxyCmd as string | undefined,

@@ -1,7 +1,8 @@
 /**
  * One cell: start its fixtures and a fresh proxy instance (own ports, own temp folder), run the
  * steps in order (a failure blocks only the steps that need it: steps/index.ts), tear everything
- * down. One retry when a required step failed: a pass on the retry is `flaky`.
+ * down. One retry when a required step failed: a pass on the retry is `flaky`. With `--repeat N`
+ * (N > 1) N runs and no retry: each step's pass rate is measured (repeat.ts).
  */
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,7 @@ import { oneLine } from './calls.ts';
 import { STEPS } from './steps/index.ts';
 import type { CellContext, CellMetrics, CellResult, RunOptions, StepResult } from './types.ts';
 import { DOCKER_CELL_PROXIES, type ContainerSweep } from './docker.ts';
+import { combineRuns, formatRate } from './repeat.ts';
 
 export const MCPGAUGE_BIN = join(REPO_ROOT, 'bin', 'mcpgauge.mjs');
 
@@ -29,6 +31,7 @@ export interface CellRunContext {
   runId: string;
   /** report folder; logs go to <outDir>/logs/<cell> */
   outDir: string;
+  /** after each step; `cell` is the cell id, with ` run i/N` under --repeat N */
   onStep?: (cell: string, step: StepResult) => void;
   /** allow-listed environment of the proxy under test (util/proc.ts allowedEnv); the cell adds its tag */
   env: Record<string, string>;
@@ -87,7 +90,7 @@ interface Attempt {
   docker: { sweep?: ContainerSweep };
 }
 
-async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): Promise<Attempt> {
+async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number, label = cell.id): Promise<Attempt> {
   const logDir = join(rc.outDir, 'logs', cellSlug(cell.id), `attempt-${attempt}`);
   mkdirSync(logDir, { recursive: true });
   const rel = (p: string) => relative(rc.outDir, p);
@@ -193,7 +196,7 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
       }
       log(`step ${st.meta.order} ${st.meta.name}: ${res.status}${res.advisory ? ' (advisory)' : ''} (${res.duration_ms} ms) ${res.reason}`);
       steps.push(res);
-      rc.onStep?.(cell.id, res);
+      rc.onStep?.(label, res);
     }
     return { steps, metrics, style: ctx.session?.style, failed, docker };
   } finally {
@@ -215,6 +218,7 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number): P
 
 /** Run a cell with the retry policy; never throws for a product failure (a harness error does). */
 export async function runCell(cell: CellDef, required: boolean, rc: CellRunContext): Promise<CellResult> {
+  if ((rc.opts.repeat ?? 1) > 1) return runRepeated(cell, required, rc, rc.opts.repeat!);
   const t0 = performance.now();
   const first = await runAttempt(cell, rc, 1);
   let last = first;
@@ -272,6 +276,61 @@ export async function runCell(cell: CellDef, required: boolean, rc: CellRunConte
     attempts,
     duration_ms: Math.round(performance.now() - t0),
     steps: last.steps,
+    metrics: last.metrics,
+    logs,
+    ...(last.style ? { style: last.style } : {}),
+    ...(containers ? { containers } : {}),
+  };
+}
+
+/**
+ * `--repeat N` (N > 1): N attempts in sequence, no retries (the rate is what is measured), the
+ * steps combined into pass rates (repeat.ts). The cell: fail on a failed required step (none of its
+ * runs passed, or below its min_pass_rate) or a required step that never ran; else flaky on a
+ * flaky required step; else pass.
+ */
+async function runRepeated(cell: CellDef, required: boolean, rc: CellRunContext, n: number): Promise<CellResult> {
+  const t0 = performance.now();
+  const runs: Attempt[] = [];
+  for (let i = 1; i <= n; i++) runs.push(await runAttempt(cell, rc, i, `${cell.id} run ${i}/${n}`));
+  const last = runs[runs.length - 1];
+  const steps = combineRuns(runs.map((r) => r.steps), rc.cfg.steps);
+  const slug = cellSlug(cell.id);
+  const logs = runs.flatMap((_, i) => [`logs/${slug}/attempt-${i + 1}/gate.log`, `logs/${slug}/attempt-${i + 1}/proxy.log`]);
+  const isRequired = (s: StepResult) => rc.cfg.steps[s.name]?.required !== false;
+  const failed = steps.filter((s) => s.status === 'fail' && !s.advisory);
+  const neverRan = steps.filter((s) => s.status === 'blocked' && isRequired(s));
+  const flaky = steps.filter((s) => s.status === 'flaky' && !s.advisory);
+  let status: CellResult['status'];
+  let reason: string;
+  if (failed.length) {
+    status = 'fail';
+    reason = failed.map((s) => `${s.name}: ${s.reason}`).join(' | ');
+  } else if (neverRan.length) {
+    status = 'fail';
+    reason = `${neverRan.length} required step(s) did not run: ${neverRan.map((s) => s.name).join(', ')} (${neverRan[0].reason})`;
+  } else if (flaky.length) {
+    status = 'flaky';
+    reason = `flaky over ${n} runs: ${flaky.map((s) => `${s.name} ${formatRate(s.rate!)}`).join(', ')}`;
+  } else {
+    status = 'pass';
+    reason = `${steps.filter((s) => s.status === 'pass').length} steps passed in all of ${n} runs`;
+  }
+  const containers = dockerCheck(runs.map((d) => d.docker.sweep));
+  if (containers && containers.left.length) {
+    status = 'fail';
+    reason = `${containers.left.length} container(s) labelled ${containers.label} still existed after the teardown (removed by the gate: ${containers.left.join(', ')}); ${reason}`;
+  } else if (containers) reason = `${reason}; no container labelled ${containers.label} left after the teardown`;
+  return {
+    id: cell.id,
+    transport: cell.transport,
+    era: cell.era,
+    required,
+    status,
+    reason,
+    attempts: n,
+    duration_ms: Math.round(performance.now() - t0),
+    steps,
     metrics: last.metrics,
     logs,
     ...(last.style ? { style: last.style } : {}),

@@ -23,8 +23,11 @@ export const HARNESS_EXIT = 2;
 
 export interface GateConfig {
   cells: Record<string, { required: boolean; enabled?: boolean }>;
-  /** per step: `required: false` = advisory (reported, not failing the cell); absent = required */
-  steps: Record<string, { required: boolean }>;
+  /**
+   * per step: `required: false` = advisory (reported, not failing the cell); absent = required;
+   * `min_pass_rate` (0..1): with `--repeat N`, a step whose passes / runs is below it fails (repeat.ts)
+   */
+  steps: Record<string, { required?: boolean; min_pass_rate?: number }>;
   jobs: number;
   retries: number;
   timeouts: {
@@ -72,7 +75,7 @@ export function validateGateConfig(raw: unknown, source: string): GateConfig {
     throw harnessError(`${source}: ${first ? describeAjvError(first) : 'invalid'}`);
   }
   const c = raw as Omit<GateConfig, 'source' | 'jobs' | 'retries' | 'compliance' | 'steps' | 'log_cap_bytes'> & {
-    steps?: Record<string, { required: boolean }>;
+    steps?: GateConfig['steps'];
     jobs?: number;
     retries?: number;
     budgets: { limit?: number };

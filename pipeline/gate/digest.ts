@@ -11,7 +11,7 @@
  *   reference proxy), the paths given with `--proxy-build` otherwise, or nothing ("unidentified":
  *   then only the same command and templates can be told apart).
  * - options: sha256 of the canonical JSON of the options that change a cell's result: client
- *   protocol, the adapter options and the baseline file's content hash.
+ *   protocol, the adapter options, the baseline file's content hash and `--repeat` N when N > 1.
  * - gate: the tree digest of the mcpgauge package (the gate's own steps and renderers); the merge
  *   also compares it with its own, so a report is never assembled by other code than measured it.
  * - results: the fragment's own content (resultsDigest), recomputed by the merge: a verdict
@@ -132,6 +132,8 @@ export function configDigest(raw: unknown): Digest {
   return sha256(canonicalJson(raw));
 }
 
-export function optionsDigest(o: { clientProtocol: string; adapter: AdapterOptions; baselineFile?: string }): Digest {
-  return sha256(canonicalJson({ client_protocol: o.clientProtocol, adapter: o.adapter, baseline: fileDigest(o.baselineFile, '--baseline') }));
+export function optionsDigest(o: { clientProtocol: string; adapter: AdapterOptions; baselineFile?: string; repeat?: number }): Digest {
+  // --repeat N > 1 only (N = 1 keeps the digest of a run without the flag): fragments of different N do not merge
+  const repeat = (o.repeat ?? 1) > 1 ? { repeat: o.repeat } : {};
+  return sha256(canonicalJson({ client_protocol: o.clientProtocol, adapter: o.adapter, baseline: fileDigest(o.baselineFile, '--baseline'), ...repeat }));
 }

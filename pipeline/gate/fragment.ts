@@ -97,7 +97,7 @@ export async function runFragment(o: FragmentOptions): Promise<FragmentRun> {
   const digests = {
     proxy: proxy.digest,
     config: configDigest(readJsonFile(cfg.source)),
-    options: optionsDigest({ clientProtocol: o.clientProtocol ?? 'legacy', adapter: o.adapter ?? ADAPTER_DEFAULTS, baselineFile: o.baselineFile }),
+    options: optionsDigest({ clientProtocol: o.clientProtocol ?? 'legacy', adapter: o.adapter ?? ADAPTER_DEFAULTS, baselineFile: o.baselineFile, repeat: o.repeat }),
     gate: packageDigest(),
     // set once the fragment is complete (below)
     results: '',

@@ -39,6 +39,8 @@ export interface GateOptions {
   cells?: string[];
   jobs?: number;
   allowFlaky?: boolean;
+  /** run each cell N times (no retries) and report each step's pass rate (default 1: one run, the config's retries) */
+  repeat?: number;
   baselineFile?: string;
   outDir?: string;
   /** proxy under test; default the config's proxy */
@@ -103,11 +105,20 @@ export function resolveJobs(flag: number | undefined, cfgJobs: number, cores = a
   return v === 0 ? cores : v;
 }
 
+/** `--repeat`: an integer >= 1 (absent = 1). */
+export function resolveRepeat(flag: number | undefined): number {
+  const v = flag ?? 1;
+  if (!Number.isInteger(v) || v < 1 || v > 100) throw harnessError(`--repeat must be an integer from 1 to 100 (runs per cell), got ${JSON.stringify(flag)}`);
+  return v;
+}
+
 /** Default run deadline: preflight + fixture grade + the cells in waves of `jobs`, each attempt up to cell_ms. */
-export function runDeadlineMs(cfg: GateConfig, runnable: number, jobs: number, grade: boolean): number {
+export function runDeadlineMs(cfg: GateConfig, runnable: number, jobs: number, grade: boolean, repeat = 1): number {
   if (cfg.timeouts.run_ms !== undefined) return cfg.timeouts.run_ms;
   const waves = Math.ceil(runnable / Math.max(1, jobs));
-  return 2 * Math.max(cfg.timeouts.ready_ms, 30_000) + (grade ? fixtureGradeMs(cfg) : 0) + waves * cfg.timeouts.cell_ms * (cfg.retries + 1) + 60_000;
+  // attempts per cell: 1 + the retries, or exactly N with --repeat N (N > 1: no retries)
+  const attempts = repeat > 1 ? repeat : cfg.retries + 1;
+  return 2 * Math.max(cfg.timeouts.ready_ms, 30_000) + (grade ? fixtureGradeMs(cfg) : 0) + waves * cfg.timeouts.cell_ms * attempts + 60_000;
 }
 
 function fixtureGradeMs(cfg: GateConfig): number {
@@ -167,6 +178,7 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
   // every step advisory: no step could turn a cell red, so a cell would pass whatever the proxy does
   if (STEP_NAMES.every((n) => cfg.steps[n]?.required === false)) throw harnessError(`${cfg.source}: /steps: every step has "required": false (advisory), so no step could make a cell red; leave at least one step required`);
   const jobs = resolveJobs(o.jobs, cfg.jobs);
+  const repeat = resolveRepeat(o.repeat);
   const outDir = resolve(o.outDir ?? 'results/gate');
   // the output folder first: /proc, a file in the way or a read-only mount fail now, in one line
   assertOutputDir(outDir, '--out');
@@ -210,7 +222,7 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
       run_id: runId,
       proxy: { description: redact(description, secrets), ...(style ? { style } : {}) },
       config: { file: cfg.source },
-      options: { jobs, allow_flaky: o.allowFlaky ?? false, cells: selected, baseline: o.baselineFile ?? null, client_protocol: o.clientProtocol ?? 'legacy', retries: cfg.retries },
+      options: { jobs, allow_flaky: o.allowFlaky ?? false, cells: selected, baseline: o.baselineFile ?? null, client_protocol: o.clientProtocol ?? 'legacy', retries: cfg.retries, repeat },
       steps: STEPS.map((st) => ({ order: st.meta.order, name: st.meta.name, title: st.meta.title, optional: st.meta.optional === true, needs: [...st.meta.needs], required: cfg.steps[st.meta.name]?.required !== false })),
       cells: a.cells,
       counts: { pass: count('pass'), fail: count('fail'), flaky: count('flaky'), skipped: count('skipped'), ...(count('not_applicable') ? { not_applicable: count('not_applicable') } : {}) },
@@ -308,7 +320,7 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
     if (requiredIds.length && !runnable.some((c) => cfg.cells[c.id].required)) {
       throw harnessError(`no required cell can run: ${results.filter((r) => r.required).map((r) => `${r.id} ${r.reason}`).join('; ')}`);
     }
-    deadlineMs = runDeadlineMs(cfg, runnable.length, jobs, grade);
+    deadlineMs = runDeadlineMs(cfg, runnable.length, jobs, grade, repeat);
     deadline(deadlineMs, 'the run deadline (timeouts.run_ms)');
     say(`run ${runId}: ${runnable.length} cell(s), ${jobs} in parallel, deadline ${Math.round(deadlineMs / 1000)} s, out ${outDir}`);
 
@@ -337,7 +349,7 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
       try {
         const r = await runCell(c, cfg.cells[c.id].required, {
           cfg,
-          opts: { adapter, baseline, clientProtocol: o.clientProtocol ?? 'legacy', upstreams: fronts.upstreams, fixtureStartMs },
+          opts: { adapter, baseline, clientProtocol: o.clientProtocol ?? 'legacy', upstreams: fronts.upstreams, fixtureStartMs, repeat },
           spec,
           runId,
           outDir,

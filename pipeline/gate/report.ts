@@ -14,6 +14,7 @@ import { compileSchemaFile, describeAjvError } from '../util/schema.ts';
 import { harnessError } from './config.ts';
 import type { CellResult, StepStatus } from './types.ts';
 import type { PinnedProtocol } from '../mcp/protocol.ts';
+import { formatRate } from './repeat.ts';
 
 export const GATE_REPORT_SCHEMA = join(REPO_ROOT, 'datasets', 'schemas', 'gate-report.schema.json');
 
@@ -28,7 +29,7 @@ export interface GateReport {
   run_id?: string;
   proxy: { description: string; style?: string };
   config: { file: string };
-  options: { jobs: number; allow_flaky: boolean; cells: string[]; baseline: string | null; client_protocol: PinnedProtocol; retries: number };
+  options: { jobs: number; allow_flaky: boolean; cells: string[]; baseline: string | null; client_protocol: PinnedProtocol; retries: number; repeat?: number };
   steps: Array<{ order: number; name: string; title: string; optional: boolean; needs?: string[]; required?: boolean }>;
   cells: CellResult[];
   counts: { pass: number; fail: number; flaky: number; skipped: number; not_applicable?: number };
@@ -74,11 +75,13 @@ export function renderSummary(r: GateReport): string {
   for (const c of r.cells) {
     const marks = r.steps.map((s) => {
       const st = c.steps.find((x) => x.name === s.name);
-      return st ? STATUS_MARK[st.status] : '';
+      // --repeat N (N > 1): the measured pass rate beside the mark, `k/N [lo, hi]` (Wilson 95 %)
+      return st ? `${STATUS_MARK[st.status]}${st.rate ? ` ${formatRate(st.rate)}` : ''}` : '';
     });
     out.push(`| ${c.id} | ${c.required ? 'yes' : 'no'} | ${STATUS_MARK[c.status]} ${c.status} | ${c.attempts} | ${(c.duration_ms / 1000).toFixed(1)} s | ${marks.join(' | ')} |`);
   }
   out.push('', `Legend: ${Object.entries(STATUS_MARK).map(([k, v]) => `${v} ${k}`).join(', ')}.`);
+  if ((r.options.repeat ?? 1) > 1) out.push('', `Each cell ran ${r.options.repeat} times: k/N = runs passed / runs in which the step ran, [lo, hi] = its Wilson 95% interval; a step that passed in some runs only is flaky.`);
   if (r.failures.length) {
     out.push('', '## Failures', '');
     for (const c of r.cells) {
@@ -117,6 +120,8 @@ export function renderJunit(r: GateReport): string {
     for (const { s } of mine) {
       const name = `${String(s.order).padStart(2, '0')} ${s.name}`;
       lines.push(`    <testcase classname="gate.${xml(c.id)}" name="${xml(name)}" time="${(s.duration_ms / 1000).toFixed(3)}">`);
+      const rate = 'rate' in s ? s.rate : undefined;
+      if (rate) lines.push(`      <properties><property name="pass_rate" value="${xml(formatRate(rate))}"/><property name="passes" value="${rate.passes}"/><property name="runs" value="${rate.runs}"/></properties>`);
       if (s.status === 'fail' || s.status === 'blocked') {
         const logs = 'logs' in s && s.logs ? `\nlogs: ${s.logs.join(', ')}` : '';
         lines.push(`      <failure message="${xml(s.reason)}" type="${s.status}">${xml(`${s.reason}${logs}\nevidence: ${JSON.stringify(s.evidence)}`)}</failure>`);

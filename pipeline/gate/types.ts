@@ -54,6 +54,21 @@ export interface StepResult {
   logs?: string[];
   /** set on a failed step the config marks advisory (`"steps": {"<name>": {"required": false}}`): reported, not failing the cell */
   advisory?: boolean;
+  /** `gate --repeat N` (N > 1) only: the measured pass rate over the runs in which the step ran (repeat.ts) */
+  rate?: StepRate;
+}
+
+/** A step's pass rate over repeated runs: a trial is one run of the step (repeat.ts). */
+export interface StepRate {
+  passes: number;
+  /** runs in which the step ran (pass or fail; not blocked, skipped or not applicable) */
+  runs: number;
+  /** passes / runs, 3 decimals */
+  rate: number;
+  /** Wilson score interval at 95 % (util/stats.ts wilson95), 3 decimals */
+  wilson95: [number, number];
+  /** 1-based numbers of the runs in which it failed */
+  failed_runs: number[];
 }
 
 /** Numbers a cell measured, for budgets and later baselines. */
@@ -104,6 +119,8 @@ export interface RunOptions {
   clientProtocol: PinnedProtocol;
   /** how many upstreams one proxy instance fronts (1: the single-upstream cell, cell-fixtures.ts) */
   upstreams?: 1 | 'many';
+  /** `--repeat N`: run each cell N times and measure each step's pass rate (1 = one run with the config's retries) */
+  repeat?: number;
   /** measured start-up of the stdio fixture on this machine (preflight), ms: the ready deadline scales with it */
   fixtureStartMs?: number;
 }

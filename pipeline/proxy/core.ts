@@ -9,7 +9,7 @@ import { ToolCatalog } from './catalog.ts';
 import type { RetrieverOptions } from '../retrieval/types.ts';
 import { describeResponse, retrieveResponse, type Detail } from './render.ts';
 import { Upstream, isCallFailure, type CallContext, type UpstreamStatus } from './upstream.ts';
-import { readSabotage, type SabotageSwitch } from './sabotage.ts';
+import { everyThirdCall, readSabotage, type SabotageSwitch } from './sabotage.ts';
 
 export type ToolResult = CallResult & { content: Array<{ type: string; text?: string; [k: string]: unknown }> };
 
@@ -137,9 +137,11 @@ export class ProxyCore {
     if (typeof a !== 'object' || a === null || Array.isArray(a)) {
       return textResult(`call_tool: 'arguments' must be a JSON object, got ${JSON.stringify(a)}`, true);
     }
+    // test-only: drop-meta always, flaky-meta on every third call that carries a caller _meta
+    const dropMeta = this.sabotage.has('drop-meta') || (this.sabotage.has('flaky-meta') && carriesCallerMeta(ctx.meta) && everyThirdCall());
     try {
-      const res = await upstream.callTool(tool, a as Record<string, unknown>, this.config.call_timeout_ms, ctx);
-      return forwardResult(res, !this.sabotage.has('drop-meta'));
+      const res = await upstream.callTool(tool, a as Record<string, unknown>, this.config.call_timeout_ms, dropMeta ? { ...ctx, meta: undefined } : ctx);
+      return forwardResult(res, !dropMeta);
     } catch (e) {
       const msg = isCallFailure(e) ? (e as Error).message : `upstream '${server}' failed: ${(e as Error).message}`;
       return textResult(`call_tool ${name}: ${msg}`, true);
@@ -178,6 +180,11 @@ export class ProxyCore {
 
 /** Reserved `_meta` keys of the protocol envelope (the upstream's own, never forwarded). */
 const RESERVED_META = /^io\.modelcontextprotocol\//;
+
+/** a caller's `_meta` with a key of its own (not progressToken, not a reserved protocol key) */
+function carriesCallerMeta(meta: unknown): boolean {
+  return typeof meta === 'object' && meta !== null && Object.keys(meta).some((k) => k !== 'progressToken' && !RESERVED_META.test(k));
+}
 
 /**
  * Pass an upstream result through: content, structuredContent (when an object), isError and the

@@ -10,11 +10,18 @@
  *   swallow-cancel  a client's notifications/cancelled is not forwarded upstream
  *   manual-restart  a lost upstream is only reconnected by an upstream_servers restart request
  *   no-reconnect    a lost upstream is never reconnected, not even on request
+ *   flaky-meta      every third call that carries a caller _meta (keys besides progressToken and
+ *                   the protocol's reserved io.modelcontextprotocol/ ones) loses it both ways, as
+ *                   drop-meta does; counted per process, or across processes in the file named by
+ *                   MCPGAUGE_PROXY_SABOTAGE_STATE when set (so `gate --repeat 3`, a fresh proxy per
+ *                   run, meets it in exactly one run: pass it with --pass-env)
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { UserError } from '../types.ts';
 
 export const SABOTAGE_ENV = 'MCPGAUGE_PROXY_SABOTAGE';
-export const SABOTAGE_SWITCHES = ['drop-meta', 'serialize', 'no-timeout', 'swallow-cancel', 'manual-restart', 'no-reconnect'] as const;
+export const SABOTAGE_SWITCHES = ['drop-meta', 'serialize', 'no-timeout', 'swallow-cancel', 'manual-restart', 'no-reconnect', 'flaky-meta'] as const;
+export const SABOTAGE_STATE_ENV = 'MCPGAUGE_PROXY_SABOTAGE_STATE';
 export type SabotageSwitch = (typeof SABOTAGE_SWITCHES)[number];
 
 export function readSabotage(env: NodeJS.ProcessEnv = process.env): ReadonlySet<SabotageSwitch> {
@@ -28,4 +35,25 @@ export function readSabotage(env: NodeJS.ProcessEnv = process.env): ReadonlySet<
     out.add(s as SabotageSwitch);
   }
   return out;
+}
+
+let calls = 0;
+
+/**
+ * `flaky-meta`: true on the 3rd, 6th, 9th … counted call. The count lives in this process, or in
+ * the file MCPGAUGE_PROXY_SABOTAGE_STATE names (read, incremented and written synchronously: the
+ * gate's repeated runs are sequential). Deterministic, so a test knows which run meets it.
+ */
+export function everyThirdCall(env: NodeJS.ProcessEnv = process.env): boolean {
+  const file = env[SABOTAGE_STATE_ENV];
+  if (!file) return ++calls % 3 === 0;
+  let n = 0;
+  try {
+    n = Number.parseInt(readFileSync(file, 'utf8'), 10) || 0;
+  } catch {
+    n = 0;
+  }
+  n++;
+  writeFileSync(file, String(n));
+  return n % 3 === 0;
 }

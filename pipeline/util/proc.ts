@@ -44,7 +44,7 @@ export const BASE_ENV: readonly string[] = ['PATH', 'HOME', 'USER', 'LOGNAME', '
   // where the Docker engine is (a proxy of the docker cell runs `docker run`): addresses and paths, no credentials
   'DOCKER_HOST', 'DOCKER_CONTEXT', 'DOCKER_CONFIG', 'DOCKER_CERT_PATH', 'DOCKER_TLS_VERIFY'];
 /** The project's own non-secret switches (test-only sabotage, debug, threads) pass too. */
-export const PROJECT_ENV: readonly string[] = ['MCPGAUGE_PROXY_SABOTAGE', 'MCPGAUGE_DEBUG', 'MCPGAUGE_THREADS'];
+export const PROJECT_ENV: readonly string[] = ['MCPGAUGE_PROXY_SABOTAGE', 'MCPGAUGE_PROXY_SABOTAGE_STATE', 'MCPGAUGE_DEBUG', 'MCPGAUGE_THREADS'];
 /** Environment variable that asks a child (and what it starts) to exit once this pid is gone (watchParent). */
 export const PARENT_ENV = 'MCPGAUGE_PARENT_PID';
 

@@ -46,3 +46,24 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * Wilson score interval at 95 % (z = 1.96) for k successes in n trials:
+ *
+ *   centre = (p + z²/2n) / (1 + z²/n),   half = z·sqrt(p(1-p)/n + z²/4n²) / (1 + z²/n),   p = k/n
+ *
+ * returned as [centre - half, centre + half], clamped to [0, 1]. Unlike the normal approximation it
+ * stays inside [0, 1] and is not degenerate at k = 0 or k = n (5/5 gives [0.566, 1]). n = 0: [0, 1]
+ * (nothing was observed). k must be an integer in [0, n].
+ */
+export function wilson95(k: number, n: number): [number, number] {
+  if (!Number.isInteger(k) || !Number.isInteger(n) || n < 0 || k < 0 || k > n) throw new RangeError(`wilson95: need integers 0 <= k <= n, got k=${k}, n=${n}`);
+  if (n === 0) return [0, 1];
+  const z = 1.96;
+  const p = k / n;
+  const z2n = (z * z) / n;
+  const centre = (p + z2n / 2) / (1 + z2n);
+  const half = (z * Math.sqrt((p * (1 - p)) / n + z2n / (4 * n))) / (1 + z2n);
+  // at k = n (k = 0) the upper (lower) bound is exactly 1 (0); rounding must not leave 0.9999999
+  return [k === 0 ? 0 : Math.max(0, centre - half), k === n ? 1 : Math.min(1, centre + half)];
+}
