@@ -10,7 +10,8 @@ all: bench-discovery
 deps: node_modules/.mcpgauge-installed
 
 node_modules/.mcpgauge-installed: package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
+	@echo "deps: npm ci (the npm registry; ~45 s on a first run) ..." >&2
+	@start=$$(date +%s); npm ci --no-audit --no-fund --loglevel=error && echo "deps: node_modules/ installed in $$(( $$(date +%s) - start )) s" >&2
 	@touch $@
 
 ## Compile pipeline/**/*.ts and arms/**/*.ts to dist/ (tsc; scripts/build.mjs) when dist/ is missing or older than
