@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 NODE ?= node
 
-.PHONY: all deps build bench-discovery gate test freeze fetch bench-perf fixture-image typecheck clean sample-report screenshot
+.PHONY: all deps build bench-discovery gate test test-quick freeze fetch bench-perf fixture-image typecheck clean sample-report screenshot
 
 all: bench-discovery
 
@@ -45,6 +45,10 @@ gate:
 ## The test suite (node:test via tsx)
 test: deps build
 	$(NODE) scripts/test.mjs $(ARGS)
+
+## The unit layer only (scripts/lib/test-layers.mjs UNIT: no process, server, socket or browser; ~40 s), for the inner loop
+test-quick: deps build
+	$(NODE) scripts/test-quick.mjs
 
 ## Boot the reference MCP servers over stdio and freeze a new versioned corpus into datasets/
 freeze: deps build
