@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import { applyContract, CliCommand, runProgram } from './cli/exit.ts';
+import { DEFAULT_MAX_INPUT_MB, MAX_INPUT_ENV, parseMaxInputMb, setMaxInputMb } from './util/fs.ts';
 import * as corpus from './cli/corpus.ts';
 import * as bench from './cli/bench.ts';
 import * as fixture from './cli/fixture.ts';
@@ -22,6 +23,13 @@ export function buildProgram(): Command {
       'Exit codes: 0 ran and passed, 1 ran and found a failure, 2 could not run as asked.',
   );
   for (const m of [corpus, bench, fixture, proxy, diff, comply, gate, report, models]) m.register(program);
+  // one input size limit (util/fs.ts reads every input file with it): --max-input-mb on every command that runs
+  const leaves = (c: Command): Command[] => (c.commands.length ? c.commands.flatMap(leaves) : [c]);
+  for (const c of program.commands.flatMap(leaves)) c.option('--max-input-mb <n>', `size limit of every input file (corpus, golden set, report, config, parquet shard) in MiB; also ${MAX_INPUT_ENV} (default ${DEFAULT_MAX_INPUT_MB})`);
+  program.hook('preAction', (_program, action) => {
+    const v = action.opts().maxInputMb as string | undefined;
+    setMaxInputMb(v === undefined ? undefined : parseMaxInputMb(v, '--max-input-mb'));
+  });
   return applyContract(program);
 }
 

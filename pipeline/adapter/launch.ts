@@ -3,15 +3,16 @@
  * URL template is given), optionally with a config template written next to it, or a URL of a
  * proxy that is already running. Placeholders: template.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { McpTarget } from '../mcp/client.ts';
 import { UserError } from '../types.ts';
-import { assertExecutable, track } from '../util/proc.ts';
+import { assertExecutable, spawnGroup, stopChild } from '../util/proc.ts';
 import { fillCommand, fillConfig, fillText, redact, shellLine, type PlaceholderValues } from './template.ts';
 import { httpTarget, type ProxyTransport } from './transport.ts';
+import { isInputRefusal, readInputText } from '../util/fs.ts';
 
 export type ProxySpec =
   | {
@@ -106,8 +107,9 @@ export async function launchProxy(spec: ProxySpec, ctx: LaunchContext): Promise<
   if (spec.configTemplate !== undefined) {
     let text: string;
     try {
-      text = readFileSync(spec.configTemplate, 'utf8');
+      text = readInputText(spec.configTemplate, 'a config template');
     } catch (e) {
+      if (isInputRefusal(e)) throw e;
       throw new UserError(`${spec.configTemplate}: cannot read config template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
     const filled = fillConfig(text, values, spec.configTemplate);
@@ -128,10 +130,11 @@ export async function launchProxy(spec: ProxySpec, ctx: LaunchContext): Promise<
   const target = httpTarget(fillText(spec.url, values, '--proxy-url'), spec.transport === 'sse' ? 'sse' : 'streamable-http', apiKey);
   let out = '';
   let exit: ExitInfo | null = null;
-  const child: ChildProcess = spawn(parts.command, parts.args, {
+  // its own process group (util/proc.ts spawnGroup): stop() and the signal handlers end all of it
+  const child: ChildProcess = spawnGroup(parts.command, parts.args, {
     env: env ?? { ...process.env, ...parts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+    label: `proxy ${display.slice(0, 80)}`,
   });
   let spawnError: NodeJS.ErrnoException | undefined;
   const exited = new Promise<void>((resolve) => {
@@ -157,14 +160,6 @@ export async function launchProxy(spec: ProxySpec, ctx: LaunchContext): Promise<
   // started, or the OS said why not
   await Promise.race([new Promise<void>((r) => child.once('spawn', () => r())), exited]);
   if (spawnError) throw new UserError(`--proxy-cmd: cannot start ${JSON.stringify(parts.command)}: ${spawnError.code ?? spawnError.message}`, 2);
-  track(child, `proxy ${display.slice(0, 80)}`, true);
-  const killGroup = (sig: NodeJS.Signals) => {
-    try {
-      if (child.pid) process.kill(-child.pid, sig);
-    } catch {
-      /* already gone */
-    }
-  };
   return {
     target,
     served: 'http',
@@ -173,13 +168,9 @@ export async function launchProxy(spec: ProxySpec, ctx: LaunchContext): Promise<
     exit: () => exit,
     output: () => out,
     async stop(graceMs = 3000) {
-      if (exit === null) {
-        killGroup('SIGTERM');
-        const t = setTimeout(() => killGroup('SIGKILL'), graceMs);
-        await exited;
-        clearTimeout(t);
-      }
-      killGroup('SIGKILL'); // anything the proxy left behind in its group
+      // SIGTERM to the group, SIGKILL after graceMs, then SIGKILL to whatever it left in its group
+      if (child.pid !== undefined) await stopChild(child, { graceMs });
+      await exited;
     },
   };
 }

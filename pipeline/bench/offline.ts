@@ -28,6 +28,7 @@ import { agreementRow, toArmReport } from './arm-rows.ts';
 import { simulateResponses } from './responses.ts';
 import { armEconomics } from './economics.ts';
 import { stageTiming, timed, type StageTiming } from './timings.ts';
+import { boundTally, tokenBoundsWarning, type BoundTally } from './token-bounds.ts';
 import type { ArmReport, CorpusReport, Economics, RankingAgreement, RetrievalReport } from '../report/types.ts';
 
 export type { CorpusInput } from './gather.ts';
@@ -116,6 +117,8 @@ interface CorpusRun {
   rankingsByIndex: Map<string, Map<string, string[]>>;
   notes: string[];
   econMs: number;
+  /** where counting cut an over-long run (token-bounds.ts) */
+  bounds: BoundTally;
 }
 
 /** One arm in flight: its prepared result, pending counts and (later) its responses' counts. */
@@ -134,6 +137,7 @@ async function renderAndCount(cr: CorpusRun, arm: Arm, scope: string, baselineRa
   const prep = await prepareArm(arm, cr.corpus, baselineRaw);
   if (arm.meta.id === BASELINE_ARM_ID && prep.result.skipped) throw new Error(`baseline arm skipped on ${cr.corpus.id}: ${prep.result.skip_reason}`);
   if (!prep.done && !(arm.meta.id === BASELINE_ARM_ID || arm.meta.altersIndex)) prep.result.index_docs = []; // never indexed
+  if (!prep.done) cr.bounds.add(arm.meta.id, [...prep.texts, prep.listing]);
   const counts = prep.done ? null : cr.counter.countAll([...prep.texts, prep.listing], scope);
   prep.texts = [];
   prep.listing = '';
@@ -185,6 +189,7 @@ function startResponses(cr: CorpusRun, arm: Arm, r: ArmRunResult, scope: string)
       cr.notes.push(sim.note);
       return undefined;
     }
+    cr.bounds.add(arm.meta.id, sim.texts);
     return { perQuery: sim.perQuery, counts: cr.counter.countAll(sim.texts, scope) };
   } finally {
     cr.econMs += performance.now() - t0;
@@ -299,9 +304,14 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
     if (opts.corpusOnly) continue;
     const cr: CorpusRun = {
       corpus, golden, byId: new Map(corpus.tools.map((t) => [t.tool_id, t])), menu, retrieverIds, opts, counter, timings, log,
-      rankingsByIndex: new Map(), notes: out.notes, econMs: 0,
+      rankingsByIndex: new Map(), notes: out.notes, econMs: 0, bounds: boundTally(corpus),
     };
     await profileCorpus(cr, arms, out);
+    const tb = cr.bounds.result();
+    if (tb) {
+      row.token_bounds = tb;
+      log(tokenBoundsWarning(corpus.id, tb));
+    }
   }
   if (!opts.corpusOnly) out.notes.push(
     `Offline economics: full menu = the arm's whole listing of the corpus; discovery menu = the reference proxy's own ${menu.tools.length} tools (${menu.version}) rendered by the same arm; mean response = the arm's rendering of the top ${opts.responseTopK} tools its ${getRetrieverEntry(retrieverIds[0]).label} index returns per golden query (a simulated retrieve_tools response, not a wire measurement; see the live section for measured responses).`,

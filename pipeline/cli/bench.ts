@@ -1,9 +1,10 @@
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { JsonValue } from '../types.ts';
 import { UserError } from '../types.ts';
 import { DEFAULT_BENCH_OUT, DEFAULT_CORPUS, DEFAULT_DISCOVERY_MENU, DEFAULT_GOLDEN, DEFAULT_RESULT_FIXTURES, TOKENIZER_NAMES } from '../constants.ts';
-import { assertOutputDir } from '../util/fs.ts';
+import { assertInputFile, assertOutputDir } from '../util/fs.ts';
 import { termLine } from '../util/escape.ts';
 import type { CorpusInput } from '../bench/offline.ts';
 import type { Report } from '../report/types.ts';
@@ -76,6 +77,11 @@ export function register(program: Command): void {
     const goldenFlag = flags.golden as string | undefined;
     const golden =
       goldenFlag === 'none' ? undefined : goldenFlag ? resolve(goldenFlag) : corpusPath === DEFAULT_CORPUS ? DEFAULT_GOLDEN : undefined;
+    // input files first: a FIFO, a device or a file over the size limit fails now in one line, not after the run
+    // (a missing path or a folder is left to its loader, which names what it expected)
+    for (const p of [corpusPath, ...(flags.extraCorpus as string[]).map((x) => resolve(x)), golden, resolve(String(flags.discoveryMenu)), flags.resultFixtures === 'none' ? undefined : resolve(String(flags.resultFixtures))]) {
+      if (p !== undefined && existsSync(p) && !statSync(p).isDirectory()) assertInputFile(p, 'a JSON file');
+    }
     const tokenizers = String(flags.tokenizers) === 'all' ? [...TOKENIZER_NAMES] : list(String(flags.tokenizers));
     if (!flags.offline && !flags.live) throw new UserError('--no-offline needs --live (nothing to do)');
     const allowVersionMismatch = flags.allowVersionMismatch === true;

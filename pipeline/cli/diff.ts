@@ -26,7 +26,7 @@ export function register(program: Command): void {
     .option('--break-even-pct <pct>', 'allowed drop of break-even calls, percent (default 5)')
     .option('--errors-abs <n>', 'allowed growth of live error rows (default 0)')
     .action(async (oldArg: string, newArg: string, flags: Record<string, string | boolean | undefined>) => {
-      const { readJsonFile, writeFileAtomic } = await import('../util/fs.ts');
+      const { readJsonFile, writeFileSet } = await import('../util/fs.ts');
       const { validateReport } = await import('../report/validate.ts');
       const { diffReports } = await import('../diff/compare.ts');
       const { renderDiffMarkdown } = await import('../diff/render.ts');
@@ -67,8 +67,8 @@ export function register(program: Command): void {
       const json = `${JSON.stringify(result, null, 2)}\n`;
       if (flags.out) {
         const dir = resolve(String(flags.out));
-        writeFileAtomic(join(dir, 'diff.json'), json);
-        writeFileAtomic(join(dir, 'diff.md'), md);
+        // into the folder (a symlink followed, other files kept), each file atomically, diff.json last
+        writeFileSet(dir, [{ path: 'diff.md', data: md }, { path: 'diff.json', data: json }], '--out');
         process.stderr.write(`diff: ${join(dir, 'diff.md')}\ndiff: ${join(dir, 'diff.json')}\n`);
       }
       process.stdout.write(flags.json ? json : md);

@@ -20,6 +20,15 @@ export function register(program: Command): void {
     .addOption(EMBED_FLAGS[1])
     .option('--api-key <key>', 'API key HTTP clients must send (X-API-Key or Authorization: Bearer); also MCPGAUGE_PROXY_API_KEY')
     .action(async (o: { config: string; transport: string; host?: string; port?: string; apiKey?: string; retriever?: string; embedUrl?: string; embedModel?: string }) => {
+      // started by the gate (MCPGAUGE_PARENT_PID): exit at once when the gate is gone, also while
+      // it loads and its upstreams start, and take the stdio upstreams along (they are in this
+      // process group when the gate started it in its own; a clean close first would let an
+      // upstream exit and be started again)
+      const { endOwnGroup, watchParent } = await import('../util/proc.ts');
+      watchParent(() => {
+        endOwnGroup();
+        process.exit(1);
+      });
       // flags, config and port are checked before anything starts (exit 2, one line)
       if (o.transport !== 'http' && o.transport !== 'stdio') {
         throw new UserError(`--transport must be "http" or "stdio", got ${JSON.stringify(o.transport)}`, 2);
@@ -57,9 +66,6 @@ export function register(program: Command): void {
       else log('serving MCP on stdio');
       process.once('SIGINT', () => void stop(130));
       process.once('SIGTERM', () => void stop(143));
-      // started by the gate (MCPGAUGE_PARENT_PID): exit by itself when the gate is gone
-      const { watchParent } = await import('../util/proc.ts');
-      watchParent(() => stop(1));
       // Keep running until a signal (HTTP) or the end of stdin (stdio).
       await new Promise<never>(() => {});
     });

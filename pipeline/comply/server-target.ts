@@ -1,8 +1,8 @@
 /** Target parsing (URL or stdio command), env/env-file, auth headers, and secret scrubbing. */
-import { readFileSync } from 'node:fs';
 import { UserError } from '../types.ts';
 import { REDACTED } from '../util/redact.ts';
 import type { StdioTarget } from './wire/stdio.ts';
+import { isInputRefusal, readInputText } from '../util/fs.ts';
 
 export type Target = { kind: 'http'; url: string; headers: Record<string, string> } | ({ kind: 'stdio' } & StdioTarget);
 
@@ -23,8 +23,9 @@ function kv(flag: string, s: string, sep: string): [string, string] {
 export function parseEnvFile(path: string): Record<string, string> {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readInputText(path, 'a KEY=VALUE file');
   } catch (e) {
+    if (isInputRefusal(e)) throw new UserError(`--env-file ${e.message}`, 2);
     throw new UserError(`--env-file ${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   const out: Record<string, string> = {};

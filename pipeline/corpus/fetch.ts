@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { UserError } from '../types.ts';
-import { publishDir, writeFileAtomic } from '../util/fs.ts';
+import { assertInputFile, publishDir, writeFileAtomic } from '../util/fs.ts';
 import { CACHE_ROOT } from '../constants.ts';
 import { LIVEMCPTOOL_REPO, LIVEMCPTOOL_REVISION, isMarketplaceShape, loadLiveMcpToolFlat, loadLiveMcpToolMarketplace } from './livemcptool.ts';
 import { MANIFEST_NAME, readManifest, type FetchManifest, type FetchPart, type FetchedFile } from './manifest.ts';
@@ -188,6 +188,7 @@ async function fetchLiveMcpTool(o: Required<Pick<FetchOptions, 'cacheDir' | 'tim
         if (o.explicit) throw new UserError(`${src}: not in the mirror (expected DIR/livemcptool/tools.json)`);
         return { dataset: 'livemcptool', status: 'skipped', message: `livemcptool: skipped, not in mirror (${src} missing)`, dir: dest };
       }
+      assertInputFile(src, 'a JSON file'); // a FIFO or an oversized file in the mirror: one line, never copied
       copyFileSync(src, join(staging, 'tools.json'));
       const attr = join(o.from, 'livemcptool', 'ATTRIBUTION.md');
       if (existsSync(attr)) copyFileSync(attr, join(staging, 'ATTRIBUTION.md'));
@@ -246,6 +247,7 @@ async function fetchToolRet(o: Required<Pick<FetchOptions, 'cacheDir' | 'timeout
         for (const f of listFiles(join(root, r.sub)).filter((p) => p.endsWith('.parquet'))) {
           const rel = relative(join(root, r.sub), f).split(sep).join('/');
           const to = join(staging, r.sub, ...rel.split('/'));
+          assertInputFile(f, 'a parquet file');
           mkdirSync(dirname(to), { recursive: true });
           copyFileSync(f, to);
           files.push({ path: `${r.sub}/${rel}`, upstream_path: rel, bytes: statSync(to).size, sha256: sha256File(to) });

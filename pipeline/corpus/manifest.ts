@@ -2,8 +2,9 @@
  * FETCH.json: what `corpus fetch` cached (written next to the cached bytes, never committed).
  * Loaders read it to learn the pinned revision of what they load.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { readInputText } from '../util/fs.ts';
 
 export const MANIFEST_NAME = 'FETCH.json';
 
@@ -39,7 +40,7 @@ export function readManifest(dir: string): FetchManifest | undefined {
   const p = join(dir, MANIFEST_NAME);
   if (!existsSync(p)) return undefined;
   try {
-    const m = JSON.parse(readFileSync(p, 'utf8')) as FetchManifest;
+    const m = JSON.parse(readInputText(p, 'a JSON file')) as FetchManifest;
     return Array.isArray(m?.parts) ? m : undefined;
   } catch {
     return undefined;

@@ -2,9 +2,9 @@
  * Shared helpers for every corpus loader: one-line errors that name file, JSON path and reason;
  * building canonical ToolRecords; sorting with duplicate detection; pretty canonical output.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { canonicalJson, compareCodePoint } from './canonical.ts';
 import { UserError, type JsonValue, type ToolRecord } from '../types.ts';
+import { readInputText } from '../util/fs.ts';
 
 /** Throw the one-line loader error: `<file>: <json path>: <reason>`. */
 export function fail(file: string, path: string, reason: string): never {
@@ -31,15 +31,9 @@ export function typeName(v: unknown): string {
   return typeof v;
 }
 
-/** Read a file as UTF-8, or a one-line UserError naming it. */
+/** Read a file as UTF-8 (util/fs.ts readInputText: a regular file within the input size limit), or a one-line UserError naming it. */
 export function readText(file: string): string {
-  try {
-    if (statSync(file).isDirectory()) throw new UserError(`${file}: is a folder, expected a JSON file`);
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    if (e instanceof UserError) throw e;
-    throw new UserError(`${file}: cannot read file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
+  return readInputText(file, 'a JSON file');
 }
 
 /** Parse JSON text; malformed input names the file, line and column. */

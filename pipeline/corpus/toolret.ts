@@ -27,6 +27,7 @@ import { UserError, type Corpus, type GoldenQuery, type GoldenSet, type ToolReco
 import { compareIds, fail, isPlainObject, parseJsonLenient } from './record.ts';
 import { isCommittedPath } from './frozen.ts';
 import { manifestRevision } from './manifest.ts';
+import { assertInputFile } from '../util/fs.ts';
 
 export const TOOLRET_TOOLS_REPO = 'mangopy/ToolRet-Tools';
 export const TOOLRET_TOOLS_REVISION = 'e06c38c75612b6536bd959e08cdd345894aba6a7';
@@ -94,6 +95,8 @@ function listShards(root: string): Array<{ path: string; config: string }> {
 async function readShard(path: string, need: string[], optional: string[]): Promise<Record<string, unknown>[]> {
   let file;
   let metadata;
+  // a regular file within the input size limit, checked before hyparquet opens it (a FIFO would block)
+  assertInputFile(path, 'a parquet file');
   try {
     file = await asyncBufferFromFile(path);
     metadata = await parquetMetadataAsync(file);

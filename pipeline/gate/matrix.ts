@@ -10,7 +10,7 @@
  * deadline writes a partial report marked `interrupted`, prints one line and exits 130 / 143 / 2.
  */
 import { availableParallelism } from 'node:os';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UserError } from '../types.ts';
@@ -30,7 +30,7 @@ import { STEPS, STEP_NAMES } from './steps/index.ts';
 import type { CellResult, StepResult } from './types.ts';
 import { placeholdersIn, redact, splitCommandLine } from '../adapter/index.ts';
 import { allowedEnv, assertExecutable, killTracked, passedSecrets, sweepTagged } from '../util/proc.ts';
-import { assertOutputDir } from '../util/fs.ts';
+import { assertOutputDir, isInputRefusal, readInputText } from '../util/fs.ts';
 import { termLine } from '../util/escape.ts';
 
 export interface GateOptions {
@@ -138,8 +138,9 @@ export function checkProxySpec(spec: ProxySpec, env: Record<string, string>): vo
   if (spec.configTemplate !== undefined) {
     let text: string;
     try {
-      text = readFileSync(spec.configTemplate, 'utf8');
+      text = readInputText(spec.configTemplate, 'a config template');
     } catch (e) {
+      if (isInputRefusal(e)) throw harnessError(e.message);
       throw harnessError(`${spec.configTemplate}: cannot read config template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
     check(text, spec.configTemplate);

@@ -26,7 +26,7 @@
  */
 import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { assertWritableDir, readJsonFile } from '../util/fs.ts';
+import { assertWritableDir, readInputText, readJsonFile } from '../util/fs.ts';
 import { CELLS, CELL_IDS, cellSlug } from './cells.ts';
 import { harnessError, loadGateConfig, selectCells } from './config.ts';
 import { assemble, synthetic, type ExpectedCell } from './assemble.ts';
@@ -131,7 +131,7 @@ function load(path: string, want: { config: string; gate: string; configFile: st
   const e: Entry = { file, dir: dirname(path), id: idOfFragmentFile(basename(path)) };
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    raw = JSON.parse(readInputText(path, 'a fragment file'));
   } catch (err) {
     e.problem = `is unparseable (${(err as Error).message.split('\n')[0]})`;
     return e;

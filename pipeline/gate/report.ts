@@ -8,7 +8,7 @@ import type { YardstickResult } from './yardstick.ts';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../constants.ts';
 import type { ValidateFunction } from 'ajv';
-import { writeFileAtomic } from '../util/fs.ts';
+import { writeFileSet } from '../util/fs.ts';
 import { md, xml } from '../util/escape.ts';
 import { compileSchemaFile, describeAjvError } from '../util/schema.ts';
 import { harnessError } from './config.ts';
@@ -137,7 +137,7 @@ export function renderJunit(r: GateReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Validate, then write the three files (each atomically). A report that fails its schema is a harness error. */
+/** Validate, then write the three files (util/fs.ts writeFileSet: each atomically, gate-report.json last). A report that fails its schema is a harness error. */
 export function writeGateOutputs(r: GateReport, outDir: string): { report: string; summary: string; junit: string } {
   const problems = validateGateReport(r);
   if (problems.length) throw harnessError(`gate report failed its schema (${problems.length} problem(s)): ${problems.slice(0, 3).join('; ')}`);
@@ -145,9 +145,8 @@ export function writeGateOutputs(r: GateReport, outDir: string): { report: strin
   const summary = join(outDir, 'summary.md');
   const junit = join(outDir, 'junit.xml');
   const text = renderSummary(r);
-  writeFileAtomic(report, `${JSON.stringify(r, null, 2)}\n`);
-  writeFileAtomic(summary, text);
-  writeFileAtomic(junit, renderJunit(r));
+  // into the folder (a symlink followed, other files and logs/ kept), each file atomically, gate-report.json last
+  writeFileSet(outDir, [{ path: 'summary.md', data: text }, { path: 'junit.xml', data: renderJunit(r) }, { path: 'gate-report.json', data: `${JSON.stringify(r, null, 2)}\n` }], '--out');
   const gh = process.env.GITHUB_STEP_SUMMARY;
   if (gh) appendFileSync(gh, text);
   return { report, summary, junit };

@@ -16,16 +16,15 @@
  * divergence_pct = 100 * (lap_menu - in_house_menu) / in_house_menu; |divergence| > 15 warns
  * (LAP frames the menu differently: JSON of {name, description, input_schema} per tool).
  */
-import { readFileSync } from 'node:fs';
-import { execFile } from 'node:child_process';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { LapResult } from '../report/types.ts';
 import type { McpTarget } from '../mcp/client.ts';
-import { allowedEnv } from '../util/proc.ts';
+import { allowedEnv, runGroup } from '../util/proc.ts';
 import { redactText } from '../util/redact.ts';
 import { ensureLapVenv, LAP_ENV, type EnsureVenvOptions } from './lap_venv.ts';
+import { isInputRefusal, readInputText } from '../util/fs.ts';
 
 export { findOnPath } from './lap_venv.ts';
 
@@ -135,15 +134,23 @@ export async function startForwarder(to: string, headers: Record<string, string>
 
 type LapRun = { ok: true; stdout: string } | { ok: false; error: string };
 
-function runLap(argv: string[], url: string, timeoutMs: number, env: Record<string, string>, secrets: string[]): Promise<LapRun> {
-  return new Promise((resolve) => {
-    execFile(argv[0], [...argv.slice(1), 'lint', '--mcp-url', url, '--json'], { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env }, (err, stdout, stderr) => {
-      if (err && !stdout.trim()) {
-        const tail = String(stderr).trim().split('\n').filter(Boolean).slice(-1).join('');
-        resolve({ ok: false, error: redactText(`${err.message.split('\n')[0]}${tail ? ` (${tail})` : ''}`, secrets) });
-      } else resolve({ ok: true, stdout });
-    });
-  });
+/**
+ * lap (or the python that runs it, a wrapper, what it starts) in its own process group
+ * (util/proc.ts runGroup): at the deadline the whole group is stopped, and what lap leaves in its
+ * group when it exits is killed.
+ */
+async function runLap(argv: string[], url: string, timeoutMs: number, env: Record<string, string>, secrets: string[]): Promise<LapRun> {
+  const r = await runGroup(argv[0], [...argv.slice(1), 'lint', '--mcp-url', url, '--json'], { timeoutMs, env, label: 'lap lint', maxBytes: 16 * 1024 * 1024 });
+  if (r.ok || (!r.timedOut && !r.spawnError && r.stdout.trim())) return { ok: true, stdout: r.stdout };
+  const how = r.spawnError
+    ? `cannot start ${argv[0]}: ${r.spawnError}`
+    : r.timedOut
+      ? `no answer within ${timeoutMs} ms (lap and what it started were stopped)`
+      : r.signal
+        ? `${argv[0]} was killed by ${r.signal}`
+        : `${argv[0]} exited with code ${r.exitCode}`;
+  const tail = r.stderr.trim().split('\n').filter(Boolean).slice(-1).join('');
+  return { ok: false, error: redactText(`${how}${tail ? ` (${tail})` : ''}`, secrets) };
 }
 
 /** --no-lap wins, else $MCPGAUGE_LAP, else auto. */
@@ -166,9 +173,9 @@ export async function lapSection(o: LapOptions): Promise<LapResult> {
     if (o.lapJson !== undefined) {
       let text: string;
       try {
-        text = readFileSync(o.lapJson, 'utf8');
+        text = readInputText(o.lapJson, 'a LAP JSON file');
       } catch (e) {
-        return { executed: false, skip_reason: `LAP artifact unreadable: ${o.lapJson}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+        return { executed: false, skip_reason: `LAP artifact unreadable: ${isInputRefusal(e) ? e.message : `${o.lapJson}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`}` };
       }
       const r = parseLapText(text, o.lapJson, o.inHouseMenuTokens);
       if (r.executed) r.artifact_path = o.lapJson;

@@ -1,9 +1,11 @@
 /**
  * writeReport: validate, then write report.json, tables/*.arrow + tables/*.parquet and
  * dashboard.html into outDir. Everything is rendered in memory first; an invalid report (or a
- * rendering failure) writes nothing. The set is written as a unit: a staging folder next to
- * outDir, then swapped in (util/fs.ts writeFileSet), so a reader never sees old and new files mixed
- * and a failed write (disk full) leaves the previous set untouched; the error names the file.
+ * rendering failure) writes nothing. The set is written into outDir (util/fs.ts writeFileSet: a
+ * symlink is followed, the folder's permissions and files that are not ours stay): every file goes
+ * to a temp file beside it first, so a failed write (disk full) leaves the previous set untouched
+ * and the error names the file; then each is renamed over its target, tables/ first, then
+ * dashboard.html, report.json last: a new report.json means the whole set is new.
  */
 import { join } from 'node:path';
 import { writeFileSet } from '../util/fs.ts';
@@ -46,7 +48,7 @@ export async function writeReport(report: Report, outDir: string, sections: read
     out.tables[t.name] = { arrow: join(outDir, 'tables', `${t.name}.arrow`), parquet: join(outDir, 'tables', `${t.name}.parquet`), rows: t.rows };
   }
   files.push({ path: 'dashboard.html', data: html }, { path: 'report.json', data: json });
-  // the whole set is staged next to outDir and swapped in: a reader sees the old set or the new one
+  // written in this order (report.json last); a crash leaves each file old or new, never missing
   writeFileSet(outDir, files, '--out');
   out.paths = files.map((f) => join(outDir, f.path));
   return out;

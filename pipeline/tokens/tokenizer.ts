@@ -5,11 +5,15 @@
  *   ordinary text (never an error, never a single special token). No per-token decoding here.
  * - `countSpans(text, spans)`: tokenize once, attribute each token to the labelled UTF-8 byte
  *   span that owns the token's first byte, so the parts add up exactly to the total.
+ * Both are bounded in time and memory: a run longer than RUN_LIMIT characters is cut first
+ * (bound.ts; the count of that run is then within one token per cut of the exact count,
+ * everything else is exact).
  */
 import { get_encoding, type Tiktoken } from 'tiktoken';
 import { UserError } from '../types.ts';
 
 import { TOKENIZER_NAMES, type TokenizerName } from '../constants.ts';
+import { findCuts, pieces, RUN_LIMIT } from './bound.ts';
 
 export { TOKENIZER_NAMES, type TokenizerName };
 
@@ -79,15 +83,26 @@ export function resolveTokenizers(list: readonly string[] | 'all'): Tokenizer[] 
   return out;
 }
 
+/** pieces of a cut run up to this many characters are memoised (a run repeats across arms) */
+const PIECE_MEMO_MAX_LEN = 4 * RUN_LIMIT;
+/** the piece memo is dropped when it holds this many pieces (bounded memory, ~32 MB) */
+const PIECE_MEMO_MAX_ENTRIES = 4096;
+
 class TiktokenTokenizer implements Tokenizer {
   /** token id -> its bytes; filled lazily by countSpans only (count() never decodes). */
   private readonly pieces = new Map<number, Uint8Array>();
+  /** piece of a cut text -> its count */
+  private pieceMemo = new Map<string, number>();
 
   constructor(readonly name: TokenizerName, private readonly enc: Tiktoken) {}
 
   count(text: string): number {
     if (text.length === 0) return 0;
-    return this.enc.encode_ordinary(text).length;
+    const c = findCuts(text);
+    if (!c) return this.encode(text).length;
+    let n = 0;
+    for (const p of pieces(text, c.cuts)) n += this.pieceCount(p);
+    return n;
   }
 
   countSpans(text: string, spans: readonly Span[]): SpanCount {
@@ -97,23 +112,47 @@ class TiktokenTokenizer implements Tokenizer {
     for (const s of spans) byLabel[s.label] = 0;
     if (bytes.length === 0) return { total: 0, byLabel: { ...byLabel } };
 
-    const tokens = this.enc.encode_ordinary(text);
+    const c = findCuts(text);
     let pos = 0;
     let si = 0;
-    for (let i = 0; i < tokens.length; i++) {
-      const piece = this.piece(tokens[i]);
-      if (piece.length === 0 || pos + piece.length > bytes.length || !sameBytes(bytes, pos, piece)) {
-        throw new Error(`${this.name}: token ${i} (id ${tokens[i]}) does not match the input bytes at offset ${pos}`);
+    let i = 0;
+    for (const part of c ? pieces(text, c.cuts) : [text]) {
+      for (const id of this.encode(part)) {
+        const piece = this.piece(id);
+        if (piece.length === 0 || pos + piece.length > bytes.length || !sameBytes(bytes, pos, piece)) {
+          throw new Error(`${this.name}: token ${i} (id ${id}) does not match the input bytes at offset ${pos}`);
+        }
+        // The owner of byte `pos` is the first span with end > pos (spans are contiguous, so start <= pos).
+        while (spans[si].end <= pos) si++;
+        byLabel[spans[si].label]++;
+        pos += piece.length;
+        i++;
       }
-      // The owner of byte `pos` is the first span with end > pos (spans are contiguous, so start <= pos).
-      while (spans[si].end <= pos) si++;
-      byLabel[spans[si].label]++;
-      pos += piece.length;
     }
     if (pos !== bytes.length) {
       throw new Error(`${this.name}: decoded tokens cover ${pos} of ${bytes.length} bytes`);
     }
-    return { total: tokens.length, byLabel: { ...byLabel } };
+    return { total: i, byLabel: { ...byLabel } };
+  }
+
+  /** tiktoken's ids for `text`; a failure inside the WASM names the tokenizer and the text's size */
+  private encode(text: string): Uint32Array {
+    try {
+      return this.enc.encode_ordinary(text);
+    } catch (e) {
+      throw new Error(`${this.name}: tiktoken failed on a text of ${text.length} characters (${(e as Error)?.message ?? String(e)})`);
+    }
+  }
+
+  private pieceCount(p: string): number {
+    if (p.length > PIECE_MEMO_MAX_LEN) return this.encode(p).length;
+    let n = this.pieceMemo.get(p);
+    if (n === undefined) {
+      n = this.encode(p).length;
+      if (this.pieceMemo.size >= PIECE_MEMO_MAX_ENTRIES) this.pieceMemo = new Map();
+      this.pieceMemo.set(p, n);
+    }
+    return n;
   }
 
   private piece(id: number): Uint8Array {

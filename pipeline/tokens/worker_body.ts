@@ -17,7 +17,11 @@ const port = parentPort;
 const counters = new Map<string, ChunkCounter>();
 let lastScope: string | undefined;
 
+// test hook (test/hostile/tokenizer.test.ts): the worker dies with this exit code on its first job
+const DIE_WITH = process.env.MCPGAUGE_TEST_WORKER_EXIT;
+
 port.on('message', (msg: CountRequest) => {
+  if (DIE_WITH) process.exit(Number(DIE_WITH));
   let reply: CountReply;
   try {
     if (msg.scope !== lastScope) for (const c of counters.values()) c.reset();

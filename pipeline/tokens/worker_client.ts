@@ -6,7 +6,9 @@
  *
  * Errors: a job that throws in the worker rejects with an error of the same class and message as
  * the main thread would have thrown (UserError stays a UserError, so the CLI prints the same one
- * line); a worker crash or exit rejects every pending job, and the worker is terminated.
+ * line); a worker crash or exit rejects every pending job with its reason (the exit code, the
+ * error), and the worker is terminated; terminating keeps the process alive until the thread is
+ * gone, so a caller never ends in Node's silent exit 13.
  */
 import { Worker } from 'node:worker_threads';
 import { UserError } from '../types.ts';
@@ -52,13 +54,24 @@ export function startCountWorker(): CountWorker {
   let failure: Error | null = null;
   let closed = false;
 
+  // Terminating: the thread is kept referenced until it has exited, else a caller awaiting
+  // close() (or the error it reports after it) would leave the event loop empty and Node would
+  // exit 13 ("unsettled top-level await") with no message.
+  let terminating: Promise<number> | null = null;
+  const terminate = () => {
+    if (!terminating) {
+      worker.ref();
+      terminating = worker.terminate();
+    }
+    return terminating;
+  };
   const failAll = (e: Error) => {
     if (!failure) failure = e;
     for (const p of pending.values()) p.reject(e);
     pending.clear();
     if (!closed) {
       closed = true;
-      void worker.terminate();
+      void terminate();
     }
   };
 
@@ -74,7 +87,8 @@ export function startCountWorker(): CountWorker {
       p.resolve(msg.counts.map((c) => Array.from(c)));
     }
   });
-  worker.on('error', (e: Error) => failAll(e instanceof Error ? e : new Error(String(e))));
+  worker.on('error', (e: Error) => failAll(new Error(`token-counting worker failed: ${e instanceof Error ? e.message : String(e)}`)));
+  worker.on('messageerror', (e: Error) => failAll(new Error(`token-counting worker sent an unreadable reply: ${e.message}`)));
   worker.on('exit', (code) => {
     if (pending.size > 0) failAll(new Error(`token-counting worker exited (code ${code}) with ${pending.size} job(s) pending`));
     closed = true;
@@ -96,16 +110,20 @@ export function startCountWorker(): CountWorker {
         worker.ref();
         worker.postMessage(req);
       }).finally(() => {
-        if (pending.size === 0) worker.unref();
+        if (pending.size === 0 && !terminating) worker.unref();
       });
     },
     pending: () => pending.size,
     async close() {
-      if (closed) return;
+      if (closed) {
+        if (terminating) await terminating;
+        return;
+      }
       closed = true;
+      const t = terminate();
       for (const p of pending.values()) p.reject(new Error('token-counting worker closed with jobs pending'));
       pending.clear();
-      await worker.terminate();
+      await t;
     },
   };
 }

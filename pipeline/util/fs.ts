@@ -1,28 +1,119 @@
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmdirSync, statSync, statfsSync, writeFileSync, rmSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, mkdirSync, mkdtempSync, openSync, readSync, readdirSync, realpathSync, renameSync, rmdirSync, statSync, statfsSync, writeFileSync, rmSync, type Stats } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { dirname, basename, join, resolve } from 'node:path';
 import { UserError } from '../types.ts';
 
-/** Write a file atomically: temp file in the same folder, then rename. Nothing half-written. */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
+// ---------------------------------------------------------------------------------------------
+// Inputs: only regular files, read with a size limit
+// ---------------------------------------------------------------------------------------------
+
+/** The default input size limit, in MiB (a corpus, golden set, report, config or parquet shard). */
+export const DEFAULT_MAX_INPUT_MB = 256;
+/** The environment variable that sets the input size limit (the `--max-input-mb` flag wins). */
+export const MAX_INPUT_ENV = 'MCPGAUGE_MAX_INPUT_MB';
+let maxInputFlagMb: number | undefined;
+
+/** Parse a `--max-input-mb` / MCPGAUGE_MAX_INPUT_MB value: a positive number of MiB. */
+export function parseMaxInputMb(v: string, source: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UserError(`${source} must be a positive number of MiB, got ${JSON.stringify(v)}`, 2);
+  return n;
+}
+
+/** Set the input size limit for this process (the CLI's `--max-input-mb`). */
+export function setMaxInputMb(mb: number | undefined): void {
+  maxInputFlagMb = mb;
+}
+
+/** The input size limit in bytes: `--max-input-mb`, else MCPGAUGE_MAX_INPUT_MB, else 256 MiB. */
+export function maxInputBytes(): number {
+  const env = process.env[MAX_INPUT_ENV];
+  const mb = maxInputFlagMb ?? (env !== undefined && env !== '' ? parseMaxInputMb(env, MAX_INPUT_ENV) : DEFAULT_MAX_INPUT_MB);
+  return Math.floor(mb * 1024 * 1024);
+}
+
+/** The OS error of a read (ENOENT, EACCES...) as a one-line UserError that keeps the errno `code`, so a caller can word it its own way; refusals (kind, size) have no `code`. */
+const readError = (path: string, e: unknown): UserError => Object.assign(new UserError(`${path}: cannot read file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`), { code: (e as NodeJS.ErrnoException).code });
+/** A refusal of readInputFile / assertInputFile (not a regular file, over the size limit), as opposed to an OS read error. */
+export const isInputRefusal = (e: unknown): e is UserError => e instanceof UserError && (e as NodeJS.ErrnoException).code === undefined;
+
+const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(n < 1024 * 1024 ? 3 : 1)} MiB`;
+const LIMIT_HINT = `--max-input-mb or ${MAX_INPUT_ENV}`;
+
+/** What a non-regular file is, in words ("a FIFO (named pipe)", "a character device", ...). */
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * Check that `path` is a regular file (a symlink to one is fine) within the input size limit,
+ * without opening it (so a FIFO never blocks). Returns its size. One-line UserError (exit 2)
+ * naming the path and what it is, or its size and the limit.
+ */
+export function assertInputFile(path: string, what = 'a file'): number {
+  let st: Stats;
   try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, path);
+    st = statSync(path);
   } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
+    throw readError(path, e);
+  }
+  if (!st.isFile()) throw new UserError(`${path}: is ${kindOf(st)}, expected ${what} (only regular files are read)`, 2);
+  const limit = maxInputBytes();
+  if (st.size > limit) throw new UserError(`${path}: ${mib(st.size)} is over the input size limit of ${mib(limit)} (raise it with ${LIMIT_HINT})`, 2);
+  return st.size;
+}
+
+/**
+ * Read an input file: assertInputFile first, then opened non-blocking and read by a bounded
+ * read (at most the limit + 1 byte), so a file swapped for a FIFO or one that grows while read
+ * still cannot block or exhaust memory. `what` names the expected kind in the message.
+ */
+export function readInputFile(path: string, what = 'a file'): Buffer {
+  assertInputFile(path, what);
+  const limit = maxInputBytes();
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    throw readError(path, e);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new UserError(`${path}: is ${kindOf(st)}, expected ${what} (only regular files are read)`, 2);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buf = Buffer.allocUnsafe(Math.min(1 << 20, limit + 1 - total));
+      let n: number;
+      try {
+        n = readSync(fd, buf, 0, buf.length, null);
+      } catch (e) {
+        throw readError(path, e);
+      }
+      if (n === 0) break;
+      chunks.push(n === buf.length ? buf : buf.subarray(0, n));
+      total += n;
+      if (total > limit) throw new UserError(`${path}: grew past the input size limit of ${mib(limit)} while read (raise it with ${LIMIT_HINT})`, 2);
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    closeSync(fd);
   }
 }
 
-/** Read and parse a JSON file; a missing file or malformed JSON is a one-line UserError naming the file. */
+/** readInputFile as UTF-8 text. */
+export function readInputText(path: string, what = 'a file'): string {
+  return readInputFile(path, what).toString('utf8');
+}
+
+/** Read and parse a JSON file (readInputText); a missing file or malformed JSON is a one-line UserError naming the file. */
 export function readJsonFile(path: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new UserError(`${path}: cannot read file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
+  const text = readInputText(path, 'a JSON file');
   try {
     return JSON.parse(text);
   } catch (e) {
@@ -30,9 +121,95 @@ export function readJsonFile(path: string): unknown {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Outputs: each of our files replaced atomically inside the folder
+// ---------------------------------------------------------------------------------------------
+
+/** Our temp files: `<name>.tmp-<pid>-<8 hex>`, beside the file they will replace. */
+const TEMP_RE = /^(.+)\.tmp-(\d+)-[0-9a-f]{8}$/;
+const tempPathFor = (path: string): string => join(dirname(path), `${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+
+/** Test hook: MCPGAUGE_TEST_KILL_BEFORE_RENAME=N kills this process (SIGKILL) just before its N-th rename of a temp file over one of our files. */
+let renames = 0;
+function renameHook(): void {
+  const n = Number(process.env.MCPGAUGE_TEST_KILL_BEFORE_RENAME);
+  if (Number.isInteger(n) && n > 0 && ++renames === n) process.kill(process.pid, 'SIGKILL');
+}
+
+/** Write `data` to a new temp file beside `path` (mode 0666 less the umask), fsync it; returns the temp path. */
+function writeTemp(path: string, data: string | Uint8Array): string {
+  const tmp = tempPathFor(path);
+  let fd: number | undefined;
+  try {
+    fd = openSync(tmp, 'wx', 0o666);
+    writeFileSync(fd, data);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    return tmp;
+  } catch (e) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** fsync a folder so its renames survive a power cut (best effort: some file systems refuse). */
+function fsyncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    /* best effort */
+  }
+}
+
+const pidAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Remove temp files of `names` in `dir` left by a run that died (its pid is gone). */
+function removeStaleTemps(dir: string, names: ReadonlySet<string>): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    const m = TEMP_RE.exec(e);
+    if (m && names.has(m[1]) && Number(m[2]) !== process.pid && !pidAlive(Number(m[2]))) rmSync(join(dir, e), { force: true });
+  }
+}
+
+/** Write a file atomically: a temp file in the same folder (fsynced), then rename. Nothing half-written. */
+export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  mkdirSync(dirname(path), { recursive: true });
+  removeStaleTemps(dirname(path), new Set([basename(path)]));
+  const tmp = writeTemp(path, data);
+  try {
+    renameHook();
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  fsyncDir(dirname(path));
+}
+
 /**
  * Move a fully written staging folder into place, replacing `dest` (two renames: a reader sees
  * the old folder or the new one, never a mix; if the second rename fails the old one is put back).
+ * For caches mcpgauge owns whole (corpus fetch); a user's `--out` goes through writeFileSet.
  */
 export function publishDir(staging: string, dest: string): void {
   const old = `${dest}.old-${process.pid}-${Date.now()}`;
@@ -51,31 +228,42 @@ const errText = (e: unknown): string => {
   return err.code ? `${err.code}: ${String(err.message).replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '')}` : String(err?.message ?? e);
 };
 
+/** A dangling symlink at `abs` (lstat sees it, stat does not). */
+const danglingLink = (abs: string): boolean => {
+  try {
+    return lstatSync(abs).isSymbolicLink() && !existsSync(abs);
+  } catch {
+    return false;
+  }
+};
+
 /**
- * Check before any work that an output folder can be (re)written as a whole: `dir` is a folder
- * or absent, and the folder that will hold it is writable (probed by creating and removing a
- * temp folder there, so read-only mounts and permissions show their real errno).
- * `flag` names the option in the message, e.g. "--out".
+ * Check before any work that an output folder can be written: `dir` (a symlink is followed) is
+ * a folder we can create files in (probed by creating and removing a temp folder inside it), or
+ * it is absent and the nearest existing folder above it is writable (every missing level will
+ * be created there). Nothing is left behind. `flag` names the option in the message, e.g. "--out".
  */
 export function assertWritableDir(dir: string, flag: string): void {
   const abs = resolve(dir);
   const fail = (why: string): never => {
     throw new UserError(`${flag} ${abs}: ${why}`);
   };
+  if (danglingLink(abs)) fail('is a symlink to a missing target');
   if (existsSync(abs) && !statSync(abs).isDirectory()) fail('exists and is not a folder');
-  // nearest existing ancestor: every missing level will be created in it
-  let parent = dirname(abs);
-  while (!existsSync(parent)) {
-    const up = dirname(parent);
-    if (up === parent) break;
-    parent = up;
+  // the folder itself, or the nearest existing ancestor: every missing level will be created in it
+  let probe = abs;
+  while (!existsSync(probe)) {
+    const up = dirname(probe);
+    if (up === probe) break;
+    if (danglingLink(up)) fail(`${up} is a symlink to a missing target`);
+    probe = up;
   }
-  if (!statSync(parent).isDirectory()) fail(`${parent} is not a folder`);
+  if (!statSync(probe).isDirectory()) fail(`${probe} is not a folder`);
   try {
-    accessSync(parent, constants.W_OK);
-    rmdirSync(mkdtempSync(join(parent, `.${basename(abs)}.probe-`)));
+    accessSync(probe, constants.W_OK);
+    rmdirSync(mkdtempSync(join(probe, `.mcpgauge.probe-`)));
   } catch (e) {
-    fail(`cannot write in ${parent} (${errText(e)})`);
+    fail(`cannot write in ${probe} (${errText(e)})`);
   }
 }
 
@@ -99,7 +287,10 @@ const SPECIAL_FS: Record<number, string> = {
  */
 export function assertOutputDir(dir: string, flag: string, exitCode = 2): void {
   const abs = resolve(dir);
-  if (/^\/(proc|sys|dev)(\/|$)/.test(abs)) throw new UserError(`${flag} ${abs}: a special file system (/${abs.split('/')[1]}), not an output folder`, exitCode);
+  const real = existsSync(abs) ? realpathSync(abs) : abs;
+  for (const p of new Set([abs, real])) {
+    if (/^\/(proc|sys|dev)(\/|$)/.test(p)) throw new UserError(`${flag} ${abs}: a special file system (/${p.split('/')[1]}), not an output folder`, exitCode);
+  }
   let probe = abs;
   while (!existsSync(probe) && dirname(probe) !== probe) probe = dirname(probe);
   try {
@@ -116,35 +307,62 @@ export function assertOutputDir(dir: string, flag: string, exitCode = 2): void {
 }
 
 /**
- * Write a set of files as one unit into `dir`: everything goes to a staging folder next to it,
- * then the staging folder replaces `dir` (publishDir). Entries of an existing `dir` that are not
- * part of the set are carried over. A failure removes the staging folder, leaves `dir` as it was,
- * and the error names the file (`flag` names the option, e.g. "--out").
+ * Write our set of files into the folder `dir`, as a user expects of `--out`:
+ * - `dir` is followed if it is a symlink, created (with the umask's permissions) if missing, and
+ *   otherwise left as it is: its permissions and every file that is not in the set stay.
+ * - each file is written to `<name>.tmp-<pid>-<rand>` beside it and fsynced; only when every temp
+ *   file is written are they renamed over their targets, in the order given (the caller puts its
+ *   index file, e.g. report.json, last). A write failure (disk full) renames nothing and removes
+ *   the temp files, so the previous set is untouched. A crash leaves every file old or new, never
+ *   missing; the temp files a dead run left are removed by the next run.
+ * - a rename never leaves the folder (same file system: atomic, no EXDEV).
+ * `flag` names the option in errors, e.g. "--out". Returns the real folder written.
  */
-export function writeFileSet(dir: string, files: readonly { path: string; data: string | Uint8Array }[], flag: string): void {
+export function writeFileSet(dir: string, files: readonly { path: string; data: string | Uint8Array }[], flag: string): string {
   const abs = resolve(dir);
-  mkdirSync(dirname(abs), { recursive: true });
-  const staging = mkdtempSync(join(dirname(abs), `.${basename(abs)}.staging-`));
+  if (danglingLink(abs)) throw new UserError(`${flag} ${abs}: is a symlink to a missing target`, 2);
   try {
-    for (const f of files) {
-      const target = join(staging, f.path);
+    mkdirSync(abs, { recursive: true });
+  } catch (e) {
+    throw new UserError(`${flag} ${abs}: cannot create the folder (${errText(e)})`, 2);
+  }
+  const real = realpathSync(abs);
+  if (!statSync(real).isDirectory()) throw new UserError(`${flag} ${abs}: exists and is not a folder`, 2);
+  const targets = files.map((f) => ({ ...f, target: join(real, ...f.path.split('/')) }));
+  // every target is a file (or absent) before anything is written
+  for (const t of targets) {
+    let st: Stats | undefined;
+    try {
+      st = lstatSync(t.target);
+    } catch {
+      st = undefined;
+    }
+    if (st && !st.isFile() && !st.isSymbolicLink()) throw new UserError(`${flag} ${abs}: ${t.path} is ${kindOf(st)}, not a file mcpgauge can replace; nothing was written`, 2);
+  }
+  const byDir = new Map<string, Set<string>>();
+  for (const t of targets) byDir.set(dirname(t.target), (byDir.get(dirname(t.target)) ?? new Set()).add(basename(t.target)));
+  for (const [d, names] of byDir) removeStaleTemps(d, names);
+  const temps: string[] = [];
+  try {
+    for (const t of targets) {
       try {
-        mkdirSync(dirname(target), { recursive: true });
-        writeFileSync(target, f.data);
+        mkdirSync(dirname(t.target), { recursive: true });
+        temps.push(writeTemp(t.target, t.data));
       } catch (e) {
-        throw new UserError(`${flag} ${abs}: cannot write ${f.path} (${errText(e)}); the previous contents were left as they were`);
+        throw new UserError(`${flag} ${abs}: cannot write ${t.path} (${errText(e)}); the previous contents were left as they were`);
       }
     }
-    const ours = new Set(files.map((f) => f.path.split('/')[0]));
-    const carried = existsSync(abs) ? readdirSync(abs).filter((name) => !ours.has(name)) : [];
-    for (const name of carried) renameSync(join(abs, name), join(staging, name));
-    try {
-      publishDir(staging, abs);
-    } catch (e) {
-      for (const name of carried) renameSync(join(staging, name), join(abs, name));
-      throw new UserError(`${flag} ${abs}: cannot replace the folder (${errText(e)}); the previous contents were left as they were`);
-    }
+    targets.forEach((t, i) => {
+      try {
+        renameHook();
+        renameSync(temps[i], t.target);
+      } catch (e) {
+        throw new UserError(`${flag} ${abs}: cannot replace ${t.path} (${errText(e)}); ${i === 0 ? 'the previous contents were left as they were' : `the files before it in the set (${targets.slice(0, i).map((x) => x.path).join(', ')}) are new, the rest old`}`);
+      }
+    });
   } finally {
-    rmSync(staging, { recursive: true, force: true });
+    for (const tmp of temps) rmSync(tmp, { force: true });
   }
+  for (const d of byDir.keys()) fsyncDir(d);
+  return real;
 }

@@ -1,13 +1,15 @@
 /**
  * Process hygiene shared by every place that starts a child (the gate, the proxy adapter, the
- * fixture launcher): memory from /proc, the allow-listed child environment, executable checks
- * that name the OS error, a registry of started process groups that can be ended synchronously
- * (signal handlers, exit), a /proc sweep for tagged processes, and the parent watch a child
- * runs to exit by itself when the harness that started it (or its parent) is gone.
+ * fixture launcher, the LAP runner): memory from /proc, the allow-listed child environment,
+ * executable checks that name the OS error, children in their own process group (spawnGroup,
+ * stopChild, runGroup: the whole group is ended on every exit path), a registry of started
+ * process groups that can be ended synchronously (signal handlers, exit), a /proc sweep for
+ * tagged processes, and the parent watch a child runs to exit by itself when the harness that
+ * started it (or its parent) is gone.
  */
 import { accessSync, constants, readFileSync, readdirSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { UserError } from '../types.ts';
 
 export interface ProcessMemory {
@@ -144,6 +146,165 @@ export function killTracked(signal: NodeJS.Signals = 'SIGKILL'): number {
   return n;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Process groups
+
+/**
+ * Start `command` in its own process group (detached: its pid is the group id), tracked until
+ * it exits (killTracked ends the whole group from a signal handler). End it with stopChild.
+ */
+export function spawnGroup(command: string, args: readonly string[], o: SpawnOptions & { label: string }): ChildProcess {
+  const { label, ...opts } = o;
+  const child = spawn(command, args, { ...opts, detached: true });
+  track(child, label, true);
+  return child;
+}
+
+/** Send `signal` to the group of `child` (a child not started in its own group: to the child). */
+export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    } catch {
+      /* gone */
+    }
+  }
+}
+
+export interface StopOptions {
+  /** first signal to the group (default SIGTERM) */
+  signal?: NodeJS.Signals;
+  /** time between the first signal and SIGKILL to the group (default 2000 ms) */
+  graceMs?: number;
+}
+
+/**
+ * End a child and everything in its process group: close its stdin, `signal` (SIGTERM) to the
+ * group, SIGKILL to the group after `graceMs`, and once the child is gone SIGKILL to the group
+ * again (grandchildren that ignored the first signal or outlived their parent). Resolves when the
+ * child has exited. Safe to call on a child that already exited (its leftovers are still ended).
+ */
+export async function stopChild(child: ChildProcess, o: StopOptions = {}): Promise<void> {
+  try {
+    child.stdin?.destroy();
+  } catch {
+    /* closed */
+  }
+  if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    signalGroup(child, o.signal ?? 'SIGTERM');
+    const t = setTimeout(() => signalGroup(child, 'SIGKILL'), o.graceMs ?? 2000);
+    await exited;
+    clearTimeout(t);
+  }
+  signalGroup(child, 'SIGKILL');
+}
+
+// The children of runGroup live in their own group, so a Ctrl-C at the terminal does not reach
+// them: while one runs, SIGINT/SIGTERM/SIGHUP and the exit of this process end their groups first
+// (then the signal takes its usual course when nothing else handles it).
+const running = new Set<ChildProcess>();
+const GUARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+function endRunning(): void {
+  for (const c of running) signalGroup(c, 'SIGKILL');
+}
+function onGuardSignal(sig: NodeJS.Signals): void {
+  endRunning();
+  if (process.listenerCount(sig) > 1) return; // someone else handles this signal and exits
+  unguard();
+  process.kill(process.pid, sig);
+}
+function unguard(): void {
+  process.off('exit', endRunning);
+  for (const sig of GUARDED) process.off(sig, onGuardSignal);
+}
+/**
+ * Guard a long-lived child started with spawnGroup: until the returned release is called, a
+ * SIGINT/SIGTERM/SIGHUP or the exit of this process ends its whole group (its own group does not
+ * get the terminal's Ctrl-C).
+ */
+export function holdGroup(child: ChildProcess): () => void {
+  return hold(child);
+}
+
+function hold(child: ChildProcess): () => void {
+  if (running.size === 0) {
+    process.on('exit', endRunning);
+    for (const sig of GUARDED) process.on(sig, onGuardSignal);
+  }
+  running.add(child);
+  return () => {
+    if (running.delete(child) && running.size === 0) unguard();
+  };
+}
+
+export interface GroupRun {
+  /** exited with code 0 before the deadline */
+  ok: boolean;
+  /** exit code (null: signalled, timed out or never started) */
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  /** the deadline passed: the group was stopped */
+  timedOut: boolean;
+  /** the OS error when the program could not be started (ENOENT, EACCES) */
+  spawnError?: string;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Run `command` to its end in its own process group, stdin closed, output collected (each stream
+ * capped at `maxBytes`, the tail kept). At the deadline the whole group is stopped (stopChild);
+ * when the child exits, whatever it left in its group is killed too. Resolves when the child
+ * exited, never rejects; it does not wait for a descendant that left the group to close the pipes.
+ * While it runs, a SIGINT/SIGTERM/SIGHUP or the exit of this process kills the group first.
+ */
+export function runGroup(command: string, args: readonly string[], o: { timeoutMs: number; label: string; env?: NodeJS.ProcessEnv; cwd?: string; maxBytes?: number; graceMs?: number }): Promise<GroupRun> {
+  const max = o.maxBytes ?? 8 * 1024 * 1024;
+  return new Promise((resolve) => {
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    let spawnError: string | undefined;
+    const child = spawnGroup(command, args, { env: o.env ?? process.env, cwd: o.cwd, stdio: ['ignore', 'pipe', 'pipe'], label: o.label });
+    const release = hold(child);
+    const keep = (s: string, d: Buffer) => {
+      const t = s + d.toString('utf8');
+      return t.length > max ? t.slice(-max) : t;
+    };
+    child.stdout!.on('data', (d: Buffer) => (stdout = keep(stdout, d)));
+    child.stderr!.on('data', (d: Buffer) => (stderr = keep(stderr, d)));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      void stopChild(child, { graceMs: o.graceMs ?? 1000 });
+    }, Math.max(1, o.timeoutMs));
+    const pipesClosed = Promise.all([child.stdout!, child.stderr!].map((st) => new Promise<void>((r) => st.once('close', () => r()))));
+    let finished = false;
+    const done = (exitCode: number | null, signal: NodeJS.Signals | null) => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      signalGroup(child, 'SIGKILL'); // leftovers of the group
+      release();
+      // the pipes close once the group is gone; a descendant that left the group is not waited for
+      let wait: NodeJS.Timeout | undefined;
+      void Promise.race([pipesClosed, new Promise<void>((r) => (wait = setTimeout(r, 200)))]).then(() => {
+        clearTimeout(wait);
+        resolve({ ok: !timedOut && !spawnError && exitCode === 0, exitCode, signal, timedOut, spawnError, stdout, stderr });
+      });
+    };
+    child.once('error', (e) => {
+      spawnError = (e as NodeJS.ErrnoException).code ?? e.message;
+      if (child.pid === undefined) done(null, null);
+    });
+    child.once('exit', (code, signal) => done(code, signal));
+  });
+}
+
 /**
  * pids of live (not zombie) processes, other than this one, whose environment holds
  * `NAME=<value starting with prefix>` (`exact`: `NAME=<exactly that value>`). Linux /proc; [] elsewhere.
@@ -214,23 +375,76 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
+/** The parent pid of this process when this module loaded (parentGone compares with it). */
+const START_PPID = process.ppid;
+
+/**
+ * true once the process that started this one is gone: this process was re-parented (its parent
+ * pid changed since start-up: the parent died) or the harness named by PARENT_ENV is gone.
+ */
+export function parentGone(): boolean {
+  if (process.ppid !== START_PPID) return true;
+  const want = Number(process.env[PARENT_ENV]);
+  return Number.isInteger(want) && want > 1 && want !== process.pid && !pidAlive(want);
+}
+
+/**
+ * In a process the harness started in its own process group (spawnGroup: it leads its group):
+ * SIGKILL the whole group, itself included, so what it started (stdio upstreams still loading)
+ * ends with it. No-op when this process does not lead its group (Linux /proc; else no-op).
+ */
+export function endOwnGroup(): void {
+  let pgrp = NaN;
+  try {
+    const stat = readFileSync('/proc/self/stat', 'latin1');
+    pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  } catch {
+    return;
+  }
+  if (pgrp !== process.pid) return;
+  try {
+    process.kill(-process.pid, 'SIGKILL');
+  } catch {
+    /* nothing to end */
+  }
+}
+
+/** How long an orphaned child may take to close things before it exits anyway (watchParent). */
+export const ORPHAN_GRACE_MS = 1000;
+
 /**
  * In a process started by the harness (PARENT_ENV = the harness's pid, inherited by whatever that
- * process starts): exit when the harness is gone, checked now and every `intervalMs`. `onOrphan`
- * may close things first; the process exits after it (or after 2 s). No-op without PARENT_ENV.
+ * process starts): exit when the harness is gone, checked now and every `intervalMs` (500 ms).
+ * `onOrphan` may close things first; the process exits after it, or after ORPHAN_GRACE_MS at the
+ * latest, so a child of a `kill -9`ed harness is gone within about 1.5 s. No-op without PARENT_ENV.
  */
-export function watchParent(onOrphan: () => Promise<void> | void = () => {}, intervalMs = 1000): void {
+export function watchParent(onOrphan: () => Promise<void> | void = () => {}, intervalMs = 500): void {
   const want = Number(process.env[PARENT_ENV]);
   if (!Number.isInteger(want) || want <= 1 || want === process.pid) return;
   const check = () => {
     if (pidAlive(want)) return;
     clearInterval(timer);
-    process.stderr.write(`the process that started this one (pid ${want}) is gone: exiting\n`);
-    setTimeout(() => process.exit(1), 2000).unref();
-    void Promise.resolve()
-      .then(onOrphan)
-      .catch(() => {})
-      .finally(() => process.exit(1));
+    // the harness held the other end of stderr: the note may fail (EPIPE), and that error must not
+    // reach an uncaughtException handler that logs to stderr again (a loop that starves the exit)
+    const note = () => {
+      try {
+        process.stderr.on('error', () => {});
+        process.stderr.write(`the process that started this one (pid ${want}) is gone: exiting\n`);
+      } catch {
+        /* nobody reads it */
+      }
+    };
+    // onOrphan runs first and synchronously; only a promise it returns is waited for (ORPHAN_GRACE_MS at most)
+    let pending: Promise<void> | void;
+    try {
+      pending = onOrphan();
+    } catch {
+      pending = undefined;
+    }
+    note();
+    if (!(pending instanceof Promise)) process.exit(1);
+    setTimeout(() => process.exit(1), ORPHAN_GRACE_MS).unref();
+    void pending.catch(() => {}).finally(() => process.exit(1));
   };
   const timer = setInterval(check, intervalMs);
   timer.unref();

@@ -4,9 +4,10 @@
  *   1. CLI start: `node bin/mcpgauge.mjs --help` vs `node -e 0` (goal: <= node -e 0 + 0.15 s)
  *   2. fixture cold start over stdio, spawn -> first `initialize` answer, vs server-everything
  *      (goal: <= 1.0x)
- *   3. comply, whole catalog, server-everything over stdio, vs YawLabs `@yawlabs/mcp-compliance`
- *      installed by this section into .cache/peers/ (a peer, not a dependency; with undici@7 for
- *      Node 20); skipped with the npm error when it cannot be installed (goal: <= 1.0x)
+ *   3. comply, whole catalog at 2025-11-25, on each of the four npm reference servers over stdio,
+ *      vs YawLabs mcp-compliance prepared from ../shared/peers by test/comply/reference-prober.ts
+ *      into <cache root>/peers/mcp-compliance (a peer, not a dependency); skipped with the reason
+ *      when the peer folder is absent (goal: <= 1.0x)
  *   4. offline profile, the predecessor's corpus_v2 setting (3 arms baseline_json, compact_sig,
  *      toon_listing; report + dashboard) on the committed 37-tool corpus in the mcpproxy corpus
  *      shape (corpus_v2 itself is not in this repository; same shape, similar size, with schemas)
@@ -16,10 +17,11 @@
  * Every mcpgauge process here runs dist/ (make bench-perf builds it first).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
+import { ensureReference, REFERENCE_SERVERS, referenceSource, runComply, runReference } from '../../test/comply/reference-prober.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'mcpgauge.mjs');
@@ -27,7 +29,6 @@ const FIXTURE = join(ROOT, 'bin', 'mcpfixture.mjs');
 const require = createRequire(import.meta.url);
 const EVERYTHING = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
 const ROUNDS = Number(process.env.PERF_ROUNDS ?? 5);
-const PEERS = join(ROOT, '.cache', 'peers');
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -64,29 +65,6 @@ function pair(label: string, ours: number[], peer: number[], peerName: string): 
   const o = median(ours);
   const p = median(peer);
   console.log(`${label}: mcpgauge ${s(o)} vs ${peerName} ${s(p)} = ${(o / p).toFixed(2)}x (+${s(o - p)}), medians of ${ours.length}`);
-}
-
-function yawlabs(): string | null {
-  let bin = join(PEERS, 'node_modules', '@yawlabs', 'mcp-compliance', 'package.json');
-  try {
-    // when the project itself has it (a devDependency of the compliance work), use that copy
-    bin = require.resolve('@yawlabs/mcp-compliance/package.json');
-  } catch {
-    /* not in node_modules: the .cache/peers install */
-  }
-  if (!existsSync(bin)) {
-    mkdirSync(PEERS, { recursive: true });
-    if (!existsSync(join(PEERS, 'package.json'))) writeFileSync(join(PEERS, 'package.json'), '{"name":"mcpgauge-peers","private":true}\n');
-    const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '@yawlabs/mcp-compliance', 'undici@7'], { cwd: PEERS, encoding: 'utf8', timeout: 300_000 });
-    if (r.status !== 0) {
-      console.log(`comply peer: skipped, npm install @yawlabs/mcp-compliance failed: ${(r.stderr || '').trim().split('\n').find((l) => /ERR|error/.test(l) && !/complete log/.test(l)) ?? r.status}`);
-      return null;
-    }
-  }
-  const pkg = JSON.parse(readFileSync(bin, 'utf8')) as { bin: string | Record<string, string>; version: string };
-  const rel = typeof pkg.bin === 'string' ? pkg.bin : (pkg.bin['mcp-compliance'] ?? Object.values(pkg.bin)[0]);
-  console.log(`comply peer: @yawlabs/mcp-compliance@${pkg.version} (.cache/peers)`);
-  return join(dirname(bin), rel);
 }
 
 /** the floor: read, render 3 arms, count with tiktoken, write JSON, in one plain node process */
@@ -128,16 +106,27 @@ async function main(): Promise<void> {
     }
     pair('fixture cold start, stdio spawn -> initialize answer', fx, ev, 'server-everything');
 
-    // 3. comply vs YawLabs
-    const peer = yawlabs();
-    if (peer) {
-      const ours: number[] = [];
-      const theirs: number[] = [];
-      for (let i = 0; i < Math.min(ROUNDS, 3); i++) {
-        theirs.push(wall(process.execPath, [peer, 'test', '--format', 'json', '--', process.execPath, EVERYTHING, 'stdio'], { cwd: tmp }));
-        ours.push(wall(process.execPath, [BIN, 'comply', '--format', 'json', '--', process.execPath, EVERYTHING, 'stdio']));
+    // 3. comply vs the reference prober, on the four npm reference servers over stdio
+    const src = referenceSource();
+    if (!src) console.log('comply peer: skipped, no ../shared/peers/mcp-compliance beside this checkout (MCPGAUGE_PEERS_SRC overrides)');
+    else {
+      const peer = await ensureReference(src);
+      console.log(`comply peer: YawLabs mcp-compliance ${peer.version} (prepared from ${src})`);
+      for (const [name, server] of Object.entries(REFERENCE_SERVERS)) {
+        const ours: number[] = [];
+        const theirs: number[] = [];
+        for (let i = 0; i < Math.min(ROUNDS, 3); i++) {
+          // a fresh seed folder per run, so neither prober sees what the other wrote
+          const seed = () => {
+            const d = mkdtempSync(join(tmp, 'seed-'));
+            writeFileSync(join(d, 'a.txt'), 'hello\n');
+            return d;
+          };
+          theirs.push((await runReference(peer, server(seed()))).run.wallMs);
+          ours.push((await runComply(server(seed()))).run.wallMs);
+        }
+        pair(`comply, ${name}, whole catalog at 2025-11-25`, ours, theirs, 'mcp-compliance');
       }
-      pair('comply, server-everything over stdio, whole catalog', ours, theirs, 'YawLabs mcp-compliance');
     }
 
     // 4. offline profile, corpus_v2 setting, vs the floor

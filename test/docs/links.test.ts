@@ -115,7 +115,7 @@ export function checkPage(page: string, md: string, root: string, program: Comma
       if (cmd.commands.length && c.sub) {
         const sub = cmd.commands.find((k) => k.name() === c.sub);
         if (sub) leaf = sub;
-        else if (!cmd.options.length) problems.push({ page, line: no, what: `\`mcpgauge ${c.cmd} ${c.sub}\`: no such subcommand (${cmd.commands.map((k) => k.name()).join(', ')})` });
+        else if (!cmd.options.some((o) => o.long !== '--version' && o.long !== '--help')) problems.push({ page, line: no, what: `\`mcpgauge ${c.cmd} ${c.sub}\`: no such subcommand (${cmd.commands.map((k) => k.name()).join(', ')})` });
       }
       if (!flags) continue;
       // the command's own words: before a `--` (a stdio server's command line) and a `#` comment, quoted parts (another program's flags) dropped

@@ -49,6 +49,12 @@ export function withVariants(r: Report = buildSampleReport()): Report {
   r.corpora[0].hygiene.degenerate.count = 1;
   r.corpora[0].hygiene.degenerate.examples = [{ tool_id: r.corpora[0].tool_ids[0], description: 'x', rule: r.corpora[0].hygiene.degenerate.rules[1] }];
   r.corpora[0].hygiene.invalid_utf8 = { count: 1, tool_ids: [r.corpora[0].tool_ids[0]] };
+  // a corpus whose counting cut an over-long run (pipeline/bench/token-bounds.ts)
+  r.corpora[0].token_bounds = {
+    run_limit: 1024, bound: 'estimate', max_error_per_cut: 1, note: 'variant: runs past the limit were cut', fields_total: 1,
+    fields: [{ tool_id: r.corpora[0].tool_ids[0], field: 'description', runs: 1, longest_run: 5000, cuts: 4 }],
+    arms: [{ arm: 'baseline_json', texts: 2, runs: 2, cuts: 8 }],
+  };
   // live: run health, style and what was deliberately not computed
   Object.assign(live, {
     style: 'discovery',

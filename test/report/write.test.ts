@@ -40,7 +40,8 @@ test('writeReport writes report.json, Arrow + Parquet tables and the dashboard; 
   assert.equal(w.paths.length, 12);
   assert.equal(w.paths.at(-1), w.report);
   // no temp files left behind
-  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
+  const temps = (d: string) => readdirSync(d).filter((f) => f.endsWith('.tmp') || /\.tmp-\d+-[0-9a-f]{8}$/.test(f));
+  assert.deepEqual([...temps(dir), ...temps(join(dir, 'tables'))], []);
   assert.match(readFileSync(w.dashboard, 'utf8'), /^<!doctype html>/);
 
   // per_tool: every tool of every corpus x non-skipped arm x tokenizer

@@ -4,7 +4,8 @@
  * 50 MB answer is cut at MAX_RESPONSE_BYTES, never held whole), decodes UTF-8 strictly, and
  * attributes each line to the request whose id it carries. Non-protocol lines are noise.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { holdGroup, signalGroup, spawnGroup } from '../../util/proc.ts';
 import type { Exchange } from '../types.ts';
 import { MAX_RESPONSE_BYTES, clip, idKey, isResponse, type Wire, type WireRequest } from './types.ts';
 
@@ -65,7 +66,15 @@ export class StdioWire implements Wire {
     t0 = Date.now(),
   ) {
     this.t0 = t0;
-    this.child = spawn(target.command, target.args, { cwd: target.cwd, env: target.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // its own process group (a server started through npx or a shell wrapper has children of its
+    // own): ended as a whole on close, on the exit of this process and on Ctrl-C (holdGroup)
+    this.child = spawnGroup(target.command, target.args, { cwd: target.cwd, env: target.env, stdio: ['pipe', 'pipe', 'pipe'], label: 'comply target' });
+    const release = holdGroup(this.child);
+    this.child.once('close', () => {
+      release();
+      // whatever the server left in its group when it exited
+      signalGroup(this.child, 'SIGKILL');
+    });
     this.spawnError = new Promise((resolve) => {
       this.child.once('error', (e) => resolve(e));
       this.child.once('spawn', () => resolve(null));
@@ -349,9 +358,9 @@ export class StdioWire implements Wire {
     this.child.stdin!.end();
     const step = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
     if (await step(300)) return;
-    this.child.kill('SIGTERM');
+    signalGroup(this.child, 'SIGTERM');
     if (await step(1000)) return;
-    this.child.kill('SIGKILL');
+    signalGroup(this.child, 'SIGKILL');
     await step(1000);
   }
 }

@@ -48,10 +48,11 @@ export const armsSection: ReportSection<Report> = {
     columns.push({ key: 'skipped_tools', label: 'Skipped tools', type: 'int' }, { key: 'retry_rate', label: 'Retry rate', type: 'num', digits: 2 });
     const rows = r.arms.map((a): TableRow => {
       const flags = [];
-      if (a.skipped) flags.push(html`<span class="bad">SKIPPED: ${(a.skip_reason ?? '').replace(/^skipped:\s*/i, '')}</span>`);
+      // an arm that could not run here (an optional package missing) is a warning, not a failure of the run
+      if (a.skipped) flags.push(html`<span class="warn" title="this arm was not run; the others are unaffected">skipped (warning): ${(a.skip_reason ?? '').replace(/^skipped:\s*/i, '')}</span>`);
       if (a.index_altering) flags.push(html`index-altering`);
       if (a.lower_bound) flags.push(html`lower-bound estimate`);
-      const flagText = [a.skipped ? `SKIPPED: ${(a.skip_reason ?? '').replace(/^skipped:\s*/i, '')}` : '', a.index_altering ? 'index-altering' : '', a.lower_bound ? 'lower-bound estimate' : ''].filter(Boolean).join(' ');
+      const flagText = [a.skipped ? `skipped (warning): ${(a.skip_reason ?? '').replace(/^skipped:\s*/i, '')}` : '', a.index_altering ? 'index-altering' : '', a.lower_bound ? 'lower-bound estimate' : ''].filter(Boolean).join(' ');
       const row: TableRow = {
         corpus_id: a.corpus_id,
         arm: a.arm,

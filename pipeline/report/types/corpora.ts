@@ -56,4 +56,29 @@ export interface CorpusReport {
    */
   tool_ids: string[];
   hygiene: CorpusHygiene;
+  /** present only when some counted text held a run longer than the tokenizer's run limit */
+  token_bounds?: TokenBounds;
+}
+
+/**
+ * Where bounded tokenizing (pipeline/tokens/bound.ts) cut a text before BPE: a run of one
+ * character kind longer than `run_limit` characters is counted in pieces of that length, so the
+ * count of a text holding it is within `max_error_per_cut` tokens per cut of the exact count
+ * (every other text is counted exactly).
+ */
+export interface TokenBounds {
+  /** runs longer than this many UTF-16 units were cut into pieces of this length */
+  run_limit: number;
+  /** how the affected counts relate to the exact ones: estimates within max_error_per_cut tokens per cut */
+  bound: 'estimate';
+  /** |count - exact| <= max_error_per_cut * cuts for each affected text (measured, test/tokens/bound.test.ts) */
+  max_error_per_cut: number;
+  /** one sentence saying how the count is bounded */
+  note: string;
+  /** how many tool fields hold such a run (`fields` lists the first 20) */
+  fields_total: number;
+  /** the tool fields holding such a run (field: name, description, inputSchema, annotations) */
+  fields: { tool_id: string; field: string; runs: number; longest_run: number; cuts: number }[];
+  /** per arm: its counted texts (listing, per-tool texts, simulated responses) that were cut */
+  arms: { arm: string; texts: number; runs: number; cuts: number }[];
 }
