@@ -46,7 +46,7 @@ gate:
 test: deps build
 	$(NODE) scripts/test.mjs $(ARGS)
 
-## The unit layer only (scripts/lib/test-layers.mjs UNIT: no process, server, socket or browser; ~40 s), for the inner loop
+## The unit layer only (scripts/lib/test-layers.mjs UNIT: no process, server, socket or browser; 40-50 s), for the inner loop
 test-quick: deps build
 	$(NODE) scripts/test-quick.mjs
 
