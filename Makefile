@@ -3,14 +3,15 @@
 SHELL := /bin/bash
 NODE ?= node
 
-.PHONY: all deps build bench-discovery gate test freeze fetch bench-perf fixture-image typecheck clean sample-report screenshot
+.PHONY: all deps build bench-discovery gate test test-quick freeze fetch bench-perf fixture-image typecheck clean sample-report screenshot
 
 all: bench-discovery
 
 deps: node_modules/.mcpgauge-installed
 
 node_modules/.mcpgauge-installed: package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
+	@echo "deps: npm ci (the npm registry; ~45 s on a first run) ..." >&2
+	@start=$$(date +%s); npm ci --no-audit --no-fund --loglevel=error && echo "deps: node_modules/ installed in $$(( $$(date +%s) - start )) s" >&2
 	@touch $@
 
 ## Compile pipeline/**/*.ts and arms/**/*.ts to dist/ (tsc; scripts/build.mjs) when dist/ is missing or older than
@@ -44,6 +45,10 @@ gate:
 ## The test suite (node:test via tsx)
 test: deps build
 	$(NODE) scripts/test.mjs $(ARGS)
+
+## The unit layer only (scripts/lib/test-layers.mjs UNIT: no process, server, socket or browser; 40-50 s), for the inner loop
+test-quick: deps build
+	$(NODE) scripts/test-quick.mjs
 
 ## Boot the reference MCP servers over stdio and freeze a new versioned corpus into datasets/
 freeze: deps build

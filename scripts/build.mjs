@@ -21,6 +21,8 @@ if (process.argv.includes('--check')) {
 }
 const tmp = join(root, `dist.tmp-${process.pid}`);
 rmSync(tmp, { recursive: true, force: true });
+// a cold build takes ~45 s on 2 cores: say so before it starts, so a first run never sits silent
+console.error('build: compiling pipeline/ and arms/ to dist/ (tsc) ...');
 const t0 = Date.now();
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const r = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--noCheck', '--outDir', tmp], { cwd: root, stdio: 'inherit' });

@@ -192,7 +192,10 @@ export async function lapSection(o: LapOptions): Promise<LapResult> {
     if (o.lapCommand) argv = [o.lapCommand];
     else {
       const v = await ensureLapVenv({ log: o.log, ...o.venv, offline: mode === 'offline' || o.venv?.offline });
-      if (!v.ok) return { executed: false, skip_reason: v.reason };
+      if (!v.ok) {
+        o.log?.(`live: LAP ${v.reason}`);
+        return { executed: false, skip_reason: v.reason };
+      }
       argv = v.argv;
       version = v.version;
       tiktokenCache = v.tiktokenCache;

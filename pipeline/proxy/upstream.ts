@@ -231,6 +231,9 @@ export class Upstream {
     this._state = 'connecting';
     let conn: McpConnection | undefined;
     const target = targetOf(this.cfg);
+    // a boot can take seconds (npx, a cold python): one line when it starts and one when it is ready
+    const t0 = Date.now();
+    this.opts.log(`upstream '${this.name}': starting (${describeTarget(target)}${this.failedAttempts ? `, attempt ${this.failedAttempts + 1}` : ''})`);
     try {
       conn = await connectMcp(target, {
         protocol: this.cfg.protocol ?? this.opts.protocol,
@@ -269,7 +272,7 @@ export class Upstream {
       this._state = 'connected';
       this.connectedAt = Date.now();
       this.opts.log(
-        `upstream '${this.name}' connected (${describeTarget(target)}${c.pid ? `, pid ${c.pid}` : ''}, protocol ${c.protocolVersion ?? '?'}, ${this._tools.length} tools)`,
+        `upstream '${this.name}' connected (${describeTarget(target)}${c.pid ? `, pid ${c.pid}` : ''}, protocol ${c.protocolVersion ?? '?'}, ${this._tools.length} tools): ready in ${Date.now() - t0} ms`,
       );
       this.scheduleHealth(gen);
       this.opts.onToolsChanged();
@@ -281,7 +284,7 @@ export class Upstream {
       const big = e instanceof MessageTooLarge ? e : conn?.limitExceeded();
       this.setError(big ? tooLargeReason(big) : oneLine((e as Error).message));
       this.failedAttempts++;
-      this.opts.log(`upstream '${this.name}' failed to connect: ${this.lastError}`);
+      this.opts.log(`upstream '${this.name}' failed to connect after ${Date.now() - t0} ms: ${this.lastError}`);
       this.scheduleRetry();
       return false;
     }

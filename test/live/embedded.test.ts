@@ -29,6 +29,15 @@ test('embedded default: menus, responses, retrieval, latency and economics measu
   const fixtureTools = Number(/upstream 'fixture' connected \(.*, (\d+) tools\)/.exec(lines.join('\n'))?.[1]);
   const proxyIndexed = Number(/proxy: (\d+) tools from 5\/5 upstreams/.exec(lines.join('\n'))?.[1]);
   assert.ok(fixtureTools >= 6, `fixture tool count from the proxy log: ${fixtureTools}`);
+  // progress (issue 31): each upstream's boot says when it starts and when it is ready, with the time
+  const names = [...lines.join('\n').matchAll(/upstream '([\w-]+)' connected/g)].map((m) => m[1]);
+  assert.equal(names.length, 5, `5 upstreams connected in the proxy log:\n${lines.join('\n')}`);
+  for (const n of names) {
+    const start = lines.findIndex((l) => l.startsWith(`proxy: upstream '${n}': starting (`));
+    const ready = lines.findIndex((l) => new RegExp(`^proxy: upstream '${n}' connected \\(.*\\): ready in \\d+ ms$`).test(l));
+    assert.ok(start >= 0 && ready > start, `upstream ${n}: a "starting" line, then a "ready in N ms" line:\n${lines.join('\n')}`);
+  }
+  assert.ok(lines.some((l) => /^live: proxy ready at \S+ \(\d+ tools indexed\) in \d+ ms$/.test(l)), `the proxy boot's end line with its time:\n${lines.join('\n')}`);
 
   // teardown: temp folder gone, no process left that mentions it, every logged child pid dead
   const dir = tempDirOf(lines);
