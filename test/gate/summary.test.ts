@@ -12,8 +12,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readmeGateExample, runGateCli } from './helpers.ts';
-import { assemble } from '../../pipeline/gate/assemble.ts';
-import { renderSummary, STATUS_MARK, type GateReport } from '../../pipeline/gate/report.ts';
+import { assemble, countsText } from '../../pipeline/gate/assemble.ts';
+import { renderSummary, STATUS_MARK, validateGateReport, type GateReport } from '../../pipeline/gate/report.ts';
 import type { CellResult, StepStatus } from '../../pipeline/gate/types.ts';
 
 const fast = (cfg: any) => {
@@ -124,4 +124,15 @@ test('summary.md: a green gate with a red optional cell headlines the console\'s
   assertEveryMarkExplained(md, r);
   assert.match(md, /\*\*docker\/2025-11-25\*\*: fail \(optional, 1 attempt\)\n {2}- ❌ step 1 ready: boom\n {2}- ⛔ step 10 regression: blocked by the failed ready step/);
   assert.match(md, /\*\*stdio\/2025-11-25\*\*: pass \(required, 1 attempt\)\n {2}- ⏭️ step 10 regression: skipped: no --baseline given/);
+});
+
+test('summary.md of the committed real run (samples/mcp-proxy.gate-report.json): valid report, one compliance row per cell of its own era, every mark explained', () => {
+  const r = JSON.parse(readFileSync(join(import.meta.dirname, 'samples', 'mcp-proxy.gate-report.json'), 'utf8')) as GateReport;
+  assert.deepEqual(validateGateReport(r), []);
+  const md = renderSummary(r);
+  assert.ok(md.includes(`\n8 cells: ${countsText(r.counts)}.`) && countsText(r.counts).endsWith(', 6 not applicable'), md.slice(0, 400));
+  const rows = md.split('\n').filter((l) => /^\| stdio\/20\d\d-\d\d-\d\d \| 20/.test(l));
+  assert.deepEqual(rows.map((l) => l.split(' | ').slice(0, 3).join(' | ')), ['| stdio/2025-11-25 | 2025-11-25 | http', '| stdio/2026-07-28 | 2026-07-28 | http']);
+  for (const row of rows) assert.match(row, /\| ❌ C \| \d+ \| 2 failing MUSTs: tools-list, transport-origin; capped at C from [AB] \|/);
+  assertEveryMarkExplained(md, r);
 });
