@@ -69,8 +69,8 @@ export const STATUS_MARK: Record<StepStatus, string> = {
   blocked: '⛔',
 };
 
-/** A step's reason as summary.md shows it: a skipped or not-applicable one says so before why. */
-function stepReason(st: CellResult['steps'][number]): string {
+/** A step's (or a cell's) reason as summary.md shows it: a skipped or not-applicable one says so before why. */
+function stepReason(st: { status: string; reason: string }): string {
   const prefix = st.status === 'skipped' ? 'skipped' : st.status === 'not_applicable' ? 'not applicable' : '';
   return prefix && !st.reason.toLowerCase().startsWith(prefix) ? `${prefix}: ${st.reason}` : st.reason;
 }
@@ -96,7 +96,7 @@ function complianceTable(r: GateReport): string[] {
   const min = r.cells.flatMap((c) => c.steps).find((s) => s.name === 'compliance' && typeof s.evidence.min_grade === 'string')?.evidence.min_grade;
   return [
     '', `## Compliance of the proxy (each judged revision at or above ${min ?? 'the minimum'})`, '',
-    'Graded by `mcpgauge comply` in each cell. Wire: how the prober reached the proxy (its own endpoint), not the cell\'s fixture transport. A cell judges the revision of its own era when the proxy speaks it.', '',
+    'Graded by mcpgauge comply in each cell. Wire: how the prober reached the proxy (its own endpoint), not the cell\'s fixture transport. A cell judges the revision of its own era when the proxy speaks it.', '',
     '| Cell | Revision | Wire | Grade | Score | Failing MUSTs and cap | Other failing checks (no cap) |',
     '|---|---|---|---|---|---|---|',
     ...rows,
@@ -136,7 +136,7 @@ export function renderSummary(r: GateReport): string {
     if (c.status === 'pass' && !steps.length) continue;
     const attempts = `${c.required ? 'required' : 'optional'}${c.attempts ? `, ${c.attempts} attempt${c.attempts === 1 ? '' : 's'}` : ''}`;
     if (!c.steps.length || c.status === 'skipped' || c.status === 'not_applicable') {
-      lines.push(`- ${STATUS_MARK[c.status]} **${c.id}**: ${md(c.reason)} (${attempts})`);
+      lines.push(`- ${STATUS_MARK[c.status]} **${c.id}**: ${md(stepReason(c))} (${attempts})`);
       continue;
     }
     lines.push(`- ${STATUS_MARK[c.status]} **${c.id}**: ${c.status} (${attempts})`);

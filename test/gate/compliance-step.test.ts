@@ -33,7 +33,7 @@ test('compliance step: a clean server passes at min_grade A, a broken one fails 
 
   const broken = await step.run(ctxFor(fixture(BROKEN), { ...spec, min_grade: 'B' }));
   assert.equal(broken.status, 'fail', broken.reason);
-  assert.match(broken.reason, /compliance below B: 2025-11-25\/stdio: [CDF]/);
+  assert.match(broken.reason, /^compliance below B: 2025-11-25 over stdio: [CDF] \(score \d+; /);
   assert.match(broken.reason, /lifecycle-ping|lifecycle-server-info|stdio-stdout-clean/, 'the failing MUSTs are named');
   const runs = (broken.evidence as { runs: Array<{ failing: string[]; failing_must: string[]; cap: string | null; uncapped: string | null }> }).runs;
   assert.ok(runs[0]!.failing.length >= 3, 'the failing checks are in the evidence');
