@@ -38,7 +38,7 @@ export function registerMerge(gate: Command): void {
     .option('--out <dir>', 'output folder', 'results/gate')
     .action(async (dirs: string[], o: Record<string, string | boolean | undefined>) => {
       const { mergeFragments } = await import('../gate/merge.ts');
-      const { verdictWord } = await import('../gate/assemble.ts');
+      const { verdictWord, countsText } = await import('../gate/assemble.ts');
       const run = await mergeFragments({
         dirs,
         configFile: String(o.config),
@@ -50,7 +50,7 @@ export function registerMerge(gate: Command): void {
       const r = run.report;
       const n = r.merged_from!.fragments.length;
       process.stdout.write(
-        `gate merge ${verdictWord(r)}: ${n} fragment(s); ${r.counts.pass} pass, ${r.counts.flaky} flaky, ${r.counts.fail} fail, ${r.counts.skipped} skipped -> ${run.files.report}\n` +
+        `gate merge ${verdictWord(r)}: ${n} fragment(s); ${countsText(r.counts)} -> ${run.files.report}\n` +
           r.failures.map((f) => `  ${termLine(f)}\n`).join(''),
       );
       process.exitCode = run.exitCode;

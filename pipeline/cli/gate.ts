@@ -47,7 +47,7 @@ export function register(program: Command): void {
   registerMerge(cmd);
   cmd.action(async (o: Record<string, string | boolean | undefined>) => {
     const { runGate } = await import('../gate/matrix.ts');
-    const { verdictWord } = await import('../gate/assemble.ts');
+    const { verdictWord, countsText } = await import('../gate/assemble.ts');
     const { adapterOptionsFromFlags, parseTransport } = await import('../adapter/index.ts');
     const fail2 = (m: string) => new UserError(m, 2);
     let jobs: number | undefined;
@@ -103,7 +103,7 @@ export function register(program: Command): void {
     });
     const r = run.report;
     process.stdout.write(
-      `gate ${verdictWord(r)}: ${r.counts.pass} pass, ${r.counts.flaky} flaky, ${r.counts.fail} fail, ${r.counts.skipped} skipped in ${(r.timing.total_ms / 1000).toFixed(1)} s -> ${run.files.report}\n` +
+      `gate ${verdictWord(r)}: ${countsText(r.counts)} in ${(r.timing.total_ms / 1000).toFixed(1)} s -> ${run.files.report}\n` +
         r.failures.map((f) => `  ${termLine(f)}\n`).join(''),
     );
     process.exitCode = run.exitCode;

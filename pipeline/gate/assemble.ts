@@ -66,3 +66,11 @@ export function verdictWord(r: { verdict: string; cells: readonly Pick<CellResul
   const red = r.cells.filter((c) => !c.required && c.status === 'fail').map((c) => c.id);
   return red.length ? `${word} (${red.length} optional cell${red.length > 1 ? 's' : ''} red: ${red.join(', ')})` : word;
 }
+
+/**
+ * The cell counts as the console's verdict line and summary.md both say them (one home):
+ * `0 pass, 0 flaky, 2 fail, 0 skipped` plus `, 6 not applicable` when any cell is.
+ */
+export function countsText(c: { pass: number; flaky: number; fail: number; skipped: number; not_applicable?: number }): string {
+  return `${c.pass} pass, ${c.flaky} flaky, ${c.fail} fail, ${c.skipped} skipped${c.not_applicable ? `, ${c.not_applicable} not applicable` : ''}`;
+}

@@ -322,7 +322,7 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
     }
     deadlineMs = runDeadlineMs(cfg, runnable.length, jobs, grade, repeat);
     deadline(deadlineMs, 'the run deadline (timeouts.run_ms)');
-    say(`run ${runId}: ${runnable.length} cell(s), ${jobs} in parallel, deadline ${Math.round(deadlineMs / 1000)} s, out ${outDir}`);
+    say(`run ${runId}: ${runnable.length === cells.length ? `${cells.length} cell(s)` : `${runnable.length} of ${cells.length} cell(s) to run`}, ${jobs} in parallel, deadline ${Math.round(deadlineMs / 1000)} s, out ${outDir}`);
 
     phase = 'preflight';
     // a loaded machine may start the fixture slowly: the preflight waits at least 30 s (it measures, it does not judge)

@@ -313,7 +313,7 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
     },
     steps: base.steps,
     cells: a.cells,
-    counts: { pass: count('pass'), fail: count('fail'), flaky: count('flaky'), skipped: count('skipped') },
+    counts: { pass: count('pass'), fail: count('fail'), flaky: count('flaky'), skipped: count('skipped'), ...(count('not_applicable') ? { not_applicable: count('not_applicable') } : {}) },
     failures: a.failures,
     advisories: a.advisories,
     ...(yardstick ? { fixture_compliance: yardstick } : {}),

@@ -15,6 +15,11 @@ import { harnessError } from './config.ts';
 import type { CellResult, StepStatus } from './types.ts';
 import type { PinnedProtocol } from '../mcp/protocol.ts';
 import { formatRate } from './repeat.ts';
+import { countsText, verdictWord } from './assemble.ts';
+import { complianceRuns } from './steps/compliance.ts';
+import { capText } from '../comply/render/common.ts';
+import { atLeast } from '../comply/grade.ts';
+import type { Letter } from '../comply/grade.ts';
 
 export const GATE_REPORT_SCHEMA = join(REPO_ROOT, 'datasets', 'schemas', 'gate-report.schema.json');
 
@@ -65,11 +70,48 @@ export const STATUS_MARK: Record<StepStatus, string> = {
   blocked: '⛔',
 };
 
+/** A step's (or a cell's) reason as summary.md shows it: a skipped or not-applicable one says so before why. */
+function stepReason(st: { status: string; reason: string }): string {
+  const prefix = st.status === 'skipped' ? 'skipped' : st.status === 'not_applicable' ? 'not applicable' : '';
+  return prefix && !st.reason.toLowerCase().startsWith(prefix) ? `${prefix}: ${st.reason}` : st.reason;
+}
+
+function logLinks(logs: string[] | undefined): string {
+  return logs?.length ? ` (logs: ${logs.map((l) => `[${l.split('/').pop()}](${l})`).join(', ')})` : '';
+}
+
+/** The compliance step's judged revisions, one row each, in the cell that measured them. */
+function complianceTable(r: GateReport): string[] {
+  const rows = r.cells.flatMap((c) => {
+    const st = c.steps.find((s) => s.name === 'compliance');
+    if (!st || (st.status !== 'pass' && st.status !== 'fail')) return [];
+    const min = typeof st.evidence.min_grade === 'string' ? (st.evidence.min_grade as Letter) : null;
+    return complianceRuns(st.evidence).map((x) => {
+      const ok = min === null || atLeast(x.grade, min);
+      const cap = capText({ grade: x.grade, uncapped: x.uncapped, cap: x.cap, capApplied: x.cap_applied, failingMust: x.failing_must });
+      const others = x.failing.filter((f) => !x.failing_must.some((id) => f.startsWith(`${id} [`)));
+      return `| ${c.id} | ${x.revision} | ${x.wire} | ${ok ? '✅' : '❌'} ${x.grade ?? 'no grade'} | ${x.score ?? `coverage ${Math.round(x.coverage * 100)}%`} | ${md(cap)} | ${md(others.join(', ')) || '-'} |`;
+    });
+  });
+  if (!rows.length) return [];
+  const min = r.cells.flatMap((c) => c.steps).find((s) => s.name === 'compliance' && typeof s.evidence.min_grade === 'string')?.evidence.min_grade;
+  return [
+    '', `## Compliance of the proxy (each judged revision at or above ${min ?? 'the minimum'})`, '',
+    'Graded by mcpgauge comply in each cell. Wire: how the prober reached the proxy (its own endpoint), not the cell\'s fixture transport. A cell judges the revision of its own era when the proxy speaks it.', '',
+    '| Cell | Revision | Wire | Grade | Score | Failing MUSTs and cap | Other failing checks (no cap) |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+  ];
+}
+
 export function renderSummary(r: GateReport): string {
   const out: string[] = [];
-  out.push(`# mcpgauge release gate: ${r.verdict === 'pass' ? '✅ PASS' : r.verdict === 'interrupted' ? '⏹️ INTERRUPTED (partial report)' : '❌ FAIL'}`, '');
+  const head = r.verdict === 'interrupted' ? '⏹️ INTERRUPTED (partial report)' : `${r.verdict === 'pass' ? '✅' : '❌'} ${verdictWord(r)}`;
+  out.push(`# mcpgauge release gate: ${head}`, '');
   if (r.interrupted) out.push(`Interrupted: ${md(r.interrupted.reason)} during the ${r.interrupted.phase} phase (exit ${r.interrupted.exit_code}); unfinished cells: ${r.interrupted.unfinished_cells?.join(', ') || 'none'}.`, '');
-  out.push(`Proxy: ${md(r.proxy.description)}${r.proxy.style ? ` (${r.proxy.style} style)` : ''}. ${r.cells.length} cells, up to ${r.options.jobs} in parallel, ${(r.timing.total_ms / 1000).toFixed(1)} s wall (measured).`, '');
+  const ran = r.cells.filter((c) => c.attempts > 0).length;
+  out.push(`Proxy: ${md(r.proxy.description)}${r.proxy.style ? ` (${r.proxy.style} style)` : ''}.`, '');
+  out.push(`${r.cells.length} cells: ${countsText(r.counts)}. ${ran} ran, up to ${r.options.jobs} in parallel, ${(r.timing.total_ms / 1000).toFixed(1)} s wall (measured).`, '');
   out.push(`| Cell | Required | Status | Attempts | Time | ${r.steps.map((s) => `${s.order} ${s.name}`).join(' | ')} |`);
   out.push(`|---|---|---|---|---|${r.steps.map(() => '---').join('|')}|`);
   for (const c of r.cells) {
@@ -82,18 +124,40 @@ export function renderSummary(r: GateReport): string {
   }
   out.push('', `Legend: ${Object.entries(STATUS_MARK).map(([k, v]) => `${v} ${k}`).join(', ')}.`);
   if ((r.options.repeat ?? 1) > 1) out.push('', `Each cell ran ${r.options.repeat} times: k/N = runs passed / runs in which the step ran, [lo, hi] = its Wilson 95% interval; a step that passed in some runs only is flaky.`);
-  if (r.failures.length) {
-    out.push('', '## Failures', '');
-    for (const c of r.cells) {
-      if (!r.failures.some((f) => f.startsWith(`${c.id}:`))) continue;
-      const failing = c.steps.filter((s) => s.status === 'fail' && !s.advisory);
-      if (failing.length === 0) out.push(`- **${c.id}**: ${md(c.reason)}`);
-      for (const st of failing) {
-        const logs = st.logs?.length ? ` (logs: ${st.logs.map((l) => `[${l.split('/').pop()}](${l})`).join(', ')})` : '';
-        out.push(`- **${c.id}** step ${st.order} ${st.name}: ${md(st.reason)}${logs}`);
-      }
+
+  // every mark that is not ✅, with its reason, under the cell it belongs to; a skipped or
+  // not-applicable step with the same reason in every cell that ran is said once
+  const notGreen = (c: CellResult) => c.steps.filter((s) => s.status !== 'pass');
+  const ranCells = r.cells.filter((c) => c.steps.length && c.attempts > 0);
+  const sameEverywhere = (st: CellResult['steps'][number]) =>
+    ranCells.length > 1 && (st.status === 'skipped' || st.status === 'not_applicable') &&
+    ranCells.every((c) => c.steps.some((x) => x.name === st.name && x.status === st.status && x.reason === st.reason));
+  const everywhere = ranCells[0] ? notGreen(ranCells[0]).filter(sameEverywhere) : [];
+  const lines: string[] = [];
+  for (const c of r.cells) {
+    const steps = notGreen(c).filter((st) => !(ranCells.includes(c) && everywhere.some((e) => e.name === st.name)));
+    if (c.status === 'pass' && !steps.length) continue;
+    const attempts = `${c.required ? 'required' : 'optional'}${c.attempts ? `, ${c.attempts} attempt${c.attempts === 1 ? '' : 's'}` : ''}`;
+    if (!c.steps.length || c.status === 'skipped' || c.status === 'not_applicable') {
+      lines.push(`- ${STATUS_MARK[c.status]} **${c.id}**: ${md(stepReason(c))} (${attempts})`);
+      continue;
+    }
+    lines.push(`- ${STATUS_MARK[c.status]} **${c.id}**: ${c.status} (${attempts})`);
+    for (const st of steps) {
+      const advisory = st.advisory ? ' (advisory: does not fail the cell)' : '';
+      const logs = st.status === 'fail' || st.status === 'flaky' ? logLinks(st.logs) : '';
+      lines.push(`  - ${STATUS_MARK[st.status]} step ${st.order} ${st.name}${advisory}: ${md(stepReason(st))}${logs}`);
     }
   }
+  if (lines.length || everywhere.length) {
+    out.push('', '## Not green, cell by cell', '');
+    if (everywhere.length) out.push(`- In every cell that ran (${ranCells.length}):`, ...everywhere.map((st) => `  - ${STATUS_MARK[st.status]} step ${st.order} ${st.name}: ${md(stepReason(st))}`));
+    out.push(...lines);
+  }
+  const cellIds = new Set(r.cells.map((c) => c.id));
+  const runFailures = r.failures.filter((f) => !cellIds.has(f.slice(0, f.indexOf(':'))));
+  if (runFailures.length) out.push('', '## Failures of the run (not of one cell)', '', ...runFailures.map((f) => `- ${md(f)}`));
+  out.push(...complianceTable(r));
   if (r.advisories.length) out.push('', '## Advisories (optional cells, advisory steps)', '', ...r.advisories.map((a) => `- ${md(a)}`));
   const y = r.fixture_compliance;
   if (y) {

@@ -6,6 +6,7 @@ import { sectionFor, type ReportSection, type SectionInput, type TableRow } from
 import { html } from '../report/html.ts';
 import { fmtNum, rich } from '../report/render.ts';
 import type { GateReport } from './report.ts';
+import { countsText, verdictWord } from './assemble.ts';
 import type { StepStatus } from './types.ts';
 
 /** background / text colour per status (the page allows inline styles; readable in both themes) */
@@ -18,8 +19,11 @@ const COLOUR: Record<StepStatus, string> = {
   not_applicable: 'background:#c9ccd1;color:#000',
 };
 
+/** the word on the pill (short, so the 13 step columns fit); the title says it in full with the reason */
+const LABEL: Record<StepStatus, string> = { pass: 'pass', flaky: 'flaky', fail: 'fail', blocked: 'blocked', skipped: 'skipped', not_applicable: 'n/a' };
+
 function pill(status: StepStatus, title: string) {
-  return rich(html`<span class="gate-st" title="${title}" style="${COLOUR[status]};display:inline-block;padding:2px 6px;border-radius:3px;font-size:11px;white-space:nowrap">${status.replace('_', ' ')}</span>`, status);
+  return rich(html`<span class="gate-st" title="${status.replace('_', ' ')}: ${title}" style="${COLOUR[status]};display:inline-block;padding:2px 6px;border-radius:3px;font-size:11px;white-space:nowrap">${LABEL[status]}</span>`, status);
 }
 
 export const gateSection: ReportSection<GateReport> = {
@@ -42,11 +46,15 @@ export const gateSection: ReportSection<GateReport> = {
       }
       return row;
     });
+    // the console's verdict word: a green gate with red optional cells says so (never a bare PASS)
+    const verdict = g.verdict.toUpperCase();
+    const word = verdictWord(g);
+    const redOptional = word.startsWith(`${verdict} (`) ? word.slice(verdict.length + 2, -1) : '';
     const failing = g.cells.flatMap((c) => c.steps.filter((s) => s.status === 'fail').map((s) => html`<b>${c.id}</b> step ${s.order} ${s.name}: ${s.reason}`));
     return {
       tiles: [
-        { label: 'Verdict', value: g.verdict === 'pass' ? 'PASS' : 'FAIL', sub: `exit code ${g.exit_code}`, provenance: 'measured' },
-        { label: 'Cells green', value: `${g.counts.pass + (g.options.allow_flaky ? g.counts.flaky : 0)} / ${g.cells.length}`, sub: `${g.counts.fail} fail, ${g.counts.flaky} flaky, ${g.counts.skipped} skipped`, provenance: 'measured' },
+        { label: 'Verdict', value: verdict, sub: `${redOptional ? `${redOptional}; ` : ''}exit code ${g.exit_code}`, provenance: 'measured' },
+        { label: 'Cells green', value: `${g.counts.pass + (g.options.allow_flaky ? g.counts.flaky : 0)} / ${g.cells.length}`, sub: countsText(g.counts), provenance: 'measured' },
         { label: 'Wall time', value: `${fmtNum(g.timing.total_ms / 1000, 1)} s`, sub: `${g.options.jobs} cells in parallel`, provenance: 'measured' },
       ],
       blocks: [
@@ -54,7 +62,7 @@ export const gateSection: ReportSection<GateReport> = {
         {
           kind: 'table',
           id: 'gate-grid',
-          caption: 'Each cell (fixture transport × protocol era) runs the steps in order; the first failure blocks the rest. Hover a cell for its reason.',
+          caption: 'Each cell (fixture transport × protocol era) runs the steps in order; a failed step blocks only the steps that need it. Hover a mark for its reason (n/a = not applicable).',
           columns: [
             { key: 'cell', label: 'Cell', type: 'key' },
             { key: 'required', label: 'Required', type: 'text' },

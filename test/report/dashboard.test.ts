@@ -6,7 +6,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +18,11 @@ import { CHARTS } from '../../pipeline/report/sections/charts.ts';
 import { capRows } from '../../pipeline/report/sections/common.ts';
 import { isScored, type Report } from '../../pipeline/report/types.ts';
 import { buildSampleReport, HOSTILE_TEXT, withVariants } from './sample.ts';
+import { gateSectionInput } from '../../pipeline/gate/section.ts';
+import type { GateReport } from '../../pipeline/gate/report.ts';
+
+/** a gate report of a real run (npm mcp-proxy preset, compliance on), committed as measured */
+const GATE_SAMPLE = resolve(import.meta.dirname, '../gate/samples/mcp-proxy.gate-report.json');
 
 const CHROMIUM = '/usr/bin/chromium';
 // skipped only outside CI: with CI=true a missing Chromium fails the run (launch throws)
@@ -199,9 +204,12 @@ test('a chart without data shows a "no data" note; live panels only with a live 
   await page.close();
 });
 
-test('no chart draws a text over another, and wide tables scroll inside their frame instead of being cut', { skip: SKIP }, async () => {
-  const written = await writeReport(withVariants(buildSampleReport()), join(work, 'layout'), REPORT_SECTIONS);
+test('no chart draws a text over another, and wide tables scroll inside their frame instead of being cut (the gate grid of a real run included)', { skip: SKIP }, async () => {
+  // bench + gate: the gate section from a committed real run (npm mcp-proxy, 8 cells x 13 steps)
+  const gate = JSON.parse(readFileSync(GATE_SAMPLE, 'utf8')) as GateReport;
+  const written = await writeReport(withVariants(buildSampleReport()), join(work, 'layout'), REPORT_SECTIONS, [gateSectionInput(gate)]);
   const { page } = await open(written.dashboard);
+  await page.setViewportSize({ width: 1400, height: 900 });
   const overlaps = await page.$$eval('figure.chart svg', (svgs) => {
     const out: string[] = [];
     for (const svg of svgs) {
@@ -251,6 +259,20 @@ test('no chart draws a text over another, and wide tables scroll inside their fr
     }),
   );
   assert.deepEqual(cut, [], `tables cut: ${cut.join(', ')}`);
+  // a caption stays inside its table's frame (not centred on the whole scrolled width), and the
+  // gate grid's 13 step columns all fit a 1,400 px window: a reviewer sees every step without scrolling
+  const frames = await page.$$eval('.tablewrap', (wraps) =>
+    wraps.map((w) => {
+      const t = w.querySelector('table')!;
+      const c = t.querySelector('caption');
+      const wr = w.getBoundingClientRect();
+      const cr = c?.getBoundingClientRect();
+      return { id: t.id, captionOut: cr ? cr.left < wr.left - 1 || cr.right > wr.right + 1 : false, wider: t.scrollWidth > w.clientWidth + 1 };
+    }),
+  );
+  assert.ok(frames.some((f) => f.id === 'gate-grid'), 'the gate grid is on the page');
+  assert.deepEqual(frames.filter((f) => f.captionOut).map((f) => f.id), [], 'captions outside their frame');
+  assert.equal(frames.find((f) => f.id === 'gate-grid')!.wider, false, 'the gate grid fits 1,400 px');
   const pageWidth = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, win: window.innerWidth }));
   assert.ok(pageWidth.doc <= pageWidth.win, `the page is ${pageWidth.doc} px wide in a ${pageWidth.win} px window`);
 });

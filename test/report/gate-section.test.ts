@@ -37,8 +37,12 @@ test('bench + gate: the grid shows every cell and step coloured by status, text 
   assert.match(grid, /background:#c62828;color:#fff[^>]*>fail</);
   assert.match(grid, /background:#1a7f37;color:#fff[^>]*>pass</);
   assert.ok(!page.includes(HOSTILE_TEXT), 'a reason is escaped, never markup');
+  // the tiles say the console's counts (countsText) and, for a green gate with a red optional cell, the console's verdict word
+  assert.ok(page.includes('>1 pass, 0 flaky, 1 fail, 0 skipped<'), 'the counts tile says what the console says');
+  const optionalRed = await renderDashboard(buildSampleReport(), REPORT_SECTIONS, [gateSectionInput({ ...g, verdict: 'pass', exit_code: 0, cells: g.cells.map((c) => (c.status === 'fail' ? { ...c, required: false } : c)) })]);
+  assert.ok(optionalRed.includes('1 optional cell red: sse/2025-11-25; exit code 0'), 'not a bare PASS');
   const alone = await renderDashboard(buildSampleReport(), REPORT_SECTIONS);
-  assert.ok(!alone.includes('gate-grid'));
+  assert.ok(!alone.includes('id="gate-grid"'), 'no grid (the page style names #gate-grid)');
 });
 
 test('mcpgauge report --results DIR picks up the bench and the gate report of the same folder', async () => {

@@ -9,8 +9,8 @@ export function gradeText(g: Grade): string {
   return `${g.grade} (score ${g.score}, ${cov}; ${capText(g)})`;
 }
 
-/** The cap next to the letter: which MUSTs failed and what it did to the letter. */
-export function capText(g: Grade): string {
+/** The cap next to the letter: which MUSTs failed and what it did to the letter (also the gate's summary.md and step reason). */
+export function capText(g: Pick<Grade, 'failingMust' | 'capApplied' | 'cap' | 'uncapped' | 'grade'>): string {
   const n = g.failingMust.length;
   if (!n) return 'no MUST failed, no cap';
   const which = `${n} failing MUST${n > 1 ? 's' : ''}: ${g.failingMust.slice(0, 6).join(', ')}${n > 6 ? ', …' : ''}`;
