@@ -10,7 +10,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { complySchemaValidator } from '../../pipeline/comply/schema.ts';
 import { FIXTURE_ARGV, startFixtureProcess } from '../../pipeline/fixture/launch.ts';
