@@ -3,7 +3,7 @@
 // The run gets a private TMPDIR; anything a test leaves there (a temp folder it did not remove)
 // fails the run with the names, and the folder is removed either way.
 import { $, glob, argv } from 'zx';
-import { mkdtempSync, readdirSync, rmSync, symlinkSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 $.verbose = true;
@@ -46,16 +46,28 @@ const CACHE = /^tsx-/;
 for (const name of readdirSync(outer).filter((n) => CACHE.test(n))) symlinkSync(join(outer, name), join(runTmp, name));
 // LAP (the lap-score venv, pipeline/live/lap_venv.ts) is off for the suite; test/live/lap.test.ts runs it on purpose
 $.env = { MCPGAUGE_LAP: 'off', ...process.env, TMPDIR: runTmp, TMP: runTmp, TEMP: runTmp };
+const timesFile = join(outer, `mcpgauge-test-times-${process.pid}.jsonl`);
+// the slowest files of this run (first to last event of each), so the suite's cost shows in every run
+function printSlowest(file) {
+  if (!existsSync(file)) return;
+  const rows = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  rmSync(file, { force: true });
+  if (rows.length < 2) return;
+  rows.sort((a, b) => b.ms - a.ms);
+  console.log(`test: slowest files (wall, first to last event; ${rows.length} files):`);
+  for (const r of rows.slice(0, 12)) console.log(`  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file.replace(`${process.cwd()}/`, '')}`);
+}
 let code = 0;
 try {
   // the processes the tests spawn run dist/: compile it when missing or stale (a no-op otherwise)
   await $`node scripts/build.mjs`;
   // design checks first: no import cycles, no library/server module importing the CLI
   await $`node scripts/check-cycles.mjs`;
-  await $`node --import tsx --test --test-concurrency=2 --test-timeout=300000 ${files}`;
+  await $`node --import tsx --test --test-concurrency=2 --test-timeout=300000 --test-reporter=spec --test-reporter-destination=stdout --test-reporter=./scripts/lib/file-times-reporter.mjs --test-reporter-destination=${timesFile} ${files}`;
 } catch (e) {
   code = e.exitCode ?? 1;
 }
+printSlowest(timesFile);
 const left = existsSync(runTmp) ? readdirSync(runTmp).filter((n) => !CACHE.test(n)) : [];
 rmSync(runTmp, { recursive: true, force: true });
 if (left.length > 0) {
