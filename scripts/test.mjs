@@ -54,7 +54,7 @@ function printSlowest(file) {
   rmSync(file, { force: true });
   if (rows.length < 2) return;
   rows.sort((a, b) => b.ms - a.ms);
-  console.log(`test: slowest files (wall, first to last event; ${rows.length} files):`);
+  console.log(`test: slowest files (sum of top-level tests; ${rows.length} files):`);
   for (const r of rows.slice(0, 12)) console.log(`  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file.replace(`${process.cwd()}/`, '')}`);
 }
 let code = 0;
