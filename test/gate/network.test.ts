@@ -7,7 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadGateConfig, selectCells } from '../../pipeline/gate/config.ts';
 import { NETWORK_CELL_IDS } from '../../pipeline/gate/cells.ts';
@@ -59,5 +60,20 @@ test('the reference proxy is green in every network cell; each verdict carries i
     assert.match(junit, /<property name="toxics_set_ms" value="\d+"\/>/);
   } finally {
     r.cleanup();
+  }
+});
+
+test('without Go and without a cached build the network cells are skipped with the reason (only they selected: nothing evaluated, exit 2)', async () => {
+  const cache = mkdtempSync(join(tmpdir(), 'mcpgauge-net-nogo-'));
+  const r = await runGateCli(['--cells', 'net:sse/2025-11-25', '--no-fixture-grade'], { MCPGAUGE_CACHE_DIR: cache, MCPGAUGE_GO: '' });
+  try {
+    const why = `${r.stdout}\n${r.stderr.slice(-1500)}`;
+    assert.equal(r.code, 2, why);
+    assert.equal(r.report, undefined, 'no report: the run could not evaluate anything');
+    assert.match(r.stderr, /net:sse\/2025-11-25: skipped: toxiproxy v2\.5\.0 is not built \(.*\) and Go is missing/);
+    assert.match(r.stderr, /nothing evaluated: no selected cell can run \(net:sse\/2025-11-25 skipped: toxiproxy v2\.5\.0 is not built/);
+  } finally {
+    r.cleanup();
+    rmSync(cache, { recursive: true, force: true });
   }
 });

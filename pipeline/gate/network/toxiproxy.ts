@@ -18,6 +18,8 @@ const oneLine = (x: unknown, max = 300) => {
   return t.length > max ? `${t.slice(0, max)}…` : t;
 };
 
+/** test-only: the go binary to use, or empty for none (not in --help) */
+export const GO_ENV = 'MCPGAUGE_GO';
 export const TOXIPROXY_MODULE = 'github.com/Shopify/toxiproxy/v2';
 export const TOXIPROXY_VERSION = 'v2.5.0';
 /** where the build lands: one folder per version, so a version bump never reuses an old binary */
@@ -28,8 +30,13 @@ const BUILD_TIMEOUT_MS = 600_000;
 
 export type ToxiproxyBuild = { ok: true; binary: string; built_ms: number | null } | { ok: false; reason: string };
 
-/** The Go toolchain: `go` on PATH, else the standard install folder /usr/local/go/bin. */
-export function findGo(path = process.env.PATH ?? ''): string | null {
+/**
+ * The Go toolchain: `$MCPGAUGE_GO` when set (a path; empty = no Go, so a test can stand for a
+ * machine without it), else `go` on PATH, else the standard install folder /usr/local/go/bin.
+ */
+export function findGo(path = process.env.PATH ?? '', env: NodeJS.ProcessEnv = process.env): string | null {
+  const forced = env[GO_ENV];
+  if (forced !== undefined) return forced !== '' && existsSync(forced) ? forced : null;
   for (const dir of [...path.split(delimiter).filter(Boolean), '/usr/local/go/bin']) {
     const p = join(dir, 'go');
     if (existsSync(p)) return p;
