@@ -52,7 +52,7 @@ test('the reference proxy is green in every network cell; each verdict carries i
         assert.ok(n.call.ms <= n.call.deadline_ms, `${c.id} ${st!.name}: answered within its deadline`);
         assert.equal(n.second_session.outcome, 'ok', `${c.id} ${st!.name}: a second session is not affected`);
         assert.ok(n.connections.after <= n.connections.allowed, `${c.id} ${st!.name}: ${JSON.stringify(n.connections)}`);
-        assert.equal(n.processes.after, n.processes.before);
+        assert.ok(n.processes.after <= n.processes.before, JSON.stringify(n.processes));
         assert.ok(summary.includes(`| ${c.id} | ✅ net-${f.name} |`), `summary.md shows ${c.id} net-${f.name}`);
       }
     }
