@@ -97,7 +97,8 @@ export function validateGateConfig(raw: unknown, source: string): GateConfig {
   const network = { enabled: c.network?.enabled ?? false, required: c.network?.required ?? true };
   return {
     // the network cells are known to every config (run only where asked: `network.enabled`, --network, --cells net:…)
-    cells: { ...c.cells, ...Object.fromEntries(NETWORK_CELL_IDS.map((id) => [id, { required: network.required }])) },
+    // (one listed in `cells` keeps its own entry)
+    cells: { ...Object.fromEntries(NETWORK_CELL_IDS.map((id) => [id, { required: network.required }])), ...c.cells },
     network,
     steps: c.steps ?? {},
     jobs: c.jobs ?? 0,
