@@ -32,6 +32,8 @@ const SLOW_FIRST = [
   'test/hostile/gate-verdicts.test.ts',
   'test/hostile/out-dir.test.ts',
   'test/hostile/input-files.test.ts',
+  'test/gate/network.test.ts',
+  'test/gate/sabotage-network.test.ts',
 ];
 const rank = (f) => (SLOW_FIRST.includes(f) ? SLOW_FIRST.indexOf(f) : SLOW_FIRST.length);
 const files = (await glob(only)).sort().sort((a, b) => rank(a) - rank(b));

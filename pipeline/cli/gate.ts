@@ -25,6 +25,7 @@ export function register(program: Command): void {
     .option('--proxy-endpoint <template>', 'URL template or path of the served proxy (default /mcp, /sse for sse)')
     .option('--fronts <list>', 'fixture transports the proxy fronts, e.g. stdio or stdio,sse; ":1" = one upstream per instance (other cells: not_applicable)')
     .option('--client-protocol <era>', `protocol the gate speaks to the proxy: legacy | ${MODERN_REVISION}`, 'legacy')
+    .option('--network', 'also run the network cells: the fixture behind toxiproxy (built once with go install into the cache), one step per network fault (default: config network.enabled)')
     .option('--no-fixture-grade', 'do not grade the fixture itself (once per run, with the compliance prober) before the cells')
     .option('--pass-env <name>', 'pass this variable of the gate\'s environment to the proxy and fixtures (repeatable; they get PATH, HOME, locale and TMPDIR otherwise; a secret-looking name is scrubbed from every artifact)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--verbose', 'a progress line per finished step (one per finished cell always)');
@@ -75,6 +76,7 @@ export function register(program: Command): void {
       verbose: o.verbose === true,
       configFile: String(o.config),
       gradeFixture: o.fixtureGrade !== false,
+      network: o.network === true ? true : undefined,
       cells: typeof o.cells === 'string' ? o.cells.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
       jobs,
       allowFlaky: o.allowFlaky === true,

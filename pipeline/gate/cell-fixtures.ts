@@ -24,6 +24,7 @@ import type { CellDef } from './cells.ts';
 import { cellSlug, protocolOf } from './cells.ts';
 import type { GateConfig } from './config.ts';
 import { harnessError } from './config.ts';
+import type { NetworkRig } from './network/toxiproxy.ts';
 import { CELL_LABEL, ROLE_LABEL, dockerFixtureArgv, sweepContainers, RUN_LABEL, type ContainerSweep } from './docker.ts';
 
 export const ROLES = ['main', 'barrier', 'hang', 'crash'] as const;
@@ -119,6 +120,8 @@ export interface CellFixtures {
   single: boolean;
   /** the distinct fixtures (one in a single-upstream cell) */
   distinct: RoleFixture[];
+  /** network cells only (network/fixtures.ts): the fault proxy in front of gate_main */
+  network?: NetworkRig;
   /** kill an HTTP fixture the gate owns; it is restarted on the same port */
   kill(role: Role): Promise<void>;
   /** docker cell: the containers left after the teardown (checked and removed by label) */

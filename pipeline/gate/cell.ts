@@ -17,7 +17,8 @@ import { ROLES, TAG_ENV, startCellFixtures, type CellFixtures } from './cell-fix
 import { CappedLog, capAndScrubFile } from '../util/log.ts';
 import { PARENT_ENV } from '../util/proc.ts';
 import { oneLine } from './calls.ts';
-import { STEPS } from './steps/index.ts';
+import { stepsOf } from './steps/index.ts';
+import { startNetworkFixtures } from './network/fixtures.ts';
 import type { CellContext, CellMetrics, CellResult, RunOptions, StepResult } from './types.ts';
 import { DOCKER_CELL_PROXIES, type ContainerSweep } from './docker.ts';
 import { combineRuns, formatRate } from './repeat.ts';
@@ -110,7 +111,8 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number, la
   let proxy: RunningProxy | undefined;
   const docker: Attempt['docker'] = {};
   try {
-    fixtures = await startCellFixtures(cell, rc.cfg, rc.runId, logDir, rc.opts.upstreams === 1); // a harness error propagates (exit 2)
+    // a harness error propagates (exit 2); a network cell's fixture sits behind toxiproxy
+    fixtures = await (cell.network ? startNetworkFixtures : startCellFixtures)(cell, rc.cfg, rc.runId, logDir, rc.opts.upstreams === 1);
     const port = await freePort();
     const values = { ...runtimeValues(rc.spec.kind === 'command' ? rc.spec.command : undefined), ...placeholderValues(cell, fixtures, rc.cfg, workDir, port, apiKey) };
     const env = { ...rc.env, [TAG_ENV]: `${rc.runId}/${cell.id}/proxy`, [PARENT_ENV]: String(process.pid) };
@@ -118,7 +120,8 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number, la
     if (cell.transport === 'docker' && proxy.pid !== undefined) DOCKER_CELL_PROXIES.add(proxy.pid);
     log(`proxy: ${proxy.description}`);
     log(`fixtures${fixtures.single ? ' (single-upstream cell: one fixture in BACKEND_MODE=roles carries every role)' : ''}: ${fixtures.distinct.map((rf) => `${rf.role}=${rf.url ?? shellLine(rf.argv.slice(-4))}`).join(' ')}`);
-    const logs = [rel(gateLog), rel(proxyLog), ...fixtures.distinct.map((rf) => rel(rf.log))];
+    // (a network cell's side fixture stands behind three role names: its log once)
+    const logs = [...new Set([rel(gateLog), rel(proxyLog), ...fixtures.distinct.map((rf) => rel(rf.log)), ...(fixtures.network ? [rel(join(logDir, 'toxiproxy.log'))] : [])])];
     const ctx: CellContext = {
       cell,
       cfg: rc.cfg,
@@ -141,7 +144,7 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number, la
     let proxyGone: string | null = null;
     let failed = false;
     let logCutSaid = false;
-    for (const st of STEPS) {
+    for (const st of stepsOf(cell)) {
       const base = { name: st.meta.name, order: st.meta.order };
       const blocker = proxyGone ?? st.meta.needs.map((n) => notPassed.get(n)).find((x) => x !== undefined);
       if (blocker !== undefined) {

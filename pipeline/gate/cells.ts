@@ -15,9 +15,16 @@ export interface CellDef {
   transport: FixtureTransport;
   era: Era;
   title: string;
+  /**
+   * a network cell: the fixture behind toxiproxy, and the network steps (steps/index.ts
+   * NETWORK_STEPS) instead of the main ones; selected by config `network.enabled` or `--network`
+   */
+  network?: true;
 }
 
 const cell = (transport: FixtureTransport, era: Era, title: string): CellDef => ({ id: `${transport}/${era}`, transport, era, title });
+/** a network cell over an HTTP upstream transport: id `net:<transport>/<era>` */
+const netCell = (transport: 'http-stateful' | 'http-stateless' | 'sse', era: Era): CellDef => ({ id: `net:${transport}/${era}`, transport, era, title: `${transport} ${era} behind toxiproxy (network faults)`, network: true });
 
 export const CELLS: readonly CellDef[] = [
   cell('stdio', L, `fixture over stdio, ${L} wire`),
@@ -28,7 +35,15 @@ export const CELLS: readonly CellDef[] = [
   cell('sse', L, `legacy HTTP+SSE, ${L}`),
   cell('sse', M, `legacy HTTP+SSE, ${M}`),
   cell('docker', L, 'fixture image over stdio (docker run -i)'),
+  // the HTTP upstream transports behind a real fault proxy, one era each (the faults sit on the
+  // wire, below the protocol; the stateless one on the modern wire, the others on the legacy one)
+  netCell('http-stateless', M),
+  netCell('http-stateful', L),
+  netCell('sse', L),
 ];
+
+/** the network cells' ids (config `network`, `--network`) */
+export const NETWORK_CELL_IDS: readonly string[] = CELLS.filter((c) => c.network).map((c) => c.id);
 
 export const CELL_IDS: readonly string[] = CELLS.map((c) => c.id);
 

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { REPO_ROOT } from '../constants.ts';
 import type { ValidateFunction } from 'ajv';
 import { UserError } from '../types.ts';
-import { CELL_IDS } from './cells.ts';
+import { CELL_IDS, NETWORK_CELL_IDS } from './cells.ts';
 import { readJsonFile } from '../util/fs.ts';
 import { DEFAULT_LOG_CAP_BYTES } from '../util/log.ts';
 import { compileSchemaFile, describeAjvError } from '../util/schema.ts';
@@ -57,6 +57,11 @@ export interface GateConfig {
   proxy: { command: string; config_template?: string; url?: string };
   /** the compliance step: minimum conformance grade per graded revision (absent: the step is skipped) */
   compliance?: { min_grade: Letter; spec_version: SpecChoice; skip: string[] };
+  /**
+   * the network cells (cells.ts `net:*`: the fixture behind toxiproxy): run when `enabled` (or
+   * `gate --network`); `required` (default true) as for a cell. Absent: `{enabled: false, required: true}`.
+   */
+  network: { enabled: boolean; required: boolean };
   /** absolute path of the file it came from */
   source: string;
 }
@@ -80,6 +85,7 @@ export function validateGateConfig(raw: unknown, source: string): GateConfig {
     retries?: number;
     budgets: { limit?: number };
     compliance?: { min_grade: Letter; spec_version?: SpecChoice; skip?: string[] };
+    network?: { enabled?: boolean; required?: boolean };
   };
   // a gate that no result can turn red is not a gate: every cell optional is a config error, not a green run
   if (!Object.values(c.cells).some((cell) => cell.required)) {
@@ -88,8 +94,12 @@ export function validateGateConfig(raw: unknown, source: string): GateConfig {
   const dir = dirname(resolve(source));
   const proxy = { ...c.proxy };
   if (proxy.config_template !== undefined) proxy.config_template = resolve(dir, proxy.config_template);
+  const network = { enabled: c.network?.enabled ?? false, required: c.network?.required ?? true };
   return {
-    cells: c.cells,
+    // the network cells are known to every config (run only where asked: `network.enabled`, --network, --cells net:…)
+    // (one listed in `cells` keeps its own entry)
+    cells: { ...Object.fromEntries(NETWORK_CELL_IDS.map((id) => [id, { required: network.required }])), ...c.cells },
+    network,
     steps: c.steps ?? {},
     jobs: c.jobs ?? 0,
     retries: c.retries ?? 1,
@@ -114,12 +124,15 @@ export function loadGateConfig(path: string = DEFAULT_GATE_CONFIG): GateConfig {
 }
 
 /**
- * `--cells` (absent: every cell of the config): each id a known cell that the config has, and at
+ * `--cells` (absent: every cell of the config, the network cells only with `network`, i.e. config
+ * `network.enabled` or `--network`): each id a known cell that the config has, and at
  * least one of them required (`needRequired`, default true; a fragment runs one cell of a gate,
  * optional or not, and leaves that rule to the merge); one line, exit 2, otherwise.
  */
-export function selectCells(cfg: GateConfig, cells: readonly string[] | undefined, needRequired = true): string[] {
-  const selected = [...(cells ?? Object.keys(cfg.cells))];
+export function selectCells(cfg: GateConfig, cells: readonly string[] | undefined, needRequired = true, network = cfg.network.enabled): string[] {
+  const selected = [...(cells ?? Object.keys(cfg.cells).filter((id) => network || !NETWORK_CELL_IDS.includes(id)))];
+  // --network with --cells: the listed cells and the network cells
+  if (cells && network) for (const id of NETWORK_CELL_IDS) if (!selected.includes(id)) selected.push(id);
   for (const id of selected) {
     if (!CELL_IDS.includes(id)) throw harnessError(`--cells: unknown cell ${JSON.stringify(id)} (cells: ${CELL_IDS.join(', ')})`);
     if (!cfg.cells[id]) throw harnessError(`--cells: cell ${JSON.stringify(id)} is not in ${cfg.source}`);

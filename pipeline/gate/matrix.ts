@@ -26,7 +26,8 @@ import { CELL_PLACEHOLDERS, ROLE_PLACEHOLDERS, WORK_DIRS, runCell } from './cell
 import { assemble, type ExpectedCell } from './assemble.ts';
 import { loadBaseline } from './baseline.ts';
 import { writeGateOutputs, type GateReport } from './report.ts';
-import { STEPS, STEP_NAMES } from './steps/index.ts';
+import { NETWORK_STEPS, NETWORK_STEP_NAMES, STEPS, STEP_NAMES, stepsOf } from './steps/index.ts';
+import { ensureToxiproxy } from './network/toxiproxy.ts';
 import type { CellResult, StepResult } from './types.ts';
 import { placeholdersIn, redact, splitCommandLine } from '../adapter/index.ts';
 import { allowedEnv, assertExecutable, killTracked, passedSecrets, sweepTagged } from '../util/proc.ts';
@@ -56,6 +57,8 @@ export interface GateOptions {
   adapterExplicit?: ReadonlySet<string>;
   adapter?: AdapterOptions;
   clientProtocol?: PinnedProtocol;
+  /** run the network cells too (`--network`; default: config `network.enabled`) */
+  network?: boolean;
   /** grade the fixture itself once per run (default true; needs a "compliance" config block) */
   gradeFixture?: boolean;
   /** environment variables passed to the proxy and fixtures besides the allow-list (--pass-env) */
@@ -94,7 +97,7 @@ async function pool<T>(items: readonly T[], jobs: number, fn: (t: T) => Promise<
 }
 
 export function skippedCell(c: CellDef, required: boolean, reason: string, status: 'skipped' | 'not_applicable' = 'skipped'): CellResult {
-  const steps: StepResult[] = STEPS.map((s) => ({ name: s.meta.name, order: s.meta.order, status, reason, duration_ms: 0, evidence: {} }));
+  const steps: StepResult[] = stepsOf(c).map((s) => ({ name: s.meta.name, order: s.meta.order, status, reason, duration_ms: 0, evidence: {} }));
   return { id: c.id, transport: c.transport, era: c.era, required, status, reason, attempts: 0, duration_ms: 0, steps, metrics: {}, logs: [] };
 }
 
@@ -173,8 +176,9 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
   const t0 = performance.now();
   const cfg = loadGateConfig(o.configFile);
   // a fragment runs one cell of a gate (optional or not): whether the gate has a required cell is the merge's to judge
-  const selected = selectCells(cfg, o.cells, o.allowNothingEvaluated !== true);
-  for (const name of Object.keys(cfg.steps)) if (!STEP_NAMES.includes(name)) throw harnessError(`${cfg.source}: steps.${name}: unknown step (steps: ${STEP_NAMES.join(', ')})`);
+  const selected = selectCells(cfg, o.cells, o.allowNothingEvaluated !== true, o.network ?? cfg.network.enabled);
+  const knownSteps = [...STEP_NAMES, ...NETWORK_STEP_NAMES.filter((n) => !STEP_NAMES.includes(n))];
+  for (const name of Object.keys(cfg.steps)) if (!knownSteps.includes(name)) throw harnessError(`${cfg.source}: steps.${name}: unknown step (steps: ${knownSteps.join(', ')})`);
   // every step advisory: no step could turn a cell red, so a cell would pass whatever the proxy does
   if (STEP_NAMES.every((n) => cfg.steps[n]?.required === false)) throw harnessError(`${cfg.source}: /steps: every step has "required": false (advisory), so no step could make a cell red; leave at least one step required`);
   const jobs = resolveJobs(o.jobs, cfg.jobs);
@@ -223,7 +227,8 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
       proxy: { description: redact(description, secrets), ...(style ? { style } : {}) },
       config: { file: cfg.source },
       options: { jobs, allow_flaky: o.allowFlaky ?? false, cells: selected, baseline: o.baselineFile ?? null, client_protocol: o.clientProtocol ?? 'legacy', retries: cfg.retries, repeat },
-      steps: STEPS.map((st) => ({ order: st.meta.order, name: st.meta.name, title: st.meta.title, optional: st.meta.optional === true, needs: [...st.meta.needs], required: cfg.steps[st.meta.name]?.required !== false })),
+      // the network cells' own steps after the main ones (summary.md draws them in their own table)
+      steps: [...STEPS, ...(cells.some((c) => c.network) ? NETWORK_STEPS.filter((st) => !STEP_NAMES.includes(st.meta.name)) : [])].map((st) => ({ order: st.meta.order, name: st.meta.name, title: st.meta.title, optional: st.meta.optional === true, needs: [...st.meta.needs], required: cfg.steps[st.meta.name]?.required !== false })),
       cells: a.cells,
       counts: { pass: count('pass'), fail: count('fail'), flaky: count('flaky'), skipped: count('skipped'), ...(count('not_applicable') ? { not_applicable: count('not_applicable') } : {}) },
       failures: a.failures,
@@ -306,6 +311,16 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
           runnable.push(c);
           // whatever way the run ends (green, red, a signal), no container of this run may survive it
           releaseDocker = guardDockerRun(runId);
+        }
+      } else if (c.network) {
+        // built once into the cache (about a minute); where Go is missing: skipped with the reason
+        const built = await ensureToxiproxy();
+        if (built.ok) {
+          if (built.built_ms !== null) say(`network: toxiproxy built in ${(built.built_ms / 1000).toFixed(1)} s (${built.binary})`);
+          runnable.push(c);
+        } else {
+          results.push(skippedCell(c, required, `skipped: ${built.reason}`));
+          say(`${c.id}: skipped: ${built.reason}`);
         }
       } else runnable.push(c);
     }

@@ -15,6 +15,7 @@ import { harnessError } from './config.ts';
 import type { CellResult, StepStatus } from './types.ts';
 import type { PinnedProtocol } from '../mcp/protocol.ts';
 import { formatRate } from './repeat.ts';
+import { CELLS } from './cells.ts';
 import { countsText, verdictWord } from './assemble.ts';
 import { complianceRuns } from './steps/compliance.ts';
 import { capText } from '../comply/render/common.ts';
@@ -104,6 +105,40 @@ function complianceTable(r: GateReport): string[] {
   ];
 }
 
+/** a network cell (cells.ts `network`): drawn in its own table, with its own steps */
+const isNetworkCell = (id: string) => CELLS.some((c) => c.id === id && c.network === true);
+
+/** What a network step's verdict carries (steps/network.ts `evidence.network`). */
+interface NetworkVerdict {
+  toxics: Array<{ type: string; stream: string; attributes: Record<string, number> }>;
+  timeline_ms: Record<string, number>;
+  call: { expect: string; deadline_ms: number; outcome: string; ms: number };
+}
+function networkVerdict(e: Record<string, unknown>): NetworkVerdict | undefined {
+  const n = e.network as NetworkVerdict | undefined;
+  return n && Array.isArray(n.toxics) ? n : undefined;
+}
+const toxicsText = (n: NetworkVerdict) => n.toxics.map((t) => `${t.type} ${t.stream} ${Object.entries(t.attributes).map(([k, v]) => `${k}=${v}`).join(' ')}`).join(' + ');
+
+/** The network cells: a table of their steps, then each fault's toxics, timeline and outcome. */
+function networkSection(r: GateReport, table: (cells: CellResult[], steps: GateReport['steps']) => string[]): string[] {
+  const cells = r.cells.filter((c) => isNetworkCell(c.id));
+  if (!cells.length) return [];
+  // columns: the network graph's steps in its own order (steps/index.ts NETWORK_STEPS)
+  const steps = cells[0].steps.map((s) => ({ order: s.order, name: s.name, title: s.name, optional: false }));
+  const out = ['', '## Network cells (the fixture behind toxiproxy)', '', ...table(cells, steps)];
+  const rows = cells.flatMap((c) =>
+    c.steps.flatMap((st) => {
+      const n = networkVerdict(st.evidence);
+      if (!n) return [];
+      const tl = Object.entries(n.timeline_ms).map(([k, v]) => `${k.replace(/_/g, ' ')} +${v}`).join(', ');
+      return [`| ${c.id} | ${STATUS_MARK[st.status]} ${st.name} | ${md(toxicsText(n))} | ${tl} | ${md(`${n.call.outcome} after ${n.call.ms} ms (expected: ${n.call.expect} within ${n.call.deadline_ms} ms)`)} |`];
+    }),
+  );
+  if (rows.length) out.push('', 'Each fault: the toxics set on the link to the fixture and when (ms from the step\'s start), and what the proxy answered.', '', '| Cell | Fault | Toxics | Timeline (ms) | Proxy answered |', '|---|---|---|---|---|', ...rows);
+  return out;
+}
+
 export function renderSummary(r: GateReport): string {
   const out: string[] = [];
   const head = r.verdict === 'interrupted' ? '⏹️ INTERRUPTED (partial report)' : `${r.verdict === 'pass' ? '✅' : '❌'} ${verdictWord(r)}`;
@@ -112,16 +147,23 @@ export function renderSummary(r: GateReport): string {
   const ran = r.cells.filter((c) => c.attempts > 0).length;
   out.push(`Proxy: ${md(r.proxy.description)}${r.proxy.style ? ` (${r.proxy.style} style)` : ''}.`, '');
   out.push(`${r.cells.length} cells: ${countsText(r.counts)}. ${ran} ran, up to ${r.options.jobs} in parallel, ${(r.timing.total_ms / 1000).toFixed(1)} s wall (measured).`, '');
-  out.push(`| Cell | Required | Status | Attempts | Time | ${r.steps.map((s) => `${s.order} ${s.name}`).join(' | ')} |`);
-  out.push(`|---|---|---|---|---|${r.steps.map(() => '---').join('|')}|`);
-  for (const c of r.cells) {
-    const marks = r.steps.map((s) => {
-      const st = c.steps.find((x) => x.name === s.name);
-      // --repeat N (N > 1): the measured pass rate beside the mark, `k/N [lo, hi]` (Wilson 95 %)
-      return st ? `${STATUS_MARK[st.status]}${st.rate ? ` ${formatRate(st.rate)}` : ''}` : '';
-    });
-    out.push(`| ${c.id} | ${c.required ? 'yes' : 'no'} | ${STATUS_MARK[c.status]} ${c.status} | ${c.attempts} | ${(c.duration_ms / 1000).toFixed(1)} s | ${marks.join(' | ')} |`);
-  }
+  const table = (cells: CellResult[], steps: GateReport['steps']): string[] => [
+    `| Cell | Required | Status | Attempts | Time | ${steps.map((s) => `${s.order} ${s.name}`).join(' | ')} |`,
+    `|---|---|---|---|---|${steps.map(() => '---').join('|')}|`,
+    ...cells.map((c) => {
+      const marks = steps.map((s) => {
+        const st = c.steps.find((x) => x.name === s.name);
+        // --repeat N (N > 1): the measured pass rate beside the mark, `k/N [lo, hi]` (Wilson 95 %)
+        return st ? `${STATUS_MARK[st.status]}${st.rate ? ` ${formatRate(st.rate)}` : ''}` : '';
+      });
+      return `| ${c.id} | ${c.required ? 'yes' : 'no'} | ${STATUS_MARK[c.status]} ${c.status} | ${c.attempts} | ${(c.duration_ms / 1000).toFixed(1)} s | ${marks.join(' | ')} |`;
+    }),
+  ];
+  // the main table: the main cells and steps; the network cells have their own (networkSection)
+  const mainSteps = r.steps.filter((s) => r.cells.some((c) => !isNetworkCell(c.id) && c.steps.some((x) => x.name === s.name)) || !r.cells.some((c) => isNetworkCell(c.id) && c.steps.some((x) => x.name === s.name)));
+  const mainCells = r.cells.filter((c) => !isNetworkCell(c.id));
+  if (mainCells.length) out.push(...table(mainCells, mainSteps));
+  out.push(...networkSection(r, table));
   out.push('', `Legend: ${Object.entries(STATUS_MARK).map(([k, v]) => `${v} ${k}`).join(', ')}.`);
   if ((r.options.repeat ?? 1) > 1) out.push('', `Each cell ran ${r.options.repeat} times: k/N = runs passed / runs in which the step ran, [lo, hi] = its Wilson 95% interval; a step that passed in some runs only is flaky.`);
 
@@ -185,7 +227,13 @@ export function renderJunit(r: GateReport): string {
       const name = `${String(s.order).padStart(2, '0')} ${s.name}`;
       lines.push(`    <testcase classname="gate.${xml(c.id)}" name="${xml(name)}" time="${(s.duration_ms / 1000).toFixed(3)}">`);
       const rate = 'rate' in s ? s.rate : undefined;
-      if (rate) lines.push(`      <properties><property name="pass_rate" value="${xml(formatRate(rate))}"/><property name="passes" value="${rate.passes}"/><property name="runs" value="${rate.runs}"/></properties>`);
+      const net = networkVerdict(s.evidence);
+      const props = [
+        ...(rate ? [`<property name="pass_rate" value="${xml(formatRate(rate))}"/>`, `<property name="passes" value="${rate.passes}"/>`, `<property name="runs" value="${rate.runs}"/>`] : []),
+        // a network verdict: the toxics that were set and when (ms from the step's start)
+        ...(net ? [`<property name="toxics" value="${xml(toxicsText(net))}"/>`, ...Object.entries(net.timeline_ms).map(([k, v]) => `<property name="${xml(`${k}_ms`)}" value="${v}"/>`)] : []),
+      ];
+      if (props.length) lines.push(`      <properties>${props.join('')}</properties>`);
       if (s.status === 'fail' || s.status === 'blocked') {
         const logs = 'logs' in s && s.logs ? `\nlogs: ${s.logs.join(', ')}` : '';
         lines.push(`      <failure message="${xml(s.reason)}" type="${s.status}">${xml(`${s.reason}${logs}\nevidence: ${JSON.stringify(s.evidence)}`)}</failure>`);

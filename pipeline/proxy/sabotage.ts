@@ -15,12 +15,16 @@
  *                   drop-meta does; counted per process, or across processes in the file named by
  *                   MCPGAUGE_PROXY_SABOTAGE_STATE when set (so `gate --repeat 3`, a fresh proxy per
  *                   run, meets it in exactly one run: pass it with --pass-env)
+ *   net-no-deadline  the call deadline is not applied to upstreams reached over HTTP (streamable
+ *                   HTTP or SSE): the proxy leaves it to its HTTP client, so a half-open peer or a
+ *                   link slower than the timeout hangs the caller (the network cells' steps go red;
+ *                   stdio upstreams keep their deadline)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { UserError } from '../types.ts';
 
 export const SABOTAGE_ENV = 'MCPGAUGE_PROXY_SABOTAGE';
-export const SABOTAGE_SWITCHES = ['drop-meta', 'serialize', 'no-timeout', 'swallow-cancel', 'manual-restart', 'no-reconnect', 'flaky-meta'] as const;
+export const SABOTAGE_SWITCHES = ['drop-meta', 'serialize', 'no-timeout', 'swallow-cancel', 'manual-restart', 'no-reconnect', 'flaky-meta', 'net-no-deadline'] as const;
 export const SABOTAGE_STATE_ENV = 'MCPGAUGE_PROXY_SABOTAGE_STATE';
 export type SabotageSwitch = (typeof SABOTAGE_SWITCHES)[number];
 

@@ -160,7 +160,8 @@ export class Upstream {
     }
     const conn = this.conn!;
     const sabotage = this.opts.sabotage;
-    const remaining = sabotage?.has('no-timeout') ? 24 * 3600_000 : Math.max(1, deadline - Date.now());
+    const noDeadline = sabotage?.has('no-timeout') || (sabotage?.has('net-no-deadline') && !('command' in this.cfg));
+    const remaining = noDeadline ? 24 * 3600_000 : Math.max(1, deadline - Date.now());
     const ac = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let rejectDead: ((e: Error) => void) | undefined;

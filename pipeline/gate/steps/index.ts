@@ -18,6 +18,9 @@ import { step as cancel } from './cancel.ts';
 import { step as budget } from './budget.ts';
 import { step as regression } from './regression.ts';
 import { step as compliance } from './compliance.ts';
+import { networkStep } from './network.ts';
+import { NETWORK_FAULTS } from '../network/faults.ts';
+import type { CellDef } from '../cells.ts';
 
 /**
  * [step, needs]. Why each edge:
@@ -73,4 +76,21 @@ export function dependentsOf(name: string): string[] {
     }
   }
   return [...out];
+}
+
+// ---- network cells (cells.ts `network`): their own graph, one step per registered fault ----
+
+/**
+ * The steps of a network cell: ready and call (the proxy serves the fixture through the fault
+ * proxy at all), then one step per fault of network/faults.ts, each needing only `call`: a fault
+ * that turns one red leaves the others to run (each sets and removes its own toxics).
+ */
+const NETWORK_GRAPH: ReadonlyArray<readonly [StepDef, readonly string[]]> = [[ready, []], [call, ['ready']], ...NETWORK_FAULTS.map((f) => [networkStep(f), ['call']] as const)];
+
+export const NETWORK_STEPS: readonly GateStep[] = NETWORK_GRAPH.map(([s, needs], i) => ({ meta: { ...s.meta, order: i + 1, needs }, run: s.run }));
+export const NETWORK_STEP_NAMES: readonly string[] = NETWORK_STEPS.map((s) => s.meta.name);
+
+/** The steps a cell runs: the network graph in a network cell, else the main graph. */
+export function stepsOf(cell: Pick<CellDef, 'network'>): readonly GateStep[] {
+  return cell.network ? NETWORK_STEPS : STEPS;
 }
