@@ -15,12 +15,15 @@
  *                   drop-meta does; counted per process, or across processes in the file named by
  *                   MCPGAUGE_PROXY_SABOTAGE_STATE when set (so `gate --repeat 3`, a fresh proxy per
  *                   run, meets it in exactly one run: pass it with --pass-env)
+ *   stale-index     the index keeps each upstream's tool list of its connection's start:
+ *                   list_changed is ignored, no subscriptions/listen is opened, ttlMs is not
+ *                   honoured and a changed list seen by the health check is dropped
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { UserError } from '../types.ts';
 
 export const SABOTAGE_ENV = 'MCPGAUGE_PROXY_SABOTAGE';
-export const SABOTAGE_SWITCHES = ['drop-meta', 'serialize', 'no-timeout', 'swallow-cancel', 'manual-restart', 'no-reconnect', 'flaky-meta'] as const;
+export const SABOTAGE_SWITCHES = ['drop-meta', 'serialize', 'no-timeout', 'swallow-cancel', 'manual-restart', 'no-reconnect', 'flaky-meta', 'stale-index'] as const;
 export const SABOTAGE_STATE_ENV = 'MCPGAUGE_PROXY_SABOTAGE_STATE';
 export type SabotageSwitch = (typeof SABOTAGE_SWITCHES)[number];
 
