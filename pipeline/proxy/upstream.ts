@@ -58,6 +58,9 @@ export interface CallContext {
 
 class CallFailure extends Error {}
 
+/** the longest a caller waits for the re-list of a list past its ttlMs (then the list at hand is served) */
+export const REVALIDATE_WAIT_MS = 1000;
+
 export class Upstream {
   readonly name: string;
   readonly cfg: UpstreamConfig;
@@ -90,6 +93,7 @@ export class Upstream {
   private ttlMs: number | undefined;
   /** a re-list because the list's ttlMs passed, shared by every caller waiting for it */
   private revalidating: Promise<void> | null = null;
+  private revalidatingSince = 0;
   /** the open subscriptions/listen stream of the current connection (2026-07-28) */
   private sub: ListenHandle | undefined;
   /** times the listen stream of the current connection ended and was opened again */
@@ -451,17 +455,24 @@ export class Upstream {
   }
 
   /**
-   * Re-list when the list is past its ttlMs, before it is served again (one re-list shared by
-   * every caller; at most `health_timeout_ms` of waiting, then the list at hand is served).
+   * Re-list when the list is past its ttlMs, before it is served again: one re-list shared by
+   * every caller, waited for at most REVALIDATE_WAIT_MS (then the list at hand is served and the
+   * re-list goes on); a re-list already older than that is not waited for again, so an upstream
+   * whose tools/list hangs slows no caller for long (the health check then declares it lost).
    */
   async revalidate(): Promise<void> {
     if (!this.expired) return;
     const gen = this.gen;
-    const p = (this.revalidating ??= this.refreshTools(gen).finally(() => {
-      this.revalidating = null;
-    }));
+    if (!this.revalidating) {
+      this.revalidatingSince = Date.now();
+      this.revalidating = this.refreshTools(gen).finally(() => {
+        this.revalidating = null;
+      });
+    }
+    const wait = REVALIDATE_WAIT_MS - (Date.now() - this.revalidatingSince);
+    if (wait <= 0) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([p, new Promise<void>((r) => (timer = setTimeout(r, this.opts.healthTimeoutMs)))]);
+    await Promise.race([this.revalidating, new Promise<void>((r) => (timer = setTimeout(r, wait)))]);
     clearTimeout(timer);
   }
 

@@ -60,8 +60,10 @@ export const step: StepDef = {
     const early = CHANGES.filter((c) => before.fresh[c] && c !== 'removed');
     if (early.length) return { status: 'fail', reason: `before the change the proxy already shows ${early.join(', ')}: ${early.map((c) => before.seen[c]).join('; ')}`, evidence: { before } };
 
+    const heard = await hearChanges(s, modern, t.step_ms);
     const how = await sendChange(ctx, s);
     const t0 = Date.now();
+    heard.t0 = t0;
     const changeAt = new Date(t0).toISOString();
     const freshAt: Partial<Record<Change, number>> = {};
     const relapsed: string[] = [];
@@ -81,6 +83,7 @@ export const step: StepDef = {
       await sleep(POLL_MS);
     }
     if (last && looks[looks.length - 1] !== last) looks.push(last);
+    await heard.close();
     const ttlRule = modern ? { ttl_ms: FRESH_TTL_MS, grace_ms: TTL_GRACE_MS } : undefined;
     const evidence: Record<string, unknown> = {
       change_at: changeAt,
@@ -89,6 +92,8 @@ export const step: StepDef = {
       limit_ms: limit,
       ms_to_fresh: Object.fromEntries(CHANGES.map((c) => [c, freshAt[c] ?? null])),
       ...(ttlRule ? { ttl_rule: ttlRule } : {}),
+      // not judged: whether the proxy passed a list_changed on to its own client (it must when the tools it lists changed)
+      client_notified: { proxy_declares_list_changed: heard.declared, ...(modern ? { listen: heard.listen } : {}), ms_after_change: heard.at },
       looks: looks.slice(0, 8),
       before,
     };
@@ -127,6 +132,38 @@ function verdict(
     reason: `after the tool list change ${what} was fresh: ${ms} (limit ${limit} ms${ttlRule ? `, ttlMs ${ttlRule.ttl_ms} ms` : ''}); the removed tool's call: ${last?.seen.removed ?? ''}`,
     evidence,
   };
+}
+
+/**
+ * Evidence only: a `notifications/tools/list_changed` the proxy sends its own client (the gate's
+ * session) after the change; on 2026-07-28 through a `subscriptions/listen` stream the step opens
+ * when the proxy declares `tools.listChanged`.
+ */
+async function hearChanges(s: ProxySession, modern: boolean, timeoutMs: number) {
+  const client = s.conn.client as unknown as {
+    getServerCapabilities(): { tools?: { listChanged?: unknown } } | undefined;
+    setNotificationHandler(m: string, h: () => void): void;
+    listen(f: { toolsListChanged: boolean }, o: { timeout: number }): Promise<{ close(): Promise<void> }>;
+  };
+  const declared = client.getServerCapabilities()?.tools?.listChanged === true;
+  const out = { declared, listen: 'not opened' as string, at: null as number | null, t0: 0, close: async () => {} };
+  try {
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
+      if (out.t0 && out.at === null) out.at = Date.now() - out.t0;
+    });
+  } catch {
+    return out;
+  }
+  if (modern && declared) {
+    try {
+      const sub = await within(client.listen({ toolsListChanged: true }, { timeout: timeoutMs }), timeoutMs + 500, 'subscriptions/listen');
+      out.listen = 'open';
+      out.close = () => sub.close().catch(() => {});
+    } catch (e) {
+      out.listen = `failed: ${oneLine((e as Error).message, 120)}`;
+    }
+  }
+  return out;
 }
 
 /** SIGUSR2 to the main fixture: stdio its pid (from its own stats, checked to carry this cell's tag), HTTP the gate's process, docker its container. */
