@@ -60,7 +60,8 @@ export const step: StepDef = {
     const early = CHANGES.filter((c) => before.fresh[c] && c !== 'removed');
     if (early.length) return { status: 'fail', reason: `before the change the proxy already shows ${early.join(', ')}: ${early.map((c) => before.seen[c]).join('; ')}`, evidence: { before } };
 
-    const heard = await hearChanges(s, modern, t.step_ms);
+    // the gate's own session with the proxy may speak another revision than the cell's upstreams
+    const heard = await hearChanges(s, s.conn.protocolVersion === MODERN_REVISION, t.step_ms);
     const how = await sendChange(ctx, s);
     const t0 = Date.now();
     heard.t0 = t0;
@@ -93,7 +94,7 @@ export const step: StepDef = {
       ms_to_fresh: Object.fromEntries(CHANGES.map((c) => [c, freshAt[c] ?? null])),
       ...(ttlRule ? { ttl_rule: ttlRule } : {}),
       // not judged: whether the proxy passed a list_changed on to its own client (it must when the tools it lists changed)
-      client_notified: { proxy_declares_list_changed: heard.declared, ...(modern ? { listen: heard.listen } : {}), ms_after_change: heard.at },
+      client_notified: { client_protocol: s.conn.protocolVersion ?? null, proxy_declares_list_changed: heard.declared, listen: heard.listen, ms_after_change: heard.at },
       looks: looks.slice(0, 8),
       before,
     };
