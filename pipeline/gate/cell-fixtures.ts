@@ -1,7 +1,8 @@
 /**
  * The fixtures of one cell. Each cell fronts four fixture upstreams, one per role, each in the
  * fault mode its steps need (fault modes are per process):
- *   main     echo mode: ready, discover, call, hang (slow), kill, isolation, budget
+ *   main     echo mode: ready, discover, call, hang (slow), kill, isolation, budget; its tool list
+ *            changes on SIGUSR2 (freshness)
  *   barrier  barrier mode, N=4, on tools/call: concurrency
  *   hang     hang mode, the first tools/call hangs: cancellation
  *   crash    crash mode, the second tools/call exits the process: crash mid-call
@@ -79,10 +80,17 @@ export function upstreamName(role: Role): string {
   return `gate_${role}`;
 }
 
+/**
+ * The main fixture changes its tool list on SIGUSR2 (the freshness step) and says its 2026-07-28
+ * lists stay fresh this long (`ttlMs`; pipeline/fixture/list-changes.ts).
+ */
+export const FRESH_TTL_MS = 2000;
+const LIST_CHANGE_ENV = { FIXTURE_LIST_CHANGES: '1', FIXTURE_TTL_MS: String(FRESH_TTL_MS) };
+
 function faultEnv(role: Role, cfg: GateConfig, single = false): Record<string, string> {
   switch (role) {
     case 'main':
-      return single ? { BACKEND_MODE: 'roles', BARRIER_N: String(BARRIER_N), BARRIER_TIMEOUT_SECONDS: String(cfg.timeouts.barrier_timeout_s) } : {};
+      return single ? { BACKEND_MODE: 'roles', BARRIER_N: String(BARRIER_N), BARRIER_TIMEOUT_SECONDS: String(cfg.timeouts.barrier_timeout_s), ...LIST_CHANGE_ENV } : { ...LIST_CHANGE_ENV };
     case 'barrier':
       return { BACKEND_MODE: 'barrier', BARRIER_N: String(BARRIER_N), BARRIER_TIMEOUT_SECONDS: String(cfg.timeouts.barrier_timeout_s), FAULT_METHODS: 'tools/call' };
     case 'hang':

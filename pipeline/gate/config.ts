@@ -43,6 +43,8 @@ export interface GateConfig {
     run_ms?: number;
     /** deadline of the fixture-grade phase (absent: 20 x step_ms) */
     fixture_grade_ms?: number;
+    /** freshness: the most ms from a tool list change to the proxy showing it (absent in the file: DEFAULT_FRESH_MS) */
+    fresh_ms: number;
   };
   /** largest log file per process (head + tail kept) */
   log_cap_bytes: number;
@@ -65,6 +67,9 @@ export interface GateConfig {
   /** absolute path of the file it came from */
   source: string;
 }
+
+/** freshness step: default of `timeouts.fresh_ms` (a notified proxy needs well under a second) */
+export const DEFAULT_FRESH_MS = 5000;
 
 let validator: ValidateFunction | undefined;
 
@@ -103,7 +108,7 @@ export function validateGateConfig(raw: unknown, source: string): GateConfig {
     steps: c.steps ?? {},
     jobs: c.jobs ?? 0,
     retries: c.retries ?? 1,
-    timeouts: c.timeouts,
+    timeouts: { ...c.timeouts, fresh_ms: c.timeouts.fresh_ms ?? DEFAULT_FRESH_MS },
     log_cap_bytes: (c as { log_cap_bytes?: number }).log_cap_bytes ?? DEFAULT_LOG_CAP_BYTES,
     budgets: { ...c.budgets, limit: c.budgets.limit ?? 5 },
     tolerances: c.tolerances,

@@ -80,9 +80,10 @@ export async function containersWith(labels: Record<string, string>, opts: { run
 }
 
 /** `docker kill` one container from outside */
-export async function dockerKill(id: string): Promise<void> {
-  const r = await docker(['kill', id]);
-  if (r.code !== 0) throw new Error(`docker kill ${id.slice(0, 12)} failed: ${r.err.trim()}`);
+/** `docker kill` (SIGKILL), or another signal to the container's main process (`--signal`). */
+export async function dockerKill(id: string, signal?: string): Promise<void> {
+  const r = await docker(['kill', ...(signal ? ['--signal', signal] : []), id]);
+  if (r.code !== 0) throw new Error(`docker kill ${signal ? `--signal ${signal} ` : ''}${id.slice(0, 12)} failed: ${r.err.trim()}`);
 }
 
 export interface ContainerSweep {

@@ -60,6 +60,11 @@ export interface McpConnection {
   pid: number | undefined;
   /** pages through tools/list until no nextCursor; returns every tool in server order */
   listAllTools(opts?: { timeoutMs?: number }): Promise<WireTool[]>;
+  /**
+   * The cache hint of the last complete `listAllTools` (2026-07-28 `ttlMs`/`cacheScope` of its
+   * first page; `ttlMs` undefined when the server sent none, as 2025-11-25 servers do).
+   */
+  lastListHint(): { ttlMs?: number; cacheScope?: string } | undefined;
   callTool(
     name: string,
     args: Record<string, unknown>,
@@ -139,6 +144,7 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
     throw new Error(`cannot connect to ${describeTarget(target)}: ${notMcp}${httpReason(e, target)}${extra}`);
   }
   unparsed.length = 0;
+  let listHint: { ttlMs?: number; cacheScope?: string } | undefined;
   const conn: McpConnection = {
     client,
     target,
@@ -149,6 +155,7 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
       let cursor: string | undefined;
       const seen = new Set<string>();
       let bytes = 0;
+      let hint: { ttlMs?: number; cacheScope?: string } | undefined;
       for (let page = 0; page < 10_000; page++) {
         // one request per page (client.listTools() without a cursor aggregates at most 64 pages
         // and caches; we want every page over the wire, untouched)
@@ -165,9 +172,16 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
           }
         }
         out.push(...res.tools);
+        if (page === 0) {
+          const r = res as { ttlMs?: unknown; cacheScope?: unknown };
+          hint = { ...(typeof r.ttlMs === 'number' && Number.isFinite(r.ttlMs) ? { ttlMs: Math.max(0, r.ttlMs) } : {}), ...(typeof r.cacheScope === 'string' ? { cacheScope: r.cacheScope } : {}) };
+        }
         cursor = res.nextCursor;
         // an empty-string cursor is a valid cursor, not the end (MCP pagination)
-        if (cursor === undefined || cursor === null) return out;
+        if (cursor === undefined || cursor === null) {
+          listHint = hint;
+          return out;
+        }
         if (seen.has(cursor)) throw new Error(`tools/list pagination loops (cursor ${JSON.stringify(cursor)} repeated)`);
         seen.add(cursor);
       }
@@ -181,6 +195,7 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
         signal: o?.signal,
       })) as CallResult;
     },
+    lastListHint: () => listHint,
     stderrText: () => stderrBuf,
     limitExceeded: () => tooLarge,
     async close() {

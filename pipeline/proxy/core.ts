@@ -94,6 +94,12 @@ export class ProxyCore {
     if (detail !== 'full' && detail !== 'compact') {
       return textResult(`retrieve_tools: 'detail' must be "full" or "compact", got ${JSON.stringify(args.detail)}`, true);
     }
+    // a 2026-07-28 upstream list past its ttlMs is re-listed before it is searched
+    if (this.upstreams.some((u) => u.expired)) return this.revalidated().then(() => this.search(query, limit, detail));
+    return this.search(query, limit, detail);
+  }
+
+  private search(query: string, limit: number, detail: Detail): ToolResult | Promise<ToolResult> {
     const hits = this.catalog.search(query, limit);
     if (!(hits instanceof Promise)) return textResult(retrieveResponse(query, hits, detail));
     return hits.then(
@@ -102,7 +108,18 @@ export class ProxyCore {
     );
   }
 
-  describeTool(args: { name?: unknown }): ToolResult {
+  describeTool(args: { name?: unknown }): ToolResult | Promise<ToolResult> {
+    if (this.upstreams.some((u) => u.expired)) return this.revalidated().then(() => this.describeNow(args));
+    return this.describeNow(args);
+  }
+
+  /** every upstream whose list is past its ttlMs re-listed (and the index rebuilt) */
+  private async revalidated(): Promise<void> {
+    // a changed list re-indexes through onToolsChanged (synchronously for the lexical retrievers)
+    await Promise.all(this.upstreams.map((u) => u.revalidate()));
+  }
+
+  private describeNow(args: { name?: unknown }): ToolResult {
     const name = typeof args.name === 'string' ? args.name.trim() : '';
     const entry = this.catalog.get(name);
     if (!entry) return textResult(this.unknownToolMessage('describe_tool', name), true);

@@ -19,12 +19,15 @@
  *                   HTTP or SSE): the proxy leaves it to its HTTP client, so a half-open peer or a
  *                   link slower than the timeout hangs the caller (the network cells' steps go red;
  *                   stdio upstreams keep their deadline)
+ *   stale-index     the index keeps each upstream's tool list of its connection's start:
+ *                   list_changed is ignored, no subscriptions/listen is opened, ttlMs is not
+ *                   honoured and a changed list seen by the health check is dropped
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { UserError } from '../types.ts';
 
 export const SABOTAGE_ENV = 'MCPGAUGE_PROXY_SABOTAGE';
-export const SABOTAGE_SWITCHES = ['drop-meta', 'serialize', 'no-timeout', 'swallow-cancel', 'manual-restart', 'no-reconnect', 'flaky-meta', 'net-no-deadline'] as const;
+export const SABOTAGE_SWITCHES = ['drop-meta', 'serialize', 'no-timeout', 'swallow-cancel', 'manual-restart', 'no-reconnect', 'flaky-meta', 'net-no-deadline', 'stale-index'] as const;
 export const SABOTAGE_STATE_ENV = 'MCPGAUGE_PROXY_SABOTAGE_STATE';
 export type SabotageSwitch = (typeof SABOTAGE_SWITCHES)[number];
 

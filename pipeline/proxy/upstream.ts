@@ -9,6 +9,10 @@ import { MessageTooLarge, connectMcp, describeTarget, type CallResult, type McpC
 import { canonicalJson } from '../corpus/canonical.ts';
 import { targetOf, type RestartPolicy, type UpstreamConfig } from './config.ts';
 import type { SabotageSwitch } from './sabotage.ts';
+import { MODERN_REVISION } from '../mcp/protocol.ts';
+
+/** the handle `client.listen()` resolves with (2026-07-28 subscriptions/listen) */
+type ListenHandle = { close(): Promise<void>; readonly closed: Promise<'local' | 'graceful' | 'remote'> };
 
 export type UpstreamState = 'connecting' | 'connected' | 'backoff' | 'failed' | 'closed';
 
@@ -54,6 +58,9 @@ export interface CallContext {
 
 class CallFailure extends Error {}
 
+/** the longest a caller waits for the re-list of a list past its ttlMs (then the list at hand is served) */
+export const REVALIDATE_WAIT_MS = 1000;
+
 export class Upstream {
   readonly name: string;
   readonly cfg: UpstreamConfig;
@@ -81,6 +88,16 @@ export class Upstream {
   private connecting: Promise<boolean> | null = null;
   /** a live connection was lost at least once */
   private lostOnce = false;
+  /** when the current tool list was received, and the ttlMs it came with (2026-07-28; undefined: no cache hint) */
+  private listedAt = 0;
+  private ttlMs: number | undefined;
+  /** a re-list because the list's ttlMs passed, shared by every caller waiting for it */
+  private revalidating: Promise<void> | null = null;
+  private revalidatingSince = 0;
+  /** the open subscriptions/listen stream of the current connection (2026-07-28) */
+  private sub: ListenHandle | undefined;
+  /** times the listen stream of the current connection ended and was opened again */
+  private relistens = 0;
 
   constructor(cfg: UpstreamConfig, opts: UpstreamOptions) {
     this.name = cfg.name;
@@ -155,6 +172,7 @@ export class Upstream {
         );
       }
     }
+    if (!this._tools.some((t) => t.name === tool) && this.expired) await this.revalidate();
     if (!this._tools.some((t) => t.name === tool)) {
       throw new CallFailure(`unknown tool '${this.name}:${tool}': upstream '${this.name}' has no tool named '${tool}'`);
     }
@@ -258,6 +276,7 @@ export class Upstream {
       };
       try {
         c.client.setNotificationHandler('notifications/tools/list_changed', () => {
+          if (this.opts.sabotage?.has('stale-index')) return;
           void this.refreshTools(gen);
         });
       } catch {
@@ -270,12 +289,15 @@ export class Upstream {
       }
       this.conn = c;
       this._tools = this.dedupe(tools);
+      this.noteListed(c);
       this._state = 'connected';
       this.connectedAt = Date.now();
+      this.relistens = 0;
       this.opts.log(
         `upstream '${this.name}' connected (${describeTarget(target)}${c.pid ? `, pid ${c.pid}` : ''}, protocol ${c.protocolVersion ?? '?'}, ${this._tools.length} tools): ready in ${Date.now() - t0} ms`,
       );
       this.scheduleHealth(gen);
+      this.listen(gen, c);
       this.opts.onToolsChanged();
       this.wake();
       return true;
@@ -325,6 +347,9 @@ export class Upstream {
     this.retryTimer = undefined;
     const conn = this.conn;
     this.conn = undefined;
+    const sub = this.sub;
+    this.sub = undefined;
+    if (sub) void sub.close().catch(() => {});
     this._tools = [];
     this.connectedAt = null;
     if (this._state === 'connected') this._state = 'backoff';
@@ -381,6 +406,7 @@ export class Upstream {
         }),
       ]);
       this.applyTools(gen, tools);
+      if (gen === this.gen) this.noteListed(conn);
     } catch (e) {
       const big = conn.limitExceeded();
       if (big) this.lost(gen, tooLargeReason(big), { tooLarge: true });
@@ -396,6 +422,7 @@ export class Upstream {
     if (gen !== this.gen || !conn) return;
     try {
       this.applyTools(gen, await conn.listAllTools({ timeoutMs: this.opts.healthTimeoutMs }));
+      if (gen === this.gen) this.noteListed(conn);
     } catch (e) {
       this.opts.log(`upstream '${this.name}': re-listing tools after list_changed failed: ${oneLine((e as Error).message)}`);
     }
@@ -405,9 +432,80 @@ export class Upstream {
     if (gen !== this.gen || this._state !== 'connected') return;
     const next = this.dedupe(tools);
     if (canonicalJson(next) === canonicalJson(this._tools)) return;
+    // test-only: the index keeps the list of the connection's start
+    if (this.opts.sabotage?.has('stale-index')) return;
     this._tools = next;
     this.opts.log(`upstream '${this.name}': tool list changed (${next.length} tools)`);
     this.opts.onToolsChanged();
+  }
+
+  /** The list just came from `conn`: note when, and for how long it says it stays fresh. */
+  private noteListed(conn: McpConnection): void {
+    this.listedAt = Date.now();
+    this.ttlMs = conn.lastListHint()?.ttlMs;
+  }
+
+  /**
+   * Whether the tool list is past its `ttlMs` (2026-07-28: fresh while now < received + ttlMs;
+   * 0 = stale at once). A list without a cache hint (2025-11-25) never expires here: its changes
+   * come through list_changed and the health check.
+   */
+  get expired(): boolean {
+    if (this._state !== 'connected' || this.ttlMs === undefined || this.opts.sabotage?.has('stale-index')) return false;
+    return Date.now() >= this.listedAt + this.ttlMs;
+  }
+
+  /**
+   * Re-list when the list is past its ttlMs, before it is served again: one re-list shared by
+   * every caller, waited for at most REVALIDATE_WAIT_MS (then the list at hand is served and the
+   * re-list goes on); a re-list already older than that is not waited for again, so an upstream
+   * whose tools/list hangs slows no caller for long (the health check then declares it lost).
+   */
+  async revalidate(): Promise<void> {
+    if (!this.expired) return;
+    const gen = this.gen;
+    if (!this.revalidating) {
+      this.revalidatingSince = Date.now();
+      this.revalidating = this.refreshTools(gen).finally(() => {
+        this.revalidating = null;
+      });
+    }
+    const wait = REVALIDATE_WAIT_MS - (Date.now() - this.revalidatingSince);
+    if (wait <= 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.revalidating, new Promise<void>((r) => (timer = setTimeout(r, wait)))]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * 2026-07-28 sends list changes only on a `subscriptions/listen` stream: open one (toolsListChanged)
+   * when the upstream declares `tools.listChanged`; its notifications reach the list_changed handler.
+   * A stream that ends while the connection lives is re-listed and opened again with the restart backoff.
+   */
+  private listen(gen: number, c: McpConnection): void {
+    if (this.opts.sabotage?.has('stale-index') || c.protocolVersion !== MODERN_REVISION) return;
+    const caps = c.client.getServerCapabilities() as { tools?: { listChanged?: unknown } } | undefined;
+    if (caps?.tools?.listChanged !== true) return;
+    const client = c.client as unknown as { listen(f: { toolsListChanged: boolean }, o: { timeout: number }): Promise<ListenHandle> };
+    client.listen({ toolsListChanged: true }, { timeout: this.opts.connectTimeoutMs }).then(
+      (sub) => {
+        if (gen !== this.gen || this.closed) return void sub.close().catch(() => {});
+        this.sub = sub;
+        this.opts.log(`upstream '${this.name}': listening for tool list changes (subscriptions/listen)`);
+        void sub.closed.then((why) => {
+          if (gen !== this.gen || this.closed || why === 'local') return;
+          const delay = backoffDelay(this.opts.restart, ++this.relistens);
+          this.opts.log(`upstream '${this.name}': the subscriptions/listen stream ended (${why}); re-listing, listening again in ${delay} ms`);
+          void this.refreshTools(gen);
+          setTimeout(() => {
+            if (gen === this.gen && !this.closed) this.listen(gen, c);
+          }, delay).unref();
+        });
+      },
+      (e: Error) => {
+        if (gen === this.gen) this.opts.log(`upstream '${this.name}': subscriptions/listen failed (${oneLine(e.message)}); the health check re-lists instead`);
+      },
+    );
   }
 
   private dedupe(tools: WireTool[]): WireTool[] {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadGateConfig, validateGateConfig } from '../../pipeline/gate/config.ts';
+import { DEFAULT_FRESH_MS, loadGateConfig, validateGateConfig } from '../../pipeline/gate/config.ts';
 import { CELL_IDS } from '../../pipeline/gate/cells.ts';
 import { STEPS, dependentsOf } from '../../pipeline/gate/steps/index.ts';
 import { REPO, runGateCli, testConfig } from './helpers.ts';
@@ -27,7 +27,8 @@ test('the step graph: needs point at earlier steps; a failure blocks only its de
   assert.deepEqual(dependentsOf('meta'), [], 'nothing needs _meta propagation');
   assert.deepEqual(dependentsOf('hang').sort(), []);
   assert.deepEqual(dependentsOf('crash').sort(), ['kill']);
-  assert.deepEqual(dependentsOf('discover').sort(), ['budget', 'regression']);
+  assert.deepEqual(dependentsOf('discover').sort(), ['budget', 'freshness', 'regression']);
+  assert.ok(dependentsOf('call').includes('freshness'), 'freshness calls the removed tool');
   assert.ok(!dependentsOf('call').includes('compliance') && !dependentsOf('call').includes('discover'));
 });
 
@@ -43,6 +44,7 @@ test('unknown keys and bad values: one line naming the file and the field, exit 
     ['unknown top-level key', (c) => (c.colour = 'red'), /x\.json: \/ must NOT have additional properties \("colour"\)/],
     ['unknown timeout key', (c) => (c.timeouts.ready_s = 3), /\/timeouts must NOT have additional properties \("ready_s"\)/],
     ['negative timeout', (c) => (c.timeouts.step_ms = -1), /\/timeouts\/step_ms must be >= 100/],
+    ['fresh_ms too small', (c) => (c.timeouts.fresh_ms = 10), /\/timeouts\/fresh_ms must be >= 100/],
     ['unknown cell', (c) => (c.cells['ftp/2025-11-25'] = { required: true }), /\/cells/],
     ['bad tokenizer', (c) => (c.budgets.tokenizer = 'gpt2'), /\/budgets\/tokenizer must be equal to one of the allowed values/],
     ['bad compliance grade', (c) => (c.compliance = { min_grade: 'Z' }), /\/compliance\/min_grade must be equal to one of the allowed values/],
@@ -50,6 +52,9 @@ test('unknown keys and bad values: one line naming the file and the field, exit 
     ['bad step entry', (c) => (c.steps = { meta: { required: 'no' } }), /\/steps\/meta\/required must be boolean/],
     ['unknown compliance key', (c) => (c.compliance = { min_grade: 'B', grade: 'A' }), /\/compliance must NOT have additional properties \("grade"\)/],
   ];
+  // timeouts.fresh_ms is optional: absent in the committed file, the default applies
+  assert.equal(base.timeouts.fresh_ms, DEFAULT_FRESH_MS);
+  assert.equal(validateGateConfig(raw((c) => (c.timeouts.fresh_ms = 1500)), 'x.json').timeouts.fresh_ms, 1500);
   for (const [what, patch, re] of bad) {
     assert.throws(
       () => validateGateConfig(raw(patch), 'x.json'),

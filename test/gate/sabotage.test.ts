@@ -12,6 +12,8 @@ const CASES: SabotageCase[] = [
   { name: 'calls serialized -> concurrency', cells: ['stdio/2026-07-28'], env: { [SABOTAGE]: 'serialize' }, red: { 'stdio/2026-07-28': 'concurrency' } },
   { name: 'no call timeout -> hang', cells: ['http-stateless/2025-11-25'], env: { [SABOTAGE]: 'no-timeout' }, red: { 'http-stateless/2025-11-25': 'hang' } },
   { name: 'cancellations swallowed -> cancel', cells: ['stdio/2025-11-25'], env: { [SABOTAGE]: 'swallow-cancel' }, red: { 'stdio/2025-11-25': 'cancel' } },
+  // both eras: list_changed ignored (2025-11-25), no subscriptions/listen and ttlMs ignored (2026-07-28)
+  { name: 'stale index -> freshness', cells: ['stdio/2025-11-25', 'http-stateless/2026-07-28'], env: { [SABOTAGE]: 'stale-index' }, red: { 'stdio/2025-11-25': 'freshness', 'http-stateless/2026-07-28': 'freshness' } },
 ];
 
 sabotageSuite('sabotaged proxies go red exactly where they should', CASES);

@@ -21,6 +21,7 @@ import { step as compliance } from './compliance.ts';
 import { networkStep } from './network.ts';
 import { NETWORK_FAULTS } from '../network/faults.ts';
 import type { CellDef } from '../cells.ts';
+import { step as freshness } from './freshness.ts';
 
 /**
  * [step, needs]. Why each edge:
@@ -29,7 +30,10 @@ import type { CellDef } from '../cells.ts';
  * - `cancel` holds a call and polls the hang fixture's stats beside it: it needs two calls in flight (`concurrency`);
  * - `kill` checks the same reconnect-without-a-nudge as `crash` (between calls instead of mid-call):
  *   a proxy that never reconnects after a crash would only be reported twice;
- * - `compliance` grades the proxy itself, it needs only a proxy that answers (`ready`).
+ * - `compliance` grades the proxy itself, it needs only a proxy that answers (`ready`);
+ * - `freshness` finds tools through discovery (`discover`) and calls one (`call`); it changes the
+ *   main fixture's tool list, so it runs after every step that reads that list (budget) and before
+ *   `kill`, whose restart of the main fixture brings the original list back.
  */
 const GRAPH: ReadonlyArray<readonly [StepDef, readonly string[]]> = [
   [ready, []],
@@ -42,6 +46,7 @@ const GRAPH: ReadonlyArray<readonly [StepDef, readonly string[]]> = [
   [cancel, ['concurrency']],
   [budget, ['discover']],
   [regression, ['budget']],
+  [freshness, ['discover', 'call']],
   // the destructive ones last but compliance: a proxy that never gets its upstream back must not
   // turn the steps after them red for that same reason
   [crash, ['call']],
