@@ -11,7 +11,9 @@ const CASES: SabotageCase[] = [
   { name: '_meta dropped -> meta', cells: ['stdio/2025-11-25'], env: { [SABOTAGE]: 'drop-meta' }, red: { 'stdio/2025-11-25': 'meta' } },
   { name: 'calls serialized -> concurrency', cells: ['stdio/2026-07-28'], env: { [SABOTAGE]: 'serialize' }, red: { 'stdio/2026-07-28': 'concurrency' } },
   { name: 'no call timeout -> hang', cells: ['http-stateless/2025-11-25'], env: { [SABOTAGE]: 'no-timeout' }, red: { 'http-stateless/2025-11-25': 'hang' } },
-  { name: 'cancellations swallowed -> cancel', cells: ['stdio/2025-11-25'], env: { [SABOTAGE]: 'swallow-cancel' }, red: { 'stdio/2025-11-25': 'cancel' } },
+  { name: 'cancellations swallowed -> cancel', cells: ['stdio/2025-11-25'], env: { [SABOTAGE]: 'swallow-cancel' }, red: { 'stdio/2025-11-25': ['cancel', 'progress'] } },
+  { name: 'progress swallowed -> progress', cells: ['stdio/2026-07-28'], env: { [SABOTAGE]: 'drop-progress' }, red: { 'stdio/2026-07-28': 'progress' } },
+  { name: 'progress calls not cancelled upstream -> progress', cells: ['http-stateless/2025-11-25'], env: { [SABOTAGE]: 'progress-no-cancel' }, red: { 'http-stateless/2025-11-25': 'progress' } },
 ];
 
 sabotageSuite('sabotaged proxies go red exactly where they should', CASES);
