@@ -261,7 +261,20 @@ export async function runCell(cell: CellDef, required: boolean, rc: CellRunConte
     status = 'pass';
     reason = `${last.steps.filter((s) => s.status === 'pass').length} steps passed`;
   }
-  const containers = dockerCheck(sweeps.map((d) => d.sweep));
+  return cellResult(cell, required, { status, reason, attempts, t0, steps: last.steps, last, logs, sweeps: sweeps.map((d) => d.sweep) });
+}
+
+/**
+ * A cell's result: the teardown's container check (docker cells) folded into its status and
+ * reason, then the fields every cell result carries. One builder for single and repeated runs.
+ */
+function cellResult(
+  cell: CellDef,
+  required: boolean,
+  o: { status: CellResult['status']; reason: string; attempts: number; t0: number; steps: StepResult[]; last: Attempt; logs: string[]; sweeps: Parameters<typeof dockerCheck>[0] },
+): CellResult {
+  let { status, reason } = o;
+  const containers = dockerCheck(o.sweeps);
   if (containers && containers.left.length) {
     status = 'fail';
     reason = `${containers.left.length} container(s) labelled ${containers.label} still existed after the teardown (removed by the gate: ${containers.left.join(', ')}); ${reason}`;
@@ -273,12 +286,12 @@ export async function runCell(cell: CellDef, required: boolean, rc: CellRunConte
     required,
     status,
     reason,
-    attempts,
-    duration_ms: Math.round(performance.now() - t0),
-    steps: last.steps,
-    metrics: last.metrics,
-    logs,
-    ...(last.style ? { style: last.style } : {}),
+    attempts: o.attempts,
+    duration_ms: Math.round(performance.now() - o.t0),
+    steps: o.steps,
+    metrics: o.last.metrics,
+    logs: o.logs,
+    ...(o.last.style ? { style: o.last.style } : {}),
     ...(containers ? { containers } : {}),
   };
 }
@@ -316,26 +329,7 @@ async function runRepeated(cell: CellDef, required: boolean, rc: CellRunContext,
     status = 'pass';
     reason = `${steps.filter((s) => s.status === 'pass').length} steps passed in all of ${n} runs`;
   }
-  const containers = dockerCheck(runs.map((d) => d.docker.sweep));
-  if (containers && containers.left.length) {
-    status = 'fail';
-    reason = `${containers.left.length} container(s) labelled ${containers.label} still existed after the teardown (removed by the gate: ${containers.left.join(', ')}); ${reason}`;
-  } else if (containers) reason = `${reason}; no container labelled ${containers.label} left after the teardown`;
-  return {
-    id: cell.id,
-    transport: cell.transport,
-    era: cell.era,
-    required,
-    status,
-    reason,
-    attempts: n,
-    duration_ms: Math.round(performance.now() - t0),
-    steps,
-    metrics: last.metrics,
-    logs,
-    ...(last.style ? { style: last.style } : {}),
-    ...(containers ? { containers } : {}),
-  };
+  return cellResult(cell, required, { status, reason, attempts: n, t0, steps, last, logs, sweeps: runs.map((d) => d.docker.sweep) });
 }
 
 /** the docker cell's container check over every attempt (undefined for other cells) */

@@ -6,33 +6,22 @@
  */
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync, spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { complySchemaValidator } from '../../pipeline/comply/schema.ts';
 import { FIXTURE_ARGV, startFixtureProcess } from '../../pipeline/fixture/launch.ts';
 import { SARIF_REQUIRED_SCHEMA } from './sarif-required.ts';
+import { complyCli } from './harness.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/mcpgauge.mjs', import.meta.url));
 const FIXTURE = [process.execPath, ...FIXTURE_ARGV, '--transport', 'stdio'];
 const tmp = mkdtempSync(join(tmpdir(), 'comply-cli-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-type Res = { code: number | null; out: string; err: string };
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<Res> {
-  return new Promise((resolve) => {
-    const c = spawn(process.execPath, [BIN, 'comply', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-    let out = '';
-    let err = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.stderr.on('data', (d) => (err += d));
-    c.on('exit', (code) => resolve({ code, out, err }));
-  });
-}
+const cli = complyCli;
 
 describe('mcpgauge comply CLI', { concurrency: 2, timeout: 240_000 }, () => {
   it('--list names the checks without connecting (no target needed)', async () => {

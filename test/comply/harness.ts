@@ -1,5 +1,5 @@
 /** Test helpers: run the prober against the fixture (stdio child or loopback HTTP child). */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { comply } from '../../pipeline/comply/comply.ts';
@@ -80,4 +80,18 @@ export async function tlsRuns(specs: readonly SpecChoice[], certFile: string, en
   } finally {
     await fx.stop();
   }
+}
+
+const BIN = fileURLToPath(new URL('../../bin/mcpgauge.mjs', import.meta.url));
+
+/** `mcpgauge comply ARGS` as a real process: exit code, stdout, stderr. */
+export function complyCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const c = spawn(process.execPath, [BIN, 'comply', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    let out = '';
+    let err = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.stderr.on('data', (d) => (err += d));
+    c.on('exit', (code) => resolve({ code, out, err }));
+  });
 }

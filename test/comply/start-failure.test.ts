@@ -6,28 +6,17 @@
  */
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FIXTURE_ARGV } from '../../pipeline/fixture/launch.ts';
+import { complyCli } from './harness.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/mcpgauge.mjs', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'comply-start-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 const MISSING = join(tmp, 'no-such-server.js');
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const c = spawn(process.execPath, [BIN, 'comply', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-    let out = '';
-    let err = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.stderr.on('data', (d) => (err += d));
-    c.on('exit', (code) => resolve({ code, out, err }));
-  });
-}
+const cli = complyCli;
 
 describe('comply on a server that cannot start', { concurrency: 2, timeout: 120_000 }, () => {
   it('terminal: the root cause with the stderr error line; no fix, no era-probe warning, no green bar; exit 2 naming the cause', async () => {

@@ -17,6 +17,8 @@ import { BIGLIST, biglistServer, halfOpenPost, plimTemp, rawRequest, spawnProxy,
 
 const KEY = 'plim-key-31c9';
 const MB = 1024 * 1024;
+/** bodies the 64 MiB budget can hold at once: 64 whole ones, a few more when some are only partly read (seen: 68 under load) */
+const HELD_MAX = 72;
 
 function initialize(url: string, headers: Record<string, string>): Promise<Response> {
   return fetch(url, {
@@ -91,10 +93,11 @@ test('300 half-open 1 MB bodies with a valid key: 503 + Retry-After past the glo
       held.push(...(await Promise.all(Array.from({ length: 20 }, () => halfOpenPost(proxy.port, KEY, 2 * MB, piece)))));
     }
     // the proxy reads what the kernel holds at its own pace: wait until every body is either
-    // held (at most 64 of 1 MiB fit the 64 MiB default) or refused
+    // held (64 whole bodies of 1 MiB fit the 64 MiB default; a body counts for the bytes read so
+    // far, so a few more can sit in the budget partly read: HELD_MAX) or refused
     const refused = () => held.filter((h) => h.answer().startsWith('HTTP/1.1 503')).length;
     const end = Date.now() + 15_000;
-    while (refused() < 300 - 64 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+    while (refused() < 300 - HELD_MAX && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
   });
   try {
     const answers = held.map((h) => h.answer());
@@ -104,7 +107,7 @@ test('300 half-open 1 MB bodies with a valid key: 503 + Retry-After past the glo
     // buffers and refused chunks not yet collected (measured: +100 MB; without the cap: +300 MB)
     assert.ok(peak - before < 150 * 1024, `proxy RSS must grow by less than 150 MB while 300 MB is offered; ${Math.round(before / 1024)} MB -> peak ${Math.round(peak / 1024)} MB`);
     assert.ok(peak < 250 * 1024, `proxy RSS under 250 MB; peak ${Math.round(peak / 1024)} MB`);
-    assert.ok(busy.length >= 300 - 64, `all but the 64 bodies that fit must be refused with 503 (got ${busy.length}: ${JSON.stringify([...new Set(answers.map((a) => a.slice(0, 12)))])})`);
+    assert.ok(busy.length >= 300 - HELD_MAX, `all but the bodies that fit (64 whole, at most ${HELD_MAX} partly read) must be refused with 503 (got ${busy.length}: ${JSON.stringify([...new Set(answers.map((a) => a.slice(0, 12)))])})`);
     const one = busy[0];
     assert.match(one, /\r\nretry-after: \d+\r\n/i);
     const body = JSON.parse(one.slice(one.indexOf('\r\n\r\n') + 4));
