@@ -4,16 +4,21 @@
  * progress goes to the requester under the token it chose; a receiver MAY restart its timeout on
  * progress but SHOULD still enforce a maximum): at least 2 progress notifications reach the client
  * with the client's own progressToken, their values increasing; the call either completes (the
- * proxy restarts its timeout on progress) or ends in an error no earlier than the call timeout;
- * then a second such call, cancelled by the client after its first progress, is cancelled upstream
- * (the fixture logs `slow: cancelled by the client` within cancel_ms).
+ * proxy restarts its timeout on progress) or ends in an error no earlier than the call timeout.
+ * Beside it, a second such call, cancelled by the client after its first progress, is cancelled
+ * upstream (the fixture logs `slow: cancelled by the client after … of <its length> ms` within
+ * cancel_ms). The two run at once: the step lasts about the long call.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { describeOutcome, mainSession, nonce, outcomeOf, sleep } from '../calls.ts';
+import { describeOutcome, mainSession, nonce, outcomeOf, sleep, type CallOutcome } from '../calls.ts';
 import { upstreamName } from '../cell-fixtures.ts';
-import type { StepDef } from '../types.ts';
+import type { CellContext, StepDef, StepOutcome } from '../types.ts';
 
 const EVERY_MS = 1000;
+/** the long call outlives the call timeout by this much: 1 or 2 progress after it */
+const PAST_TIMEOUT_MS = 1500;
+/** the cancelled call is this much longer than the long one (so its fixture line is its own) */
+const CANCELLED_EXTRA_MS = 30_000;
 const MIN_PROGRESS = 2;
 type Seen = { token: unknown; progress: number; at: number };
 
@@ -40,53 +45,91 @@ export const step: StepDef = {
     const slow = `${upstreamName('main')}:slow`;
     await s.resolve(slow);
     const seen: Seen[] = [];
-    // the gate chooses its own token, so a notification under any other token shows as such
+    // the gate chooses its own tokens, so a notification under any other token shows as such
     (s.conn.client as any).setNotificationHandler('notifications/progress', (n: any) => {
       seen.push({ token: n.params?.progressToken, progress: Number(n.params?.progress), at: Date.now() });
     });
+    const log = ctx.fixtures.roles.main.log;
+    const mark = logSize(log);
     const token = nonce('progress');
-    const ms = t.proxy_call_timeout_ms + 3 * EVERY_MS;
+    const ms = t.proxy_call_timeout_ms + PAST_TIMEOUT_MS;
     const deadline = ms + t.hang_margin_ms;
     const ac = new AbortController();
     const started = Date.now();
-    const o = await outcomeOf(s.call(slow, { ms, progress_ms: EVERY_MS }, { meta: { progressToken: token }, timeoutMs: deadline + 10_000, signal: ac.signal }), deadline);
+    let longDone = false;
+    const long = outcomeOf(s.call(slow, { ms, progress_ms: EVERY_MS }, { meta: { progressToken: token }, timeoutMs: deadline + 10_000, signal: ac.signal }), deadline).finally(() => {
+      longDone = true;
+    });
+    const cancelled = cancelMidCall(ctx, slow, seen, ms + CANCELLED_EXTRA_MS, () => longDone && seen.filter((x) => x.token === token).length < MIN_PROGRESS);
+    const o = await long;
     if (o.kind === 'no_answer' || o.kind === 'transport_error') ac.abort();
+    const c = await cancelled;
     const mine = seen.filter((x) => x.token === token);
-    const stray = seen.filter((x) => x.token !== token).map((x) => x.token);
     const values = mine.map((x) => x.progress);
-    const evidence: Record<string, unknown> = { token, progress_received: mine.length, progress_values: values, other_tokens: stray.slice(0, 5), outcome: o.kind, ms: Math.round(o.ms), call_ms: ms, proxy_call_timeout_ms: t.proxy_call_timeout_ms };
-    if (mine.length < MIN_PROGRESS) {
-      return { status: 'fail', reason: `${mine.length} progress notification(s) reached the client with its progressToken during a ${ms} ms call that sent one every ${EVERY_MS} ms (expected at least ${MIN_PROGRESS}${stray.length ? `; ${stray.length} came under another token` : ''})`, evidence };
-    }
-    if (values.some((v, i) => i > 0 && !(v > values[i - 1]))) return { status: 'fail', reason: `the progress values the client received do not increase: ${values.join(', ')}`, evidence };
-    if (o.kind === 'ok') {
-      // completed: fine (the proxy restarted its timeout on progress)
-    } else if (o.kind === 'tool_error' || o.kind === 'rpc_error') {
-      if (o.ms < t.proxy_call_timeout_ms - 200) return { status: 'fail', reason: `the call failed after ${Math.round(o.ms)} ms, before the ${t.proxy_call_timeout_ms} ms call timeout: ${describeOutcome(o)}`, evidence };
-    } else {
-      return { status: 'fail', reason: `the call neither completed nor ended in an error within ${deadline} ms: ${describeOutcome(o)}`, evidence };
-    }
-    // a second call, cancelled by the client after its first progress
-    const log = ctx.fixtures.roles.main.log;
-    const mark = logSize(log);
-    const token2 = nonce('progress');
-    const ac2 = new AbortController();
-    const c2 = s.call(slow, { ms: 60_000, progress_ms: EVERY_MS }, { meta: { progressToken: token2 }, timeoutMs: 70_000, signal: ac2.signal });
-    c2.catch(() => {});
-    const until = Date.now() + t.step_ms;
-    while (!seen.some((x) => x.token === token2) && Date.now() < until) await sleep(50);
-    ac2.abort('cancelled by the gate');
-    const t0 = Date.now();
-    let lines: string[] = [];
-    while (Date.now() - t0 < t.cancel_ms + 1000) {
-      lines = linesSince(log, mark, /slow: cancelled by the client/);
-      if (lines.length) break;
-      await sleep(100);
-    }
-    evidence.fixture_lines = [...linesSince(log, mark, /slow: progress/).slice(0, 3), ...lines];
-    evidence.since_call_ms = Date.now() - started;
-    if (!lines.length) return { status: 'fail', reason: `the client's cancellation of a call that reports progress did not reach the upstream: the fixture logged no cancellation within ${t.cancel_ms} ms`, evidence };
-    const fate = o.kind === 'ok' ? 'completed (the proxy restarted its call timeout on progress)' : `ended in an error after ${Math.round(o.ms)} ms, no earlier than the ${t.proxy_call_timeout_ms} ms call timeout`;
-    return { status: 'pass', reason: `${mine.length} progress notification(s) reached the client with its token (${values.join(', ')}); the ${ms} ms call ${fate}; a cancel mid-call reached the upstream after ${Date.now() - t0} ms`, evidence };
+    const stray = seen.filter((x) => x.token !== token && x.token !== c.token).map((x) => x.token);
+    const evidence: Record<string, unknown> = {
+      token,
+      progress_received: mine.length,
+      progress_values: values,
+      other_tokens: stray.slice(0, 5),
+      outcome: o.kind,
+      ms: Math.round(o.ms),
+      call_ms: ms,
+      proxy_call_timeout_ms: t.proxy_call_timeout_ms,
+      cancel: { token: c.token, progress_before_cancel: c.progressBefore, cancelled_after_ms: c.cancelledAfter, upstream_cancel_ms: c.reachedMs },
+      fixture_lines: [...linesSince(log, mark, /slow: progress/).slice(0, 3), ...c.lines],
+      step_ms: Date.now() - started,
+    };
+    return verdict({ o, values, stray: stray.length, c, ms, deadline, timeoutMs: t.proxy_call_timeout_ms, cancelMs: t.cancel_ms }, evidence);
   },
 };
+
+type CancelCheck = { token: string; progressBefore: number; cancelledAfter: number; reachedMs: number | null; lines: string[] };
+
+/**
+ * A second slow call, aborted by the client after its first progress (or once the long call has
+ * shown that no progress comes: then there is nothing to wait for), and the fixture's line that
+ * its cancellation arrived.
+ */
+async function cancelMidCall(ctx: CellContext, slow: string, seen: Seen[], ms: number, hopeless: () => boolean): Promise<CancelCheck> {
+  const s = mainSession(ctx);
+  const t = ctx.cfg.timeouts;
+  const log = ctx.fixtures.roles.main.log;
+  const mark = logSize(log);
+  const token = nonce('progress');
+  const ac = new AbortController();
+  const t0 = Date.now();
+  s.call(slow, { ms, progress_ms: EVERY_MS }, { meta: { progressToken: token }, timeoutMs: ms + 10_000, signal: ac.signal }).catch(() => {});
+  const until = t0 + t.step_ms;
+  while (!seen.some((x) => x.token === token) && !hopeless() && Date.now() < until) await sleep(50);
+  const progressBefore = seen.filter((x) => x.token === token).length;
+  ac.abort('cancelled by the gate');
+  const t1 = Date.now();
+  const mineLine = new RegExp(`slow: cancelled by the client after \\d+ ms of ${ms} ms`);
+  let lines: string[] = [];
+  while (Date.now() - t1 < t.cancel_ms + 1000) {
+    lines = linesSince(log, mark, mineLine);
+    if (lines.length) break;
+    await sleep(100);
+  }
+  return { token, progressBefore, cancelledAfter: t1 - t0, reachedMs: lines.length ? Date.now() - t1 : null, lines };
+}
+
+type Observed = { o: CallOutcome; values: number[]; stray: number; c: CancelCheck; ms: number; deadline: number; timeoutMs: number; cancelMs: number };
+
+function verdict({ o, values, stray, c, ms, deadline, timeoutMs, cancelMs }: Observed, evidence: Record<string, unknown>): StepOutcome {
+  const got = values.length;
+  if (got < MIN_PROGRESS) {
+    return { status: 'fail', reason: `${got} progress notification(s) reached the client with its progressToken during a ${ms} ms call that sent one every ${EVERY_MS} ms (expected at least ${MIN_PROGRESS}${stray ? `; ${stray} came under another token` : ''})`, evidence };
+  }
+  if (values.some((v, i) => i > 0 && !(v > values[i - 1]))) return { status: 'fail', reason: `the progress values the client received do not increase: ${values.join(', ')}`, evidence };
+  if (o.kind === 'tool_error' || o.kind === 'rpc_error') {
+    if (o.ms < timeoutMs - 200) return { status: 'fail', reason: `the call failed after ${Math.round(o.ms)} ms, before the ${timeoutMs} ms call timeout: ${describeOutcome(o)}`, evidence };
+  } else if (o.kind !== 'ok') {
+    return { status: 'fail', reason: `the call neither completed nor ended in an error within ${deadline} ms: ${describeOutcome(o)}`, evidence };
+  }
+  if (c.reachedMs === null) return { status: 'fail', reason: `the client's cancellation of a call that reports progress (after ${c.progressBefore} progress, ${c.cancelledAfter} ms in) did not reach the upstream: the fixture logged no cancellation within ${cancelMs} ms`, evidence };
+  // completed: the proxy restarted its timeout on progress; an error no earlier than the timeout: it did not
+  const fate = o.kind === 'ok' ? 'completed (the proxy restarted its call timeout on progress)' : `ended in an error after ${Math.round(o.ms)} ms, no earlier than the ${timeoutMs} ms call timeout`;
+  return { status: 'pass', reason: `${got} progress notification(s) reached the client with its token (${values.join(', ')}); the ${ms} ms call ${fate}; a cancel mid-call reached the upstream after ${c.reachedMs} ms`, evidence };
+}
