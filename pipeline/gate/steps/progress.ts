@@ -1,14 +1,15 @@
 /**
  * progress: a `slow` call that outlives the proxy's call timeout while the fixture sends progress
- * every second. Rule (2025-11-25 basic/utilities/progress, basic/lifecycle#timeouts; our summary:
- * progress goes to the requester under the token it chose; a receiver MAY restart its timeout on
- * progress but SHOULD still enforce a maximum): at least 2 progress notifications reach the client
- * with the client's own progressToken, their values increasing; the call either completes (the
- * proxy restarts its timeout on progress) or ends in an error no earlier than the call timeout.
- * Beside it, a second such call, cancelled by the client after its first progress, is cancelled
- * upstream (the fixture logs `slow: cancelled by the client after … of <its length> ms` within
- * cancel_ms). The two run at once: the step lasts about the long call.
- */
+ * every second. Rule (the same in both revisions: 2025-11-25 basic/utilities/progress,
+ * basic/lifecycle#timeouts; 2026-07-28 basic/patterns/progress, basic/patterns/cancellation#timeouts;
+ * our summary: progress goes to the requester under the token it chose, its value increasing; a
+ * receiver MAY restart its timeout on progress but SHOULD still enforce a maximum): at least 2
+ * progress notifications reach the client with the client's own progressToken, their values
+ * increasing; the call either completes (the proxy restarts its timeout on progress) or ends in an
+ * error no earlier than the call timeout. Beside it, a second such call, cancelled by the client
+ * after its first progress, is cancelled upstream (2025-11-25: notifications/cancelled; 2026-07-28
+ * HTTP: the request's stream closed): the fixture logs `slow: cancelled by the client after … of
+ * <its length> ms` within cancel_ms. The two run at once: the step lasts about the long call. */
 import { readFileSync, statSync } from 'node:fs';
 import { describeOutcome, mainSession, nonce, outcomeOf, sleep, type CallOutcome } from '../calls.ts';
 import { upstreamName } from '../cell-fixtures.ts';
