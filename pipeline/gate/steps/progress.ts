@@ -77,7 +77,7 @@ export const step: StepDef = {
       ms: Math.round(o.ms),
       call_ms: ms,
       proxy_call_timeout_ms: t.proxy_call_timeout_ms,
-      cancel: { token: c.token, progress_before_cancel: c.progressBefore, cancelled_after_ms: c.cancelledAfter, upstream_cancel_ms: c.reachedMs },
+      cancel: { token: c.token, progress_before_cancel: c.progressBefore, cancelled_after_ms: c.cancelledAfter, upstream_cancel_ms: c.reachedMs, upstream_cancelled_at_ms: c.upstreamAfterMs },
       fixture_lines: [...linesSince(log, mark, /slow: progress/).slice(0, 3), ...c.lines],
       step_ms: Date.now() - started,
     };
@@ -85,7 +85,13 @@ export const step: StepDef = {
   },
 };
 
-type CancelCheck = { token: string; progressBefore: number; cancelledAfter: number; reachedMs: number | null; lines: string[] };
+/**
+ * `upstreamAfterMs`: how far into the call the fixture saw the cancellation (its own log line). At
+ * the proxy's call timeout or later, and from a proxy that does not restart its timeout on
+ * progress, it may be the proxy giving up on its own (it cancels the call upstream then), not the
+ * client's cancel.
+ */
+type CancelCheck = { token: string; progressBefore: number; cancelledAfter: number; reachedMs: number | null; upstreamAfterMs: number | null; lines: string[] };
 
 /**
  * A second slow call, aborted by the client after its first progress (or once the long call has
@@ -106,14 +112,15 @@ async function cancelMidCall(ctx: CellContext, slow: string, seen: Seen[], ms: n
   const progressBefore = seen.filter((x) => x.token === token).length;
   ac.abort('cancelled by the gate');
   const t1 = Date.now();
-  const mineLine = new RegExp(`slow: cancelled by the client after \\d+ ms of ${ms} ms`);
+  const mineLine = new RegExp(`slow: cancelled by the client after (\\d+) ms of ${ms} ms`);
   let lines: string[] = [];
   while (Date.now() - t1 < t.cancel_ms + 1000) {
     lines = linesSince(log, mark, mineLine);
     if (lines.length) break;
     await sleep(100);
   }
-  return { token, progressBefore, cancelledAfter: t1 - t0, reachedMs: lines.length ? Date.now() - t1 : null, lines };
+  const upstreamAfterMs = lines.length ? Number(mineLine.exec(lines[0])![1]) : null;
+  return { token, progressBefore, cancelledAfter: t1 - t0, reachedMs: lines.length ? Date.now() - t1 : null, upstreamAfterMs, lines };
 }
 
 type Observed = { o: CallOutcome; values: number[]; stray: number; c: CancelCheck; ms: number; deadline: number; timeoutMs: number; cancelMs: number };
@@ -130,6 +137,11 @@ function verdict({ o, values, stray, c, ms, deadline, timeoutMs, cancelMs }: Obs
     return { status: 'fail', reason: `the call neither completed nor ended in an error within ${deadline} ms: ${describeOutcome(o)}`, evidence };
   }
   if (c.reachedMs === null) return { status: 'fail', reason: `the client's cancellation of a call that reports progress (after ${c.progressBefore} progress, ${c.cancelledAfter} ms in) did not reach the upstream: the fixture logged no cancellation within ${cancelMs} ms`, evidence };
+  // a proxy that ended the long call at its timeout does not restart it on progress: a cancellation
+  // of the second call that late may be its own timeout's (one that completed never times out)
+  if (o.kind !== 'ok' && c.upstreamAfterMs !== null && c.upstreamAfterMs >= timeoutMs - 200) {
+    return { status: 'fail', reason: `the upstream saw the cancellation ${c.upstreamAfterMs} ms into the call, no earlier than the proxy's own ${timeoutMs} ms call timeout, so it may be the proxy giving up rather than the client's cancel (sent ${c.cancelledAfter} ms in, after ${c.progressBefore} progress)`, evidence };
+  }
   // completed: the proxy restarted its timeout on progress; an error no earlier than the timeout: it did not
   const fate = o.kind === 'ok' ? 'completed (the proxy restarted its call timeout on progress)' : `ended in an error after ${Math.round(o.ms)} ms, no earlier than the ${timeoutMs} ms call timeout`;
   return { status: 'pass', reason: `${got} progress notification(s) reached the client with its token (${values.join(', ')}); the ${ms} ms call ${fate}; a cancel mid-call reached the upstream after ${c.reachedMs} ms`, evidence };
