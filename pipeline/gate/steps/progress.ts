@@ -142,7 +142,7 @@ function verdict({ o, values, stray, c, ms, deadline, timeoutMs, cancelMs }: Obs
   if (o.kind !== 'ok' && c.upstreamAfterMs !== null && c.upstreamAfterMs >= timeoutMs - 200) {
     return { status: 'fail', reason: `the upstream saw the cancellation ${c.upstreamAfterMs} ms into the call, no earlier than the proxy's own ${timeoutMs} ms call timeout, so it may be the proxy giving up rather than the client's cancel (sent ${c.cancelledAfter} ms in, after ${c.progressBefore} progress)`, evidence };
   }
-  // completed: the proxy restarted its timeout on progress; an error no earlier than the timeout: it did not
-  const fate = o.kind === 'ok' ? 'completed (the proxy restarted its call timeout on progress)' : `ended in an error after ${Math.round(o.ms)} ms, no earlier than the ${timeoutMs} ms call timeout`;
+  // completed: the proxy restarts its timeout on progress (or has none); an error no earlier than the timeout: it does not
+  const fate = o.kind === 'ok' ? `completed past the ${timeoutMs} ms call timeout (the proxy restarts its timeout on progress, or has none: the hang step tells which)` : `ended in an error after ${Math.round(o.ms)} ms, no earlier than the ${timeoutMs} ms call timeout`;
   return { status: 'pass', reason: `${got} progress notification(s) reached the client with its token (${values.join(', ')}); the ${ms} ms call ${fate}; a cancel mid-call reached the upstream after ${c.reachedMs} ms`, evidence };
 }
