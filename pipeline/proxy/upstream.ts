@@ -204,8 +204,10 @@ export class Upstream {
     const onprogress = progressSink
       ? (p: ProgressParams) => {
           lastProgress = Date.now();
-          clearTimeout(timer);
-          timer = setTimeout(onTimeout!, Math.max(1, Math.min(timeoutMs, started + maxTotal - lastProgress)));
+          if (!sabotage?.has('progress-no-restart')) {
+            clearTimeout(timer);
+            timer = setTimeout(onTimeout!, Math.max(1, Math.min(timeoutMs, started + maxTotal - lastProgress)));
+          }
           progressSink(p);
         }
       : undefined;

@@ -14,6 +14,10 @@ const CASES: SabotageCase[] = [
   { name: 'cancellations swallowed -> cancel', cells: ['stdio/2025-11-25'], env: { [SABOTAGE]: 'swallow-cancel' }, red: { 'stdio/2025-11-25': ['cancel', 'progress'] } },
   { name: 'progress swallowed -> progress', cells: ['stdio/2026-07-28'], env: { [SABOTAGE]: 'drop-progress' }, red: { 'stdio/2026-07-28': 'progress' } },
   { name: 'progress calls not cancelled upstream -> progress', cells: ['http-stateless/2025-11-25'], env: { [SABOTAGE]: 'progress-no-cancel' }, red: { 'http-stateless/2025-11-25': 'progress' } },
+  // allowed (a receiver MAY restart its timeout on progress): the long call fails at the timeout, green
+  { name: 'progress does not restart the call timeout -> nothing red', cells: ['http-stateful/2025-11-25'], env: { [SABOTAGE]: 'progress-no-restart' }, red: {} },
+  // ...but then the proxy's own timeout cancels the second call upstream at the timeout: not the client's cancel
+  { name: 'no restart and cancels swallowed -> cancel and progress', cells: ['sse/2026-07-28'], env: { [SABOTAGE]: 'progress-no-restart,swallow-cancel' }, red: { 'sse/2026-07-28': ['cancel', 'progress'] } },
 ];
 
 sabotageSuite('sabotaged proxies go red exactly where they should', CASES);
