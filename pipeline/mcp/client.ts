@@ -68,13 +68,28 @@ export interface McpConnection {
   callTool(
     name: string,
     args: Record<string, unknown>,
-    opts?: { timeoutMs?: number; signal?: AbortSignal; meta?: Record<string, unknown> },
+    opts?: {
+      timeoutMs?: number;
+      signal?: AbortSignal;
+      meta?: Record<string, unknown>;
+      /** asks the server for progress (the SDK puts its own progressToken on the request) */
+      onprogress?: (p: ProgressParams) => void;
+      /** with onprogress: each progress restarts timeoutMs, never past maxTotalTimeoutMs */
+      maxTotalTimeoutMs?: number;
+    },
   ): Promise<CallResult>;
   /** collected stderr of a stdio child (when stderr = 'pipe') */
   stderrText(): string;
   /** set once the server passed `maxMessageBytes` (the connection is then closed) */
   limitExceeded(): MessageTooLarge | undefined;
   close(): Promise<void>;
+}
+
+/** What a notifications/progress says, without its token. */
+export interface ProgressParams {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /** A target in messages: `stdio:command args`, the URL (streamable HTTP), or `URL (SSE)`. */
@@ -193,6 +208,7 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
       return (await client.callTool(params as never, {
         timeout: o?.timeoutMs ?? timeoutMs,
         signal: o?.signal,
+        ...(o?.onprogress ? { onprogress: o.onprogress as never, resetTimeoutOnProgress: true, maxTotalTimeout: o.maxTotalTimeoutMs } : {}),
       })) as CallResult;
     },
     lastListHint: () => listHint,

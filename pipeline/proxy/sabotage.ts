@@ -8,6 +8,12 @@
  *   serialize       one upstream call at a time across the whole proxy
  *   no-timeout      call_timeout_ms is ignored (a hung upstream call hangs the caller)
  *   swallow-cancel  a client's notifications/cancelled is not forwarded upstream
+ *   drop-progress   a caller's progress token is not answered: no progress is asked of the upstream,
+ *                   none reaches the caller (and none restarts the call timeout)
+ *   progress-no-cancel  a call that carries a progress token is not cancelled upstream when the
+ *                   caller cancels it (the other calls are)
+ *   progress-no-restart  progress still reaches the caller but no longer restarts the call timeout
+ *                   (as npm mcp-proxy does; allowed by the spec, so alone it turns nothing red)
  *   manual-restart  a lost upstream is only reconnected by an upstream_servers restart request
  *   no-reconnect    a lost upstream is never reconnected, not even on request
  *   flaky-meta      every third call that carries a caller _meta (keys besides progressToken and
@@ -27,7 +33,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { UserError } from '../types.ts';
 
 export const SABOTAGE_ENV = 'MCPGAUGE_PROXY_SABOTAGE';
-export const SABOTAGE_SWITCHES = ['drop-meta', 'serialize', 'no-timeout', 'swallow-cancel', 'manual-restart', 'no-reconnect', 'flaky-meta', 'net-no-deadline', 'stale-index'] as const;
+export const SABOTAGE_SWITCHES = ['drop-meta', 'serialize', 'no-timeout', 'swallow-cancel', 'drop-progress', 'progress-no-cancel', 'progress-no-restart', 'manual-restart', 'no-reconnect', 'flaky-meta', 'net-no-deadline', 'stale-index'] as const;
 export const SABOTAGE_STATE_ENV = 'MCPGAUGE_PROXY_SABOTAGE_STATE';
 export type SabotageSwitch = (typeof SABOTAGE_SWITCHES)[number];
 

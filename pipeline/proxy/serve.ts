@@ -12,6 +12,7 @@ import { McpServer, createMcpHandler, fromJsonSchema, type McpServerFactory } fr
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { ProxyCore } from './core.ts';
+import type { CallContext } from './upstream.ts';
 import { LeanStdioTransport } from '../mcp/stdio-server.ts';
 import { bodyBudget, legacySessions } from './sessions.ts';
 
@@ -106,11 +107,23 @@ export function proxyServerFactory(core: ProxyCore): McpServerFactory {
   };
 }
 
-/** The caller's `_meta` (minus its progress token, which only this hop can answer) and cancellation. */
-function callContext(ctx: { mcpReq?: { _meta?: Record<string, unknown>; signal?: AbortSignal } }): { meta?: Record<string, unknown>; signal?: AbortSignal } {
+/**
+ * The caller's `_meta` (minus its progress token, which only this hop can answer), its
+ * cancellation, and, when it sent a progress token, a sender of notifications/progress that
+ * carries that token (the upstream's progress goes back to the caller under the caller's token).
+ */
+function callContext(ctx: {
+  mcpReq?: { _meta?: Record<string, unknown>; signal?: AbortSignal; notify?: (n: { method: string; params: Record<string, unknown> }) => Promise<void> };
+}): CallContext {
   const raw = ctx?.mcpReq?._meta;
   const meta = raw ? Object.fromEntries(Object.entries(raw).filter(([k]) => k !== 'progressToken')) : undefined;
-  return { meta: meta && Object.keys(meta).length ? meta : undefined, signal: ctx?.mcpReq?.signal };
+  const token = raw?.progressToken;
+  const notify = ctx?.mcpReq?.notify;
+  const progress: CallContext['progress'] =
+    (typeof token === 'string' || typeof token === 'number') && notify
+      ? (p) => notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => {})
+      : undefined;
+  return { meta: meta && Object.keys(meta).length ? meta : undefined, signal: ctx?.mcpReq?.signal, progress };
 }
 
 function digest(s: string): Buffer {

@@ -5,7 +5,7 @@
  * States: connecting -> connected -> (connection lost) backoff -> connecting -> ...
  * `failed` only when restart.max_attempts is set and exhausted; `closed` after close().
  */
-import { MessageTooLarge, connectMcp, describeTarget, type CallResult, type McpConnection, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
+import { MessageTooLarge, connectMcp, describeTarget, type CallResult, type McpConnection, type ProgressParams, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
 import { canonicalJson } from '../corpus/canonical.ts';
 import { targetOf, type RestartPolicy, type UpstreamConfig } from './config.ts';
 import type { SabotageSwitch } from './sabotage.ts';
@@ -50,11 +50,20 @@ export interface UpstreamOptions {
   sabotage?: ReadonlySet<SabotageSwitch>;
 }
 
-/** What a caller passes along with one call: its `_meta` and its cancellation. */
+/** What a caller passes along with one call: its `_meta`, its cancellation, its progress sink. */
 export interface CallContext {
   meta?: Record<string, unknown>;
   signal?: AbortSignal;
+  /** set when the caller sent a progress token: the upstream's progress goes there */
+  progress?: (p: ProgressParams) => void;
 }
+
+/**
+ * A call that keeps reporting progress gets its call timeout restarted by each notification
+ * (2025-11-25 basic/lifecycle#timeouts: a receiver MAY reset the clock on progress and SHOULD
+ * still enforce a maximum), up to this many call timeouts in all.
+ */
+export const PROGRESS_MAX_TIMEOUTS = 10;
 
 class CallFailure extends Error {}
 
@@ -180,15 +189,28 @@ export class Upstream {
     const sabotage = this.opts.sabotage;
     const noDeadline = sabotage?.has('no-timeout') || (sabotage?.has('net-no-deadline') && !('command' in this.cfg));
     const remaining = noDeadline ? 24 * 3600_000 : Math.max(1, deadline - Date.now());
+    // the caller asked for progress: ask the upstream (the SDK puts its own token on the request)
+    const progressSink = sabotage?.has('drop-progress') ? undefined : ctx.progress;
+    const maxTotal = noDeadline ? remaining : PROGRESS_MAX_TIMEOUTS * timeoutMs;
     const ac = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let rejectDead: ((e: Error) => void) | undefined;
     let onCancel: (() => void) | undefined;
-    const callerSignal = sabotage?.has('swallow-cancel') ? undefined : ctx.signal;
+    let onTimeout: (() => void) | undefined;
+    let lastProgress: number | undefined;
+    const callerSignal = sabotage?.has('swallow-cancel') || (sabotage?.has('progress-no-cancel') && ctx.progress) ? undefined : ctx.signal;
     const guards = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        reject(new CallFailure(`upstream '${this.name}' did not answer tools/call '${tool}' within the ${timeoutMs} ms call timeout`));
-      }, remaining);
+      onTimeout = () => {
+        const total = Date.now() - started;
+        if (lastProgress !== undefined && total >= maxTotal) {
+          reject(new CallFailure(`upstream '${this.name}' was still reporting progress on tools/call '${tool}' after ${total} ms, the most a call may take (${PROGRESS_MAX_TIMEOUTS} × the ${timeoutMs} ms call timeout)`));
+        } else if (lastProgress !== undefined) {
+          reject(new CallFailure(`upstream '${this.name}' did not answer tools/call '${tool}' within the ${timeoutMs} ms call timeout after its last progress notification (${total} ms in all)`));
+        } else {
+          reject(new CallFailure(`upstream '${this.name}' did not answer tools/call '${tool}' within the ${timeoutMs} ms call timeout`));
+        }
+      };
+      timer = setTimeout(onTimeout, remaining);
       rejectDead = (e) => reject(e);
       this.inflight.add(rejectDead);
       // The caller gave up (notifications/cancelled): abort the upstream request, which makes the
@@ -197,9 +219,20 @@ export class Upstream {
       if (callerSignal?.aborted) onCancel();
       else callerSignal?.addEventListener('abort', onCancel, { once: true });
     });
+    // each progress goes back to the caller and restarts the call timeout, up to maxTotal in all
+    const onprogress = progressSink
+      ? (p: ProgressParams) => {
+          lastProgress = Date.now();
+          if (!sabotage?.has('progress-no-restart')) {
+            clearTimeout(timer);
+            timer = setTimeout(onTimeout!, Math.max(1, Math.min(timeoutMs, started + maxTotal - lastProgress)));
+          }
+          progressSink(p);
+        }
+      : undefined;
     const meta = sabotage?.has('drop-meta') ? undefined : ctx.meta;
     // The SDK's own request timeout is a backstop a little after ours, so our message wins.
-    const call = conn.callTool(tool, args, { timeoutMs: remaining + 1000, signal: ac.signal, meta });
+    const call = conn.callTool(tool, args, { timeoutMs: remaining + 1000, signal: ac.signal, meta, onprogress, maxTotalTimeoutMs: onprogress ? maxTotal + 1000 : undefined });
     try {
       return await Promise.race([call, guards]);
     } catch (e) {

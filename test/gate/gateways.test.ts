@@ -48,6 +48,12 @@ test('gateways: npm mcp-proxy and supergateway go red on their real defects, all
         assert.match(String((step('cancel').evidence.fixture_lines as string[])[0]), /fault mode hang: blocking/);
         assert.match(String((step('crash').evidence.fixture_lines as string[])[0]), /fault mode crash: exiting/);
         assert.match(step('crash').reason, /no reconnect within .*Not connected/);
+        // progress reaches the client under its token and a cancel reaches the child, but the call
+        // ends at --requestTimeout although progress keeps arriving (allowed: a MAY; docs/gateways.md)
+        const progress = step('progress');
+        assert.equal(progress.status, 'pass', progress.reason);
+        assert.equal(progress.evidence.outcome, 'rpc_error', JSON.stringify(progress.evidence));
+        assert.ok((progress.evidence.progress_values as number[]).length >= 2, JSON.stringify(progress.evidence));
       } finally {
         r.cleanup();
       }
@@ -82,6 +88,10 @@ test('gateways: npm mcp-proxy and supergateway go red on their real defects, all
         assertRedExactly(r, { 'stdio/2025-11-25': ['hang', 'isolation', 'crash'] });
         const cell = r.report!.cells[0];
         for (const s of ['concurrency', 'cancel']) assert.equal(cell.steps.find((x) => x.name === s)!.status, 'pass', s);
+        // progress forwarded; the long call completes because supergateway has no call timeout (hang is red)
+        const progress = cell.steps.find((x) => x.name === 'progress')!;
+        assert.equal(progress.status, 'pass', progress.reason);
+        assert.equal(progress.evidence.outcome, 'ok', JSON.stringify(progress.evidence));
         assert.match(r.report!.proxy.description, /--stdio "\{FIXTURE_CMD\}"/);
       } finally {
         r.cleanup();

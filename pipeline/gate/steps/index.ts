@@ -15,6 +15,7 @@ import { step as crash } from './crash.ts';
 import { step as kill } from './kill.ts';
 import { step as isolation } from './isolation.ts';
 import { step as cancel } from './cancel.ts';
+import { step as progress } from './progress.ts';
 import { step as budget } from './budget.ts';
 import { step as regression } from './regression.ts';
 import { step as compliance } from './compliance.ts';
@@ -44,6 +45,7 @@ const GRAPH: ReadonlyArray<readonly [StepDef, readonly string[]]> = [
   [hang, ['call']],
   [isolation, ['call']],
   [cancel, ['concurrency']],
+  [progress, ['call']],
   [budget, ['discover']],
   [regression, ['budget']],
   [freshness, ['discover', 'call']],
