@@ -95,6 +95,19 @@ test('the default dashboard: <= 1.5 MB and <= 5,000 elements at load, every per-
   await page.waitForFunction(() => !document.querySelector('#retrieval-table[data-rows]'));
   assert.equal(await rowCount(page, 'retrieval-table'), report.retrieval.length);
   assert.equal(await page.locator('button[data-more="retrieval-table"]').count(), 0);
+
+  // sorting a paged table sorts every row: a header click draws the rest first
+  const total = await page.$eval('#retrievers-table', (t) => Number(/Show all ([\d,]+) rows/.exec(t.closest('section')!.querySelector('button[data-more="retrievers-table"]')!.textContent!)![1].replace(/,/g, '')));
+  assert.ok(total > PAGE_ROWS);
+  const th = page.locator('#retrievers-table thead th').last();
+  await th.click();
+  await page.waitForFunction(() => !document.querySelector('#retrievers-table[data-rows]'));
+  assert.equal(await th.getAttribute('aria-sort'), 'ascending');
+  assert.equal(await rowCount(page, 'retrievers-table'), total);
+  const keys = await page.$$eval('#retrievers-table tbody tr', (trs) => trs.map((tr) => (tr as HTMLTableRowElement).cells[(tr as HTMLTableRowElement).cells.length - 1]?.getAttribute('data-v') ?? ''));
+  const nums = keys.filter((k) => k !== '' && !Number.isNaN(Number(k))).map(Number);
+  assert.ok(nums.length > PAGE_ROWS);
+  assert.deepEqual(nums, [...nums].sort((a, b) => a - b));
   assert.deepEqual(errors, []);
   await page.close();
 });
