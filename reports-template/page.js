@@ -1,6 +1,58 @@
-// Dashboard page script: table sorting (click or Enter on a header) and the per-query row filter.
+// Dashboard page script: table sorting (click or Enter on a header), the per-query row filter,
+// rows drawn on demand and charts inserted when they come into view. It computes nothing: rows
+// drawn on demand are the cells the renderer wrote as data (pipeline/report/render.ts cellData),
+// charts are the renderer's SVG kept in a template element.
 // Inlined into dashboard.html and allowed by its sha256 in the page's Content-Security-Policy.
 (function () {
+  // rows on demand: the data block #ID-rows (JSON, gzip, base64:
+  // render.ts packRows) -> rows appended to table#ID, once; a promise of the drawn table
+  function unpack(text) {
+    var bin = atob(text.trim());
+    var bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text().then(JSON.parse);
+  }
+  var drawn = {};
+  function drawRows(table) {
+    var id = table && table.getAttribute('data-rows');
+    var src = id && document.getElementById(id);
+    if (!src) return drawn[id] || Promise.resolve();
+    if (drawn[id]) return drawn[id];
+    drawn[id] = unpack(src.textContent || '').then(function (data) { appendRows(table, data); src.parentNode.removeChild(src); table.removeAttribute('data-rows'); });
+    return drawn[id];
+  }
+  function appendRows(table, data) {
+    var more = document.querySelector('button[data-more="' + table.id + '"]');
+    if (more) more.parentNode.removeChild(more);
+    var frag = document.createDocumentFragment();
+    data.rows.forEach(function (r) {
+      var tr = document.createElement('tr');
+      if (r[0]) tr.className = r[0];
+      for (var i = 1; i < r.length; i++) {
+        var c = r[i];
+        var td = document.createElement('td');
+        var cls = typeof c === 'string' || c.length < 3 ? data.cls[i - 1] : c[2];
+        if (cls) td.className = cls;
+        if (typeof c === 'string') td.setAttribute('data-v', c);
+        else if (c.length > 1) td.setAttribute('data-v', c[1] === null ? '' : String(c[1]));
+        if (typeof c !== 'string' && c[3]) td.setAttribute('colspan', String(c[3]));
+        // the renderer's HTML, escaped by construction (the same bytes the page holds for eager rows)
+        td.innerHTML = typeof c === 'string' ? c : c[0];
+        tr.appendChild(td);
+      }
+      frag.appendChild(tr);
+    });
+    table.tBodies[0].appendChild(frag);
+  }
+  document.querySelectorAll('button[data-more]').forEach(function (b) {
+    b.addEventListener('click', function () { drawRows(document.getElementById(b.getAttribute('data-more'))); });
+  });
+  document.querySelectorAll('details').forEach(function (d) {
+    d.addEventListener('toggle', function () {
+      if (d.open) d.querySelectorAll('table[data-rows]').forEach(drawRows);
+    });
+  });
+
   function key(td) {
     var v = td.getAttribute('data-v');
     if (v === null) v = td.textContent || '';
@@ -20,6 +72,9 @@
     ths.forEach(function (th, col) {
       th.setAttribute('tabindex', '0');
       function sort() {
+        drawRows(table).then(sortNow);
+      }
+      function sortNow() {
         var asc = th.getAttribute('aria-sort') !== 'ascending';
         ths.forEach(function (o) { o.removeAttribute('aria-sort'); });
         th.setAttribute('aria-sort', asc ? 'ascending' : 'descending');
@@ -41,10 +96,31 @@
     var table = document.getElementById(input.getAttribute('data-filter'));
     if (!table) return;
     input.addEventListener('input', function () {
-      var q = input.value.toLowerCase();
-      Array.prototype.forEach.call(table.tBodies[0].rows, function (r) {
-        r.style.display = !q || (r.textContent || '').toLowerCase().indexOf(q) >= 0 ? '' : 'none';
+      drawRows(table).then(function () {
+        var q = input.value.toLowerCase();
+        Array.prototype.forEach.call(table.tBodies[0].rows, function (r) {
+          r.style.display = !q || (r.textContent || '').toLowerCase().indexOf(q) >= 0 ? '' : 'none';
+        });
       });
     });
   });
+
+  // charts: the SVG waits in a template element until its figure comes near the window (or the page prints)
+  function showChart(fig) {
+    var t = fig.querySelector('template');
+    if (!t) return;
+    var slot = fig.querySelector('.chart-slot');
+    fig.replaceChild(t.content, slot || t);
+    if (slot) fig.removeChild(t);
+  }
+  var figs = document.querySelectorAll('figure.chart');
+  if (typeof IntersectionObserver === 'function') {
+    var io = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) {
+        if (e.isIntersecting) { io.unobserve(e.target); showChart(e.target); }
+      });
+    }, { rootMargin: '200px 0px' });
+    figs.forEach(function (f) { if (f.querySelector('template')) io.observe(f); });
+  } else figs.forEach(showChart);
+  window.addEventListener('beforeprint', function () { figs.forEach(showChart); });
 })();

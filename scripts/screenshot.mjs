@@ -37,6 +37,8 @@ try {
   const page = await context.newPage();
   await page.route('**/*', (route) => (route.request().url() === url ? route.continue() : route.abort()));
   await page.goto(url, { waitUntil: 'load' });
+  // the page puts each chart's SVG in when its figure comes into view: wait for the first screen's
+  await page.waitForFunction(() => [...document.querySelectorAll('figure.chart')].filter((f) => f.getBoundingClientRect().top < innerHeight).every((f) => !f.querySelector('template')), undefined, { timeout: 10_000 });
   const tmp = `${OUT}.tmp.png`;
   mkdirSync(join(root, 'docs', 'img'), { recursive: true });
   await page.screenshot({ path: tmp, fullPage: false });

@@ -33,15 +33,33 @@ export function templateChartIds(): string[] {
   return readdirSync(`${TEMPLATE_DIR}charts`).filter((f) => f.endsWith('.vl.json')).map((f) => f.slice(0, -'.vl.json'.length)).sort();
 }
 
+/** the charts' font; the page's CSS sets it on every chart (figure.chart svg), so no text repeats it */
+export const CHART_FONT = 'system-ui, -apple-system, Segoe UI, Roboto, sans-serif';
+
 const CHART_CONFIG: Config = {
   background: '#ffffff',
   padding: 6,
-  font: 'system-ui, -apple-system, Segoe UI, Roboto, sans-serif',
+  font: CHART_FONT,
   title: { anchor: 'start' as const, fontSize: 13, subtitleFontSize: 10, subtitleColor: '#5b6270' },
   axis: { labelFontSize: 10, titleFontSize: 11 },
   legend: { labelFontSize: 10, labelLimit: 240 },
   view: { stroke: '#d9dde3' },
+  // no ARIA role and description on every mark: the figure is labelled as a whole and every
+  // number a chart shows is also in a table (a third of the SVG's bytes on a many-mark chart)
+  aria: false,
 };
+
+const FONT_ATTR = ` font-family="${CHART_FONT}"`;
+const GEOMETRY_ATTR = / (d|transform|x|y|x1|x2|y1|y2|width|height)="([^"]*)"/g;
+
+/**
+ * The SVG writer's output made lighter, drawing the same: the font attribute every text repeats
+ * dropped (the page's CSS sets that font on the chart), and coordinates in geometry attributes
+ * rounded to 1/100 px (it writes e.g. 90.49999999999999). Text and labels are left as written.
+ */
+export function slimSvg(svg: string): string {
+  return svg.split(FONT_ATTR).join('').replace(GEOMETRY_ATTR, (_m, name: string, v: string) => ` ${name}="${v.replace(/-?\d+\.\d{3,}/g, (n) => String(Number(Number(n).toFixed(2))))}"`);
+}
 
 /** Vega-Lite compile warnings known to be harmless for these specs (layers inside facets). */
 const BENIGN_WARNINGS = ['Detected faceted independent scales that union domain'];
@@ -94,7 +112,7 @@ export async function renderChartSvg(id: string, rows: Row[], note?: string, col
   chartWarnings.set(id, warnings);
   const view = new vega.View(vega.parse(vg), { renderer: 'none', logger: logger as never, logLevel: vega.Warn });
   try {
-    return await view.toSVG();
+    return slimSvg(await view.toSVG());
   } finally {
     view.finalize();
     const kept = warnings.filter((w) => !BENIGN_WARNINGS.some((b) => w.includes(b)));
@@ -103,12 +121,18 @@ export async function renderChartSvg(id: string, rows: Row[], note?: string, col
   }
 }
 
-/** One chart reference -> <figure> with the static SVG, or a "no data" note. */
+/**
+ * One chart reference -> <figure> with the static SVG, or a "no data" note. The SVG waits in a
+ * <template> (not part of the page until used) behind a slot of its size; the page script puts it
+ * in when the figure comes near the window, so charts below the first screen cost no layout.
+ */
 export async function chartFigure(c: ChartRef): Promise<SafeHtml> {
   const title = (loadChartSpec(c.spec) as { title?: { text?: string } }).title?.text ?? c.spec;
   if (c.rows.length === 0) {
     return html`<figure class="chart nodata" data-chart="${c.spec}"><figcaption>${title}</figcaption><p class="nodata-note">No data: ${c.empty}.</p></figure>`;
   }
   const svg = await renderChartSvg(c.spec, c.rows, c.note, c.color);
-  return html`<figure class="chart" data-chart="${c.spec}" aria-label="${title}">${trustedHtml(svg, "vega's SVG writer escapes every text it draws")}</figure>`;
+  const size = /^<svg [^>]*?width="(\d+(?:\.\d+)?)" height="(\d+(?:\.\d+)?)"/.exec(svg);
+  const slot = size ? html`<div class="chart-slot" style="aspect-ratio: ${size[1]} / ${size[2]}; max-width: ${size[1]}px"></div>` : '';
+  return html`<figure class="chart" data-chart="${c.spec}" aria-label="${title}">${slot}<template>${trustedHtml(svg, "vega's SVG writer escapes every text it draws")}</template></figure>`;
 }

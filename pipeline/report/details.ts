@@ -39,6 +39,8 @@ export interface Column {
   badge?: boolean;
   /** free text that needs room (queries) */
   wide?: boolean;
+  /** text in the monospace face (tool names) */
+  mono?: boolean;
 }
 
 /** A pre-built cell (escaped by construction) with its sort key. Overrides the column type. */

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Figure, Provenance } from '../types.ts';
 import { TEMPLATE_DIR } from '../constants.ts';
 import { chartFigure } from './charts.ts';
@@ -57,6 +58,7 @@ interface Cell {
   num?: boolean;
   nw?: boolean;
   wide?: boolean;
+  mono?: boolean;
   colspan?: number;
 }
 
@@ -84,7 +86,7 @@ function cellOf(v: CellValue, c: Column): Cell {
     case 'ident':
     case 'key': {
       const s = v === undefined || v === null ? '' : String(v);
-      return { html: c.type === 'key' ? html`<b>${s}</b>` : toHtml(s), sort: s, nw: c.type !== 'text', wide: c.wide };
+      return { html: c.type === 'key' ? html`<b>${s}</b>` : toHtml(s), sort: s, nw: c.type !== 'text', wide: c.wide, mono: c.mono };
     }
     case 'int':
       return typeof v === 'number' ? { html: toHtml(fmtInt(v)), sort: v, num: true } : { html: DASH, sort: null, num: true };
@@ -95,33 +97,107 @@ function cellOf(v: CellValue, c: Column): Cell {
   }
 }
 
+function cellClass(c: Cell): string {
+  return [c.num ? 'num' : '', c.nw ? 'nw' : '', c.wide ? 'wide' : '', c.mono ? 'mono' : ''].filter(Boolean).join(' ');
+}
+
 function renderCell(c: Cell): SafeHtml {
   const sortAttr = c.sort === undefined ? '' : html` data-v="${c.sort === null ? '' : c.sort}"`;
   const span = c.colspan ? html` colspan="${c.colspan}"` : '';
-  const cls = [c.num ? 'num' : '', c.nw ? 'nw' : '', c.wide ? 'wide' : ''].filter(Boolean).join(' ');
+  const cls = cellClass(c);
   return html`<td${cls ? html` class="${cls}"` : ''}${sortAttr}${span}>${c.html}</td>`;
 }
 
-export function renderTable(t: TableDetails): SafeHtml {
+/** A row's cells (a cell with a colspan ends the row). */
+function rowCells(t: TableDetails, row: TableDetails['rows'][number]): Cell[] {
+  const cells: Cell[] = [];
+  for (const c of t.columns) {
+    const cell = cellOf(row[c.key], c);
+    cells.push(cell);
+    if (cell.colspan) break;
+  }
+  return cells;
+}
+
+/**
+ * Tables longer than this draw their first PAGE_ROWS rows with the page and the rest on demand
+ * ("Show all N rows"); a table inside a collapsed `details` block draws every row when the block
+ * opens. Rows drawn on demand travel as packed data (packRows) that the page script turns into
+ * the same cells: what a reader scrolls past costs the first screen nothing.
+ */
+export const PAGE_ROWS = 20;
+
+/**
+ * One cell as data for the page script: the cell's HTML (escaped by construction, inserted as
+ * is) with its sort key, class and colspan. A plain string = HTML that is also its sort key; an
+ * array = [html, sort (null = empty; absent = no sort key), class (when not the column's), colspan].
+ */
+type CellData = string | [string] | [string, string | number | null, string?, number?];
+
+function cellData(c: Cell, columnClass: string): CellData {
+  const h = c.html.value;
+  const cls = cellClass(c);
+  if (cls === columnClass && !c.colspan) {
+    if (typeof c.sort === 'string' && c.sort === h && !h.includes('&')) return h;
+    if (c.sort === undefined) return [h];
+    return [h, c.sort];
+  }
+  const out: [string, string | number | null, string?, number?] = [h, c.sort === undefined ? null : c.sort, cls];
+  if (c.colspan) out.push(c.colspan);
+  return out;
+}
+
+/**
+ * Rows drawn on demand as they travel in the page: JSON, gzip, base64 (a `<script>` data block
+ * the page script unpacks with the browser's DecompressionStream). Base64 holds no character
+ * HTML gives a meaning to, so no report text can leave the block; gzip keeps the file small
+ * (a per-query table's rows repeat the same names thousands of times). Deterministic: zlib
+ * writes no time into the header.
+ */
+export function packRows(value: unknown): string {
+  return gzipSync(JSON.stringify(value), { level: 9 }).toString('base64');
+}
+
+/** The inverse of packRows (tests read the page's on-demand rows with it). */
+export function unpackRows(base64: string): unknown {
+  return JSON.parse(gunzipSync(Buffer.from(base64, 'base64')).toString('utf8'));
+}
+
+/** The MIME type of a packed-rows block (not JavaScript: the browser never runs it). */
+export const PACKED_ROWS_TYPE = 'application/gzip+base64';
+
+/** How a table is drawn: every row now, the first PAGE_ROWS then the rest on demand, or every row on demand. */
+export type TableMode = 'eager' | 'paged' | 'collapsed';
+
+function tableMode(t: TableDetails, inDetails: boolean): TableMode {
+  if (!t.id || t.rows.length <= PAGE_ROWS) return 'eager';
+  return inDetails ? 'collapsed' : 'paged';
+}
+
+export function renderTable(t: TableDetails, inDetails = false): SafeHtml {
+  const mode = tableMode(t, inDetails);
   const th = t.columns.map((c) => html`<th class="sortable" scope="col">${c.label}</th>`);
+  const now = mode === 'eager' ? t.rows.length : mode === 'paged' ? PAGE_ROWS : 0;
   const body = joinHtml(
-    t.rows.map((row, i) => {
+    t.rows.slice(0, now).map((row, i) => {
       const cls = t.rowClasses?.[i] ?? '';
-      const cells: SafeHtml[] = [];
-      for (const c of t.columns) {
-        const cell = cellOf(row[c.key], c);
-        cells.push(renderCell(cell));
-        if (cell.colspan) break;
-      }
-      return html`<tr${cls ? html` class="${cls}"` : ''}>${cells}</tr>`;
+      return html`<tr${cls ? html` class="${cls}"` : ''}>${rowCells(t, row).map(renderCell)}</tr>`;
     }),
     '\n',
   );
   const empty = t.rows.length === 0 ? html`<tr><td colspan="${t.columns.length}" class="muted">no rows</td></tr>` : '';
-  const table = html`<div class="tablewrap"><table${t.id ? html` id="${t.id}"` : ''} class="sortable-table">${t.caption ? html`<caption class="meta">${t.caption}</caption>` : ''}<thead><tr>${th}</tr></thead><tbody>${body}${empty}</tbody></table></div>`;
-  if (!t.filter || !t.id) return table;
+  const later = t.rows.length - now;
+  const pending = later > 0 ? html` data-rows="${t.id}-rows"` : '';
+  const table = html`<div class="tablewrap"><table${t.id ? html` id="${t.id}"` : ''} class="sortable-table"${pending}>${t.caption ? html`<caption class="meta">${t.caption}</caption>` : ''}<thead><tr>${th}</tr></thead><tbody>${body}${empty}</tbody></table></div>`;
+  let data: SafeHtml | string = '';
+  if (later > 0) {
+    const columnClass = t.columns.map((c) => cellClass(cellOf(undefined, c)));
+    const rows = t.rows.slice(now).map((row, i) => [t.rowClasses?.[now + i] ?? '', ...rowCells(t, row).map((c, j) => cellData(c, columnClass[j]))]);
+    data = html`${mode === 'paged' ? html`<button type="button" class="more" data-more="${t.id}">Show all ${fmtInt(t.rows.length)} rows (${fmtInt(now)} shown)</button>` : ''}<script type="${PACKED_ROWS_TYPE}" id="${t.id}-rows">${packRows({ cls: columnClass, rows })}</script>`;
+  }
+  if (!t.filter || !t.id) return html`${table}${data}`;
   return html`<div class="filter"><label>Filter rows: <input type="search" data-filter="${t.id}" placeholder="${t.filter.placeholder}"></label>${t.filter.note ? html` <span class="meta">${t.filter.note}</span>` : ''}</div>
-${table}`;
+${table}${data}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -135,10 +211,10 @@ export function renderTiles(tiles: Tile[]): SafeHtml {
   return html`<div class="tiles">${joinHtml(tiles.map(renderTile), '\n')}</div>`;
 }
 
-async function renderBlock(b: Block): Promise<SafeHtml> {
+async function renderBlock(b: Block, inDetails: boolean): Promise<SafeHtml> {
   switch (b.kind) {
     case 'table':
-      return renderTable(b);
+      return renderTable(b, inDetails);
     case 'charts': {
       const figs: SafeHtml[] = [];
       for (const c of b.charts) figs.push(await chartFigure(c));
@@ -155,15 +231,15 @@ ${joinHtml(figs, '\n')}
     case 'list':
       return html`<ul>${b.items.map((i) => html`<li>${i}</li>`)}</ul>`;
     case 'details':
-      return html`<details><summary>${b.summary}</summary>${await renderBlocks(b.blocks)}</details>`;
+      return html`<details><summary>${b.summary}</summary>${await renderBlocks(b.blocks, true)}</details>`;
     case 'banner':
       return html`<div class="banner${b.tone === 'bad' ? ' bad' : ''}" role="${b.tone === 'bad' ? 'alert' : 'note'}"${b.id ? html` id="${b.id}"` : ''}><b>${b.title}</b> ${b.text}</div>`;
   }
 }
 
-export async function renderBlocks(blocks: Block[]): Promise<SafeHtml> {
+export async function renderBlocks(blocks: Block[], inDetails = false): Promise<SafeHtml> {
   const parts: SafeHtml[] = [];
-  for (const b of blocks) parts.push(await renderBlock(b));
+  for (const b of blocks) parts.push(await renderBlock(b, inDetails));
   return joinHtml(parts, '\n');
 }
 

@@ -6,7 +6,7 @@ import { chartIdsFor, esc, renderChartSvg, renderDashboard, templateChartIds } f
 import { CHARTS } from '../../pipeline/report/sections/charts.ts';
 import { REPORT_SECTIONS } from '../../pipeline/sections.ts';
 import { html, toHtml } from '../../pipeline/report/html.ts';
-import { renderPage } from '../../pipeline/report/render.ts';
+import { PACKED_ROWS_TYPE, renderPage, unpackRows } from '../../pipeline/report/render.ts';
 import { sectionFor, type ReportSection } from '../../pipeline/report/details.ts';
 import { buildSampleReport, buildSystemsSample, HOSTILE_TEXT, withVariants } from './sample.ts';
 import { SYSTEMS_CHART } from '../../pipeline/report/sections/systems.ts';
@@ -71,14 +71,25 @@ test('hostile report text is escaped in tables and in chart SVG', async () => {
   assert.ok(!html.includes(HOSTILE_TEXT));
   assert.ok(!html.includes('<img'));
   assert.ok(html.includes(esc(HOSTILE_TEXT)));
-  // the only <script> tag is the page's own
-  assert.equal(html.match(/<script/g)!.length, 1);
+  // the only script the browser runs is the page's own; every other <script> is a packed-rows
+  // data block (base64: no character HTML gives a meaning to), and the hostile text inside it is
+  // escaped like everywhere else
+  assert.equal(html.match(/<script>/g)!.length, 1);
+  const blocks = [...html.matchAll(/<script([^>]*)>([^<]*)<\/script>/g)].filter((m) => m[1] !== '');
+  assert.equal(blocks.length + 1, html.match(/<script/g)!.length);
+  for (const [, attrs, body] of blocks) {
+    assert.match(attrs, new RegExp(`^ type="${PACKED_ROWS_TYPE.replace('+', '\\+')}" id="[\\w-]+-rows"$`));
+    assert.match(body, /^[A-Za-z0-9+/=]*$/);
+  }
+  const packed = blocks.map((m) => JSON.stringify(unpackRows(m[2]))).join('');
+  assert.ok(!packed.includes(JSON.stringify(HOSTILE_TEXT).slice(1, -1)));
   const svg = await renderChartSvg('recall_curves', [
     { series: HOSTILE_TEXT, k: 1, recall: 0.5 },
     { series: HOSTILE_TEXT, k: 3, recall: 0.75 },
   ]);
   assert.ok(!svg.includes('<script') && !svg.includes('<img'));
-  assert.ok(svg.includes('&lt;script&gt;'));
+  // the legend shows the series name escaped (cut to the legend's label limit, so its start)
+  assert.ok(svg.includes('&lt;img src=x onerror='), 'the series name is drawn, escaped');
 });
 
 test('provenance badges, weak-query shading and the no-break-even row are in the HTML', async () => {
@@ -91,7 +102,10 @@ test('provenance badges, weak-query shading and the no-break-even row are in the
   assert.ok(html.includes('<section id="notes"><h2>Methodology notes</h2>\n<ul><li>Savings are relative to baseline_json on the same corpus and tokenizer.</li></ul>'));
   assert.match(html, /<span class="bad">no break-even<\/span><div class="meta">full menu \(900\) is not larger than the discovery menu \(1200\)<\/div>/);
   // weak rows: sample has queries whose gold tool is missing from the top 5
-  const weak = (html.match(/<tr class="weak">/g) ?? []).length;
+  // rows drawn with the page, and rows drawn on demand (their packed data)
+  const packedWeak = [...html.matchAll(/<script type="[^"]+" id="[\w-]+-rows">([^<]*)<\/script>/g)]
+    .flatMap((m) => (unpackRows(m[1]) as { rows: string[][] }).rows).filter((row) => row[0] === 'weak').length;
+  const weak = (html.match(/<tr class="weak">/g) ?? []).length + packedWeak;
   const expectedWeak = r.retrieval.flatMap((x) => ('per_query' in x ? x.per_query : [])).filter((q) => !q.error && (q.first_relevant_rank === null || q.first_relevant_rank > 5)).length
     + r.live!.retrieval.flatMap((x) => x.per_query).filter((q) => !q.error && (q.first_relevant_rank === null || q.first_relevant_rank > 5)).length;
   assert.ok(expectedWeak > 0);

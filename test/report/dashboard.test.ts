@@ -15,7 +15,7 @@ import { writeReport } from '../../pipeline/report/write.ts';
 import { REPORT_SECTIONS } from '../../pipeline/sections.ts';
 import { chartWarnings } from '../../pipeline/report/dashboard.ts';
 import { CHARTS } from '../../pipeline/report/sections/charts.ts';
-import { capRows } from '../../pipeline/report/sections/common.ts';
+import { capRows, offlinePerQueryRows } from '../../pipeline/report/sections/common.ts';
 import { isScored, type Report } from '../../pipeline/report/types.ts';
 import { buildSampleReport, HOSTILE_TEXT, withVariants } from './sample.ts';
 import { gateSectionInput } from '../../pipeline/gate/section.ts';
@@ -86,10 +86,22 @@ async function open(file: string): Promise<Loaded> {
 }
 
 /**
+ * Scroll every chart into view (the page puts a chart's SVG in when its figure comes near the
+ * window) and wait until each figure with data holds its SVG.
+ */
+async function revealCharts(page: Page): Promise<void> {
+  const n = await page.locator('figure.chart').count();
+  for (let i = 0; i < n; i++) await page.locator('figure.chart').nth(i).scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => [...document.querySelectorAll('figure.chart:not(.nodata)')].every((f) => f.querySelector('svg') && !f.querySelector('template')), undefined, { timeout: 10_000 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+}
+
+/**
  * chart id -> number of data marks inside its SVG that have a visible area (bars, points,
  * line paths; text and zero-size shapes do not count). -1 = no SVG, 'nodata' = note shown.
  */
 async function chartMarks(page: Page): Promise<Record<string, number | 'nodata'>> {
+  await revealCharts(page);
   return page.$$eval('figure.chart', (figs) => {
     const out: Record<string, number | 'nodata'> = {};
     for (const f of figs) {
@@ -136,7 +148,9 @@ test('dashboard renders in headless Chromium with no network loads, no errors, e
   // hostile tool/query text is shown as text, never run or parsed as markup
   assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
   assert.equal(await page.locator('main img').count(), 0);
-  const bodyText = await page.locator('body').innerText();
+  // textContent, not innerText: sections off the screen are not rendered yet (content-visibility),
+  // and markup the browser had parsed would leave no literal '<img ...>' in the text either way
+  const bodyText = await page.locator('body').evaluate((b) => b.textContent ?? '');
   assert.ok(bodyText.includes('<img src=x onerror="window.__pwned=1">'), 'hostile text should appear literally');
   assert.ok(bodyText.includes(HOSTILE_TEXT.slice(0, 20)));
 
@@ -163,12 +177,14 @@ test('dashboard renders in headless Chromium with no network loads, no errors, e
   assert.ok(skipped > 0);
   assert.deepEqual((await values()).slice(-skipped), Array(skipped).fill(''));
 
-  // filter box narrows the per-query table
+  // filter box narrows the per-query table (collapsed: opened first, its rows drawn on demand)
+  await page.locator('details:has(#per-query-table) > summary').click();
+  await page.waitForFunction(() => !document.querySelector('#per-query-table[data-rows]'));
   const qid = report.retrieval.find(isScored)!.per_query[1].query_id;
   await page.fill('input[data-filter="per-query-table"]', qid);
   const visible = await page.$$eval('#per-query-table tbody tr', (rows) => rows.filter((r) => (r as HTMLElement).style.display !== 'none').length);
   // the page shows the capped rows (every weak row kept), as the retrieval section chooses them
-  const shown = capRows(report.retrieval.filter(isScored).flatMap((x) => x.per_query.map((q) => ({ corpus: x.corpus_id, arm: x.arm, retriever: x.retriever.id, q }))));
+  const shown = capRows(offlinePerQueryRows(report));
   const expected = shown.filter(({ q }) => q.query_id.includes(qid) || q.query.toLowerCase().includes(qid)).length;
   assert.ok(expected > 1);
   assert.equal(visible, expected); // one row per scored (corpus, arm, retriever)
@@ -210,6 +226,7 @@ test('no chart draws a text over another, and wide tables scroll inside their fr
   const written = await writeReport(withVariants(buildSampleReport()), join(work, 'layout'), REPORT_SECTIONS, [gateSectionInput(gate)]);
   const { page } = await open(written.dashboard);
   await page.setViewportSize({ width: 1400, height: 900 });
+  await revealCharts(page);
   const overlaps = await page.$$eval('figure.chart svg', (svgs) => {
     const out: string[] = [];
     for (const svg of svgs) {

@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactArgv, redactText } from '../../pipeline/util/redact.ts';
+import { unpackRows } from '../../pipeline/report/render.ts';
 import { startProxy, validateProxyConfig } from '../../pipeline/proxy/index.ts';
 import { fixtureServer, MCPGAUGE_BIN, tempDir } from '../proxy/helpers.ts';
 
@@ -33,6 +34,10 @@ function assertNoCanary(dir: string, canaries: string[]): void {
   for (const f of files) {
     const bytes = readFileSync(f);
     for (const c of canaries) assert.equal(bytes.includes(c), false, `${f} contains the secret ${c}`);
+    if (!f.endsWith('.html')) continue;
+    // rows the dashboard draws on demand travel packed (gzip, base64): read them unpacked too
+    const packed = [...bytes.toString('utf8').matchAll(/<script type="[^"]+" id="[\w-]+-rows">([^<]*)<\/script>/g)].map((m) => JSON.stringify(unpackRows(m[1]))).join('\n');
+    for (const c of canaries) assert.equal(packed.includes(c), false, `${f} (rows drawn on demand) contains the secret ${c}`);
   }
 }
 

@@ -3,7 +3,7 @@ import type { Provenance } from '../../types.ts';
 import type { Block, Column, TableDetails, TableRow } from '../details.ts';
 import { html } from '../html.ts';
 import { badge, fmtInt, fmtNum, rich } from '../render.ts';
-import type { Economics, QueryRow, Report, RetrievalMetrics } from '../types.ts';
+import { isScored, type Economics, type QueryRow, type Report, type RetrievalMetrics } from '../types.ts';
 
 export function primaryTokenizer(r: Report): string {
   return r.meta.tokenizers[0].name;
@@ -43,6 +43,7 @@ export function capRows<T extends { q: QueryRow }>(rows: T[]): T[] {
   return rows.filter((_, i) => keep.has(i));
 }
 
+/** One per-query row as the page shows it: the (corpus, arm, retriever) it was scored under and its query row. */
 export interface PerQueryRow {
   corpus: string;
   arm: string;
@@ -50,6 +51,26 @@ export interface PerQueryRow {
   q: QueryRow;
 }
 
+/**
+ * The offline per-query rows, from the one place the dashboard reads them (today each scored
+ * retrieval block's `per_query` in report.json). The per-query table takes this plain array;
+ * when the rows move to another store only this function changes.
+ */
+export function offlinePerQueryRows(r: Report): PerQueryRow[] {
+  return r.retrieval.filter(isScored).flatMap((x) => x.per_query.map((q) => ({ corpus: x.corpus_id, arm: x.arm, retriever: x.retriever.id, q })));
+}
+
+/** The live stage's per-query rows (the proxy's rankings), from the one place the dashboard reads them. */
+export function livePerQueryRows(r: Report): PerQueryRow[] {
+  const l = r.live;
+  if (!l) return [];
+  return l.retrieval.flatMap((x) => x.per_query.map((q) => ({ corpus: l.corpus_id ?? 'live', arm: `proxy (${x.detail})`, retriever: 'proxy', q })));
+}
+
+/**
+ * The per-query table of any array of per-query rows. Drawn inside a collapsed `details` block,
+ * its rows are drawn when the block opens (render.ts PAGE_ROWS): the sections put it in one.
+ */
 export function perQueryTable(rows: PerQueryRow[], id: string): TableDetails {
   return {
     kind: 'table',
@@ -65,13 +86,13 @@ export function perQueryTable(rows: PerQueryRow[], id: string): TableDetails {
       { key: 'rr', label: 'RR', type: 'num', digits: 3 },
       { key: 'ndcg_at_10', label: 'nDCG@10', type: 'num', digits: 3 },
       { key: 'ap', label: 'AP', type: 'num', digits: 3 },
-      { key: 'top3', label: 'Top 3', type: 'text' },
+      { key: 'top3', label: 'Top 3', type: 'text', mono: true },
       { key: 'error', label: 'Error', type: 'text' },
     ],
     rows: rows.map(({ corpus, arm, retriever, q }) => ({
       corpus, arm, retriever, query_id: q.query_id, query: q.query, first_relevant_rank: q.first_relevant_rank,
       recall_at_5: q.recall_at_5, rr: q.rr, ndcg_at_10: q.ndcg_at_10, ap: q.ap,
-      top3: rich(html`<span class="mono">${q.top.slice(0, 3).join(', ')}</span>`, q.top.slice(0, 3).join(',')),
+      top3: q.top.slice(0, 3).join(', '),
       error: q.error ? rich(html`<span class="bad">${q.error}</span>`, q.error) : '',
     })),
     rowClasses: rows.map(({ q }) => (q.error ? 'err' : isWeak(q) ? 'weak' : '')),

@@ -3,7 +3,7 @@ import type { ReportSection, TableRow } from '../details.ts';
 import { html } from '../html.ts';
 import { rich } from '../render.ts';
 import { isScored, type Report } from '../types.ts';
-import { capRows, isWeak, METRIC_COLUMNS, metricValues, perQueryTable } from './common.ts';
+import { capRows, isWeak, METRIC_COLUMNS, metricValues, offlinePerQueryRows, perQueryTable } from './common.ts';
 
 export const retrievalSection: ReportSection<Report> = {
   id: 'retrieval',
@@ -38,7 +38,7 @@ export const retrievalSection: ReportSection<Report> = {
         ...metricValues(x.metrics),
       };
     });
-    const all = r.retrieval.filter(isScored).flatMap((x) => x.per_query.map((q) => ({ corpus: x.corpus_id, arm: x.arm, retriever: x.retriever.id, q })));
+    const all = offlinePerQueryRows(r);
     const weak = all.filter((x) => isWeak(x.q)).length;
     const pq = capRows(all);
     return {
@@ -49,7 +49,8 @@ export const retrievalSection: ReportSection<Report> = {
         ...(pq.length < all.length
           ? [{ kind: 'paragraph' as const, text: `showing ${pq.length} of ${all.length} rows (every weak row kept); all rows are in tables/per_query.parquet` }]
           : []),
-        perQueryTable(pq, 'per-query-table'),
+        // what a reader scrolls past: collapsed, its rows drawn when opened
+        { kind: 'details', summary: `Every per-query row (${pq.length})`, blocks: [perQueryTable(pq, 'per-query-table')] },
       ],
     };
   },
