@@ -144,7 +144,8 @@ export function selectCells(cfg: GateConfig, cells: readonly string[] | undefine
   }
   if (selected.length === 0) throw harnessError('--cells: no cell selected');
   if (needRequired && !selected.some((id) => cfg.cells[id].required)) {
-    const required = Object.keys(cfg.cells).filter((id) => cfg.cells[id].required);
+    // the cells a run without --cells would have: the network cells only when they are on
+    const required = Object.keys(cfg.cells).filter((id) => cfg.cells[id].required && (network || !NETWORK_CELL_IDS.includes(id)));
     throw harnessError(`--cells ${selected.join(',')}: no required cell selected (required in ${cfg.source}: ${required.join(', ')}), so no result could make the gate red`);
   }
   return selected;
