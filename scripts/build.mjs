@@ -33,8 +33,9 @@ if (r.status !== 0) {
   process.exit(2);
 }
 // the one file bin/mcpgauge.mjs loads (scripts/lib/bundle.mjs): dist/bundle/cli.js + its lazy chunks
+// (a tree without the CLI, such as test/build/progress.test.ts's two-file copy, has nothing to bundle)
 try {
-  await bundleCli(root, tmp);
+  if (existsSync(join(root, 'pipeline', 'cli.ts'))) await bundleCli(root, tmp);
 } catch (e) {
   rmSync(tmp, { recursive: true, force: true });
   console.error(`build: bundling the CLI failed: ${e instanceof Error ? e.message : String(e)}`);
