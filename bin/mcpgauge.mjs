@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// Entry point: runs the compiled code in dist/ (`make build`). `mcpgauge fixture` gets the
-// fixture's signal handlers before anything loads (./early-signals.mjs).
+// Entry point: runs the bundled CLI, dist/bundle/cli.js (`make build`; scripts/lib/bundle.mjs).
+// V8's compile cache where this node offers it (module.enableCompileCache, Node >= 22.1; Node 20
+// has none, so there it is a no-op). `mcpgauge fixture` gets the fixture's signal handlers before
+// anything loads (./early-signals.mjs).
 if (process.argv[2] === 'fixture') await import('./early-signals.mjs');
+const { enableCompileCache } = await import('node:module');
+if (typeof enableCompileCache === 'function') enableCompileCache();
 const { importDist } = await import('./dist-entry.mjs');
-const { main } = await importDist('cli');
+const { main } = await importDist('cli', 'bundle');
 await main(process.argv);

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // `make build` / `npm run build`: compile pipeline/**/*.ts and arms/**/*.ts to dist/ with tsc (tsconfig.build.json:
 // rewriteRelativeImportExtensions, so `./x.ts` imports become `./x.js`; --noCheck, type checking
-// is `make typecheck`). A no-op when dist/BUILD.json records the hash of the current sources.
+// is `make typecheck`), then bundle the CLI into dist/bundle/ (scripts/lib/bundle.mjs). A no-op when dist/BUILD.json records the hash of the current sources.
 // The new tree is written beside dist/ and swapped in, so a reader never sees half a build.
 // `--check`: exit 1 (and say why) when dist/ is missing or stale, build nothing.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sourcesHash, BUILD_STAMP } from './lib/build-hash.mjs';
+import { bundleCli } from './lib/bundle.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const dist = join(root, 'dist');
@@ -29,6 +30,15 @@ const r = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.jso
 if (r.status !== 0) {
   rmSync(tmp, { recursive: true, force: true });
   console.error(`build: tsc failed (exit ${r.status ?? r.signal})`);
+  process.exit(2);
+}
+// the one file bin/mcpgauge.mjs loads (scripts/lib/bundle.mjs): dist/bundle/cli.js + its lazy chunks
+// (a tree without the CLI, such as test/build/progress.test.ts's two-file copy, has nothing to bundle)
+try {
+  if (existsSync(join(root, 'pipeline', 'cli.ts'))) await bundleCli(root, tmp);
+} catch (e) {
+  rmSync(tmp, { recursive: true, force: true });
+  console.error(`build: bundling the CLI failed: ${e instanceof Error ? e.message : String(e)}`);
   process.exit(2);
 }
 writeFileSync(join(tmp, BUILD_STAMP), `${JSON.stringify({ sources_sha256: hash, built_at: new Date().toISOString() }, null, 2)}\n`);

@@ -69,6 +69,8 @@ export function register(program: Command): void {
     const { REPORT_SECTIONS } = await import('../sections.ts');
     // --out first: an unwritable folder fails now, not after the whole run
     assertOutputDir(resolve(String(flags.out)), '--out');
+    // the dashboard's charts render in a worker thread that loads vega while the stages run (issue 31)
+    (await import('../report/charts.ts')).startChartWorker();
     // --comply is read and validated before the run, so a bad file fails now
     const complyExtra = flags.comply ? [await (await import('../comply/section-input.ts')).complySectionInput(String(flags.comply))] : [];
     const argv = process.argv.slice(2);

@@ -35,8 +35,10 @@ export function safetensorsHeader(buf: Buffer, where: string): { header: Record<
   return { header, dataStart: 8 + n };
 }
 
-const F16_TO_F32 = (() => {
-  // all 65,536 half-precision values, widened once
+let F16_TABLE: Float32Array | undefined;
+/** all 65,536 half-precision values, widened on first use (not at import: the CLI's command setup imports this module) */
+function f16Table(): Float32Array {
+  if (F16_TABLE) return F16_TABLE;
   const t = new Float32Array(65536);
   for (let h = 0; h < 65536; h++) {
     const s = h & 0x8000 ? -1 : 1;
@@ -44,11 +46,12 @@ const F16_TO_F32 = (() => {
     const m = h & 0x3ff;
     t[h] = e === 0 ? s * m * 2 ** -24 : e === 31 ? (m ? NaN : s * Infinity) : s * (1 + m / 1024) * 2 ** (e - 15);
   }
+  F16_TABLE = t;
   return t;
-})();
+}
 
 export function f16ToF32(h: number): number {
-  return F16_TO_F32[h & 0xffff];
+  return f16Table()[h & 0xffff];
 }
 
 /** the tensor `name` as F32 (row-major), checked against the expected dtype and shape */
@@ -63,6 +66,7 @@ export function readF16Tensor(buf: Buffer, name: string, shape: readonly number[
   if (end - begin !== count * 2 || dataStart + end > buf.length) throw new UserError(`${where}: tensor ${name} data_offsets [${begin}, ${end}] do not fit ${count} F16 values in the file`);
   const out = new Float32Array(count);
   const base = dataStart + begin;
-  for (let i = 0; i < count; i++) out[i] = F16_TO_F32[buf.readUInt16LE(base + 2 * i)];
+  const table = f16Table();
+  for (let i = 0; i < count; i++) out[i] = table[buf.readUInt16LE(base + 2 * i)];
   return out;
 }

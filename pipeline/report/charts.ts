@@ -8,6 +8,7 @@
  * tooltips; every number shown in a chart is also in a table.
  */
 import { readFileSync, readdirSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import type { TopLevelSpec, Config } from 'vega-lite';
 import { TEMPLATE_DIR } from '../constants.ts';
 import type { ChartRef } from './details.ts';
@@ -88,8 +89,13 @@ export function applyColors(spec: unknown, c: ChartColors | undefined): void {
   walk(spec);
 }
 
-/** Data -> Vega-Lite -> Vega -> static SVG string. */
+/** Data -> Vega-Lite -> Vega -> static SVG string, in the chart worker when one was started (startChartWorker), else here. */
 export async function renderChartSvg(id: string, rows: Row[], note?: string, color?: ChartColors): Promise<string> {
+  return worker ? worker.render({ spec: id, rows, note, color }) : renderChartSvgHere(id, rows, note, color);
+}
+
+/** Data -> Vega-Lite -> Vega -> static SVG string, on this thread. */
+export async function renderChartSvgHere(id: string, rows: Row[], note?: string, color?: ChartColors): Promise<string> {
   const spec = loadChartSpec(id) as TopLevelSpec & { data?: unknown; title?: { text: string; subtitle?: string }; config?: unknown };
   spec.data = { values: rows };
   applyColors(spec, color);
@@ -135,4 +141,86 @@ export async function chartFigure(c: ChartRef): Promise<SafeHtml> {
   const size = /^<svg [^>]*?width="(\d+(?:\.\d+)?)" height="(\d+(?:\.\d+)?)"/.exec(svg);
   const slot = size ? html`<div class="chart-slot" style="aspect-ratio: ${size[1]} / ${size[2]}; max-width: ${size[1]}px"></div>` : '';
   return html`<figure class="chart" data-chart="${c.spec}" aria-label="${title}">${slot}<template>${trustedHtml(svg, "vega's SVG writer escapes every text it draws")}</template></figure>`;
+}
+
+/** a chart render request to the worker, and its answer (chart_worker.ts) */
+export interface ChartJob {
+  id: number;
+  spec: string;
+  rows: Row[];
+  note?: string;
+  color?: ChartColors;
+}
+export type ChartReply = { id: number; svg: string; warnings: string[] } | { id: number; error: string };
+
+interface ChartWorker {
+  render(job: Omit<ChartJob, 'id'>): Promise<string>;
+}
+let worker: ChartWorker | undefined;
+
+/**
+ * With the chart worker running: send it every chart of `refs` now (write.ts, before the tables
+ * and the page), so it renders while this thread works; renderChartSvg of the same chart then
+ * takes the answer. Without the worker: nothing (the page renders each chart when it gets to it).
+ */
+export function prefetchCharts(refs: readonly ChartRef[]): void {
+  if (!worker) return;
+  for (const c of refs) if (c.rows.length > 0) void renderChartSvg(c.spec, c.rows, c.note, c.color).catch(() => undefined);
+}
+
+/**
+ * Chart rendering off the critical path (issue 31): `bench` calls this when it starts, so a
+ * worker thread loads vega + vega-lite (~0.2-0.3 s of CPU) while the main thread runs the offline
+ * stage; every renderChartSvg after it renders there, and the main thread builds the tables
+ * meanwhile (write.ts starts the page before them). Only from the compiled code (dist/): the
+ * sources (tests through tsx) render on their own thread. The thread never keeps the process alive
+ * when no render is pending; if it fails, that render and the next run here.
+ */
+export function startChartWorker(): void {
+  if (worker || !import.meta.url.endsWith('.js')) return;
+  const w = new Worker(new URL('./chart_worker.js', import.meta.url), { execArgv: [] });
+  w.unref();
+  const pending = new Map<number, { job: Omit<ChartJob, 'id'>; resolve: (svg: string) => void; reject: (e: Error) => void }>();
+  let nextId = 1;
+  let broken = false;
+  // a failed thread: what it had not answered renders here (the same function, the same SVG)
+  const fallBack = () => {
+    broken = true;
+    for (const p of pending.values()) renderChartSvgHere(p.job.spec, p.job.rows, p.job.note, p.job.color).then(p.resolve, p.reject);
+    pending.clear();
+  };
+  w.on('error', fallBack);
+  w.on('exit', fallBack);
+  w.on('message', (m: ChartReply) => {
+    const p = pending.get(m.id);
+    if (!p) return;
+    pending.delete(m.id);
+    if (pending.size === 0) w.unref();
+    if ('error' in m) p.reject(new Error(m.error));
+    else {
+      chartWarnings.set(p.job.spec, m.warnings);
+      p.resolve(m.svg);
+    }
+  });
+  // one render per distinct chart (prefetchCharts, then the page asking for the same one)
+  const memo = new Map<string, Promise<string>>();
+  worker = {
+    render(job) {
+      if (broken) return renderChartSvgHere(job.spec, job.rows, job.note, job.color);
+      const key = JSON.stringify([job.spec, job.rows, job.note ?? null, job.color ?? null]);
+      const hit = memo.get(key);
+      if (hit) {
+        memo.delete(key);
+        return hit;
+      }
+      const p = new Promise<string>((resolve, reject) => {
+        const id = nextId++;
+        pending.set(id, { job, resolve, reject });
+        w.ref();
+        w.postMessage({ id, ...job } satisfies ChartJob);
+      });
+      memo.set(key, p);
+      return p;
+    },
+  };
 }

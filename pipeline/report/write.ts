@@ -10,6 +10,8 @@
 import { join } from 'node:path';
 import { writeFileSet } from '../util/fs.ts';
 import { renderDashboard } from './dashboard.ts';
+import { prefetchCharts } from './charts.ts';
+import { chartRefs } from './sections/charts.ts';
 import { reportTables, toArrowIpc, toParquet } from './tables.ts';
 import type { Report } from './types.ts';
 import type { ReportSection, SectionInput } from './details.ts';
@@ -37,9 +39,14 @@ export function reportJsonText(report: Report): string {
  */
 export async function writeReport(report: Report, outDir: string, sections: readonly ReportSection<Report>[], extraSections: SectionInput[] = []): Promise<WrittenReport> {
   const valid = validateReport(report);
+  // with the chart worker (charts.ts startChartWorker, started by `bench`), the charts and the
+  // page render while this thread writes the JSON and the tables; without it, in this order anyway
+  prefetchCharts(chartRefs(valid));
+  const page = renderDashboard(valid, sections, extraSections);
+  page.catch(() => undefined); // awaited below; a failure of the tables first must not leave it unhandled
   const json = reportJsonText(valid);
   const tables = reportTables(valid).map((t) => ({ t, arrow: toArrowIpc(t), parquet: toParquet(t) }));
-  const html = await renderDashboard(valid, sections, extraSections);
+  const html = await page;
 
   const out: WrittenReport = { report: join(outDir, 'report.json'), dashboard: join(outDir, 'dashboard.html'), tables: {}, paths: [] };
   const files: { path: string; data: string | Uint8Array }[] = [];

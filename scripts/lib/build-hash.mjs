@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 
 export const BUILD_STAMP = 'BUILD.json';
 
-/** every file the build reads: pipeline/**\/*.ts, arms/**\/*.ts, the two tsconfigs, package.json (sorted, repo-relative) */
+/** every file the build reads: pipeline/**\/*.ts, arms/**\/*.ts, the two tsconfigs, package.json, the bundle settings (sorted, repo-relative) */
 export function buildInputs(root) {
   const out = [];
   const walk = (dir) => {
@@ -18,7 +18,7 @@ export function buildInputs(root) {
   };
   walk(join(root, 'pipeline'));
   walk(join(root, 'arms'));
-  out.push('tsconfig.json', 'tsconfig.build.json', 'package.json');
+  out.push('tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/lib/bundle.mjs');
   return out.sort();
 }
 

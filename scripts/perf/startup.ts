@@ -1,7 +1,7 @@
 /**
  * bench-perf section "startup" (issue 19): start-up costs of the compiled code, each beside a
  * peer measured in the same run, interleaved, median of ROUNDS; ratios printed, nothing asserted.
- *   1. CLI start: `node bin/mcpgauge.mjs --help` vs `node -e 0` (goal: <= node -e 0 + 0.15 s)
+ *   1. CLI start: `node bin/mcpgauge.mjs --help` vs `node -e 0` (goal: <= node -e 0 + 0.1 s)
  *   2. fixture cold start over stdio, spawn -> first `initialize` answer, vs server-everything
  *      (goal: <= 1.0x)
  *   3. comply, whole catalog at 2025-11-25, on each of the four npm reference servers over stdio,
@@ -13,15 +13,22 @@
  *      shape (corpus_v2 itself is not in this repository; same shape, similar size, with schemas)
  *      vs the floor: one node process that reads the corpus, renders the 3 arms, counts them with
  *      tiktoken and writes a JSON file (goal: the Go bench's 0.4-0.6 s)
+ *   4b. the same setting on corpus_v2 itself (45 tools) and its golden set (47 queries), `--retriever
+ *      bm25f --tokenizers cl100k_base`, side by side with the Go predecessor's bench on the same
+ *      files, interleaved (goal: <= 2.0x, aiming at 1.0x). Both come from a build of
+ *      ../shared/peers/mcpproxy-bench/build.sh into <cache root>/peers/mcpproxy-bench (or
+ *      $MCPGAUGE_GO_BENCH_DIR): OUT/mcpbench, OUT/src (the checkout, with the datasets),
+ *      OUT/tkcache; said so and skipped when it is not built (the build is 2-12 min, never run here)
  *   5. `make gate` wall (PERF_GATE=1 only: ~1-3 min, it starts 4 fixtures and a proxy per cell)
  * Every mcpgauge process here runs dist/ (make bench-perf builds it first).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { ensureReference, REFERENCE_SERVERS, referenceSource, runComply, runReference } from '../../test/comply/reference-prober.ts';
+import { CACHE_ROOT } from '../../pipeline/constants.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'mcpgauge.mjs');
@@ -33,9 +40,9 @@ const ROUNDS = Number(process.env.PERF_ROUNDS ?? 5);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
-function wall(cmd: string, args: string[], opts: { cwd?: string } = {}): number {
+function wall(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): number {
   const t0 = performance.now();
-  const r = spawnSync(cmd, args, { cwd: opts.cwd ?? ROOT, stdio: ['ignore', 'ignore', 'pipe'], timeout: 600_000 });
+  const r = spawnSync(cmd, args, { cwd: opts.cwd ?? ROOT, env: opts.env ?? process.env, stdio: ['ignore', 'ignore', 'pipe'], timeout: 600_000 });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${[cmd, ...args].join(' ')} exited ${r.status ?? r.signal}: ${String(r.stderr).slice(-300)}`);
   return ms;
@@ -145,6 +152,25 @@ async function main(): Promise<void> {
     }
     pair('offline profile, corpus_v2 setting (3 arms, report + dashboard)', prof, floor, 'floor (read + 3 arms + tiktoken + JSON)');
     console.log(`  against the Go bench's 0.39 s min / 0.63 s median (measured beside this project): ${(median(prof) / 630).toFixed(1)}x its median`);
+
+    // 4b. corpus_v2 itself, beside the Go bench
+    const goDir = resolve(process.env.MCPGAUGE_GO_BENCH_DIR ?? join(CACHE_ROOT, 'peers', 'mcpproxy-bench'));
+    const goBin = join(goDir, 'mcpbench');
+    const v2Corpus = 'specs/083-discovery-profiler/datasets/corpus_v2.tools.json';
+    const v2Golden = 'specs/065-evaluation-foundation/datasets/retrieval_golden_v1.json';
+    if (!existsSync(goBin) || !existsSync(join(goDir, 'src', v2Corpus))) {
+      console.log(`corpus_v2 vs the Go bench: skipped, not built in ${goDir} (bash ../shared/peers/mcpproxy-bench/build.sh <clone of smart-mcp-proxy/mcpproxy-go> ${goDir} node_modules/tiktoken; 2-12 min); the issue's figure for the Go bench is 0.543 s`);
+    } else {
+      const goEnv = { ...process.env, TIKTOKEN_CACHE_DIR: join(goDir, 'tkcache') };
+      const goRuns: number[] = [];
+      const ours: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        goRuns.push(wall(goBin, ['-corpus-v2', v2Corpus, '-golden', v2Golden, '-arms', 'baseline_json,compact_sig,toon_listing', '-out', join(tmp, `go-${i}`)], { cwd: join(goDir, 'src'), env: goEnv }));
+        // corpus_v2's golden set names corpus_v1 (the same tool ids): --allow-version-mismatch, as the Go bench accepts it
+        ours.push(wall(process.execPath, [BIN, 'bench', '--corpus', join(goDir, 'src', v2Corpus), '--golden', join(goDir, 'src', v2Golden), '--allow-version-mismatch', '--arms', 'baseline_json,compact_sig,toon_listing', '--retriever', 'bm25f', '--tokenizers', 'cl100k_base', '--out', join(tmp, `v2-${i}`)]));
+      }
+      pair('corpus_v2 (45 tools, 47 queries), 3 arms, bm25f, cl100k_base, whole process', ours, goRuns, 'the Go bench');
+    }
 
     // 5. make gate
     if (process.env.PERF_GATE === '1') {

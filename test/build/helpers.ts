@@ -47,3 +47,21 @@ export function packageOf(url: string): string | null {
   const m = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
   return m ? m[1] : null;
 }
+
+/**
+ * the npm packages the loaded URLs hold: packageOf for node_modules files, and for the bundled
+ * CLI's chunks (dist/bundle/*.js) the packages scripts/lib/bundle.mjs bundled into each (BUNDLE.json)
+ */
+export function packagesLoaded(urls: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  const maps = new Map<string, Record<string, string[]>>();
+  for (const u of urls) {
+    const p = packageOf(u);
+    if (p) out.add(p);
+    const m = /^(file:\/\/.*\/dist\/bundle\/)([^/]+\.js)$/.exec(u);
+    if (!m) continue;
+    if (!maps.has(m[1])) maps.set(m[1], JSON.parse(readFileSync(new URL('BUNDLE.json', m[1]), 'utf8')) as Record<string, string[]>);
+    for (const q of maps.get(m[1])![m[2]] ?? []) out.add(q);
+  }
+  return out;
+}

@@ -78,7 +78,7 @@ describe('npm pack: the publishable package', () => {
   it('holds dist/, datasets/, the templates, the bins and nothing else (no tests, no sources, no scripts)', () => {
     const allowed = /^(bin\/[^/]+\.mjs|dist\/.+\.(js|json)|datasets\/.+|reports-template\/.+|gate\.config\.json|package\.json|README\.md|LICENSE)$/;
     assert.deepEqual(files.filter((f) => !allowed.test(f)), []);
-    for (const need of ['bin/mcpgauge.mjs', 'bin/mcpfixture.mjs', 'dist/pipeline/cli.js', 'dist/pipeline/cli/fixture-entry.js', 'datasets/corpus-npm4-v1.tools.json', 'datasets/schemas/report.schema.json', 'reports-template/dashboard.html', 'gate.config.json']) {
+    for (const need of ['bin/mcpgauge.mjs', 'bin/mcpfixture.mjs', 'dist/pipeline/cli.js', 'dist/bundle/cli.js', 'dist/bundle/worker_body.js', 'dist/bundle/chart_worker.js', 'dist/pipeline/cli/fixture-entry.js', 'datasets/corpus-npm4-v1.tools.json', 'datasets/schemas/report.schema.json', 'reports-template/dashboard.html', 'gate.config.json']) {
       assert.ok(files.includes(need), `${need} is in the tarball`);
     }
     assert.deepEqual(files.filter((f) => /^(test|pipeline|scripts|docs)\//.test(f) || (f.endsWith('.ts') && !f.startsWith('datasets/seeds/'))), []);
@@ -88,7 +88,7 @@ describe('npm pack: the publishable package', () => {
     const r = await run(NPX, ['--offline', 'mcpgauge', '--help'], inst);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Usage: mcpgauge/);
-    assert.ok(existsSync(join(inst, 'node_modules', 'mcpgauge', 'dist', 'pipeline', 'cli.js')));
+    assert.ok(existsSync(join(inst, 'node_modules', 'mcpgauge', 'dist', 'bundle', 'cli.js')), 'the bundled CLI bin/mcpgauge.mjs runs');
   });
 
   it('npx mcpgauge comply -- node server.js', async () => {
