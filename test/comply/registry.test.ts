@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CATALOG } from '../../pipeline/comply/checks/index.ts';
-import { PROBES } from '../../pipeline/comply/probes.ts';
-import { topo } from '../../pipeline/comply/judge.ts';
+import { PROBES } from '../../pipeline/comply/gather/probes/index.ts';
+import { topo } from '../../pipeline/comply/judge/judge.ts';
 import { KNOBS } from '../../pipeline/fixture/breaks.ts';
-import { complySchemaValidator } from '../../pipeline/comply/schema.ts';
+import { complySchemaValidator } from '../../pipeline/comply/output/schema.ts';
 import { CATEGORIES } from '../../pipeline/comply/types.ts';
 
 const checksDir = fileURLToPath(new URL('../../pipeline/comply/checks/', import.meta.url));

@@ -1,5 +1,5 @@
-import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
-import { BURST_SIZE, authConfigured, loopbackTarget } from '../security-kit.ts';
+import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
+import { BURST_SIZE, authConfigured, loopbackTarget } from '../judge/security-kit.ts';
 import { LEGACY } from '../types.ts';
 
 const BURST = Array.from({ length: BURST_SIZE }, (_, i) => `burst-${i}`);

@@ -10,10 +10,10 @@
  * - TLS (https targets): the opening request over plain http to the same host and port, with no
  *   user header at all (no credential, no -H value, no session id, no query string crosses in clear).
  */
-import { initializeParams, type Obj } from './request-builder.ts';
-import { LEGACY } from './types.ts';
-import { HTTP, L, M, cheap, listOf, req, type Probe, type ProbeCtx, type ProbeOut } from './probe-kit.ts';
-import { BURST_SIZE, GARBAGE_TOKEN, INJECTIONS, PRM_WELL_KNOWN, bearerChallenge, pickInjectionTarget, prmOf, type InjectionKind } from './security-kit.ts';
+import { initializeParams, type Obj } from '../request-builder.ts';
+import { LEGACY } from '../../types.ts';
+import { HTTP, L, M, cheap, listOf, req, type Probe, type ProbeCtx, type ProbeOut } from './kit.ts';
+import { BURST_SIZE, GARBAGE_TOKEN, INJECTIONS, PRM_WELL_KNOWN, bearerChallenge, pickInjectionTarget, prmOf, type InjectionKind } from '../../judge/security-kit.ts';
 
 /**
  * User headers that carry a credential besides Authorization (an API key header such as

@@ -1,6 +1,6 @@
 /** Probes added for the transport and stdio checks (a group file: the core list lives in probes.ts). */
-import type { Obj } from './request-builder.ts';
-import { HTTP, L, UNKNOWN_TOOL, cheap, listOf, req, type Probe, type ProbeCtx } from './probe-kit.ts';
+import type { Obj } from '../request-builder.ts';
+import { HTTP, L, UNKNOWN_TOOL, cheap, listOf, req, type Probe, type ProbeCtx } from './kit.ts';
 
 /** CJK, a combining accent, an astral-plane emoji and a ZWJ sequence: each breaks a different encoding mistake. */
 export const UNICODE_PAYLOAD = '漢字かな한글 é ñ 🙂 👩‍💻 𝄞';

@@ -5,8 +5,8 @@
  */
 import { build, type Obj } from './request-builder.ts';
 import { replyOf } from './reply.ts';
-import { LEGACY, MODERN, type Exchange, type Revision } from './types.ts';
-import type { Wire } from './wire/types.ts';
+import { LEGACY, MODERN, type Exchange, type Revision } from '../types.ts';
+import type { Wire } from '../wire/types.ts';
 
 export interface EraProbe {
   era: Revision | 'undetermined';

@@ -1,6 +1,6 @@
 /** Shared pieces for check files: revision windows, transport sets, spec URLs, the definer. */
 import { isVerdict, type View } from './evidence.ts';
-import { LEGACY, MODERN, type CheckMeta, type Evidence, type Revision, type Verdict, type WireKind } from './types.ts';
+import { LEGACY, MODERN, type CheckMeta, type Evidence, type Revision, type Verdict, type WireKind } from '../types.ts';
 
 /** One compliance check: static meta and a judge over the gathered evidence (kept here, next to
  * the evidence View it reads, so types.ts does not import evidence.ts: no import cycle). */

@@ -3,8 +3,8 @@
  * prompt pickers, probe constants). probes.ts and the probe group files (probes-*.ts) import
  * from here, so a group file is an addition, not an edit of the core list.
  */
-import { build, initializeParams, type Built, type BuildOptions, type EnvelopeState, type Obj } from './request-builder.ts';
-import { LEGACY, MODERN, type Exchange, type Revision, type WireKind } from './types.ts';
+import { build, initializeParams, type Built, type BuildOptions, type EnvelopeState, type Obj } from '../request-builder.ts';
+import { LEGACY, MODERN, type Exchange, type Revision, type WireKind } from '../../types.ts';
 
 export interface ProbeCtx {
   rev: Revision;

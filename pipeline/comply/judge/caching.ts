@@ -1,6 +1,6 @@
 /** The SEP-2549 cache-hint rule shared by the *-caching checks. */
 import type { View } from './evidence.ts';
-import type { Verdict } from './types.ts';
+import type { Verdict } from '../types.ts';
 
 export function cachingVerdict(v: View, probe: string, what: string): Verdict {
   const gate = v.unusable(probe);

@@ -1,6 +1,6 @@
 /** Reading a stdio server's exit from the evidence (a leaf module: judge and run import it). */
-import { replyOf } from './reply.ts';
-import type { Evidence } from './types.ts';
+import { replyOf } from '../gather/reply.ts';
+import type { Evidence } from '../types.ts';
 import { heardNothing } from './check.ts';
 
 /** The server answered the handshake and then exited before answering any other request. */

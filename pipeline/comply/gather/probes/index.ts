@@ -3,17 +3,17 @@
  * a stage (later stages may read earlier answers). Probes never judge; checks read their
  * exchanges. The list is data; gather.ts runs it.
  */
-import { K_CAPS, K_INFO, K_VERSION, build, initializeParams, type BuildOptions, type Obj } from './request-builder.ts';
-import { LEGACY, MODERN } from './types.ts';
+import { K_CAPS, K_INFO, K_VERSION, build, initializeParams, type BuildOptions, type Obj } from '../request-builder.ts';
+import { LEGACY, MODERN } from '../../types.ts';
 import {
   EVIL_ORIGIN, GIANT_BYTES, HTTP, L, M, MISSING_URI, OVERSIZED_BYTES, STDIO, STRING_ID, UNKNOWN_TOOL,
   cheap, listOf, pickPrompt, pickTool, req, type Probe,
-} from './probe-kit.ts';
-import { TRANSPORT_PROBES } from './probes-transport.ts';
-import { LIFECYCLE_PROBES } from './probes-lifecycle.ts';
-import { SECURITY_PROBES } from './probes-security.ts';
+} from './kit.ts';
+import { TRANSPORT_PROBES } from './transport.ts';
+import { LIFECYCLE_PROBES } from './lifecycle.ts';
+import { SECURITY_PROBES } from './security.ts';
 
-export * from './probe-kit.ts';
+export * from './kit.ts';
 
 const CORE_PROBES: readonly Probe[] = [
   // 0: handshake

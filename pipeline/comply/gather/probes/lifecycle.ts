@@ -1,7 +1,7 @@
 /** Probes added for the lifecycle, resources, prompts and schema checks (a group file: the core list lives in probes.ts). */
-import { build, type Obj } from './request-builder.ts';
-import { META_LOG_LEVEL } from '../mcp/protocol.ts';
-import { L, M, STDIO, cheap, listOf, pickPrompt, pickTool, req, type Probe, type ProbeCtx } from './probe-kit.ts';
+import { build, type Obj } from '../request-builder.ts';
+import { META_LOG_LEVEL } from '../../../mcp/protocol.ts';
+import { L, M, STDIO, cheap, listOf, pickPrompt, pickTool, req, type Probe, type ProbeCtx } from './kit.ts';
 
 /** a numeric id past 2^31 (still a safe integer): a server that narrows ids to 32 bits answers another id */
 export const WIDE_ID = 2 ** 31 + 7;

@@ -1,6 +1,6 @@
 /** The cursor rule shared by the *-pagination checks: nextCursor, when present, is a string that fetches a valid next page. */
 import type { View } from './evidence.ts';
-import type { Verdict } from './types.ts';
+import type { Verdict } from '../types.ts';
 
 /** `first`/`next`: probe ids of the first page and of the page asked for with its cursor; `key`: the list field; `method`: for the detail */
 export function paginationVerdict(v: View, first: string, next: string, key: string, method: string): Verdict {

@@ -3,8 +3,8 @@
  * (modern: full `_meta` envelope + standard headers; legacy: session headers after initialize)
  * and a negative probe changes exactly one field of it (`omitMeta`, `headers` overrides).
  */
-import { MODERN, type Revision } from './types.ts';
-import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../mcp/protocol.ts';
+import { MODERN, type Revision } from '../types.ts';
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../../mcp/protocol.ts';
 
 /** the `_meta` keys (pipeline/mcp/protocol.ts) under the prober's short names */
 export const K_VERSION = META_PROTOCOL_VERSION;

@@ -7,7 +7,7 @@
  * evaluated / applicable; below 50% no grade is given. Security checks are graded on their own
  * (posture), never in the conformance score.
  */
-import { CATEGORIES, type CategoryScore, type CheckMeta, type CheckResult, type Grade } from './types.ts';
+import { CATEGORIES, type CategoryScore, type CheckMeta, type CheckResult, type Grade } from '../types.ts';
 
 export const GRADE_BANDS = [
   ['A', 90],

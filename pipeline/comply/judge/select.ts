@@ -1,7 +1,7 @@
 /** Which checks apply to a run (revision window, transport) and which the user selected (--only/--skip). */
-import { UserError } from '../types.ts';
-import { CATALOG } from './checks/index.ts';
-import { CATEGORIES, type Revision, type WireKind } from './types.ts';
+import { UserError } from '../../types.ts';
+import { CATALOG } from '../checks/index.ts';
+import { CATEGORIES, type Revision, type WireKind } from '../types.ts';
 import type { Check } from './check.ts';
 
 export function inRevision(c: Check, rev: Revision): boolean {

@@ -5,10 +5,10 @@
  * starts with (authorization is OPTIONAL in MCP: a server that serves without credentials,
  * probed without --auth, is not_applicable, never failed).
  */
-import type { Obj } from './request-builder.ts';
+import type { Obj } from '../gather/request-builder.ts';
 import type { View } from './evidence.ts';
-import type { Exchange, Verdict } from './types.ts';
-import { isLoopbackHost } from '../util/loopback.ts';
+import type { Exchange, Verdict } from '../types.ts';
+import { isLoopbackHost } from '../../util/loopback.ts';
 
 /** a credential no server issued (the garbage-token probe) */
 export const GARBAGE_TOKEN = 'mcpgauge-invalid-token-5e1c9a';

@@ -7,7 +7,7 @@
 import { View } from './evidence.ts';
 import { exitedAfterHandshake } from './exit.ts';
 import { catalogFor, selected, type Selection } from './select.ts';
-import type { CheckMeta, CheckResult, Evidence, Verdict, WireKind } from './types.ts';
+import type { CheckMeta, CheckResult, Evidence, Verdict, WireKind } from '../types.ts';
 import type { Check } from './check.ts';
 
 function capabilityDeclared(v: View, cap: string): boolean {

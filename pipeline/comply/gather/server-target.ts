@@ -1,8 +1,8 @@
 /** Target parsing (URL or stdio command), env/env-file, auth headers, and secret scrubbing. */
-import { UserError } from '../types.ts';
-import { REDACTED } from '../util/redact.ts';
-import type { StdioTarget } from './wire/stdio.ts';
-import { isInputRefusal, readInputText } from '../util/fs.ts';
+import { UserError } from '../../types.ts';
+import { REDACTED } from '../../util/redact.ts';
+import type { StdioTarget } from '../wire/stdio.ts';
+import { isInputRefusal, readInputText } from '../../util/fs.ts';
 
 export type Target = { kind: 'http'; url: string; headers: Record<string, string> } | ({ kind: 'stdio' } & StdioTarget);
 

@@ -3,9 +3,9 @@
  * answer is this": a 401/429/gateway 5xx is not the server's verdict on a probe, and a
  * negative probe's rejection counts only when its conformant twin was served.
  */
-import { replyOf } from './reply.ts';
-import type { Obj } from './request-builder.ts';
-import { MODERN, type Evidence, type Exchange, type Verdict } from './types.ts';
+import { replyOf } from '../gather/reply.ts';
+import type { Obj } from '../gather/request-builder.ts';
+import { MODERN, type Evidence, type Exchange, type Verdict } from '../types.ts';
 
 export interface RpcError {
   code: number;

@@ -1,6 +1,6 @@
 /** --list: the checks a run would evaluate, without connecting. */
-import { catalogFor, selected, type Selection } from './select.ts';
-import { REVISIONS, type Revision, type WireKind } from './types.ts';
+import { catalogFor, selected, type Selection } from '../judge/select.ts';
+import { REVISIONS, type Revision, type WireKind } from '../types.ts';
 
 export function listChecks(revs: readonly Revision[], wire: WireKind | undefined, sel: Selection): string {
   const out: string[] = [];

@@ -1,9 +1,9 @@
 /** The comply report's JSON Schema (datasets/schemas/comply-report.schema.json), checked with ajv before anything is written. */
 import { join } from 'node:path';
-import { REPO_ROOT } from '../constants.ts';
-import { UserError } from '../types.ts';
-import { briefAjvError, compileSchemaFile, type ValidateFunction } from '../util/schema.ts';
-import type { ComplyReport } from './types.ts';
+import { REPO_ROOT } from '../../constants.ts';
+import { UserError } from '../../types.ts';
+import { briefAjvError, compileSchemaFile, type ValidateFunction } from '../../util/schema.ts';
+import type { ComplyReport } from '../types.ts';
 
 export const COMPLY_SCHEMA_PATH = join(REPO_ROOT, 'datasets', 'schemas', 'comply-report.schema.json');
 

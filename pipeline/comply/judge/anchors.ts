@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../constants.ts';
+import { REPO_ROOT } from '../../constants.ts';
 
 export interface AnchorList {
   source: string;
