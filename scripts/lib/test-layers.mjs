@@ -20,6 +20,7 @@ export const UNIT = [
   'test/cli/conventions.test.ts',
   'test/comply/anchors.test.ts',
   'test/comply/grade.test.ts',
+  'test/comply/layout.test.ts',
   'test/comply/registry.test.ts',
   'test/corpus/canonical.test.ts',
   'test/corpus/formats.test.ts',

@@ -4,11 +4,11 @@
  * request). Returns Evidence; nothing here decides pass or fail.
  */
 import { modernMeta, type EnvelopeState, type Obj } from './request-builder.ts';
-import { PROBES, type ProbeCtx, type ProbeOut } from './probes/index.ts';
+import { PROBES } from './probes/index.ts';
+import type { ProbeCtx, ProbeOut } from './probes/kit.ts';
 import { LEGACY, MODERN, type Evidence, type Exchange, type Revision, type WireKind } from '../types.ts';
 import type { Wire, WireRequest } from '../wire/types.ts';
 import type { StdioWire } from '../wire/stdio.ts';
-import { isResponse } from '../wire/types.ts';
 
 export interface GatherOptions {
   revision: Revision;

@@ -4,7 +4,8 @@
  */
 import { ANY_WIRE, BOTH_ERAS, defineCheck, specUrl, type Check } from './check.ts';
 import type { View } from './evidence.ts';
-import { INJECTIONS, answerText, type InjectionKind } from './security-kit.ts';
+import { answerText } from './security.ts';
+import { INJECTIONS, type InjectionKind } from '../gather/probes/security-kit.ts';
 import { LEGACY, type Verdict } from '../types.ts';
 
 const SENTENCE = 'Best practice: server never lets a tool argument run as a command, query, path or URL outside what the tool is for; the spec\'s MUST is that tool input is validated';

@@ -1,9 +1,9 @@
 /**
- * The probe kit: the Probe shape and the helpers probe lists share (request builders, tool and
- * prompt pickers, probe constants). probes.ts and the probe group files (probes-*.ts) import
- * from here, so a group file is an addition, not an edit of the core list.
+ * The probe kit: the Probe shape and the helpers the probe lists share (request builders, tool and
+ * prompt pickers, the next page, probe constants). Every category file (`<category>.ts`) imports
+ * from here; `index.ts` concatenates the category lists.
  */
-import { build, initializeParams, type Built, type BuildOptions, type EnvelopeState, type Obj } from '../request-builder.ts';
+import { build, type Built, type BuildOptions, type EnvelopeState, type Obj } from '../request-builder.ts';
 import { LEGACY, MODERN, type Exchange, type Revision, type WireKind } from '../../types.ts';
 
 export interface ProbeCtx {
@@ -74,6 +74,12 @@ export function pickTool(tools: Obj[]): { name: string; args: Obj } | null {
   return null;
 }
 
+/** the page after `first`, when it named a string cursor */
+export function nextPage(c: ProbeCtx, first: string, method: string): ProbeOut | null {
+  const cur = c.result(first)?.nextCursor;
+  return typeof cur === 'string' ? req(c, method, { cursor: cur }) : null;
+}
+
 export function pickPrompt(prompts: Obj[]): { name: string; args: Obj } | null {
   for (const p of prompts) {
     if (typeof p.name !== 'string') continue;
@@ -87,9 +93,4 @@ export const HTTP: readonly WireKind[] = ['http'];
 export const STDIO: readonly WireKind[] = ['stdio'];
 export const M: readonly Revision[] = [MODERN];
 export const L: readonly Revision[] = [LEGACY];
-export const GIANT_BYTES = 2 * 1024 * 1024;
-export const OVERSIZED_BYTES = 1024 * 1024;
-export const STRING_ID = 'mcpgauge-string-id';
-export const MISSING_URI = 'mcpgauge://no-such-resource/7f3a';
 export const UNKNOWN_TOOL = 'mcpgauge_no_such_tool_7f3a';
-export const EVIL_ORIGIN = 'https://evil-rebinding.example';

@@ -1,8 +1,11 @@
-/** Probes added for the lifecycle, resources, prompts and schema checks (a group file: the core list lives in probes.ts). */
-import { build, type Obj } from '../request-builder.ts';
+/** Probes of the lifecycle checks: the handshake, ping, ids, _meta, versions, the dual-era opening, listen, completions, progress, logging. */
+import { K_CAPS, K_INFO, K_VERSION, build, initializeParams, type BuildOptions, type Obj } from '../request-builder.ts';
+import { LEGACY, MODERN } from '../../types.ts';
+import { HTTP, L, M, STDIO, cheap, listOf, pickTool, req, type Probe, type ProbeCtx } from './kit.ts';
 import { META_LOG_LEVEL } from '../../../mcp/protocol.ts';
-import { L, M, STDIO, cheap, listOf, pickPrompt, pickTool, req, type Probe, type ProbeCtx } from './kit.ts';
 
+/** a string request id (ids may be strings or numbers) */
+export const STRING_ID = 'mcpgauge-string-id';
 /** a numeric id past 2^31 (still a safe integer): a server that narrows ids to 32 bits answers another id */
 export const WIDE_ID = 2 ** 31 + 7;
 export const PROGRESS_TOKEN = 'mcpgauge-progress-7f3a';
@@ -43,37 +46,43 @@ export function listenRequest(c: ProbeCtx): Obj {
   return { notifications: Object.keys(n).length ? n : { toolsListChanged: true } };
 }
 
-/** the first listed resource, when the server declares resources.subscribe */
-function subscribeUri(c: ProbeCtx): string | undefined {
-  const res = (c.result('handshake')?.capabilities as { resources?: { subscribe?: unknown } } | undefined)?.resources;
-  const uri = listOf(c, 'resources-list', 'resources').find((r) => typeof r.uri === 'string')?.uri;
-  return res?.subscribe === true && typeof uri === 'string' ? uri : undefined;
-}
-
-/** the page after `first`, when it named a string cursor */
-function nextPage(c: ProbeCtx, first: string, method: string) {
-  const cur = c.result(first)?.nextCursor;
-  return typeof cur === 'string' ? req(c, method, { cursor: cur }) : null;
-}
-
 export const LIFECYCLE_PROBES: readonly Probe[] = [
+  // 0: the opening request; 1: the legacy initialized notification
+  {
+    id: 'handshake',
+    stage: 0,
+    build: (c) => (c.rev === MODERN ? req(c, 'server/discover') : req(c, 'initialize', initializeParams(LEGACY))),
+  },
+  { id: 'initialized', stage: 1, revisions: L, build: (c) => ({ built: build(c.env, null, 'notifications/initialized'), expect: 'none' }) },
+  { id: 'ping', stage: 2, build: (c) => req(c, 'ping') },
+  { id: 'string-id', stage: 2, build: (c) => cheap(c, {}, STRING_ID) },
+  // the conformant twin: the cheap request the negative probes of every category are compared with
+  { id: 'twin', stage: 2, build: (c) => cheap(c) },
+  { id: 'meta-missing', stage: 2, revisions: M, build: (c) => req(c, 'server/discover', {}, { omitMeta: ['*'] }) },
+  { id: 'meta-no-version', stage: 2, revisions: M, build: (c) => req(c, 'server/discover', {}, { omitMeta: [K_VERSION] }) },
+  { id: 'meta-no-caps', stage: 2, revisions: M, build: (c) => req(c, 'server/discover', {}, { omitMeta: [K_CAPS] }) },
+  { id: 'meta-no-info', stage: 2, revisions: M, build: (c) => req(c, 'server/discover', {}, { omitMeta: [K_INFO] }) },
+  { id: 'meta-vendor', stage: 2, build: (c) => {
+    const opts: BuildOptions = { meta: { 'com.example.mcpgauge/probe': 'x' } };
+    // legacy: tools/list when tools are declared (ping has its own check), with the vendor key
+    if (c.rev === LEGACY && c.result('handshake')?.capabilities && 'tools' in (c.result('handshake')!.capabilities as Obj)) {
+      return req(c, 'tools/list', {}, opts);
+    }
+    return cheap(c, opts);
+  } },
+  {
+    id: 'version-unsupported',
+    stage: 2,
+    revisions: M,
+    build: (c) => req(c, 'server/discover', {}, { meta: { [K_VERSION]: '1999-01-01' }, headers: { 'MCP-Protocol-Version': '1999-01-01' } }),
+  },
+  { id: 'init-future', stage: 2, revisions: L, wires: HTTP, build: (c) => req(c, 'initialize', initializeParams('2099-01-01'), { headers: { 'MCP-Protocol-Version': null, 'Mcp-Session-Id': null } }) },
   { id: 'id-match', stage: 2, build: (c) => cheap(c, {}, WIDE_ID) },
   { id: 'unknown-notification', stage: 2, build: (c) => ({ built: build(c.env, null, UNKNOWN_NOTIFICATION, {}), expect: c.wire === 'http' ? 'reply' : 'none' }) },
-  { id: 'resources-list-page2', stage: 3, build: (c) => nextPage(c, 'resources-list', 'resources/list') },
-  { id: 'prompts-list-page2', stage: 3, build: (c) => nextPage(c, 'prompts-list', 'prompts/list') },
   // listed for the record: comply.ts sends it on a fresh process (it cannot share the graded one), gather never does
   { id: DUAL_ERA_PROBE, stage: 6, revisions: M, wires: STDIO, build: () => null },
   // a listen stream stays open: sent without waiting (stdio), its acknowledgement is read from the channel
   { id: 'listen', stage: 3, revisions: M, wires: STDIO, build: (c) => ({ ...req(c, 'subscriptions/listen', listenRequest(c)), expect: 'none' }) },
-  // 2025-11-25 resource subscriptions (sent only when resources.subscribe is declared): subscribe, then unsubscribe
-  { id: 'subscribe', stage: 3, revisions: L, build: (c) => (subscribeUri(c) ? req(c, 'resources/subscribe', { uri: subscribeUri(c) }) : null) },
-  { id: 'unsubscribe', stage: 4, revisions: L, build: (c) => (subscribeUri(c) && c.result('subscribe') ? req(c, 'resources/unsubscribe', { uri: subscribeUri(c) }) : null) },
-  // 2026-07-28: the last listed prompt when there are several (prompts-get reads the first), where a multi round-trip answer may show up
-  { id: 'prompts-get-last', stage: 3, revisions: M, build: (c) => {
-    const l = listOf(c, 'prompts-list', 'prompts');
-    const p = l.length > 1 ? pickPrompt(l.slice(-1)) : null;
-    return p ? req(c, 'prompts/get', { name: p.name, arguments: p.args }) : null;
-  } },
   // completions (sent only when declared)
   { id: 'completion', stage: 3, build: (c) => {
     const ref = declared(c, 'completions') ? completionRef(c) : null;

@@ -1,19 +1,24 @@
 /**
- * Probes added for the security checks (a group file: the core list lives in probes.ts).
+ * Probes of the security checks.
+ * - CORS: a preflight from a foreign origin (HTTP).
  * - auth (HTTP, stage 2-4): the cheap request without a credential, with a garbage one, with the
  *   user's token moved into ?access_token=, tools/list without a credential, a session id without
  *   a credential; then the RFC 9728 metadata document (challenge URL, else the well-known URIs).
  * - sessions (legacy HTTP): two more initialize requests, for three session ids to compare.
  * - tool inputs (invasive): one payload per class to one read-only tool, a conformant twin, and
  *   undeclared arguments; never sent to a tool without readOnlyHint:true.
+ * - the 1 MB argument (invasive, stage 5) and the liveness probe after everything (6).
  * - a burst of tool calls to a read-only tool (invasive, HTTP) after the liveness probe.
  * - TLS (https targets): the opening request over plain http to the same host and port, with no
  *   user header at all (no credential, no -H value, no session id, no query string crosses in clear).
  */
 import { initializeParams, type Obj } from '../request-builder.ts';
 import { LEGACY } from '../../types.ts';
-import { HTTP, L, M, cheap, listOf, req, type Probe, type ProbeCtx, type ProbeOut } from './kit.ts';
-import { BURST_SIZE, GARBAGE_TOKEN, INJECTIONS, PRM_WELL_KNOWN, bearerChallenge, pickInjectionTarget, prmOf, type InjectionKind } from '../../judge/security-kit.ts';
+import { HTTP, L, M, cheap, listOf, pickTool, req, type Probe, type ProbeCtx, type ProbeOut } from './kit.ts';
+import { BURST_SIZE, GARBAGE_TOKEN, INJECTIONS, PRM_WELL_KNOWN, bearerChallenge, pickInjectionTarget, prmOf, type InjectionKind } from './security-kit.ts';
+
+/** the oversized tool argument (invasive) */
+export const OVERSIZED_BYTES = 1024 * 1024;
 
 /**
  * User headers that carry a credential besides Authorization (an API key header such as
@@ -114,6 +119,8 @@ function inject(kind: InjectionKind): Probe {
 }
 
 export const SECURITY_PROBES: readonly Probe[] = [
+  // CORS
+  { id: 'cors-preflight', stage: 2, wires: HTTP, build: (c) => ({ ...cheap(c, { headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'POST' } }), httpMethod: 'OPTIONS' }) },
   // auth
   { id: 'auth-none', stage: 2, wires: HTTP, build: (c) => opening(c, null) },
   { id: 'auth-garbage', stage: 2, wires: HTTP, build: (c) => opening(c, `Bearer ${GARBAGE_TOKEN}`) },
@@ -178,4 +185,10 @@ export const SECURITY_PROBES: readonly Probe[] = [
       return t ? req(c, 'tools/call', { name: t.tool, arguments: t.args }) : null;
     },
   })),
+  // the 1 MB argument (invasive), then liveness after everything
+  { id: 'oversized-input', stage: 5, build: (c) => {
+    const t = pickTool(listOf(c, 'tools-list', 'tools'));
+    return t ? req(c, 'tools/call', { name: t.name, arguments: { ...t.args, mcpgauge_pad: 'x'.repeat(OVERSIZED_BYTES) } }) : null;
+  } },
+  { id: 'alive', stage: 6, build: (c) => cheap(c) },
 ];
