@@ -30,6 +30,7 @@ export const UNIT = [
   'test/corpus/toolret.test.ts',
   'test/economics/economics.test.ts',
   'test/fixture/config.test.ts',
+  'test/fixture/layout.test.ts',
   'test/gate/assemble.test.ts',
   'test/gate/fronts.test.ts',
   'test/live/spans.test.ts',
