@@ -42,11 +42,11 @@ export function register(program: Command): void {
         sessionIdleSeconds: opts.sessionIdleSeconds as string,
       });
       // every knob and the port are checked before the fixture logs or serves anything (exit 2, one line)
-      (await import('../fixture/breaks.ts')).parseBreaks(process.env);
+      (await import('../fixture/breaks/index.ts')).parseBreaks(process.env);
       if (cfg.transport !== 'stdio') {
         // the HTTP-only env (auth, rate limit, TLS files) and the address: read and checked now
-        (await import('../fixture/security-front.ts')).parseSecurity(process.env);
-        (await import('../fixture/tls.ts')).parseTls(process.env);
+        (await import('../fixture/http/security-front.ts')).parseSecurity(process.env);
+        (await import('../fixture/http/tls.ts')).parseTls(process.env);
         const { assertPortFree } = await import('../util/port.ts');
         await assertPortFree(cfg.host, cfg.port, process.env.PORT ? 'PORT' : '--port', process.env.MCPFIXTURE_HOST ? 'MCPFIXTURE_HOST' : '--host');
       }

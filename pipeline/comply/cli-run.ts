@@ -3,14 +3,14 @@ import { readJsonFile, writeFileAtomic } from '../util/fs.ts';
 import { assertOutputFiles } from '../util/out-path.ts';
 import { UserError } from '../types.ts';
 import { termLine } from '../util/escape.ts';
-import { atLeast, GRADE_ORDER, type Letter } from './grade.ts';
-import { listCatalog, listChecks } from './list.ts';
+import { atLeast, GRADE_ORDER, type Letter } from './output/grade.ts';
+import { listCatalog, listChecks } from './output/list.ts';
 import { FORMATS, isFormat, type Format } from './render/index.ts';
 import { comply, reportFromRecording, type Recording } from './comply.ts';
-import { parseSelection } from './select.ts';
-import { parseTarget, secretsOf, type TargetFlags } from './server-target.ts';
+import { parseSelection } from './judge/select.ts';
+import { parseTarget, secretsOf, type TargetFlags } from './gather/server-target.ts';
 import { LEGACY, MODERN, REVISIONS, type ComplyReport, type Revision, type SpecChoice } from './types.ts';
-import { validateComplyReport } from './schema.ts';
+import { validateComplyReport } from './output/schema.ts';
 
 function int(flag: string, v: unknown, min: number): number {
   const n = Number(v);

@@ -3,15 +3,15 @@
  * servers on both wires; separate processes on stdio), judge, grade. Also rebuilds a report
  * from a recording (--replay) with the same judge and grader.
  */
-import { probeEra, type EraProbe } from './era-probe.ts';
-import { gather, replyOf } from './gather.ts';
-import { K_SERVER_INFO, build as buildRequest, initializeParams, type Obj } from './request-builder.ts';
-import { CAP_RULE, REQUIREMENT_NOTE, categoriesOf, gradeRun } from './grade.ts';
-import { exitedAfterHandshake, exitedBeforeAnswering, startFailure } from './exit.ts';
-import { judge } from './judge.ts';
-import { DUAL_ERA_PROBE } from './probes-lifecycle.ts';
-import type { Selection } from './select.ts';
-import { describeTarget, redactHeaders, scrub, type Target } from './server-target.ts';
+import { probeEra, type EraProbe } from './gather/era-probe.ts';
+import { gather, replyOf } from './gather/gather.ts';
+import { K_SERVER_INFO, build as buildRequest, initializeParams, type Obj } from './gather/request-builder.ts';
+import { CAP_RULE, REQUIREMENT_NOTE, categoriesOf, gradeRun } from './output/grade.ts';
+import { exitedAfterHandshake, exitedBeforeAnswering, startFailure } from './judge/exit.ts';
+import { judge } from './judge/judge.ts';
+import { DUAL_ERA_PROBE } from './gather/probes/lifecycle.ts';
+import type { Selection } from './judge/select.ts';
+import { describeTarget, redactHeaders, scrub, type Target } from './gather/server-target.ts';
 import { LEGACY, MODERN, type ComplyReport, type Evidence, type Revision, type RunReport, type SpecChoice } from './types.ts';
 import { HttpWire } from './wire/http.ts';
 import { SseWire } from './wire/sse.ts';
@@ -118,7 +118,7 @@ function sseDecision(choice: SpecChoice, url: string, endpoint: string): EraDeci
 }
 
 async function servesInitialize(wire: Wire, headers: Record<string, string>, timeoutMs: number): Promise<boolean> {
-  const { build: b, initializeParams } = await import('./request-builder.ts');
+  const { build: b, initializeParams } = await import('./gather/request-builder.ts');
   const req = b({ revision: LEGACY, userHeaders: headers }, 990002, 'initialize', initializeParams(LEGACY));
   const ex = await wire.send({ probe: 'dual-era-probe', body: JSON.stringify(req.message), id: 990002, expect: 'reply', http: { method: 'POST', headers: req.headers }, timeoutMs });
   const r = replyOf(ex)?.result as Obj | undefined;

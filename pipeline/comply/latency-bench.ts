@@ -7,10 +7,10 @@
 import { UserError } from '../types.ts';
 import { term, termLine } from '../util/escape.ts';
 import { distribution, type Distribution } from '../util/stats.ts';
-import { build, initializeParams, type EnvelopeState, type Obj } from './request-builder.ts';
-import { probeEra } from './era-probe.ts';
-import { replyOf } from './reply.ts';
-import { parseTarget, redactHeaders, scrub, secretsOf, describeTarget, type Target, type TargetFlags } from './server-target.ts';
+import { build, initializeParams, type EnvelopeState, type Obj } from './gather/request-builder.ts';
+import { probeEra } from './gather/era-probe.ts';
+import { replyOf } from './gather/reply.ts';
+import { parseTarget, redactHeaders, scrub, secretsOf, describeTarget, type Target, type TargetFlags } from './gather/server-target.ts';
 import { LEGACY, MODERN, type Revision } from './types.ts';
 import { HttpWire } from './wire/http.ts';
 import { StdioWire } from './wire/stdio.ts';

@@ -2,7 +2,7 @@
 import { readJsonFile } from '../util/fs.ts';
 import { sectionFor, type SectionInput } from '../report/details.ts';
 import { complianceSection } from './section.ts';
-import { validateComplyReport } from './schema.ts';
+import { validateComplyReport } from './output/schema.ts';
 import type { ComplyReport } from './types.ts';
 
 export async function complySectionInput(path: string): Promise<SectionInput> {

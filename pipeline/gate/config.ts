@@ -13,7 +13,7 @@ import { readJsonFile } from '../util/fs.ts';
 import { DEFAULT_LOG_CAP_BYTES } from '../util/log.ts';
 import { compileSchemaFile, describeAjvError } from '../util/schema.ts';
 import type { TokenizerName } from '../tokens/tokenizer.ts';
-import type { Letter } from '../comply/grade.ts';
+import type { Letter } from '../comply/output/grade.ts';
 import type { SpecChoice } from '../comply/types.ts';
 
 export const GATE_CONFIG_SCHEMA = join(REPO_ROOT, 'datasets', 'schemas', 'gate.config.schema.json');

@@ -19,8 +19,8 @@ import { CELLS } from './cells.ts';
 import { countsText, verdictWord } from './assemble.ts';
 import { complianceRuns } from './steps/compliance.ts';
 import { capText } from '../comply/render/common.ts';
-import { atLeast } from '../comply/grade.ts';
-import type { Letter } from '../comply/grade.ts';
+import { atLeast } from '../comply/output/grade.ts';
+import type { Letter } from '../comply/output/grade.ts';
 
 export const GATE_REPORT_SCHEMA = join(REPO_ROOT, 'datasets', 'schemas', 'gate-report.schema.json');
 

@@ -7,9 +7,9 @@
  * non-conformant fixture proves nothing.
  */
 import { comply } from '../comply/comply.ts';
-import { atLeast, type Letter } from '../comply/grade.ts';
+import { atLeast, type Letter } from '../comply/output/grade.ts';
 import type { RunReport, SpecChoice } from '../comply/types.ts';
-import type { Target } from '../comply/server-target.ts';
+import type { Target } from '../comply/gather/server-target.ts';
 import { startFixtureProcess } from '../fixture/launch.ts';
 import { TAG_ENV, stdioFixtureArgv } from './cell-fixtures.ts';
 import { allowedEnv } from '../util/proc.ts';

@@ -30,7 +30,7 @@ interface Figures {
 
 async function child(target: string[]): Promise<Figures> {
   const { comply } = await import('../../pipeline/comply/comply.ts');
-  const { parseTarget } = await import('../../pipeline/comply/server-target.ts');
+  const { parseTarget } = await import('../../pipeline/comply/gather/server-target.ts');
   const t0 = performance.now();
   const { report, recording } = await comply(parseTarget(target, {}), { spec: 'auto', timeoutMs: 15_000, startupTimeoutMs: 60_000, selection: { only: [], skip: [] }, invasive: true, secrets: [] });
   const wallMs = performance.now() - t0;

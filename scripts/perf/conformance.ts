@@ -6,7 +6,7 @@
  * in the same run. Printed: median wall times of 3 rounds each, what each evaluated, and the
  * ratio. Nothing asserted. The suite is installed into .cache/peers/conformance on first use.
  */
-import { ensureSuite, runSuite } from '../../pipeline/fixture/conformance-suite.ts';
+import { ensureSuite, runSuite } from '../../pipeline/fixture/conformance/suite.ts';
 import { startFixtureProcess } from '../../pipeline/fixture/launch.ts';
 import { comply } from '../../pipeline/comply/comply.ts';
 

@@ -1,7 +1,7 @@
 /** Citations that hold: every check's spec URL names a page and section anchor recorded for its revision. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { anchorProblem, loadAnchors } from '../../pipeline/comply/anchors.ts';
+import { anchorProblem, loadAnchors } from '../../pipeline/comply/judge/anchors.ts';
 import { CATALOG } from '../../pipeline/comply/checks/index.ts';
 
 const list = loadAnchors();

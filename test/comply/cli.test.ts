@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv2020Module from 'ajv/dist/2020.js';
-import { complySchemaValidator } from '../../pipeline/comply/schema.ts';
+import { complySchemaValidator } from '../../pipeline/comply/output/schema.ts';
 import { FIXTURE_ARGV, startFixtureProcess } from '../../pipeline/fixture/launch.ts';
 import { SARIF_REQUIRED_SCHEMA } from './sarif-required.ts';
 import { complyCli } from './harness.ts';

@@ -9,7 +9,7 @@ import { renderDashboard } from '../../pipeline/report/dashboard.ts';
 import { sectionFor } from '../../pipeline/report/details.ts';
 import { complianceSection } from '../../pipeline/comply/section.ts';
 import { REPORT_SECTIONS } from '../../pipeline/sections.ts';
-import { validateComplyReport } from '../../pipeline/comply/schema.ts';
+import { validateComplyReport } from '../../pipeline/comply/output/schema.ts';
 import { buildSampleReport, HOSTILE_TEXT } from '../report/sample.ts';
 import { stdioRuns } from './harness.ts';
 import { CATALOG } from '../../pipeline/comply/checks/index.ts';

@@ -1,7 +1,7 @@
 /** Grading rules: 70/30 pools over evaluated checks, bands, the 50% coverage floor, security apart. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { gradeOf, gradeRun, isRequired, letter } from '../../pipeline/comply/grade.ts';
+import { gradeOf, gradeRun, isRequired, letter } from '../../pipeline/comply/output/grade.ts';
 import { CATALOG } from '../../pipeline/comply/checks/index.ts';
 import type { CheckResult, Status } from '../../pipeline/comply/types.ts';
 

@@ -9,9 +9,9 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { CATALOG } from '../../pipeline/comply/checks/index.ts';
-import { isRequired } from '../../pipeline/comply/grade.ts';
-import { catalogFor } from '../../pipeline/comply/select.ts';
-import { KNOBS } from '../../pipeline/fixture/breaks.ts';
+import { isRequired } from '../../pipeline/comply/output/grade.ts';
+import { catalogFor } from '../../pipeline/comply/judge/select.ts';
+import { KNOBS } from '../../pipeline/fixture/breaks/index.ts';
 import type { Revision, RunReport } from '../../pipeline/comply/types.ts';
 import { startFixtureProcess, type FixtureProcess } from '../../pipeline/fixture/launch.ts';
 import { AUTH_HEADER, AUTH_MODE, FEATURES, stdioRuns, tlsRuns, urlRuns, type Combo } from './harness.ts';

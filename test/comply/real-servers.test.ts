@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { comply } from '../../pipeline/comply/comply.ts';
-import type { Target } from '../../pipeline/comply/server-target.ts';
+import type { Target } from '../../pipeline/comply/gather/server-target.ts';
 import { REAL_DEVIATIONS } from './real-deviations.ts';
 
 const require = createRequire(import.meta.url);

@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CATALOG } from '../../pipeline/comply/checks/index.ts';
-import { PROBES } from '../../pipeline/comply/probes.ts';
-import { topo } from '../../pipeline/comply/judge.ts';
-import { KNOBS } from '../../pipeline/fixture/breaks.ts';
-import { complySchemaValidator } from '../../pipeline/comply/schema.ts';
+import { PROBES } from '../../pipeline/comply/gather/probes/index.ts';
+import { topo } from '../../pipeline/comply/judge/judge.ts';
+import { KNOBS } from '../../pipeline/fixture/breaks/index.ts';
+import { complySchemaValidator } from '../../pipeline/comply/output/schema.ts';
 import { CATEGORIES } from '../../pipeline/comply/types.ts';
 
 const checksDir = fileURLToPath(new URL('../../pipeline/comply/checks/', import.meta.url));
@@ -26,7 +26,7 @@ describe('comply catalog registry', () => {
 
   it('every check names an existing knob; every knob (but none) breaks some check', () => {
     const missing = CATALOG.filter((c) => !(c.meta.knob in KNOBS)).map((c) => `${c.meta.id} -> ${c.meta.knob}`);
-    assert.deepEqual(missing, [], 'checks whose knob does not exist in pipeline/fixture/breaks.ts');
+    assert.deepEqual(missing, [], 'checks whose knob does not exist in pipeline/fixture/breaks/');
     const used = new Set(CATALOG.flatMap((c) => [c.meta.knob, ...(c.meta.moreKnobs ?? [])]));
     assert.deepEqual(CATALOG.flatMap((c) => (c.meta.moreKnobs ?? []).filter((k) => !(k in KNOBS))), [], 'moreKnobs that do not exist');
     const unused = Object.keys(KNOBS).filter((k) => k !== 'none' && k !== 'per-request' && !used.has(k));

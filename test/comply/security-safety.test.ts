@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { comply } from '../../pipeline/comply/comply.ts';
-import { INJECTIONS, bearerChallenge, pickInjectionTarget } from '../../pipeline/comply/security-kit.ts';
+import { INJECTIONS, bearerChallenge, pickInjectionTarget } from '../../pipeline/comply/gather/probes/security-kit.ts';
 import type { Evidence } from '../../pipeline/comply/types.ts';
 import { FEATURES, stdioRuns } from './harness.ts';
 

@@ -12,7 +12,7 @@ import { createServer as createHttp } from 'node:http';
 import { connect, createServer as createNet, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { comply, reportFromRecording, type Recording } from '../../pipeline/comply/comply.ts';
-import { plainTwinUrl } from '../../pipeline/comply/probes-security.ts';
+import { plainTwinUrl } from '../../pipeline/comply/gather/probes/security.ts';
 import type { RunReport } from '../../pipeline/comply/types.ts';
 import { startFixtureProcess } from '../../pipeline/fixture/launch.ts';
 import { AUTH_MODE, AUTH_TOKEN, FEATURES, complyChild, httpRuns, tlsRuns } from './harness.ts';

@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { anchorProblem, loadAnchors } from '../../pipeline/comply/anchors.ts';
+import { anchorProblem, loadAnchors } from '../../pipeline/comply/judge/anchors.ts';
 import { CATALOG } from '../../pipeline/comply/checks/index.ts';
 import { REAL_DEVIATIONS } from './real-deviations.ts';
 import { ensureReference, REFERENCE_SERVERS, referenceSource, runComply, runReference, type ReferencePeer } from './reference-prober.ts';

@@ -1,5 +1,5 @@
 /** The catalog: every check file, one import each. A check file not listed here fails the registry test. */
-import type { Check } from '../check.ts';
+import type { Check } from '../judge/check.ts';
 import error_invalid_cursor from './error-invalid-cursor.ts';
 import error_invalid_request_code from './error-invalid-request-code.ts';
 import error_invalid_request from './error-invalid-request.ts';

@@ -1,4 +1,4 @@
-import { ANY_WIRE, BOTH_ERAS, defineCheck, isObj, problems, specUrl } from '../check.ts';
+import { ANY_WIRE, BOTH_ERAS, defineCheck, isObj, problems, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
 
 const KNOWN = ['tools', 'resources', 'prompts', 'completions', 'logging', 'experimental', 'extensions', 'tasks'];

@@ -1,4 +1,4 @@
-import { ANY_WIRE, DATE, MODERN_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { ANY_WIRE, DATE, MODERN_ONLY, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
 import { MODERN } from '../types.ts';
 
 export default defineCheck(

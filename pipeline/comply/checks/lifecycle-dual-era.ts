@@ -1,6 +1,6 @@
-import { MODERN_ONLY, STDIO_ONLY, defineCheck, fail, isObj, pass, specUrl } from '../check.ts';
-import { replyOf } from '../reply.ts';
-import { DUAL_ERA_PROBE } from '../probes-lifecycle.ts';
+import { MODERN_ONLY, STDIO_ONLY, defineCheck, fail, isObj, pass, specUrl } from '../judge/check.ts';
+import { replyOf } from '../gather/reply.ts';
+import { DUAL_ERA_PROBE } from '../gather/probes/lifecycle.ts';
 import { LEGACY, MODERN } from '../types.ts';
 
 const DATES = /\d{4}-\d{2}-\d{2}/g;

@@ -1,5 +1,5 @@
-import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, problems, specUrl } from '../check.ts';
-import { WIDE_ID } from '../probes-lifecycle.ts';
+import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, problems, specUrl } from '../judge/check.ts';
+import { WIDE_ID } from '../gather/probes/lifecycle.ts';
 import { LEGACY } from '../types.ts';
 
 export default defineCheck(

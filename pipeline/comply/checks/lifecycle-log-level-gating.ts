@@ -1,5 +1,5 @@
-import { ANY_WIRE, MODERN_ONLY, defineCheck, fail, isObj, pass, specUrl } from '../check.ts';
-import { K_LOG_LEVEL } from '../probes-lifecycle.ts';
+import { ANY_WIRE, MODERN_ONLY, defineCheck, fail, isObj, pass, specUrl } from '../judge/check.ts';
+import { K_LOG_LEVEL } from '../gather/probes/lifecycle.ts';
 import { MODERN } from '../types.ts';
 
 const askedForLogs = (body: string): boolean => {

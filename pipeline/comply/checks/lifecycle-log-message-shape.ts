@@ -1,4 +1,4 @@
-import { ANY_WIRE, BOTH_ERAS, defineCheck, isObj, pass, problems, specUrl } from '../check.ts';
+import { ANY_WIRE, BOTH_ERAS, defineCheck, isObj, pass, problems, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
 
 const LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);

@@ -1,6 +1,6 @@
-import { ANY_WIRE, MODERN_ONLY, defineCheck, specUrl } from '../check.ts';
+import { ANY_WIRE, MODERN_ONLY, defineCheck, specUrl } from '../judge/check.ts';
 import { MODERN } from '../types.ts';
-import { K_VERSION } from '../request-builder.ts';
+import { K_VERSION } from '../gather/request-builder.ts';
 
 export default defineCheck(
   {

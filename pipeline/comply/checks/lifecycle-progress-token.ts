@@ -1,5 +1,5 @@
-import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, isObj, pass, specUrl } from '../check.ts';
-import { PROGRESS_TOKEN } from '../probes-lifecycle.ts';
+import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, isObj, pass, specUrl } from '../judge/check.ts';
+import { PROGRESS_TOKEN } from '../gather/probes/lifecycle.ts';
 import { LEGACY } from '../types.ts';
 
 export default defineCheck(

@@ -1,5 +1,5 @@
-import { ANY_WIRE, MODERN_ONLY, defineCheck, isObj, pass, problems, specUrl } from '../check.ts';
-import { K_SERVER_INFO } from '../request-builder.ts';
+import { ANY_WIRE, MODERN_ONLY, defineCheck, isObj, pass, problems, specUrl } from '../judge/check.ts';
+import { K_SERVER_INFO } from '../gather/request-builder.ts';
 import { MODERN } from '../types.ts';
 
 export default defineCheck(

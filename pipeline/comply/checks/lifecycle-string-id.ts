@@ -1,5 +1,5 @@
-import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, specUrl } from '../check.ts';
-import { STRING_ID } from '../probes.ts';
+import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
+import { STRING_ID } from '../gather/probes/lifecycle.ts';
 import { LEGACY } from '../types.ts';
 
 export default defineCheck(

@@ -1,4 +1,4 @@
-import { MODERN_ONLY, STDIO_ONLY, defineCheck, fail, isObj, pass, specUrl } from '../check.ts';
+import { MODERN_ONLY, STDIO_ONLY, defineCheck, fail, isObj, pass, specUrl } from '../judge/check.ts';
 import { MODERN } from '../types.ts';
 
 import { META_SUBSCRIPTION_ID as K_SUB } from '../../mcp/protocol.ts';

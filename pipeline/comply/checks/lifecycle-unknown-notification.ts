@@ -1,5 +1,5 @@
-import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, specUrl } from '../check.ts';
-import { UNKNOWN_NOTIFICATION } from '../probes-lifecycle.ts';
+import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
+import { UNKNOWN_NOTIFICATION } from '../gather/probes/lifecycle.ts';
 import { LEGACY } from '../types.ts';
 
 export default defineCheck(

@@ -1,4 +1,4 @@
-import { DATE, HTTP_ONLY, LEGACY_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { DATE, HTTP_ONLY, LEGACY_ONLY, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
 
 export default defineCheck(

@@ -1,5 +1,5 @@
-import { ANY_WIRE, MODERN_ONLY, defineCheck, specUrl } from '../check.ts';
-import { cachingVerdict } from '../caching.ts';
+import { ANY_WIRE, MODERN_ONLY, defineCheck, specUrl } from '../judge/check.ts';
+import { cachingVerdict } from '../judge/caching.ts';
 import { MODERN } from '../types.ts';
 
 export default defineCheck(

@@ -1,5 +1,5 @@
-import { ANY_WIRE, MODERN_ONLY, defineCheck, isObj, pass, problems, specUrl } from '../check.ts';
-import { K_CAPS } from '../request-builder.ts';
+import { ANY_WIRE, MODERN_ONLY, defineCheck, isObj, pass, problems, specUrl } from '../judge/check.ts';
+import { K_CAPS } from '../gather/request-builder.ts';
 import { MODERN } from '../types.ts';
 
 /** input request method -> the client capability it needs */

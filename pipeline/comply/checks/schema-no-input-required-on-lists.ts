@@ -1,4 +1,4 @@
-import { ANY_WIRE, MODERN_ONLY, defineCheck, problems, specUrl } from '../check.ts';
+import { ANY_WIRE, MODERN_ONLY, defineCheck, problems, specUrl } from '../judge/check.ts';
 import { MODERN } from '../types.ts';
 
 /** the only requests a server may answer with input_required */

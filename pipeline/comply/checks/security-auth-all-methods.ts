@@ -1,5 +1,5 @@
-import { HTTP_ONLY, MODERN_ONLY, defineCheck, specUrl } from '../check.ts';
-import { authContext, refusedForCredential } from '../security-kit.ts';
+import { HTTP_ONLY, MODERN_ONLY, defineCheck, specUrl } from '../judge/check.ts';
+import { authContext, refusedForCredential } from '../judge/security.ts';
 import { MODERN } from '../types.ts';
 
 export default defineCheck(

@@ -1,5 +1,6 @@
-import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
-import { GARBAGE_TOKEN, answerText, authContext } from '../security-kit.ts';
+import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
+import { answerText, authContext } from '../judge/security.ts';
+import { GARBAGE_TOKEN } from '../gather/probes/security-kit.ts';
 import { LEGACY } from '../types.ts';
 
 export default defineCheck(

@@ -1,5 +1,5 @@
-import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, specUrl } from '../check.ts';
-import { STACK, errorTexts } from '../leaks.ts';
+import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
+import { STACK, errorTexts } from '../judge/leaks.ts';
 import { LEGACY } from '../types.ts';
 
 export default defineCheck(

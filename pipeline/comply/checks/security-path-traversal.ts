@@ -1,4 +1,4 @@
-import { injectionCheck } from '../injection-verdict.ts';
+import { injectionCheck } from '../judge/injection-verdict.ts';
 
 export default injectionCheck({
   id: 'security-path-traversal',

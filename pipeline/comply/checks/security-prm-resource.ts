@@ -1,5 +1,5 @@
-import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
-import { PRM_PROBES, authContext, foundPrm } from '../security-kit.ts';
+import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
+import { PRM_PROBES, authContext, foundPrm } from '../judge/security.ts';
 import { LEGACY } from '../types.ts';
 
 const canon = (u: string) => {

@@ -1,5 +1,6 @@
-import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
-import { BURST_SIZE, authConfigured, loopbackTarget } from '../security-kit.ts';
+import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
+import { authConfigured, loopbackTarget } from '../judge/security.ts';
+import { BURST_SIZE } from '../gather/probes/security-kit.ts';
 import { LEGACY } from '../types.ts';
 
 const BURST = Array.from({ length: BURST_SIZE }, (_, i) => `burst-${i}`);

@@ -1,5 +1,5 @@
-import { HTTP_ONLY, LEGACY_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
-import { SESSION_SAMPLES } from '../security-kit.ts';
+import { HTTP_ONLY, LEGACY_ONLY, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
+import { SESSION_SAMPLES } from '../judge/security.ts';
 import { LEGACY } from '../types.ts';
 
 const MIN_LENGTH = 16;

@@ -1,5 +1,5 @@
-import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
-import { loopbackTarget } from '../security-kit.ts';
+import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
+import { loopbackTarget } from '../judge/security.ts';
 import { LEGACY } from '../types.ts';
 
 /** what the plain-http request carried (said in every verdict drawn from it) */

@@ -1,5 +1,5 @@
-import { BOTH_ERAS, HTTP_ONLY, defineCheck, specUrl } from '../check.ts';
-import { authContext, refusedForCredential } from '../security-kit.ts';
+import { BOTH_ERAS, HTTP_ONLY, defineCheck, specUrl } from '../judge/check.ts';
+import { authContext, refusedForCredential } from '../judge/security.ts';
 import { LEGACY } from '../types.ts';
 
 export default defineCheck(

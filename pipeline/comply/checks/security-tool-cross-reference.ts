@@ -1,4 +1,4 @@
-import { ANY_WIRE, BOTH_ERAS, defineCheck, problems, specUrl } from '../check.ts';
+import { ANY_WIRE, BOTH_ERAS, defineCheck, problems, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
 
 /** words that turn a mention into an instruction about when or whether to run the other tool */

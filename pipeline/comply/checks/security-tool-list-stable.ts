@@ -1,4 +1,4 @@
-import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
 
 export default defineCheck(

@@ -1,4 +1,4 @@
-import { ANY_WIRE, BOTH_ERAS, defineCheck, problems, specUrl } from '../check.ts';
+import { ANY_WIRE, BOTH_ERAS, defineCheck, problems, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
 
 const PHRASES = /ignore (?:all |any )?(?:previous|prior) instructions|system prompt|do not tell the user|<\s*important\s*>/i;

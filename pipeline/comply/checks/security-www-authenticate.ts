@@ -1,5 +1,6 @@
-import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
-import { authContext, bearerChallenge } from '../security-kit.ts';
+import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
+import { authContext } from '../judge/security.ts';
+import { bearerChallenge } from '../gather/probes/security-kit.ts';
 import { LEGACY } from '../types.ts';
 
 export default defineCheck(

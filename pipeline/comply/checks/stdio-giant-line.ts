@@ -1,5 +1,5 @@
-import { BOTH_ERAS, STDIO_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
-import { GIANT_BYTES } from '../probes.ts';
+import { BOTH_ERAS, STDIO_ONLY, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
+import { GIANT_BYTES } from '../gather/probes/transport.ts';
 import { LEGACY } from '../types.ts';
 
 export default defineCheck(

@@ -1,4 +1,4 @@
-import { BOTH_ERAS, STDIO_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
+import { BOTH_ERAS, STDIO_ONLY, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
 
 export default defineCheck(

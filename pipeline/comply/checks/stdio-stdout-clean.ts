@@ -1,4 +1,4 @@
-import { BOTH_ERAS, NOTHING_HEARD, STDIO_ONLY, defineCheck, fail, heardNothing, na, pass, specUrl } from '../check.ts';
+import { BOTH_ERAS, NOTHING_HEARD, STDIO_ONLY, defineCheck, fail, heardNothing, na, pass, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
 import { isFragment } from './stdio-framing.ts';
 import { NOISE_MORE } from '../wire/stdio.ts';

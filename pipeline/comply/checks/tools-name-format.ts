@@ -1,4 +1,4 @@
-import { ANY_WIRE, BOTH_ERAS, defineCheck, problems, specUrl } from '../check.ts';
+import { ANY_WIRE, BOTH_ERAS, defineCheck, problems, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;

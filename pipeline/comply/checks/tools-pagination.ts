@@ -1,5 +1,5 @@
-import { ANY_WIRE, BOTH_ERAS, defineCheck, specUrl } from '../check.ts';
-import { paginationVerdict } from '../pagination.ts';
+import { ANY_WIRE, BOTH_ERAS, defineCheck, specUrl } from '../judge/check.ts';
+import { paginationVerdict } from '../judge/pagination.ts';
 import { LEGACY } from '../types.ts';
 
 export default defineCheck(

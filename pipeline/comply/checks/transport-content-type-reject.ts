@@ -1,4 +1,4 @@
-import { BOTH_ERAS, HTTP_ONLY, defineCheck, specUrl } from '../check.ts';
+import { BOTH_ERAS, HTTP_ONLY, defineCheck, specUrl } from '../judge/check.ts';
 import { MODERN } from '../types.ts';
 
 export default defineCheck(

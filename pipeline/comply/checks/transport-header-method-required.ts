@@ -1,4 +1,4 @@
-import { HTTP_ONLY, MODERN_ONLY, defineCheck, specUrl } from '../check.ts';
+import { HTTP_ONLY, MODERN_ONLY, defineCheck, specUrl } from '../judge/check.ts';
 import { MODERN } from '../types.ts';
 
 export default defineCheck(

@@ -1,5 +1,5 @@
-import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
-import { EVIL_ORIGIN } from '../probes.ts';
+import { BOTH_ERAS, HTTP_ONLY, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
+import { EVIL_ORIGIN } from '../gather/probes/transport.ts';
 import { MODERN } from '../types.ts';
 
 export default defineCheck(

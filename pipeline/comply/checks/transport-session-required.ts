@@ -1,4 +1,4 @@
-import { HTTP_ONLY, LEGACY_ONLY, defineCheck, fail, na, pass, specUrl } from '../check.ts';
+import { HTTP_ONLY, LEGACY_ONLY, defineCheck, fail, na, pass, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
 
 export default defineCheck(

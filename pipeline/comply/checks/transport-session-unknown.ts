@@ -1,5 +1,5 @@
-import { HTTP_ONLY, LEGACY_ONLY, defineCheck, fail, na, pass, specUrl } from '../check.ts';
-import { FABRICATED_SESSION } from '../probes-transport.ts';
+import { HTTP_ONLY, LEGACY_ONLY, defineCheck, fail, na, pass, specUrl } from '../judge/check.ts';
+import { FABRICATED_SESSION } from '../gather/probes/transport.ts';
 import { LEGACY } from '../types.ts';
 
 export default defineCheck(

@@ -1,4 +1,4 @@
-import { BOTH_ERAS, defineCheck, isObj, na, problems, specUrl } from '../check.ts';
+import { BOTH_ERAS, defineCheck, isObj, na, problems, specUrl } from '../judge/check.ts';
 import type { Exchange } from '../types.ts';
 import { LEGACY } from '../types.ts';
 

@@ -1,5 +1,5 @@
-import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, isObj, na, pass, specUrl } from '../check.ts';
-import { UNICODE_PAYLOAD } from '../probes-transport.ts';
+import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, isObj, na, pass, specUrl } from '../judge/check.ts';
+import { UNICODE_PAYLOAD } from '../gather/probes/transport.ts';
 import { LEGACY } from '../types.ts';
 
 /** what UTF-8 bytes look like after a Latin-1 (or cp1252) decode: "æ¼¢", "ðŸ™‚", "Ã©" */

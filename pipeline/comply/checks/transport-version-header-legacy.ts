@@ -1,5 +1,5 @@
-import { HTTP_ONLY, LEGACY_ONLY, defineCheck, fail, pass, specUrl } from '../check.ts';
-import { BOGUS_VERSION } from '../probes-transport.ts';
+import { HTTP_ONLY, LEGACY_ONLY, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
+import { BOGUS_VERSION } from '../gather/probes/transport.ts';
 import { LEGACY } from '../types.ts';
 
 export default defineCheck(

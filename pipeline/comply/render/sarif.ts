@@ -2,7 +2,7 @@
  * SARIF 2.1.0: one run per (revision, wire); one rule per check executed, one result per
  * failing check (level error for MUST, warning otherwise). The artifact is the target.
  */
-import { isRequired } from '../grade.ts';
+import { isRequired } from '../output/grade.ts';
 import type { ComplyReport } from '../types.ts';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';

@@ -7,9 +7,9 @@
  * over-long messages) cannot disturb the steps before it.
  */
 import { comply } from '../../comply/comply.ts';
-import { parseSelection } from '../../comply/select.ts';
-import { atLeast } from '../../comply/grade.ts';
-import type { Target } from '../../comply/server-target.ts';
+import { parseSelection } from '../../comply/judge/select.ts';
+import { atLeast } from '../../comply/output/grade.ts';
+import type { Target } from '../../comply/gather/server-target.ts';
 import type { McpTarget } from '../../mcp/client.ts';
 import type { StepDef } from '../types.ts';
 import { allowedEnv } from '../../util/proc.ts';

@@ -4,7 +4,7 @@
  * Usage: node --import tsx probe-child.ts <timeoutMs> <startupMs> <target...>
  */
 import { comply } from '../../../pipeline/comply/comply.ts';
-import { parseTarget } from '../../../pipeline/comply/server-target.ts';
+import { parseTarget } from '../../../pipeline/comply/gather/server-target.ts';
 
 const [timeoutMs, startupMs, ...words] = process.argv.slice(2);
 const t0 = Date.now();
