@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { checkLayers, loadLayers } from '../scripts/lib/layers.mjs';
+import { longFunctions, longFunctionsIn } from '../scripts/lib/long-functions.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -53,3 +54,23 @@ test('the check sees a back arrow, a dynamic import, a type-only import and an u
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// ---- small units: no function in pipeline/ over 100 lines (scripts/check-long-functions.mjs lists them)
+test('no function in pipeline/ is longer than 100 lines', () => {
+  const long = longFunctions(ROOT, ['pipeline']);
+  assert.deepEqual(long.map((x) => `${x.file}:${x.line} ${x.name} (${x.lines} lines)`), [], 'split these along the steps they already name');
+});
+
+test('the long-function check sees declarations, arrows, methods and nested functions, and stops at the limit', () => {
+  const body = (n: number) => Array.from({ length: n }, (_, i) => `  x += ${i};`).join('\n');
+  const text = [
+    `export function longDecl() {\n  let x = 0;\n${body(99)}\n}`, // 102 lines
+    `const longArrow = () => {\n${body(100)}\n};`, // 102 lines
+    `class K {\n  method() {\n${body(99)}\n  }\n}`, // method: 101 lines
+    `function exactly100() {\n${body(98)}\n}`, // 100 lines: allowed
+    `function outer() {\n  const inner = function () {\n${body(101)}\n  };\n}`, // outer 105, inner 103
+  ].join('\n');
+  const got = longFunctionsIn(text, 'x.ts', 100).map((x) => `${x.name} ${x.lines}`);
+  assert.deepEqual(got.sort(), ['inner 103', 'longArrow 102', 'longDecl 102', 'method 101', 'outer 105']);
+});
+
