@@ -7,9 +7,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { checkLayers, loadLayers } from '../scripts/lib/layers.mjs';
 import { longFunctions, longFunctionsIn } from '../scripts/lib/long-functions.mjs';
 
@@ -72,5 +72,24 @@ test('the long-function check sees declarations, arrows, methods and nested func
   ].join('\n');
   const got = longFunctionsIn(text, 'x.ts', 100).map((x) => `${x.name} ${x.lines}`);
   assert.deepEqual(got.sort(), ['inner 103', 'longArrow 102', 'longDecl 102', 'method 101', 'outer 105']);
+});
+
+// ---- one home each: rules a grep can hold
+/** pipeline/ files (relative paths) whose text matches `re`, apart from `home` */
+function filesMatching(re: RegExp, home: readonly string[]): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.ts') && re.test(readFileSync(p, 'utf8'))) out.push(relative(ROOT, p));
+    }
+  };
+  walk(join(ROOT, 'pipeline'));
+  return out.filter((f) => !home.includes(f)).sort();
+}
+
+test('one home: a process group is signalled only in pipeline/util/proc.ts (stopChild, signalGroup, signalPidGroup)', () => {
+  assert.deepEqual(filesMatching(/process\.kill\(\s*-/, ['pipeline/util/proc.ts']), []);
 });
 
