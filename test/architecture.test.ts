@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { checkLayers, loadLayers } from '../scripts/lib/layers.mjs';
 import { longFunctions, longFunctionsIn } from '../scripts/lib/long-functions.mjs';
+import ts from 'typescript';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -93,3 +94,25 @@ test('one home: a process group is signalled only in pipeline/util/proc.ts (stop
   assert.deepEqual(filesMatching(/process\.kill\(\s*-/, ['pipeline/util/proc.ts']), []);
 });
 
+test('one home: the JSON-RPC error codes are written as numbers only in pipeline/mcp/envelope.ts (others import the names)', () => {
+  const codes = new Set(['32700', '32600', '32601', '32602', '32603']);
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.ts') && relative(ROOT, p) !== 'pipeline/mcp/envelope.ts') {
+        const sf = ts.createSourceFile(p, readFileSync(p, 'utf8'), ts.ScriptTarget.Latest, true);
+        const visit = (n: ts.Node) => {
+          if (ts.isPrefixUnaryExpression(n) && n.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(n.operand) && codes.has(n.operand.text)) {
+            out.push(`${relative(ROOT, p)}:${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1} -${n.operand.text}`);
+          }
+          ts.forEachChild(n, visit);
+        };
+        visit(sf);
+      }
+    }
+  };
+  walk(join(ROOT, 'pipeline'));
+  assert.deepEqual(out, [], 'use PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR from pipeline/mcp/envelope.ts');
+});
