@@ -116,3 +116,8 @@ test('one home: the JSON-RPC error codes are written as numbers only in pipeline
   walk(join(ROOT, 'pipeline'));
   assert.deepEqual(out, [], 'use PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR from pipeline/mcp/envelope.ts');
 });
+
+test('one home: the sorted recursive file walk is util/fs.ts listFilesSorted (gate/merge.ts lstats its own, never following a link)', () => {
+    // the shape of a recursive walk: a sorted listing, then a folder test that descends
+  assert.deepEqual(filesMatching(/readdirSync\([^)]*\)\.sort\(\)[\s\S]{0,160}isDirectory\(\)/, ['pipeline/util/fs.ts', 'pipeline/gate/merge.ts']), []);
+});

@@ -27,7 +27,7 @@ import { UserError, type Corpus, type GoldenQuery, type GoldenSet, type ToolReco
 import { compareIds, fail, isPlainObject, parseJsonLenient } from './record.ts';
 import { isCommittedPath } from './frozen.ts';
 import { manifestRevision } from './manifest.ts';
-import { assertInputFile } from '../util/fs.ts';
+import { assertInputFile, listFilesSorted } from '../util/fs.ts';
 
 export const TOOLRET_TOOLS_REPO = 'mangopy/ToolRet-Tools';
 export const TOOLRET_TOOLS_REVISION = 'e06c38c75612b6536bd959e08cdd345894aba6a7';
@@ -79,18 +79,12 @@ export function looksLikeToolRetDir(dir: string): boolean {
 type ToolRetShard = { path: string; config: string };
 
 function listShards(root: string): ToolRetShard[] {
-  const out: Array<{ path: string; config: string }> = [];
-  const walk = (d: string) => {
-    for (const n of readdirSync(d).sort()) {
-      const p = join(d, n);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (n.endsWith('.parquet')) {
-        const rel = relative(root, p).split(sep);
-        out.push({ path: p, config: rel.length > 1 ? rel[0] : 'toolret' });
-      }
-    }
-  };
-  walk(root);
+  const out = listFilesSorted(root)
+    .filter((p) => p.endsWith('.parquet'))
+    .map((p) => {
+      const rel = relative(root, p).split(sep);
+      return { path: p, config: rel.length > 1 ? rel[0] : 'toolret' };
+    });
   return out.sort((a, b) => compareIds(a.path, b.path));
 }
 
