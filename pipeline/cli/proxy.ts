@@ -3,7 +3,7 @@ import { DEFAULT_RETRIEVER_ID, retrieverIds } from '../retrieval/registry.ts';
 import { UserError } from '../types.ts';
 import { termLine } from '../util/escape.ts';
 import { assertPortFree, parsePort } from '../util/port.ts';
-import { EMBED_FLAGS, embedOptionsFromFlags } from './embed_flags.ts';
+import { EMBED_FLAGS, embedOptionsFromFlags } from './embed-flags.ts';
 import type { ProxyHandle } from '../proxy/index.ts';
 
 /** Registers `mcpgauge proxy`: the reference discovery proxy (see pipeline/proxy/README.md). */

@@ -1,7 +1,7 @@
 /**
  * The BM25F scoring engine shared by every lexical retriever (`bm25`, `bm25f`, `bm25f_snowball`,
  * `bm25f_expand`): a list of fields, each with a weight and a tokenizer, and a query-term
- * function. The formula (see bm25.ts for the bm25f fields):
+ * function. The formula (see bm25f.ts for the bm25f fields):
  *
  *   tf~(t,d)  = sum_f  w_f * tf(t,d,f) / (1 - b + b * len_f(d) / avglen_f)
  *   idf(t)    = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))
