@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { checkLayers, loadLayers } from '../scripts/lib/layers.mjs';
+import { checkLayers, faceViolations, FACES, loadLayers } from '../scripts/lib/layers.mjs';
 import { longFunctions, longFunctionsIn } from '../scripts/lib/long-functions.mjs';
 import ts from 'typescript';
 
@@ -120,4 +120,9 @@ test('one home: the JSON-RPC error codes are written as numbers only in pipeline
 test('one home: the sorted recursive file walk is util/fs.ts listFilesSorted (gate/merge.ts lstats its own, never following a link)', () => {
     // the shape of a recursive walk: a sorted listing, then a folder test that descends
   assert.deepEqual(filesMatching(/readdirSync\([^)]*\)\.sort\(\)[\s\S]{0,160}isDirectory\(\)/, ['pipeline/util/fs.ts', 'pipeline/gate/merge.ts']), []);
+});
+
+test('a folder with a public face (scripts/lib/layers.mjs FACES) is imported by other folders through its index.ts only', () => {
+  assert.ok(FACES.includes('retrieval'));
+  assert.deepEqual(faceViolations(ROOT), [], 'import these names from the folder\'s index.ts');
 });

@@ -16,7 +16,7 @@ import type { LiveOptions } from '../live/types.ts';
 import type { Report } from '../report/types.ts';
 import type { ReportSection, SectionInput } from '../report/details.ts';
 import type { WrittenReport } from '../report/write.ts';
-import type { RetrieverOptions } from '../retrieval/types.ts';
+import type { RetrieverOptions } from '../retrieval/index.ts';
 import type { CorpusInput, OfflineResult } from './offline.ts';
 import { runSystemStages, type SystemRunOptions } from './systems-stage.ts';
 

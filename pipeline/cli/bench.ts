@@ -5,7 +5,7 @@ import { termLine } from '../util/escape.ts';
 import type { BenchOptions } from '../bench/run.ts';
 import { liveOptions, liveOptionsFromFlags } from '../live/flags.ts';
 import { systemOptions, systemOptionsFromFlags } from './system-flags.ts';
-import { DEFAULT_RETRIEVER_ID, resolveRetrieverIds, retrieverIds } from '../retrieval/registry.ts';
+import { DEFAULT_RETRIEVER_ID, resolveRetrieverIds, retrieverIds } from '../retrieval/index.ts';
 import { EMBED_FLAGS, embedOptionsFromFlags } from './embed-flags.ts';
 
 // Heavy modules (tiktoken, arrow, parquet, vega, the MCP SDK) load inside the action, so other

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { DEFAULT_RETRIEVER_ID, retrieverIds } from '../retrieval/registry.ts';
+import { DEFAULT_RETRIEVER_ID, retrieverIds } from '../retrieval/index.ts';
 import { UserError } from '../types.ts';
 import { termLine } from '../util/escape.ts';
 import { assertPortFree, parsePort } from '../util/port.ts';

@@ -6,7 +6,7 @@
  * time and query p50/p99, and the per-fold choices. The chart "recall@5 per retriever" is in the
  * chart grid (sections/charts.ts, spec retriever_recall).
  */
-import { DEFAULT_RETRIEVER_ID } from '../../retrieval/registry.ts';
+import { DEFAULT_RETRIEVER_ID } from '../../retrieval/index.ts';
 import type { Block, Column, ReportSection, TableRow } from '../details.ts';
 import { html } from '../html.ts';
 import { fmtMetric, rich } from '../render.ts';
