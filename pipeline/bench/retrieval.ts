@@ -9,10 +9,10 @@
 import type { GoldenSet, IndexDoc } from '../types.ts';
 import type { RetrievalReport, RetrievalScored, RetrieverInfo } from '../report/types.ts';
 import { toQueryRow } from '../report/rows.ts';
-import type { RetrieverMeta, RetrieverOptions } from '../retrieval/types.ts';
-import { DEFAULT_RETRIEVER_ID, getRetrieverEntry } from '../retrieval/registry.ts';
-import { evaluateRetriever } from '../retrieval/evaluate.ts';
-import { pairedDelta } from '../retrieval/compare.ts';
+import type { RetrieverMeta, RetrieverOptions } from '../retrieval/index.ts';
+import { DEFAULT_RETRIEVER_ID, getRetrieverEntry } from '../retrieval/index.ts';
+import { evaluateRetriever } from '../retrieval/index.ts';
+import { pairedDelta } from '../retrieval/index.ts';
 
 /** The report's copy of a retriever's meta (params as plain JSON). */
 export function retrieverInfo(meta: RetrieverMeta): RetrieverInfo {

@@ -32,6 +32,14 @@ export function register(program: Command): void {
     .command('corpus')
     .description('Corpora: freeze reference servers into a versioned file, fetch LiveMCPTool/ToolRet, validate and describe corpora and golden sets');
 
+  registerFreeze(corpus);
+  registerFreezeResults(corpus);
+  registerFetch(corpus);
+  registerValidate(corpus);
+  registerInfo(corpus);
+}
+
+function registerFreeze(corpus: Command): void {
   corpus
     .command('freeze')
     .description(
@@ -55,7 +63,9 @@ export function register(program: Command): void {
       out(`froze ${r.version}: ${r.tool_count} tools from ${r.servers.map((s) => `${s.name} ${s.tool_count}`).join(', ')} -> ${r.path} (tools sha256 ${r.tools_sha256.slice(0, 16)}...)`);
       for (const s of r.skipped) out(`skipped ${s}`);
     });
+}
 
+function registerFreezeResults(corpus: Command): void {
   corpus
     .command('freeze-results')
     .description(
@@ -75,7 +85,9 @@ export function register(program: Command): void {
       const r = await freezeResults({ version, outDir, timeoutMs: positiveInt('--timeout-ms', o.timeoutMs), log: err });
       out(`froze ${r.version}: ${r.fixture_count} results (${r.tabular_count} tabular, ${r.non_tabular_count} non_tabular) -> ${r.path} (fixtures sha256 ${r.fixtures_sha256.slice(0, 16)}...)`);
     });
+}
 
+function registerFetch(corpus: Command): void {
   corpus
     .command('fetch')
     .description(
@@ -91,7 +103,9 @@ export function register(program: Command): void {
       const { fetchCorpora } = await import('../corpus/fetch.ts');
       await fetchCorpora({ from: o.from, cacheDir: o.cache, datasets: o.only, timeoutMs: positiveInt('--timeout-ms', o.timeoutMs), log: out });
     });
+}
 
+function registerValidate(corpus: Command): void {
   corpus
     .command('validate')
     .description('Load a corpus (any supported shape) and optionally validate a golden set against it; exit 0 valid, 2 with a one-line error naming file, JSON path and reason')
@@ -114,7 +128,9 @@ export function register(program: Command): void {
         );
       }
     });
+}
 
+function registerInfo(corpus: Command): void {
   corpus
     .command('info')
     .description('Describe a corpus: descriptor, tools per server and hygiene (degenerate descriptions, schema sizes, duplicate schemas)')

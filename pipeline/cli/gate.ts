@@ -4,6 +4,19 @@ import { termLine } from '../util/escape.ts';
 import { MODERN_REVISION } from '../mcp/protocol.ts';
 import { addFragmentOptions, registerMerge, runFragmentCli } from './gate-merge.ts';
 
+/** the adapter options (same names as the live stage's) */
+const ADAPTER_FLAGS = [
+  ['--style <style>', 'proxy style: auto | discovery | passthrough', 'auto'],
+  ['--discovery-tool <name>', 'name of the discovery (search) tool', 'retrieve_tools'],
+  ['--query-arg <name>', "the discovery tool's query argument", 'query'],
+  ['--limit-arg <name>', "the discovery tool's limit argument ('none' = do not send one)", 'limit'],
+  ['--detail-arg <name>', "the discovery tool's detail argument ('none' = it has none)", 'detail'],
+  ['--call-tool <name>', 'discovery style: the tool that runs an upstream tool', 'call_tool'],
+  ['--call-name-arg <name>', "the call tool's argument naming the upstream tool", 'name'],
+  ['--call-args-arg <name>', "the call tool's argument carrying the arguments", 'arguments'],
+  ['--tool-map <file>', 'JSON {"server:tool": "proxy tool name"} for proxies that rename tools'],
+] as const;
+
 /** Registers `mcpgauge gate`: the release gate (see pipeline/gate/README.md). */
 export function register(program: Command): void {
   const cmd = program
@@ -29,19 +42,7 @@ export function register(program: Command): void {
     .option('--no-fixture-grade', 'do not grade the fixture itself (once per run, with the compliance prober) before the cells')
     .option('--pass-env <name>', 'pass this variable of the gate\'s environment to the proxy and fixtures (repeatable; they get PATH, HOME, locale and TMPDIR otherwise; a secret-looking name is scrubbed from every artifact)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--verbose', 'a progress line per finished step (one per finished cell always)');
-  // the adapter options (same names as the live stage's)
-  const adapterFlags = [
-    ['--style <style>', 'proxy style: auto | discovery | passthrough', 'auto'],
-    ['--discovery-tool <name>', 'name of the discovery (search) tool', 'retrieve_tools'],
-    ['--query-arg <name>', "the discovery tool's query argument", 'query'],
-    ['--limit-arg <name>', "the discovery tool's limit argument ('none' = do not send one)", 'limit'],
-    ['--detail-arg <name>', "the discovery tool's detail argument ('none' = it has none)", 'detail'],
-    ['--call-tool <name>', 'discovery style: the tool that runs an upstream tool', 'call_tool'],
-    ['--call-name-arg <name>', "the call tool's argument naming the upstream tool", 'name'],
-    ['--call-args-arg <name>', "the call tool's argument carrying the arguments", 'arguments'],
-    ['--tool-map <file>', 'JSON {"server:tool": "proxy tool name"} for proxies that rename tools'],
-  ] as const;
-  for (const [f, d, def] of adapterFlags) cmd.option(f, d, def);
+  for (const [f, d, def] of ADAPTER_FLAGS) cmd.option(f, d, def);
   // fragments of a gate spread over CI jobs, and their merge (options of `gate` before `merge`)
   addFragmentOptions(cmd);
   cmd.enablePositionalOptions();

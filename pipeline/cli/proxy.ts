@@ -1,9 +1,9 @@
 import { Option, type Command } from 'commander';
-import { DEFAULT_RETRIEVER_ID, retrieverIds } from '../retrieval/registry.ts';
+import { DEFAULT_RETRIEVER_ID, retrieverIds } from '../retrieval/index.ts';
 import { UserError } from '../types.ts';
 import { termLine } from '../util/escape.ts';
 import { assertPortFree, parsePort } from '../util/port.ts';
-import { EMBED_FLAGS, embedOptionsFromFlags } from './embed_flags.ts';
+import { EMBED_FLAGS, embedOptionsFromFlags } from './embed-flags.ts';
 import type { ProxyHandle } from '../proxy/index.ts';
 
 /** Registers `mcpgauge proxy`: the reference discovery proxy (see pipeline/proxy/README.md). */

@@ -1,17 +1,14 @@
 /**
  * CLI side of side-by-side systems and the scale sweep: the flags `mcpgauge bench --live`
- * accepts for them, validated into options before anything runs, and the stage that runs them.
- * In the CLI layer (moved from systems/flags.ts): it drives both systems/ and scale/, and scale/
- * sweeps systems, so below the CLI it would be a systems -> scale back arrow.
+ * accepts for them, validated into options before anything runs. The stage that runs them is
+ * `pipeline/bench/systems-stage.ts` (bench sits above systems/ and scale/).
  */
 import { resolve } from 'node:path';
 import { Option } from 'commander';
 import { UserError } from '../types.ts';
-import { termLine } from '../util/escape.ts';
 import { DEFAULT_CORPUS } from '../constants.ts';
-import type { LiveOptions } from '../live/live-stage.ts';
-import type { Report, ScaleReport, SystemBlock } from '../report/types.ts';
-import { parseSystems, SYSTEM_SYNTAXES, type SystemSpec } from '../systems/spec.ts';
+import type { SystemRunOptions } from '../bench/systems-stage.ts';
+import { parseSystems, SYSTEM_SYNTAXES } from '../systems/spec.ts';
 import { SCALE_DEFAULTS } from '../scale/defaults.ts';
 
 /** Checks a value at parse time (the UserError names the flag) and keeps the string; `flags` below re-reads it. */
@@ -39,10 +36,6 @@ export function systemOptions(): Option[] {
   ];
 }
 
-export interface SystemRunOptions {
-  systems?: SystemSpec[];
-  scale?: { sizes: number[]; catalogFrom: string; pageSize: number; queryCount: number; pointTimeoutMs: number };
-}
 
 function posInt(v: unknown, flag: string, min: number): number {
   const s = String(v).trim();
@@ -77,43 +70,6 @@ export function systemOptionsFromFlags(flags: Record<string, unknown>): SystemRu
       pointTimeoutMs: posInt(flags.pointTimeout ?? SCALE_DEFAULTS.pointTimeoutMs, '--point-timeout', 1),
     };
     out.systems ??= systems;
-  }
-  return out;
-}
-
-/** The stage: side-by-side blocks (when systems were named) and the scale sweep (when sizes were). */
-export async function runSystemStages(o: SystemRunOptions, live: LiveOptions, explicitSystems: boolean): Promise<{ systems?: SystemBlock[]; scale?: ScaleReport }> {
-  const log = live.log ?? (() => {});
-  const out: { systems?: SystemBlock[]; scale?: ScaleReport } = {};
-  if (o.systems && explicitSystems) {
-    const { runSystems } = await import('../systems/live.ts');
-    const t = performance.now();
-    out.systems = await runSystems(o.systems, live);
-    log(`systems: ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  }
-  if (o.scale && o.systems) {
-    const { runScale } = await import('../scale/sweep.ts');
-    const t = performance.now();
-    const tty = process.stderr.isTTY === true;
-    out.scale = await runScale({
-      ...o.scale,
-      systems: o.systems,
-      goldenFile: live.goldenFile,
-      corpusFile: live.corpusFile,
-      runs: live.runs,
-      warmup: live.warmup,
-      limit: live.limit,
-      tokenizers: live.tokenizers ?? ['cl100k_base', 'o200k_base'],
-      timeoutMs: live.timeoutMs,
-      apiKey: live.apiKey,
-      log: (m) => {
-        if (tty) process.stderr.write('\r\x1b[2K');
-        log(m);
-      },
-      progress: tty ? (m) => process.stderr.write(`\r\x1b[2K${termLine(m).slice(0, (process.stderr.columns ?? 100) - 1)}`) : undefined,
-    });
-    if (tty) process.stderr.write('\r\x1b[2K');
-    log(`scale: ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
   return out;
 }

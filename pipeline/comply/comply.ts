@@ -11,7 +11,8 @@ import { exitedAfterHandshake, exitedBeforeAnswering, startFailure } from './jud
 import { judge } from './judge/judge.ts';
 import { DUAL_ERA_PROBE } from './gather/probes/lifecycle.ts';
 import type { Selection } from './judge/select.ts';
-import { describeTarget, redactHeaders, scrub, type Target } from './gather/server-target.ts';
+import { describeTarget, redactHeaders, type Target } from './gather/server-target.ts';
+import { redactDeep } from '../util/redact.ts';
 import { LEGACY, MODERN, type ComplyReport, type Evidence, type Revision, type RunReport, type SpecChoice } from './types.ts';
 import { HttpWire } from './wire/http.ts';
 import { SseWire } from './wire/sse.ts';
@@ -230,7 +231,7 @@ function build(target: string, era: ComplyReport['era'], evidence: Evidence[], w
     provenance: { kind: 'measured', method: 'live probes against the target; every verdict is derived from recorded exchanges (--record to keep them)' },
   };
   const recording: Recording = { format: 'mcpgauge-comply-recording', version: 1, target, era, evidence, warnings };
-  return { report: scrub(report, secrets), recording: scrub(recording, secrets) };
+  return { report: redactDeep(report, secrets, true, true), recording: redactDeep(recording, secrets, true, true) };
 }
 
 /** --replay: the same judge and grader over recorded evidence, offline. */

@@ -10,7 +10,8 @@ import { distribution, type Distribution } from '../util/stats.ts';
 import { build, initializeParams, type EnvelopeState, type Obj } from './gather/request-builder.ts';
 import { probeEra } from './gather/era-probe.ts';
 import { replyOf } from './gather/reply.ts';
-import { parseTarget, redactHeaders, scrub, secretsOf, describeTarget, type Target, type TargetFlags } from './gather/server-target.ts';
+import { parseTarget, redactHeaders, secretsOf, describeTarget, type Target, type TargetFlags } from './gather/server-target.ts';
+import { redactDeep } from '../util/redact.ts';
 import { LEGACY, MODERN, type Revision } from './types.ts';
 import { HttpWire } from './wire/http.ts';
 import { StdioWire } from './wire/stdio.ts';
@@ -119,7 +120,7 @@ export async function runBenchmarkCli(words: string[], o: Record<string, unknown
   const spec = String(o.specVersion);
   if (spec !== 'auto' && spec !== LEGACY && spec !== MODERN) throw new UserError(`--spec-version must be auto, ${LEGACY} or ${MODERN}`);
   const secrets = secretsOf(target, flags);
-  const r = scrub(await benchmark(target, { spec: spec as 'auto' | Revision, requests, timeoutMs: Number(o.timeout), startupTimeoutMs: Number(o.startupTimeout), secrets }), secrets);
+  const r = redactDeep(await benchmark(target, { spec: spec as 'auto' | Revision, requests, timeoutMs: Number(o.timeout), startupTimeoutMs: Number(o.startupTimeout), secrets }), secrets, true, true);
   process.stdout.write(o.format === 'json' ? `${JSON.stringify(r, null, 2)}\n` : renderBenchmark(r));
   return r.levels.some((l) => l.errors > 0) ? 1 : 0;
 }

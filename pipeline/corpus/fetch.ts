@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { UserError } from '../types.ts';
-import { assertInputFile, publishDir, writeFileAtomic } from '../util/fs.ts';
+import { assertInputFile, listFilesSorted, publishDir, writeFileAtomic } from '../util/fs.ts';
 import { CACHE_ROOT } from '../constants.ts';
 import { LIVEMCPTOOL_REPO, LIVEMCPTOOL_REVISION, isMarketplaceShape, loadLiveMcpToolFlat, loadLiveMcpToolMarketplace } from './livemcptool.ts';
 import { MANIFEST_NAME, readManifest, type FetchManifest, type FetchPart, type FetchedFile } from './manifest.ts';
@@ -54,19 +54,6 @@ export interface FetchOutcome {
 
 function sha256File(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
-}
-
-function listFiles(root: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const n of readdirSync(d).sort()) {
-      const p = join(d, n);
-      if (statSync(p).isDirectory()) walk(p);
-      else out.push(p);
-    }
-  };
-  walk(root);
-  return out;
 }
 
 // ------------------------------------------------------------------ network
@@ -244,7 +231,7 @@ async function fetchToolRet(o: Required<Pick<FetchOptions, 'cacheDir' | 'timeout
       const mirrorManifest = readManifest(root);
       for (const r of repos) {
         const files: FetchedFile[] = [];
-        for (const f of listFiles(join(root, r.sub)).filter((p) => p.endsWith('.parquet'))) {
+        for (const f of listFilesSorted(join(root, r.sub)).filter((p) => p.endsWith('.parquet'))) {
           const rel = relative(join(root, r.sub), f).split(sep).join('/');
           const to = join(staging, r.sub, ...rel.split('/'));
           assertInputFile(f, 'a parquet file');

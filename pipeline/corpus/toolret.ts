@@ -27,7 +27,7 @@ import { UserError, type Corpus, type GoldenQuery, type GoldenSet, type ToolReco
 import { compareIds, fail, isPlainObject, parseJsonLenient } from './record.ts';
 import { isCommittedPath } from './frozen.ts';
 import { manifestRevision } from './manifest.ts';
-import { assertInputFile } from '../util/fs.ts';
+import { assertInputFile, listFilesSorted } from '../util/fs.ts';
 
 export const TOOLRET_TOOLS_REPO = 'mangopy/ToolRet-Tools';
 export const TOOLRET_TOOLS_REVISION = 'e06c38c75612b6536bd959e08cdd345894aba6a7';
@@ -76,19 +76,15 @@ export function looksLikeToolRetDir(dir: string): boolean {
   }
 }
 
-function listShards(root: string): Array<{ path: string; config: string }> {
-  const out: Array<{ path: string; config: string }> = [];
-  const walk = (d: string) => {
-    for (const n of readdirSync(d).sort()) {
-      const p = join(d, n);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (n.endsWith('.parquet')) {
-        const rel = relative(root, p).split(sep);
-        out.push({ path: p, config: rel.length > 1 ? rel[0] : 'toolret' });
-      }
-    }
-  };
-  walk(root);
+type ToolRetShard = { path: string; config: string };
+
+function listShards(root: string): ToolRetShard[] {
+  const out = listFilesSorted(root)
+    .filter((p) => p.endsWith('.parquet'))
+    .map((p) => {
+      const rel = relative(root, p).split(sep);
+      return { path: p, config: rel.length > 1 ? rel[0] : 'toolret' };
+    });
   return out.sort((a, b) => compareIds(a.path, b.path));
 }
 
@@ -119,14 +115,8 @@ function str(v: unknown): string | undefined {
   return undefined;
 }
 
-export async function loadToolRet(dirIn: string): Promise<ToolRetLoad> {
-  const dir = resolveToolRetDir(dirIn);
-  const toolShards = listShards(join(dir, 'tools'));
-  const queryShards = listShards(join(dir, 'queries'));
-  if (toolShards.length === 0) throw new UserError(`${join(dir, 'tools')}: no .parquet shards`);
-  if (queryShards.length === 0) throw new UserError(`${join(dir, 'queries')}: no .parquet shards`);
-
-  // ---- tools
+/** the tools of every shard, one record per id (first config wins; the same id with other documentation fails) */
+async function readTools(toolShards: ToolRetShard[]) {
   const byId = new Map<string, { rec: ToolRecord; where: string }>();
   let toolRows = 0;
   let collapsed = 0;
@@ -154,8 +144,11 @@ export async function loadToolRet(dirIn: string): Promise<ToolRetLoad> {
   }
   const tools = [...byId.values()].map((x) => x.rec).sort((a, b) => compareIds(a.tool_id, b.tool_id));
   const toolIdOf = new Map([...byId.entries()].map(([id, x]) => [id, x.rec.tool_id]));
+  return { tools, toolIdOf, toolRows, collapsed };
+}
 
-  // ---- queries
+/** the scoreable queries of every shard, labels mapped to tool ids (a label naming no tool is collected, not thrown) */
+async function readQueries(queryShards: ToolRetShard[], toolIdOf: Map<string, string>) {
   const queries: GoldenQuery[] = [];
   const seenQ = new Map<string, string>();
   let queryRows = 0;
@@ -220,6 +213,19 @@ export async function loadToolRet(dirIn: string): Promise<ToolRetLoad> {
       });
     });
   }
+  return { queries, unknown, unknownFirst, queryRows, droppedEmpty, droppedUnscoreable, droppedLabels };
+}
+
+export async function loadToolRet(dirIn: string): Promise<ToolRetLoad> {
+  const dir = resolveToolRetDir(dirIn);
+  const toolShards = listShards(join(dir, 'tools'));
+  const queryShards = listShards(join(dir, 'queries'));
+  if (toolShards.length === 0) throw new UserError(`${join(dir, 'tools')}: no .parquet shards`);
+  if (queryShards.length === 0) throw new UserError(`${join(dir, 'queries')}: no .parquet shards`);
+
+  const { tools, toolIdOf, toolRows, collapsed } = await readTools(toolShards);
+  const q = await readQueries(queryShards, toolIdOf);
+  const { queries, unknown, unknownFirst } = q;
   if (unknown.length) {
     throw new UserError(`${unknownFirst}: ${unknown.length} label(s) name no tool in the ToolRet tools (revisions out of sync?): ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ', ...' : ''}`);
   }
@@ -252,10 +258,10 @@ export async function loadToolRet(dirIn: string): Promise<ToolRetLoad> {
       query_shards: queryShards.length,
       tool_rows: toolRows,
       duplicate_tools_collapsed: collapsed,
-      query_rows: queryRows,
-      dropped_empty_queries: droppedEmpty,
-      dropped_unscoreable: droppedUnscoreable,
-      dropped_labels_below_1: droppedLabels,
+      query_rows: q.queryRows,
+      dropped_empty_queries: q.droppedEmpty,
+      dropped_unscoreable: q.droppedUnscoreable,
+      dropped_labels_below_1: q.droppedLabels,
     },
   };
 }

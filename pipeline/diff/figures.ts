@@ -3,7 +3,7 @@
  * section (a list of units, data); each yields comparable figures keyed by a stable path such
  * as `retrieval/corpus-npm4-v1/baseline_json/recall_at_5` so two reports line up by key.
  */
-import { DEFAULT_RETRIEVER_ID } from '../retrieval/registry.ts';
+import { DEFAULT_RETRIEVER_ID } from '../retrieval/index.ts';
 import type { Figure, Report } from '../report/types.ts';
 import { isScored } from '../report/types.ts';
 import type { LiveReport } from '../report/types.ts';

@@ -164,7 +164,7 @@ export async function startCellFixtures(cell: CellDef, cfg: GateConfig, runId: s
     const env = { ...faultEnv(rf.role, cfg, single), [TAG_ENV]: rf.tag };
     let proc: FixtureProcess;
     try {
-      proc = await startFixtureProcess({ transport, args: [...extraArgs, ...testFixtureArgs()], env, port, light: true, readyTimeoutMs: cfg.timeouts.ready_ms });
+      proc = await startFixtureProcess({ transport, args: [...extraArgs, ...testFixtureArgs()], env, port, readyTimeoutMs: cfg.timeouts.ready_ms });
     } catch (e) {
       throw harnessError(`fixture ${rf.name} (${cell.id}) cannot start: ${(e as Error).message}`);
     }

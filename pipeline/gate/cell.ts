@@ -19,7 +19,7 @@ import { PARENT_ENV } from '../util/proc.ts';
 import { oneLine } from './calls.ts';
 import { stepsOf } from './steps/index.ts';
 import { startNetworkFixtures } from './network/fixtures.ts';
-import type { CellContext, CellMetrics, CellResult, RunOptions, StepResult } from './types.ts';
+import type { CellContext, CellMetrics, CellResult, GateStep, RunOptions, StepResult } from './types.ts';
 import { DOCKER_CELL_PROXIES, type ContainerSweep } from './docker.ts';
 import { combineRuns, formatRate } from './repeat.ts';
 
@@ -91,6 +91,49 @@ interface Attempt {
   docker: { sweep?: ContainerSweep };
 }
 
+/** One step against the cell's deadline, timed; a thrown error fails the step, a harness error (exit 2) propagates. */
+async function timedStep(st: GateStep, ctx: CellContext, cellDeadline: number, cellMs: number): Promise<StepResult> {
+  const base = { name: st.meta.name, order: st.meta.order };
+  const t0 = performance.now();
+  let res: StepResult;
+  try {
+    const left = cellDeadline - Date.now();
+    if (left <= 0) throw new Error(`the cell ran out of time (cell_ms ${cellMs})`);
+    let timer: NodeJS.Timeout | undefined;
+    const out = await Promise.race([
+      st.run(ctx),
+      new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error(`the cell ran out of time (cell_ms ${cellMs}) during this step`)), left))),
+    ]).finally(() => clearTimeout(timer));
+    res = { ...base, status: out.status, reason: out.reason, duration_ms: 0, evidence: out.evidence ?? {} };
+  } catch (e) {
+    // a harness error (e.g. a role mapped onto a fixture that never saw its calls) is never the proxy's fault: exit 2
+    if (e instanceof UserError && e.exitCode === 2) throw e;
+    res = { ...base, status: 'fail', reason: oneLine((e as Error).message, 500), duration_ms: 0, evidence: {} };
+  }
+  res.duration_ms = Math.round(performance.now() - t0);
+  return res;
+}
+
+/** A proxy that crashes or exits during a step fails that step with its exit code and last log lines; returns why later steps are blocked. */
+function proxyExitDuring(res: StepResult, proxy: RunningProxy, step: string): string | undefined {
+  const exited = proxy.exit();
+  if (!exited) return undefined;
+  res.status = 'fail';
+  res.reason = `the proxy exited (code ${exited.code}, signal ${exited.signal}) during this step${res.reason ? `; step said: ${res.reason}` : ''}`;
+  res.evidence = { ...res.evidence, exit: exited, last_log_lines: lastLines(proxy.output()) };
+  return `blocked: the proxy exited during the ${step} step`;
+}
+
+/** The cell's fixtures stopped; a docker cell's container sweep is logged (and returned for the cell's evidence). */
+async function stopFixtures(fixtures: CellFixtures | undefined, log: (line: string) => void): Promise<ContainerSweep | undefined> {
+  const sweep = await fixtures?.stop().catch((e) => {
+    log(`teardown: ${(e as Error).message}`);
+    return undefined;
+  });
+  if (sweep) log(`containers (${sweep.label}) after the teardown: ${sweep.left.length ? `${sweep.left.join(', ')} left, removed by the gate` : 'none left'} (${sweep.waited_ms} ms)`);
+  return sweep;
+}
+
 async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number, label = cell.id): Promise<Attempt> {
   const logDir = join(rc.outDir, 'logs', cellSlug(cell.id), `attempt-${attempt}`);
   mkdirSync(logDir, { recursive: true });
@@ -155,23 +198,7 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number, la
         if (rc.cfg.steps[st.meta.name]?.required !== false) failed = true;
         continue;
       }
-      const t0 = performance.now();
-      let res: StepResult;
-      try {
-        const left = cellDeadline - Date.now();
-        if (left <= 0) throw new Error(`the cell ran out of time (cell_ms ${rc.cfg.timeouts.cell_ms})`);
-        let timer: NodeJS.Timeout | undefined;
-        const out = await Promise.race([
-          st.run(ctx),
-          new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error(`the cell ran out of time (cell_ms ${rc.cfg.timeouts.cell_ms}) during this step`)), left))),
-        ]).finally(() => clearTimeout(timer));
-        res = { ...base, status: out.status, reason: out.reason, duration_ms: 0, evidence: out.evidence ?? {} };
-      } catch (e) {
-        // a harness error (e.g. a role mapped onto a fixture that never saw its calls) is never the proxy's fault: exit 2
-        if (e instanceof UserError && e.exitCode === 2) throw e;
-        res = { ...base, status: 'fail', reason: oneLine((e as Error).message, 500), duration_ms: 0, evidence: {} };
-      }
-      res.duration_ms = Math.round(performance.now() - t0);
+      const res = await timedStep(st, ctx, cellDeadline, rc.cfg.timeouts.cell_ms);
       if (st.meta.name === 'ready' && ctx.session) sessions.push(ctx.session);
       const cut = proxySink.cutInfo();
       if (cut && !logCutSaid) {
@@ -179,14 +206,7 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number, la
         res.evidence = { ...res.evidence, proxy_log_cut: { file: rel(proxyLog), ...cut } };
         log(`proxy.log reached its cap (${cut.cap_bytes} bytes) during step ${st.meta.name}: head and tail kept`);
       }
-      const exited = proxy.exit();
-      if (exited) {
-        // a proxy that crashes or exits during a step fails that step with its exit code and last log lines
-        res.status = 'fail';
-        res.reason = `the proxy exited (code ${exited.code}, signal ${exited.signal}) during this step${res.reason ? `; step said: ${res.reason}` : ''}`;
-        res.evidence = { ...res.evidence, exit: exited, last_log_lines: lastLines(proxy.output()) };
-        proxyGone = `blocked: the proxy exited during the ${st.meta.name} step`;
-      }
+      proxyGone = proxyExitDuring(res, proxy, st.meta.name) ?? proxyGone;
       if (res.status === 'fail') {
         res.logs = logs;
         notPassed.set(st.meta.name, `the failed ${st.meta.name} step`);
@@ -206,11 +226,7 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number, la
     await Promise.all(sessions.map((s) => s.close().catch(() => {})));
     await proxy?.stop().catch(() => {});
     if (proxy?.pid !== undefined) DOCKER_CELL_PROXIES.delete(proxy.pid);
-    docker.sweep = await fixtures?.stop().catch((e) => {
-      log(`teardown: ${(e as Error).message}`);
-      return undefined;
-    });
-    if (docker.sweep) log(`containers (${docker.sweep.label}) after the teardown: ${docker.sweep.left.length ? `${docker.sweep.left.join(', ')} left, removed by the gate` : 'none left'} (${docker.sweep.waited_ms} ms)`);
+    docker.sweep = await stopFixtures(fixtures, log);
     rmSync(workDir, { recursive: true, force: true });
     WORK_DIRS.delete(workDir);
     proxySink.close();

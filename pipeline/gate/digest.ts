@@ -22,7 +22,8 @@
  * and hashes that list.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { listFilesSorted } from '../util/fs.ts';
 import { join, relative, resolve, sep } from 'node:path';
 import { REPO_ROOT } from '../constants.ts';
 import type { AdapterOptions, ProxySpec } from '../adapter/index.ts';
@@ -53,10 +54,7 @@ export function canonicalJson(v: unknown): string {
 }
 
 function walk(path: string, out: string[]): void {
-  const st = statSync(path);
-  if (st.isDirectory()) {
-    for (const name of readdirSync(path).sort()) if (!SKIP.has(name)) walk(join(path, name), out);
-  } else if (st.isFile()) out.push(path);
+  out.push(...listFilesSorted(path, (name) => SKIP.has(name)));
 }
 
 /** Tree digest of files and folders (see the header); `what` names the option in errors. */

@@ -1,5 +1,6 @@
 /** Docker probe for the docker cell: `docker info` must answer; otherwise the cell is skipped with the probe's error. */
 import { execFile, spawn, spawnSync } from 'node:child_process';
+import { signalPidGroup } from '../util/proc.ts';
 
 export async function probeDocker(timeoutMs = 10_000): Promise<{ ok: true; version: string } | { ok: false; error: string }> {
   return new Promise((resolve) => {
@@ -134,17 +135,7 @@ export const DOCKER_CELL_PROXIES = new Set<number>();
  */
 export function guardDockerRun(runId: string): () => void {
   const sweep = () => {
-    for (const pid of DOCKER_CELL_PROXIES) {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          /* gone */
-        }
-      }
-    }
+    for (const pid of DOCKER_CELL_PROXIES) signalPidGroup(pid, 'SIGKILL');
     removeRunContainersSync(runId);
   };
   const signals: [NodeJS.Signals, number][] = [

@@ -172,7 +172,70 @@ export function checkProxySpec(spec: ProxySpec, env: Record<string, string>): vo
 
 type Phase = 'setup' | 'preflight' | 'fixture-grade' | 'cells' | 'report';
 
+/** What the setup phase decides for the whole run (read-only afterwards). */
+interface GateContext {
+  o: GateOptions;
+  t0: number;
+  cfg: GateConfig;
+  selected: string[];
+  jobs: number;
+  repeat: number;
+  outDir: string;
+  secrets: string[];
+  env: Record<string, string>;
+  proxy: ReturnType<typeof chooseProxy>;
+  baseline: ReturnType<typeof loadBaseline> | null;
+  runId: string;
+  cells: CellDef[];
+  expected: ExpectedCell[];
+  grade: boolean;
+  say: (line: string) => void;
+}
+
+/** What the phases fill in as the run goes (the report and the way out read it at any time). */
+interface GateState {
+  phase: Phase;
+  results: CellResult[];
+  fixtureStartMs?: number;
+  yardstick?: YardstickResult;
+  deadlineMs: number;
+  releaseDocker?: () => void;
+}
+
+/** The phase deadline timers and the way out installed for one run. */
+interface GateExits {
+  deadline: (ms: number, what: string) => NodeJS.Timeout;
+  /** timers cleared, then `cleanup`, then the handlers removed */
+  dispose: (cleanup: () => void) => void;
+}
+
 export async function runGate(o: GateOptions = {}): Promise<GateRun> {
+  const ctx = setupRun(o);
+  const st: GateState = { phase: 'setup', results: [], deadlineMs: 0 };
+  const exits = installExits(ctx, st);
+  try {
+    const runnable = await classifyCells(ctx, st);
+    if (runnable.length === 0 && o.allowNothingEvaluated) return finish(ctx, st);
+    checkRunnable(ctx, st, runnable);
+    st.deadlineMs = runDeadlineMs(ctx.cfg, runnable.length, ctx.jobs, ctx.grade, ctx.repeat);
+    exits.deadline(st.deadlineMs, 'the run deadline (timeouts.run_ms)');
+    const { cells, jobs, runId, outDir } = ctx;
+    ctx.say(`run ${runId}: ${runnable.length === cells.length ? `${cells.length} cell(s)` : `${runnable.length} of ${cells.length} cell(s) to run`}, ${jobs} in parallel, deadline ${Math.round(st.deadlineMs / 1000)} s, out ${outDir}`);
+    await preflightPhase(ctx, st, exits);
+    await fixtureGradePhase(ctx, st, exits);
+    await cellsPhase(ctx, st, runnable);
+    st.phase = 'report';
+    return finish(ctx, st);
+  } finally {
+    exits.dispose(() => {
+      st.releaseDocker?.();
+      sweepRun(ctx.runId);
+    });
+  }
+}
+
+/** The setup phase: config, options, environment, the proxy under test, the baseline; each problem one line, exit 2. */
+function setupRun(o: GateOptions): GateContext {
   const t0 = performance.now();
   const cfg = loadGateConfig(o.configFile);
   // a fragment runs one cell of a gate (optional or not): whether the gate has a required cell is the merge's to judge
@@ -194,85 +257,86 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
   // scrubbed from every log and artifact: passed variables whose names look secret, the --api-key value
   const secrets = [...passedSecrets(passEnv), ...(o.apiKey && o.apiKey.length >= 4 ? [o.apiKey] : [])];
   const env = allowedEnv({}, passEnv);
-  const { spec, description, fronts, adapter } = chooseProxy(o, cfg);
-  checkProxySpec(spec, env);
+  const proxy = chooseProxy(o, cfg);
+  checkProxySpec(proxy.spec, env);
   const baseline = o.baselineFile !== undefined ? loadBaseline(o.baselineFile, cfg.budgets.tokenizer) : null;
   const runId = randomBytes(4).toString('hex');
   const cells = CELLS.filter((c) => selected.includes(c.id));
   const expected: ExpectedCell[] = cells.map((c) => ({ id: c.id, required: cfg.cells[c.id].required, transport: c.transport, era: c.era }));
-  const results: CellResult[] = [];
   const say = (line: string) => o.progress?.(line);
-  const grade = o.gradeFixture !== false;
-  let phase: Phase = 'setup';
-  let fixtureStartMs: number | undefined;
-  let yardstick: YardstickResult | undefined;
-  let deadlineMs = 0;
+  return { o, t0, cfg, selected, jobs, repeat, outDir, secrets, env, proxy, baseline, runId, cells, expected, grade: o.gradeFixture !== false, say };
+}
 
-  const buildReport = (verdict: GateReport['verdict'], exitCode: GateReport['exit_code'], allCells: CellResult[], extra: Partial<GateReport> = {}): GateReport => {
-    const a = assemble(expected, allCells, o.allowFlaky ?? false);
-    if (yardstick?.status === 'fail') {
-      a.verdict = 'fail';
-      a.failures.push(`fixture-compliance: ${yardstick.reason}`);
-    }
-    const count = (st: string) => a.cells.filter((c) => c.status === st).length;
-    const style = a.cells.find((c) => c.style)?.style;
-    const v = verdict === 'interrupted' ? 'interrupted' : a.verdict;
-    return {
-      schema_version: 1,
-      tool: 'mcpgauge gate',
-      generated_at: new Date().toISOString(),
-      verdict: v,
-      exit_code: verdict === 'interrupted' ? exitCode : a.verdict === 'pass' ? 0 : 1,
-      run_id: runId,
-      proxy: { description: redact(description, secrets), ...(style ? { style } : {}) },
-      config: { file: cfg.source },
-      options: { jobs, allow_flaky: o.allowFlaky ?? false, cells: selected, baseline: o.baselineFile ?? null, client_protocol: o.clientProtocol ?? 'legacy', retries: cfg.retries, repeat },
-      // the network cells' own steps after the main ones (summary.md draws them in their own table)
-      steps: [...STEPS, ...(cells.some((c) => c.network) ? NETWORK_STEPS.filter((st) => !STEP_NAMES.includes(st.meta.name)) : [])].map((st) => ({ order: st.meta.order, name: st.meta.name, title: st.meta.title, optional: st.meta.optional === true, needs: [...st.meta.needs], required: cfg.steps[st.meta.name]?.required !== false })),
-      cells: a.cells,
-      counts: { pass: count('pass'), fail: count('fail'), flaky: count('flaky'), skipped: count('skipped'), ...(count('not_applicable') ? { not_applicable: count('not_applicable') } : {}) },
-      failures: a.failures,
-      advisories: a.advisories,
-      ...(yardstick ? { fixture_compliance: yardstick } : {}),
-      ...extra,
-      timing: { total_ms: Math.round(performance.now() - t0), provenance: 'measured', deadline_ms: deadlineMs, ...(fixtureStartMs !== undefined ? { fixture_start_ms: fixtureStartMs } : {}) },
-    };
+/** The report document of the run so far (fail-closed assembly, the fixture's own grade, timing). */
+function buildReport(ctx: GateContext, st: GateState, verdict: GateReport['verdict'], exitCode: GateReport['exit_code'], allCells: CellResult[], extra: Partial<GateReport> = {}): GateReport {
+  const { o, cfg } = ctx;
+  const yardstick = st.yardstick;
+  const a = assemble(ctx.expected, allCells, o.allowFlaky ?? false);
+  if (yardstick?.status === 'fail') {
+    a.verdict = 'fail';
+    a.failures.push(`fixture-compliance: ${yardstick.reason}`);
+  }
+  const count = (s: string) => a.cells.filter((c) => c.status === s).length;
+  const style = a.cells.find((c) => c.style)?.style;
+  const v = verdict === 'interrupted' ? 'interrupted' : a.verdict;
+  return {
+    schema_version: 1,
+    tool: 'mcpgauge gate',
+    generated_at: new Date().toISOString(),
+    verdict: v,
+    exit_code: verdict === 'interrupted' ? exitCode : a.verdict === 'pass' ? 0 : 1,
+    run_id: ctx.runId,
+    proxy: { description: redact(ctx.proxy.description, ctx.secrets), ...(style ? { style } : {}) },
+    config: { file: cfg.source },
+    options: { jobs: ctx.jobs, allow_flaky: o.allowFlaky ?? false, cells: ctx.selected, baseline: o.baselineFile ?? null, client_protocol: o.clientProtocol ?? 'legacy', retries: cfg.retries, repeat: ctx.repeat },
+    // the network cells' own steps after the main ones (summary.md draws them in their own table)
+    steps: [...STEPS, ...(ctx.cells.some((c) => c.network) ? NETWORK_STEPS.filter((s) => !STEP_NAMES.includes(s.meta.name)) : [])].map((s) => ({ order: s.meta.order, name: s.meta.name, title: s.meta.title, optional: s.meta.optional === true, needs: [...s.meta.needs], required: cfg.steps[s.meta.name]?.required !== false })),
+    cells: a.cells,
+    counts: { pass: count('pass'), fail: count('fail'), flaky: count('flaky'), skipped: count('skipped'), ...(count('not_applicable') ? { not_applicable: count('not_applicable') } : {}) },
+    failures: a.failures,
+    advisories: a.advisories,
+    ...(yardstick ? { fixture_compliance: yardstick } : {}),
+    ...extra,
+    timing: { total_ms: Math.round(performance.now() - ctx.t0), provenance: 'measured', deadline_ms: st.deadlineMs, ...(st.fixtureStartMs !== undefined ? { fixture_start_ms: st.fixtureStartMs } : {}) },
   };
+}
 
-  /** Synchronous cleanup: tracked children (and their groups), then every process tagged with this run. */
-  const sweep = (): number => {
-    const n = killTracked('SIGKILL') + sweepTagged(TAG_ENV, `${runId}/`);
-    for (const d of WORK_DIRS) rmSync(d, { recursive: true, force: true });
-    WORK_DIRS.clear();
-    return n;
-  };
+/** Synchronous cleanup: tracked children (and their groups), then every process tagged with this run. */
+function sweepRun(runId: string): number {
+  const n = killTracked('SIGKILL') + sweepTagged(TAG_ENV, `${runId}/`);
+  for (const d of WORK_DIRS) rmSync(d, { recursive: true, force: true });
+  WORK_DIRS.clear();
+  return n;
+}
 
-  // ---- the hard way out: a signal, a deadline or an uncaught error (synchronous from here on) ----
+/** The hard way out: a signal, a deadline or an uncaught error (synchronous from its start): a partial report, one line, exit. */
+function installExits(ctx: GateContext, st: GateState): GateExits {
+  const { o, cfg, cells, outDir } = ctx;
   let ending = false;
   const end = (reason: string, code: 2 | 130 | 143, signal?: 'SIGINT' | 'SIGTERM'): never => {
     if (ending) process.exit(code);
     ending = true;
-    const killed = sweep();
+    const killed = sweepRun(ctx.runId);
     let where: string;
     try {
-      const done = new Set(results.map((r) => r.id));
+      const done = new Set(st.results.map((r) => r.id));
       const unfinished = cells.filter((c) => !done.has(c.id));
-      const partial = [...results, ...unfinished.map((c) => skippedCell(c, cfg.cells[c.id].required, `interrupted: ${reason} before this cell finished`))];
-      const report = buildReport('interrupted', code, partial, {
-        interrupted: { reason, phase, exit_code: code, ...(signal ? { signal } : {}), unfinished_cells: unfinished.map((c) => c.id), killed_processes: killed },
+      const partial = [...st.results, ...unfinished.map((c) => skippedCell(c, cfg.cells[c.id].required, `interrupted: ${reason} before this cell finished`))];
+      const report = buildReport(ctx, st, 'interrupted', code, partial, {
+        interrupted: { reason, phase: st.phase, exit_code: code, ...(signal ? { signal } : {}), unfinished_cells: unfinished.map((c) => c.id), killed_processes: killed },
       });
       where = `partial report ${writeGateOutputs(report, outDir).report}`;
     } catch (e) {
       where = `no partial report (${(e as Error).message.split('\n')[0]})`;
     }
-    process.stderr.write(`${termLine(`mcpgauge gate: interrupted (${reason}) during ${phase}; ${killed} process(es) ended; ${where}`)}\n`);
+    process.stderr.write(`${termLine(`mcpgauge gate: interrupted (${reason}) during ${st.phase}; ${killed} process(es) ended; ${where}`)}\n`);
     process.exit(code);
   };
   const onSigint = () => end('SIGINT', 130, 'SIGINT');
   const onSigterm = () => end('SIGTERM', 143, 'SIGTERM');
   const onUncaught = (e: unknown) => end(`harness error: ${String((e as Error)?.message ?? e).split('\n')[0]}`, 2);
   const onExit = () => {
-    sweep();
+    sweepRun(ctx.runId);
   };
   const handle = o.handleSignals !== false;
   if (handle) {
@@ -288,117 +352,129 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
     timers.push(t);
     return t;
   };
-
-  let releaseDocker: (() => void) | undefined;
-  try {
-    const runnable: CellDef[] = [];
-    for (const c of cells) {
-      const required = cfg.cells[c.id].required;
-      const na = notApplicable(c.transport, fronts);
-      if (cfg.cells[c.id].enabled === false) results.push(skippedCell(c, required, `skipped: disabled in ${cfg.source}`));
-      else if (na !== null) {
-        results.push(skippedCell(c, required, na, 'not_applicable'));
-        say(`${c.id}: ${na}`);
-      } else if (c.transport === 'docker') {
-        const probe = await probeDocker();
-        const missing = probe.ok ? await imageMissing(fixtureImage()) : null;
-        if (!probe.ok || missing) {
-          // no engine: skipped; an engine without the image: a failure (never a silent skip)
-          const reason = probe.ok ? `fail: ${missing}` : `skipped: no Docker engine (${probe.error})`;
-          results.push(probe.ok ? { ...skippedCell(c, required, reason), status: 'fail' } : skippedCell(c, required, reason));
-          say(`${c.id}: ${reason}`);
-        } else {
-          runnable.push(c);
-          // whatever way the run ends (green, red, a signal), no container of this run may survive it
-          releaseDocker = guardDockerRun(runId);
-        }
-      } else if (c.network) {
-        // built once into the cache (about a minute); where Go is missing: skipped with the reason
-        const built = await ensureToxiproxy();
-        if (built.ok) {
-          if (built.built_ms !== null) say(`network: toxiproxy built in ${(built.built_ms / 1000).toFixed(1)} s (${built.binary})`);
-          runnable.push(c);
-        } else {
-          results.push(skippedCell(c, required, `skipped: ${built.reason}`));
-          say(`${c.id}: skipped: ${built.reason}`);
-        }
-      } else runnable.push(c);
-    }
-    if (runnable.length === 0 && o.allowNothingEvaluated) {
-      const report = buildReport('pass', 0, results);
-      const files = o.writeOutputs === false ? { report: '', summary: '', junit: '' } : writeGateOutputs(report, outDir);
-      return { report, exitCode: report.exit_code === 0 ? 0 : 1, files };
-    }
-    // nothing would be evaluated: not a green run (exit 2, the reasons in one line)
-    if (runnable.length === 0) throw harnessError(`nothing evaluated: no selected cell can run (${results.map((r) => `${r.id} ${r.reason}`).join('; ')})`);
-    const requiredIds = expected.filter((e) => e.required).map((e) => e.id);
-    if (requiredIds.length && !runnable.some((c) => cfg.cells[c.id].required)) {
-      throw harnessError(`no required cell can run: ${results.filter((r) => r.required).map((r) => `${r.id} ${r.reason}`).join('; ')}`);
-    }
-    deadlineMs = runDeadlineMs(cfg, runnable.length, jobs, grade, repeat);
-    deadline(deadlineMs, 'the run deadline (timeouts.run_ms)');
-    say(`run ${runId}: ${runnable.length === cells.length ? `${cells.length} cell(s)` : `${runnable.length} of ${cells.length} cell(s) to run`}, ${jobs} in parallel, deadline ${Math.round(deadlineMs / 1000)} s, out ${outDir}`);
-
-    phase = 'preflight';
-    // a loaded machine may start the fixture slowly: the preflight waits at least 30 s (it measures, it does not judge)
-    const preflightMs = Math.max(cfg.timeouts.ready_ms, 30_000);
-    let pt = deadline(2 * preflightMs, 'the preflight phase');
-    fixtureStartMs = await preflightFixture(preflightMs, `${runId}/preflight`);
-    clearTimeout(pt);
-    say(`preflight: the fixture started and answered in ${fixtureStartMs} ms`);
-    // once per run, before the cells (so it cannot disturb their timing): the fixture's own grade
-    if (grade) {
-      phase = 'fixture-grade';
-      say('fixture grade: started');
-      pt = deadline(fixtureGradeMs(cfg), 'the fixture-grade phase (timeouts.fixture_grade_ms)');
-      yardstick = await gradeYardstick(cfg, { tag: `${runId}/yardstick` });
-      clearTimeout(pt);
-      say(`fixture compliance: ${yardstick.status} (${yardstick.reason.slice(0, 160)})`);
-    }
-    phase = 'cells';
-    say('cells: started');
-    let harness: Error | null = null;
-    await pool(runnable, jobs, async (c) => {
-      if (harness) return;
-      if (o.verbose) say(`${c.id}: started`);
-      try {
-        const r = await runCell(c, cfg.cells[c.id].required, {
-          cfg,
-          opts: { adapter, baseline, clientProtocol: o.clientProtocol ?? 'legacy', upstreams: fronts.upstreams, fixtureStartMs, repeat },
-          spec,
-          runId,
-          outDir,
-          env,
-          secrets,
-          onStep: o.verbose ? (cell, st) => say(`${cell}: ${String(st.order).padStart(2)} ${st.name} ${st.status}${st.status === 'fail' ? ` (${st.reason.slice(0, 100)})` : ''}`) : undefined,
-        });
-        results.push(r);
-        const failed = r.steps.find((st) => st.status === 'fail');
-        say(`${c.id}: ${r.status.toUpperCase()} in ${(r.duration_ms / 1000).toFixed(1)} s${r.attempts > 1 ? ` (${r.attempts} attempts)` : ''}${failed ? ` at ${failed.name}: ${redact(failed.reason, secrets).slice(0, 160)}` : ''}`);
-      } catch (e) {
-        // anything that escapes a cell is the harness's problem, never a proxy verdict: exit 2 with the reason
-        const msg = redact(String((e as Error)?.message ?? e).split('\n')[0], secrets);
-        harness = e instanceof UserError && e.exitCode === 2 ? new UserError(redact(e.message, secrets), 2) : harnessError(`${c.id}: harness error: ${msg}`);
-        say(`${c.id}: harness error: ${msg}`);
-      }
-    });
-    releaseDocker?.(); // each docker cell checked and removed its own containers; this catches one that died
-    releaseDocker = undefined;
-    if (harness) throw harness;
-    if (!results.some((r) => r.attempts > 0)) throw harnessError('nothing evaluated: no cell executed');
-    phase = 'report';
-    const report = buildReport('pass', 0, results);
-    const files = o.writeOutputs === false ? { report: '', summary: '', junit: '' } : writeGateOutputs(report, outDir);
-    return { report, exitCode: report.exit_code === 0 ? 0 : 1, files };
-  } finally {
+  const dispose = (cleanup: () => void) => {
     for (const t of timers) clearTimeout(t);
-    releaseDocker?.();
-    sweep();
+    cleanup();
     process.off('exit', onExit);
     if (handle) {
       process.off('SIGINT', onSigint);
       process.off('SIGTERM', onSigterm);
       process.off('uncaughtException', onUncaught);
     }
+  };
+  return { deadline, dispose };
+}
+
+/** The selected cells that can run; a disabled, not-applicable or docker-less cell is recorded in st.results. */
+async function classifyCells(ctx: GateContext, st: GateState): Promise<CellDef[]> {
+  const { cfg, say } = ctx;
+  const runnable: CellDef[] = [];
+  for (const c of ctx.cells) {
+    const required = cfg.cells[c.id].required;
+    const na = notApplicable(c.transport, ctx.proxy.fronts);
+    if (cfg.cells[c.id].enabled === false) st.results.push(skippedCell(c, required, `skipped: disabled in ${cfg.source}`));
+    else if (na !== null) {
+      st.results.push(skippedCell(c, required, na, 'not_applicable'));
+      say(`${c.id}: ${na}`);
+    } else if (c.transport === 'docker') {
+      const probe = await probeDocker();
+      const missing = probe.ok ? await imageMissing(fixtureImage()) : null;
+      if (!probe.ok || missing) {
+        // no engine: skipped; an engine without the image: a failure (never a silent skip)
+        const reason = probe.ok ? `fail: ${missing}` : `skipped: no Docker engine (${probe.error})`;
+        st.results.push(probe.ok ? { ...skippedCell(c, required, reason), status: 'fail' } : skippedCell(c, required, reason));
+        say(`${c.id}: ${reason}`);
+      } else {
+        runnable.push(c);
+        // whatever way the run ends (green, red, a signal), no container of this run may survive it
+        st.releaseDocker = guardDockerRun(ctx.runId);
+      }
+    } else if (c.network) {
+      // built once into the cache (about a minute); where Go is missing: skipped with the reason
+      const built = await ensureToxiproxy();
+      if (built.ok) {
+        if (built.built_ms !== null) say(`network: toxiproxy built in ${(built.built_ms / 1000).toFixed(1)} s (${built.binary})`);
+        runnable.push(c);
+      } else {
+        st.results.push(skippedCell(c, required, `skipped: ${built.reason}`));
+        say(`${c.id}: skipped: ${built.reason}`);
+      }
+    } else runnable.push(c);
   }
+  return runnable;
+}
+
+/** nothing would be evaluated, or no required cell can run: not a green run (exit 2, the reasons in one line) */
+function checkRunnable(ctx: GateContext, st: GateState, runnable: CellDef[]): void {
+  const { cfg, expected } = ctx;
+  if (runnable.length === 0) throw harnessError(`nothing evaluated: no selected cell can run (${st.results.map((r) => `${r.id} ${r.reason}`).join('; ')})`);
+  const requiredIds = expected.filter((e) => e.required).map((e) => e.id);
+  if (requiredIds.length && !runnable.some((c) => cfg.cells[c.id].required)) {
+    throw harnessError(`no required cell can run: ${st.results.filter((r) => r.required).map((r) => `${r.id} ${r.reason}`).join('; ')}`);
+  }
+}
+
+/** The preflight phase: the fixture starts and answers (measured, not judged). */
+async function preflightPhase(ctx: GateContext, st: GateState, exits: GateExits): Promise<void> {
+  st.phase = 'preflight';
+  // a loaded machine may start the fixture slowly: the preflight waits at least 30 s (it measures, it does not judge)
+  const preflightMs = Math.max(ctx.cfg.timeouts.ready_ms, 30_000);
+  const pt = exits.deadline(2 * preflightMs, 'the preflight phase');
+  st.fixtureStartMs = await preflightFixture(preflightMs, `${ctx.runId}/preflight`);
+  clearTimeout(pt);
+  ctx.say(`preflight: the fixture started and answered in ${st.fixtureStartMs} ms`);
+}
+
+/** The fixture-grade phase: once per run, before the cells (so it cannot disturb their timing), the fixture's own grade. */
+async function fixtureGradePhase(ctx: GateContext, st: GateState, exits: GateExits): Promise<void> {
+  if (!ctx.grade) return;
+  st.phase = 'fixture-grade';
+  ctx.say('fixture grade: started');
+  const pt = exits.deadline(fixtureGradeMs(ctx.cfg), 'the fixture-grade phase (timeouts.fixture_grade_ms)');
+  st.yardstick = await gradeYardstick(ctx.cfg, { tag: `${ctx.runId}/yardstick` });
+  clearTimeout(pt);
+  ctx.say(`fixture compliance: ${st.yardstick.status} (${st.yardstick.reason.slice(0, 160)})`);
+}
+
+/** The cells phase: the runnable cells in parallel up to `jobs`; anything escaping a cell is a harness error (exit 2). */
+async function cellsPhase(ctx: GateContext, st: GateState, runnable: CellDef[]): Promise<void> {
+  const { o, cfg, secrets, say } = ctx;
+  st.phase = 'cells';
+  say('cells: started');
+  let harness: Error | null = null;
+  await pool(runnable, ctx.jobs, async (c) => {
+    if (harness) return;
+    if (o.verbose) say(`${c.id}: started`);
+    try {
+      const r = await runCell(c, cfg.cells[c.id].required, {
+        cfg,
+        opts: { adapter: ctx.proxy.adapter, baseline: ctx.baseline, clientProtocol: o.clientProtocol ?? 'legacy', upstreams: ctx.proxy.fronts.upstreams, fixtureStartMs: st.fixtureStartMs, repeat: ctx.repeat },
+        spec: ctx.proxy.spec,
+        runId: ctx.runId,
+        outDir: ctx.outDir,
+        env: ctx.env,
+        secrets,
+        onStep: o.verbose ? (cell, s) => say(`${cell}: ${String(s.order).padStart(2)} ${s.name} ${s.status}${s.status === 'fail' ? ` (${s.reason.slice(0, 100)})` : ''}`) : undefined,
+      });
+      st.results.push(r);
+      const failed = r.steps.find((s) => s.status === 'fail');
+      say(`${c.id}: ${r.status.toUpperCase()} in ${(r.duration_ms / 1000).toFixed(1)} s${r.attempts > 1 ? ` (${r.attempts} attempts)` : ''}${failed ? ` at ${failed.name}: ${redact(failed.reason, secrets).slice(0, 160)}` : ''}`);
+    } catch (e) {
+      // anything that escapes a cell is the harness's problem, never a proxy verdict: exit 2 with the reason
+      const msg = redact(String((e as Error)?.message ?? e).split('\n')[0], secrets);
+      harness = e instanceof UserError && e.exitCode === 2 ? new UserError(redact(e.message, secrets), 2) : harnessError(`${c.id}: harness error: ${msg}`);
+      say(`${c.id}: harness error: ${msg}`);
+    }
+  });
+  st.releaseDocker?.(); // each docker cell checked and removed its own containers; this catches one that died
+  st.releaseDocker = undefined;
+  if (harness) throw harness;
+  if (!st.results.some((r) => r.attempts > 0)) throw harnessError('nothing evaluated: no cell executed');
+}
+
+/** The report phase: the document, and (unless a fragment asked not to) gate-report.json, summary.md, junit.xml. */
+function finish(ctx: GateContext, st: GateState): GateRun {
+  const report = buildReport(ctx, st, 'pass', 0, st.results);
+  const files = ctx.o.writeOutputs === false ? { report: '', summary: '', junit: '' } : writeGateOutputs(report, ctx.outDir);
+  return { report, exitCode: report.exit_code === 0 ? 0 : 1, files };
 }

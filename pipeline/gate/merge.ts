@@ -28,7 +28,7 @@ import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, open
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { assertWritableDir, readInputText, readJsonFile } from '../util/fs.ts';
 import { CELLS, CELL_IDS, cellSlug } from './cells.ts';
-import { harnessError, loadGateConfig, selectCells } from './config.ts';
+import { harnessError, loadGateConfig, selectCells, type GateConfig } from './config.ts';
 import { assemble, synthetic, type ExpectedCell } from './assemble.ts';
 import { writeGateOutputs, type GateReport, type MergedFrom } from './report.ts';
 import { skippedCell } from './matrix.ts';
@@ -161,35 +161,12 @@ function disagreement(entries: readonly Entry[], key: 'proxy' | 'options'): { di
   return { distinct: [...by.keys()], text: [...by].map(([d, ids]) => `${short(d)}… (${ids.join(', ')})`).join(', ') };
 }
 
-export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
-  if (o.dirs.length === 0) throw harnessError('gate merge: name at least one fragment folder');
-  const cfg = loadGateConfig(o.configFile);
-  const selected = selectCells(cfg, o.cells);
-  const outDir = resolve(o.outDir ?? 'results/gate');
-  try {
-    assertWritableDir(outDir, '--out');
-  } catch (e) {
-    throw harnessError((e as Error).message);
-  }
-  const paths: string[] = [];
-  const skipped: string[] = [];
-  for (const d of o.dirs) {
-    const abs = resolve(d);
-    if (!existsSync(abs) || !statSync(abs).isDirectory()) throw harnessError(`gate merge: ${d}: not a folder`);
-    findFragments(abs, paths, skipped);
-  }
-  const want = { config: configDigest(readJsonFile(cfg.source)), gate: packageDigest(), configFile: basename(cfg.source) };
-  const entries = [...new Set(paths)].map((p) => load(p, want));
+type Pick = { entry: Entry } | { why: string } | null;
 
-  const cells = CELLS.filter((c) => selected.includes(c.id));
-  const expected: ExpectedCell[] = cells.map((c) => ({ id: c.id, required: cfg.cells[c.id].required, transport: c.transport, era: c.era }));
-  const failures: string[] = [];
-  const advisories: string[] = [];
-  const results: CellResult[] = [];
-  const accepted: Entry[] = [];
+/** pick(id): the one usable fragment of `id` (marked accepted and added to `accepted`), or why there is none (the entries are marked) */
+function picker(entries: readonly Entry[], accepted: Entry[]): (id: string) => Pick {
   const mine = (id: string) => entries.filter((e) => e.id === id);
-  /** the one usable fragment of `id`, or why there is none (and the entries are marked) */
-  const pick = (id: string): { entry: Entry } | { why: string } | null => {
+  return (id: string): Pick => {
     const es = mine(id);
     if (es.length === 0) return null;
     if (es.length > 1) {
@@ -206,36 +183,37 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
     accepted.push(e);
     return { entry: e };
   };
+}
 
-  for (const c of cells) {
-    const p = pick(c.id);
-    const e = expected.find((x) => x.id === c.id)!;
-    if (p === null) {
-      if (cfg.cells[c.id].enabled === false) results.push(skippedCell(c, e.required, `skipped: disabled in ${cfg.source}`));
-      else results.push(synthetic(e, `no fragment for this cell in ${o.dirs.join(', ')}: its job wrote none (it died, was cancelled or did not run); fail closed`));
-    } else if ('why' in p) results.push(synthetic(e, p.why));
-    else results.push(p.entry.fragment!.report!.cells[0]);
+/** the fixture's own grade from its fragment; a missing, duplicate, rejected or failing one is a failure */
+function mergedYardstick(pick: (id: string) => Pick, dirs: readonly string[], failures: string[]): YardstickResult | undefined {
+  const p = pick(YARDSTICK_ID);
+  if (p === null) failures.push(`fixture-compliance: no ${YARDSTICK_ID} fragment in ${dirs.join(', ')} (its job wrote none: run \`mcpgauge gate --cells ${YARDSTICK_ID} --fragment DIR\`, or merge with --no-fixture-grade); fail closed`);
+  else if ('why' in p) failures.push(`fixture-compliance: ${p.why}`);
+  else {
+    const yardstick = p.entry.fragment!.fixture_compliance!;
+    if (yardstick.status === 'fail') failures.push(`fixture-compliance: ${yardstick.reason}`);
+    return yardstick;
   }
+  return undefined;
+}
 
-  // as in a single run (matrix.ts, "no required cell can run"): a merge in which no required cell was
-  // evaluated (each one's fragment says not_applicable: the proxy cannot front it) is not a green gate
-  const requiredResults = results.filter((r) => cfg.cells[r.id].required);
-  if (requiredResults.length && requiredResults.every((r) => r.status === 'not_applicable')) {
-    throw harnessError(`gate merge: no required cell was evaluated: ${requiredResults.map((r) => `${r.id} ${r.reason}`).join('; ')}`);
+/** every fragment file under the folders, loaded and checked against this config and this gate code */
+function readFragments(dirs: readonly string[], cfg: GateConfig) {
+  const paths: string[] = [];
+  const skipped: string[] = [];
+  for (const d of dirs) {
+    const abs = resolve(d);
+    if (!existsSync(abs) || !statSync(abs).isDirectory()) throw harnessError(`gate merge: ${d}: not a folder`);
+    findFragments(abs, paths, skipped);
   }
+  const want = { config: configDigest(readJsonFile(cfg.source)), gate: packageDigest(), configFile: basename(cfg.source) };
+  const entries = [...new Set(paths)].map((p) => load(p, want));
+  return { entries, skipped, want };
+}
 
-  let yardstick: YardstickResult | undefined;
-  const needYardstick = o.gradeFixture !== false && cells.some((c) => cfg.cells[c.id].enabled !== false);
-  if (needYardstick) {
-    const p = pick(YARDSTICK_ID);
-    if (p === null) failures.push(`fixture-compliance: no ${YARDSTICK_ID} fragment in ${o.dirs.join(', ')} (its job wrote none: run \`mcpgauge gate --cells ${YARDSTICK_ID} --fragment DIR\`, or merge with --no-fixture-grade); fail closed`);
-    else if ('why' in p) failures.push(`fixture-compliance: ${p.why}`);
-    else {
-      yardstick = p.entry.fragment!.fixture_compliance!;
-      if (yardstick.status === 'fail') failures.push(`fixture-compliance: ${yardstick.reason}`);
-    }
-  }
-
+/** entries no cell or the yardstick took: another cell's (extra, an advisory) or nobody's (rejected, a failure) */
+function judgeLeftovers(entries: Entry[], failures: string[], advisories: string[]): void {
   for (const e of entries) {
     if (e.status) continue;
     if (e.id !== null && (CELL_IDS.includes(e.id) || e.id === YARDSTICK_ID)) {
@@ -249,13 +227,10 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
       failures.push(`fragment ${e.file}: ${e.reason}; fail closed`);
     }
   }
-  const proxies = disagreement(accepted, 'proxy');
-  if (proxies.distinct.length > 1) failures.push(`proxy-build: the fragments come from ${proxies.distinct.length} different proxy builds: ${proxies.text}; fail closed`);
-  const options = disagreement(accepted, 'options');
-  if (options.distinct.length > 1) failures.push(`options: the fragments ran with ${options.distinct.length} different run options (client protocol, adapter options, baseline): ${options.text}; fail closed`);
+}
 
-  const cellFragments = accepted.filter((e) => e.fragment!.kind === 'cell');
-  // the cells' logs next to the report, at the paths the cells name: plain files and folders only
+/** the cells' logs next to the report, at the paths the cells name: plain files and folders only (what is not copied goes to `skipped`) */
+function copyCellLogs(cellFragments: readonly Entry[], outDir: string, skipped: string[]): void {
   for (const e of cellFragments) {
     const slug = cellSlug(e.id!);
     const from = join(e.dir, 'logs', slug);
@@ -276,6 +251,55 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
     else if (top) copyLogs(from, to, `logs/${slug}`, logs);
     if (logs.length) skipped.push(`${e.file}: ${logs.length > 10 ? `${logs.slice(0, 10).join('; ')}; and ${logs.length - 10} more` : logs.join('; ')}: not followed, not copied`);
   }
+}
+
+export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
+  if (o.dirs.length === 0) throw harnessError('gate merge: name at least one fragment folder');
+  const cfg = loadGateConfig(o.configFile);
+  const selected = selectCells(cfg, o.cells);
+  const outDir = resolve(o.outDir ?? 'results/gate');
+  try {
+    assertWritableDir(outDir, '--out');
+  } catch (e) {
+    throw harnessError((e as Error).message);
+  }
+  const { entries, skipped, want } = readFragments(o.dirs, cfg);
+
+  const cells = CELLS.filter((c) => selected.includes(c.id));
+  const expected: ExpectedCell[] = cells.map((c) => ({ id: c.id, required: cfg.cells[c.id].required, transport: c.transport, era: c.era }));
+  const failures: string[] = [];
+  const advisories: string[] = [];
+  const results: CellResult[] = [];
+  const accepted: Entry[] = [];
+  const pick = picker(entries, accepted);
+
+  for (const c of cells) {
+    const p = pick(c.id);
+    const e = expected.find((x) => x.id === c.id)!;
+    if (p === null) {
+      if (cfg.cells[c.id].enabled === false) results.push(skippedCell(c, e.required, `skipped: disabled in ${cfg.source}`));
+      else results.push(synthetic(e, `no fragment for this cell in ${o.dirs.join(', ')}: its job wrote none (it died, was cancelled or did not run); fail closed`));
+    } else if ('why' in p) results.push(synthetic(e, p.why));
+    else results.push(p.entry.fragment!.report!.cells[0]);
+  }
+
+  // as in a single run (matrix.ts, "no required cell can run"): a merge in which no required cell was
+  // evaluated (each one's fragment says not_applicable: the proxy cannot front it) is not a green gate
+  const requiredResults = results.filter((r) => cfg.cells[r.id].required);
+  if (requiredResults.length && requiredResults.every((r) => r.status === 'not_applicable')) {
+    throw harnessError(`gate merge: no required cell was evaluated: ${requiredResults.map((r) => `${r.id} ${r.reason}`).join('; ')}`);
+  }
+
+  const yardstick = o.gradeFixture !== false && cells.some((c) => cfg.cells[c.id].enabled !== false) ? mergedYardstick(pick, o.dirs, failures) : undefined;
+
+  judgeLeftovers(entries, failures, advisories);
+  const proxies = disagreement(accepted, 'proxy');
+  if (proxies.distinct.length > 1) failures.push(`proxy-build: the fragments come from ${proxies.distinct.length} different proxy builds: ${proxies.text}; fail closed`);
+  const options = disagreement(accepted, 'options');
+  if (options.distinct.length > 1) failures.push(`options: the fragments ran with ${options.distinct.length} different run options (client protocol, adapter options, baseline): ${options.text}; fail closed`);
+
+  const cellFragments = accepted.filter((e) => e.fragment!.kind === 'cell');
+  copyCellLogs(cellFragments, outDir, skipped);
   for (const s of skipped) advisories.push(`skipped in the fragments: ${s}`);
 
   const a = assemble(expected, results, o.allowFlaky ?? false);

@@ -78,7 +78,7 @@ export async function gradeYardstick(cfg: GateConfig, o: { fixtureEnv?: Record<s
     ['http-stateful', 'streamable-http', [], [LEGACY_REVISION]],
     ['http-sse', 'sse', [], [LEGACY_REVISION]],
   ] as const) {
-    const fx = await startFixtureProcess({ transport, args: [...extra], env, light: true, readyTimeoutMs: cfg.timeouts.ready_ms });
+    const fx = await startFixtureProcess({ transport, args: [...extra], env, readyTimeoutMs: cfg.timeouts.ready_ms });
     try {
       for (const spec of specs) for (const r of (await comply({ kind: 'http', url: fx.url, headers: {} }, opts(spec))).report.runs) runs.push(row(wire, r));
     } finally {

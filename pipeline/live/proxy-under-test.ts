@@ -24,7 +24,7 @@ import { discardScratch, loadProxyConfig, targetOf, type UpstreamConfig } from '
 import { UserError } from '../types.ts';
 import { ALLOWED_DIR_PLACEHOLDER, copySeedFolder, writeMemorySeed } from '../toolresults/seed.ts';
 import { REPO_ROOT } from '../constants.ts';
-import { DEFAULT_RETRIEVER_ID } from '../retrieval/registry.ts';
+import { DEFAULT_RETRIEVER_ID } from '../retrieval/index.ts';
 
 import { EMBEDDED_SERVERS, type TargetOptions } from './types.ts';
 export { EMBEDDED_SERVERS };

@@ -144,37 +144,17 @@ const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim().slice(0, 30
 const resultError = (r: CallResult): string =>
   oneLine((r.content ?? []).filter((c) => c.type === 'text').map((c) => String(c.text)).join(' ') || 'isError result');
 
-export async function measureResultCalls(input: ResultCallsInput): Promise<LiveResultCost> {
-  const log = input.log ?? (() => {});
-  const candidates = input.golden.queries.filter((q) => q.call);
-  const skipped: LiveResultSkip[] = [];
-  const rows: LiveResultCallRow[] = [];
-  const topK = input.topK ?? 1;
-  const nameArg = input.callNameArg ?? 'name';
-  const argsArg = input.callArgsArg ?? 'arguments';
-  let callWithUsed = 0;
-  let missing: string | undefined;
-  const out = (): LiveResultCost => ({
-    call_tool: input.callTool,
-    call_args: { name: nameArg, arguments: argsArg },
-    ...(callWithUsed ? { call_with_used: callWithUsed } : {}),
-    ...(missing ? { missing_call_tool: missing } : {}),
-    top_k: topK,
-    candidates: candidates.length,
-    rows,
-    skipped,
-    summary: summarize(rows, input.tokenizers),
-    method: RESULT_COST_METHOD,
-  });
-  if (!input.proxyToolNames.includes(input.callTool)) {
-    const listed = input.proxyToolNames.length > 12 ? `${input.proxyToolNames.slice(0, 12).join(', ')}, … (${input.proxyToolNames.length} tools)` : input.proxyToolNames.join(', ') || 'no tools';
-    missing = `the proxy lists no ${JSON.stringify(input.callTool)} tool (it lists: ${listed}); set --call-tool (and --call-name-arg/--call-args-arg)`;
-    log(`live: result cost: no result calls: ${missing}`);
-    for (const q of candidates) skipped.push({ query_id: q.id, tool_id: q.call!.tool_id, reason: `the proxy lists no ${JSON.stringify(input.callTool)} tool` });
-    return out();
-  }
+interface PlannedCall {
+  id: string;
+  toolId: string;
+  rank: number;
+  args: Record<string, JsonValue>;
+}
+
+/** The golden calls that will run: the proxy ranked the tool within topK, it is safe to call, every placeholder filled; the rest go to `skipped` with the reason. */
+function planCalls(input: ResultCallsInput, candidates: ResultCallsInput['golden']['queries'], topK: number, skipped: LiveResultSkip[]): PlannedCall[] {
   const allow = input.golden.call_allow ?? [];
-  const planned: Array<{ id: string; toolId: string; rank: number; args: Record<string, JsonValue> }> = [];
+  const planned: PlannedCall[] = [];
   for (const q of candidates) {
     const call = q.call!;
     const ranking = input.ranking(q.id);
@@ -205,6 +185,39 @@ export async function measureResultCalls(input: ResultCallsInput): Promise<LiveR
     }
     planned.push({ id: q.id, toolId: call.tool_id, rank, args });
   }
+  return planned;
+}
+
+export async function measureResultCalls(input: ResultCallsInput): Promise<LiveResultCost> {
+  const log = input.log ?? (() => {});
+  const candidates = input.golden.queries.filter((q) => q.call);
+  const skipped: LiveResultSkip[] = [];
+  const rows: LiveResultCallRow[] = [];
+  const topK = input.topK ?? 1;
+  const nameArg = input.callNameArg ?? 'name';
+  const argsArg = input.callArgsArg ?? 'arguments';
+  let callWithUsed = 0;
+  let missing: string | undefined;
+  const out = (): LiveResultCost => ({
+    call_tool: input.callTool,
+    call_args: { name: nameArg, arguments: argsArg },
+    ...(callWithUsed ? { call_with_used: callWithUsed } : {}),
+    ...(missing ? { missing_call_tool: missing } : {}),
+    top_k: topK,
+    candidates: candidates.length,
+    rows,
+    skipped,
+    summary: summarize(rows, input.tokenizers),
+    method: RESULT_COST_METHOD,
+  });
+  if (!input.proxyToolNames.includes(input.callTool)) {
+    const listed = input.proxyToolNames.length > 12 ? `${input.proxyToolNames.slice(0, 12).join(', ')}, … (${input.proxyToolNames.length} tools)` : input.proxyToolNames.join(', ') || 'no tools';
+    missing = `the proxy lists no ${JSON.stringify(input.callTool)} tool (it lists: ${listed}); set --call-tool (and --call-name-arg/--call-args-arg)`;
+    log(`live: result cost: no result calls: ${missing}`);
+    for (const q of candidates) skipped.push({ query_id: q.id, tool_id: q.call!.tool_id, reason: `the proxy lists no ${JSON.stringify(input.callTool)} tool` });
+    return out();
+  }
+  const planned = planCalls(input, candidates, topK, skipped);
   log(`live: result cost: ${planned.length} of ${candidates.length} golden calls (${skipped.length} skipped)`);
   const direct = new Map<string, Promise<McpConnection>>();
   const directConn = (server: string): Promise<McpConnection> | null => {

@@ -5,7 +5,7 @@
  */
 import { breakEvenCurve } from '../economics/breakeven.ts';
 import { sessionEstimates } from '../economics/session.ts';
-import { scoreGolden } from '../retrieval/metrics.ts';
+import { scoreGolden } from '../retrieval/index.ts';
 import { breakEvenRow, curveRows, sessionRows, toQueryRow } from '../report/rows.ts';
 import type { LiveError, LiveLatency, LiveMenu, LiveReport, LiveResponseRow, LiveResponseSummary, LiveRetrieval } from '../report/types.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';

@@ -4,7 +4,7 @@
  */
 import type { ProtocolChoice } from '../mcp/client.ts';
 import type { Detail } from '../report/types.ts';
-import type { RetrieverOptions } from '../retrieval/types.ts';
+import type { RetrieverOptions } from '../retrieval/index.ts';
 
 /** Upstreams the embedded default boots: the project's fixture and the four npm reference servers. */
 export const EMBEDDED_SERVERS = ['fixture', 'filesystem', 'memory', 'sequential-thinking', 'everything'] as const;

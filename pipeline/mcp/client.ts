@@ -111,40 +111,8 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
     { name: opts.clientName ?? 'mcpgauge', version: VERSION },
     { capabilities: {}, versionNegotiation },
   );
-  let stderrBuf = '';
-  let tooLarge: MessageTooLarge | undefined;
-  let transport: StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport;
-  if (target.kind === 'stdio') {
-    const st = new StdioClientTransport({
-      command: target.command,
-      args: target.args ?? [],
-      env: { ...getDefaultEnvironment(), ...(target.env ?? {}) },
-      cwd: target.cwd,
-      stderr: opts.stderr ?? 'pipe',
-    });
-    const s = st.stderr as Readable | null;
-    if (s) {
-      s.on('data', (d: Buffer) => {
-        stderrBuf += d.toString('utf8');
-        if (stderrBuf.length > 1_000_000) stderrBuf = stderrBuf.slice(-500_000);
-      });
-    }
-    if (opts.maxMessageBytes !== undefined) limitStdio(st, opts.maxMessageBytes, (e) => (tooLarge ??= e));
-    transport = st;
-  } else {
-    let url: URL;
-    try {
-      url = new URL(target.url);
-    } catch {
-      throw new Error(`invalid MCP URL: ${JSON.stringify(target.url)}`);
-    }
-    const requestInit = target.headers ? { headers: target.headers } : undefined;
-    const limited = opts.maxMessageBytes !== undefined ? limitedFetch(opts.maxMessageBytes, (e) => (tooLarge ??= e)) : undefined;
-    transport =
-      target.kind === 'http'
-        ? new StreamableHTTPClientTransport(url, { requestInit, ...(limited ? { fetch: limited } : {}) })
-        : new SSEClientTransport(url, { requestInit, eventSourceInit: target.headers ? ({ headers: target.headers } as never) : undefined });
-  }
+  const io: StreamState = { stderr: '' };
+  const transport = openTransport(target, opts, io);
   // stdout lines that are not JSON while connecting (the SDK skips them silently): a server that
   // logs to stdout or is not an MCP server at all otherwise shows only as a timeout
   const unparsed: string[] = [];
@@ -153,9 +121,9 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
     await client.connect(transport as never, { timeout: timeoutMs });
   } catch (e) {
     await client.close().catch(() => {});
-    const extra = stderrBuf.trim() ? ` (stderr: ${stderrBuf.trim().split('\n').slice(-3).join(' | ')})` : '';
+    const extra = io.stderr.trim() ? ` (stderr: ${io.stderr.trim().split('\n').slice(-3).join(' | ')})` : '';
     const notMcp = unparsed.length ? `its stdout was not MCP (first line: ${JSON.stringify(unparsed[0])}); ` : '';
-    if (tooLarge) throw tooLarge;
+    if (io.tooLarge) throw io.tooLarge;
     throw new Error(`cannot connect to ${describeTarget(target)}: ${notMcp}${httpReason(e, target)}${extra}`);
   }
   unparsed.length = 0;
@@ -181,9 +149,9 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
         if (opts.maxMessageBytes !== undefined) {
           bytes += Buffer.byteLength(JSON.stringify(res.tools ?? []));
           if (bytes > opts.maxMessageBytes) {
-            tooLarge ??= new MessageTooLarge(`tools/list (${page + 1} pages)`, opts.maxMessageBytes, bytes);
+            io.tooLarge ??= new MessageTooLarge(`tools/list (${page + 1} pages)`, opts.maxMessageBytes, bytes);
             void client.close().catch(() => {});
-            throw tooLarge;
+            throw io.tooLarge;
           }
         }
         out.push(...res.tools);
@@ -212,13 +180,53 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
       })) as CallResult;
     },
     lastListHint: () => listHint,
-    stderrText: () => stderrBuf,
-    limitExceeded: () => tooLarge,
+    stderrText: () => io.stderr,
+    limitExceeded: () => io.tooLarge,
     async close() {
       await client.close().catch(() => {});
     },
   };
   return conn;
+}
+
+/** the stderr tail and the first over-limit message of one connection (the transport writes, the connection reads) */
+interface StreamState {
+  stderr: string;
+  tooLarge?: MessageTooLarge;
+}
+
+/** The SDK transport of a target: stdio (stderr kept, stdout bounded) or streamable HTTP / SSE (responses bounded). */
+function openTransport(target: McpTarget, opts: ConnectOptions, io: StreamState): StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport {
+  if (target.kind === 'stdio') {
+    const st = new StdioClientTransport({
+      command: target.command,
+      args: target.args ?? [],
+      env: { ...getDefaultEnvironment(), ...(target.env ?? {}) },
+      cwd: target.cwd,
+      stderr: opts.stderr ?? 'pipe',
+    });
+    const s = st.stderr as Readable | null;
+    if (s) {
+      s.on('data', (d: Buffer) => {
+        io.stderr += d.toString('utf8');
+        if (io.stderr.length > 1_000_000) io.stderr = io.stderr.slice(-500_000);
+      });
+    }
+    if (opts.maxMessageBytes !== undefined) limitStdio(st, opts.maxMessageBytes, (e) => (io.tooLarge ??= e));
+    return st;
+  } else {
+    let url: URL;
+    try {
+      url = new URL(target.url);
+    } catch {
+      throw new Error(`invalid MCP URL: ${JSON.stringify(target.url)}`);
+    }
+    const requestInit = target.headers ? { headers: target.headers } : undefined;
+    const limited = opts.maxMessageBytes !== undefined ? limitedFetch(opts.maxMessageBytes, (e) => (io.tooLarge ??= e)) : undefined;
+    return target.kind === 'http'
+      ? new StreamableHTTPClientTransport(url, { requestInit, ...(limited ? { fetch: limited } : {}) })
+      : new SSEClientTransport(url, { requestInit, eventSourceInit: target.headers ? ({ headers: target.headers } as never) : undefined });
+  }
 }
 
 /**

@@ -3,8 +3,8 @@
  * indexed with the project's BM25 over the baseline arm's index documents (the same text the
  * offline stage indexes). Rebuilt whenever an upstream connects, is lost or re-lists.
  */
-import { createRetriever, DEFAULT_RETRIEVER_ID } from '../retrieval/registry.ts';
-import type { Retriever, RetrieverOptions } from '../retrieval/types.ts';
+import { createRetriever, DEFAULT_RETRIEVER_ID } from '../retrieval/index.ts';
+import type { Retriever, RetrieverOptions } from '../retrieval/index.ts';
 import { getArm } from '../../arms/registry.ts';
 import { BASELINE_ARM_ID } from '../constants.ts';
 import type { IndexDoc, ToolRecord } from '../types.ts';

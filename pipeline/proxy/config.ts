@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { UserError } from '../types.ts';
 import { readJsonFile } from '../util/fs.ts';
 import type { McpTarget, ProtocolChoice } from '../mcp/client.ts';
-import { retrieverIds } from '../retrieval/registry.ts';
+import { retrieverIds } from '../retrieval/index.ts';
 import { REPO_ROOT } from '../constants.ts';
 import { compileSchemaFile, describeAjvError } from '../util/schema.ts';
 import type { ErrorObject, ValidateFunction } from 'ajv';

@@ -6,8 +6,8 @@
 import type { CallResult } from '../mcp/client.ts';
 import { discardScratch, type ProxyConfig } from './config.ts';
 import { ToolCatalog } from './catalog.ts';
-import type { RetrieverOptions } from '../retrieval/types.ts';
-import { describeResponse, retrieveResponse, type Detail } from './render.ts';
+import type { RetrieverOptions } from '../retrieval/index.ts';
+import { describeResponse, retrieveResponse, type Detail } from './result-shapes.ts';
 import { Upstream, isCallFailure, type CallContext, type UpstreamStatus } from './upstream.ts';
 import { everyThirdCall, readSabotage, type SabotageSwitch } from './sabotage.ts';
 

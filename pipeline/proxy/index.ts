@@ -9,5 +9,5 @@ export type { StartProxyOptions, ProxyHandle } from './server.ts';
 export { loadProxyConfig, validateProxyConfig, targetOf, CONFIG_DEFAULTS } from './config.ts';
 export type { ProxyConfig, UpstreamConfig, StdioServerConfig, RemoteServerConfig, RestartPolicy } from './config.ts';
 export type { UpstreamStatus, UpstreamState } from './upstream.ts';
-export { USAGE_INSTRUCTIONS, firstSentence } from './render.ts';
+export { USAGE_INSTRUCTIONS, firstSentence } from './result-shapes.ts';
 export { PROXY_TOOL_DESCRIPTIONS, PROXY_SERVER_INFO, proxyToolSchemas } from './serve.ts';

@@ -11,8 +11,8 @@ import type { ProxyConfig } from './config.ts';
 import { ProxyCore } from './core.ts';
 import { serveHttp, serveProxyStdio } from './serve.ts';
 import type { UpstreamStatus } from './upstream.ts';
-import { getRetrieverEntry } from '../retrieval/registry.ts';
-import type { RetrieverOptions } from '../retrieval/types.ts';
+import { getRetrieverEntry } from '../retrieval/index.ts';
+import type { RetrieverOptions } from '../retrieval/index.ts';
 
 export interface StartProxyOptions {
   transport: 'http' | 'stdio';

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { httpEra } from '../mcp/protocol.ts';
-import { invalidEnvelope, invalidRequestBody } from '../mcp/envelope.ts';
+import { invalidEnvelope, invalidRequestBody, INVALID_REQUEST, PARSE_ERROR } from '../mcp/envelope.ts';
 import { CONFIG_DEFAULTS } from './config.ts';
 
 /** Largest request body accepted (bytes). */
@@ -70,7 +70,7 @@ async function readBody(req: IncomingMessage, res: ServerResponse, budget: BodyB
     for await (const c of req) {
       const n = (c as Buffer).length;
       if (size + n > MAX_BODY_BYTES) {
-        jsonRpcError(res, 413, -32600, `request body exceeds ${MAX_BODY_BYTES} bytes`);
+        jsonRpcError(res, 413, INVALID_REQUEST, `request body exceeds ${MAX_BODY_BYTES} bytes`);
         req.destroy();
         return { ok: false };
       }
@@ -90,7 +90,7 @@ async function readBody(req: IncomingMessage, res: ServerResponse, budget: BodyB
   try {
     return { ok: true, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
   } catch (e) {
-    jsonRpcError(res, 400, -32700, `Parse error: ${(e as Error).message}`);
+    jsonRpcError(res, 400, PARSE_ERROR, `Parse error: ${(e as Error).message}`);
     return { ok: false };
   }
 }

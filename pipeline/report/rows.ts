@@ -4,7 +4,7 @@
  */
 import type { BreakEvenCurve, BreakEvenRow as EconBreakEvenRow } from '../economics/breakeven.ts';
 import type { SessionRow } from '../economics/session.ts';
-import type { QueryResult } from '../retrieval/metrics.ts';
+import type { QueryResult } from '../retrieval/index.ts';
 import type { BreakEvenCurvePoint, BreakEvenRow, QueryRow, RowKey, SessionEstimateRow } from './types.ts';
 
 /**

@@ -16,7 +16,7 @@
 import { UserError } from '../types.ts';
 import type { IndexDoc } from '../types.ts';
 import { analyze, identifierParts, STOP_WORDS, ANALYZER_ID } from './analyzer.ts';
-import { bm25fFields, resolveParams, type Bm25Options, type Bm25Params } from './bm25.ts';
+import { bm25fFields, resolveParams, type Bm25Options, type Bm25Params } from './bm25f.ts';
 import { createBm25Engine, termCounts } from './engine.ts';
 import { synonyms, WORDNET_VERSION } from './wordnet.ts';
 import type { RetrieverEntry, RetrieverOptions, SyncRetriever } from './types.ts';

@@ -13,7 +13,7 @@
  * `natural` (a large NLP toolkit for one function).
  */
 import { createAnalyzer } from './analyzer.ts';
-import { createBm25Retriever, type Bm25Options } from './bm25.ts';
+import { createBm25Retriever, type Bm25Options } from './bm25f.ts';
 import { stem as porter2 } from 'porter2';
 import type { RetrieverEntry } from './types.ts';
 

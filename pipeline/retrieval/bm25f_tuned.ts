@@ -5,7 +5,7 @@
  * heavy, and no params field). Without a golden set (the proxy) it is bm25f with the defaults.
  * It answers "how much does tuning BM25F on this golden set buy, measured honestly".
  */
-import { createBm25Retriever, type Bm25Options } from './bm25.ts';
+import { createBm25Retriever, type Bm25Options } from './bm25f.ts';
 import { DEFAULT_ANALYZER } from './analyzer.ts';
 import type { RetrieverEntry, RetrieverOptions } from './types.ts';
 

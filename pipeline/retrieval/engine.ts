@@ -1,7 +1,7 @@
 /**
  * The BM25F scoring engine shared by every lexical retriever (`bm25`, `bm25f`, `bm25f_snowball`,
  * `bm25f_expand`): a list of fields, each with a weight and a tokenizer, and a query-term
- * function. The formula (see bm25.ts for the bm25f fields):
+ * function. The formula (see bm25f.ts for the bm25f fields):
  *
  *   tf~(t,d)  = sum_f  w_f * tf(t,d,f) / (1 - b + b * len_f(d) / avglen_f)
  *   idf(t)    = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))
@@ -145,12 +145,110 @@ function pass1(docs: IndexDoc[], fields: readonly FieldSpec[]): Pass1 {
   return got;
 }
 
+/** the docs' tool ids, each doc checked (a tool_id, string fields, no duplicate) */
+function docIds(docs: IndexDoc[], label: string): string[] {
+  const n = docs.length;
+  const seen = new Set<string>();
+  const newIds: string[] = new Array(n);
+  for (let d = 0; d < n; d++) {
+    const doc = docs[d];
+    if (!doc || typeof doc.tool_id !== 'string' || doc.tool_id === '') throw new UserError(`${label}: doc #${d} has no tool_id`);
+    for (const f of ['server', 'name', 'description', 'params'] as const) {
+      if (typeof doc[f] !== 'string') throw new UserError(`${label}: doc ${doc.tool_id}: field "${f}" must be a string, got ${typeof doc[f]}`);
+    }
+    if (seen.has(doc.tool_id)) throw new UserError(`${label}: duplicate tool_id "${doc.tool_id}" in index docs`);
+    seen.add(doc.tool_id);
+    newIds[d] = doc.tool_id;
+  }
+  return newIds;
+}
+
+/** pass 2: fold fields into tf~ per (doc, term), write postings in doc order (impact = tf~ / (k1 + tf~)) */
+function pass2(p1: Pass1, n: number, weights: readonly number[], params: { k1: number; b: number }) {
+  const { lens, tTerm, tField, tCount, docStart } = p1;
+  const nf = weights.length;
+  const T = p1.vocab.size;
+  const newDf = p1.df;
+  const avg = weights.map((_, f) => {
+    let s = 0;
+    for (let d = 0; d < n; d++) s += lens[f][d];
+    return n ? s / n : 0;
+  });
+  const newOffsets = new Int32Array(T + 1);
+  for (let t = 0; t < T; t++) newOffsets[t + 1] = newOffsets[t] + newDf[t];
+  const P = newOffsets[T];
+  const newDocs = new Int32Array(P);
+  const newImpact = new Float64Array(P);
+  const fill = newOffsets.slice(0, T);
+
+  const tfTilde = new Float64Array(T);
+  const touched: number[] = [];
+  const mark = new Int32Array(T).fill(-1);
+  const norm = new Float64Array(nf);
+  for (let d = 0; d < n; d++) {
+    for (let f = 0; f < nf; f++) norm[f] = avg[f] > 0 ? 1 - params.b + (params.b * lens[f][d]) / avg[f] : 1;
+    for (let i = docStart[d]; i < docStart[d + 1]; i++) {
+      const t = tTerm[i];
+      const f = tField[i];
+      if (mark[t] !== d) {
+        mark[t] = d;
+        touched.push(t);
+      }
+      tfTilde[t] += (weights[f] * tCount[i]) / norm[f];
+    }
+    for (const t of touched) {
+      const tt = tfTilde[t];
+      const p = fill[t]++;
+      newDocs[p] = d;
+      newImpact[p] = tt > 0 ? tt / (params.k1 + tt) : 0;
+      tfTilde[t] = 0;
+    }
+    touched.length = 0;
+  }
+  return { avg, newOffsets, newDocs, newImpact };
+}
+
+/** the best `limit` docs by score (ties: ascending tool_id), best first: a bounded min-heap, root = worst kept */
+function bestDocs(touched: readonly number[], acc: Float64Array, idRank: Int32Array, limit: number): number[] {
+  const worse = (a: number, b: number) => acc[a] < acc[b] || (acc[a] === acc[b] && idRank[a] > idRank[b]);
+  const heap: number[] = [];
+  const siftDown = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && worse(heap[l], heap[m])) m = l;
+      if (r < heap.length && worse(heap[r], heap[m])) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m], heap[i]];
+      i = m;
+    }
+  };
+  for (const d of touched) {
+    if (!(acc[d] > 0)) continue;
+    if (heap.length < limit) {
+      heap.push(d);
+      let i = heap.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!worse(heap[i], heap[parent])) break;
+        [heap[i], heap[parent]] = [heap[parent], heap[i]];
+        i = parent;
+      }
+    } else if (worse(heap[0], d)) {
+      heap[0] = d;
+      siftDown(0);
+    }
+  }
+  heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+  return heap;
+}
+
 export function createBm25Engine(spec: EngineSpec): Bm25Engine {
   const label = spec.label;
   const params = spec;
   const fields = spec.fields;
   const weights = fields.map((f) => f.weight);
-  const nf = fields.length;
 
   let ids: string[] = [];
   let idRank = new Int32Array(0); // position of each doc's tool_id in ascending order
@@ -166,60 +264,13 @@ export function createBm25Engine(spec: EngineSpec): Bm25Engine {
   function build(docs: IndexDoc[]): void {
     if (!Array.isArray(docs)) throw new UserError(`${label}: build() expects an array of IndexDoc`);
     const n = docs.length;
-    const seen = new Set<string>();
-    const newIds: string[] = new Array(n);
-    for (let d = 0; d < n; d++) {
-      const doc = docs[d];
-      if (!doc || typeof doc.tool_id !== 'string' || doc.tool_id === '') throw new UserError(`${label}: doc #${d} has no tool_id`);
-      for (const f of ['server', 'name', 'description', 'params'] as const) {
-        if (typeof doc[f] !== 'string') throw new UserError(`${label}: doc ${doc.tool_id}: field "${f}" must be a string, got ${typeof doc[f]}`);
-      }
-      if (seen.has(doc.tool_id)) throw new UserError(`${label}: duplicate tool_id "${doc.tool_id}" in index docs`);
-      seen.add(doc.tool_id);
-      newIds[d] = doc.tool_id;
-    }
+    const newIds = docIds(docs, label);
 
     // Pass 1: analyze; record (term, field, count) triples per doc and field lengths.
-    const { vocab: v, df: newDf, lens, tTerm, tField, tCount, docStart } = pass1(docs, fields);
+    const p1 = pass1(docs, fields);
+    const { vocab: v, df: newDf } = p1;
 
-    const avg = fields.map((_, f) => {
-      let s = 0;
-      for (let d = 0; d < n; d++) s += lens[f][d];
-      return n ? s / n : 0;
-    });
-    const T = v.size;
-    const newOffsets = new Int32Array(T + 1);
-    for (let t = 0; t < T; t++) newOffsets[t + 1] = newOffsets[t] + newDf[t];
-    const P = newOffsets[T];
-    const newDocs = new Int32Array(P);
-    const newImpact = new Float64Array(P);
-    const fill = newOffsets.slice(0, T);
-
-    // Pass 2: fold fields into tf~ per (doc, term), write postings in doc order.
-    const tfTilde = new Float64Array(T);
-    const touched: number[] = [];
-    const mark = new Int32Array(T).fill(-1);
-    const norm = new Float64Array(nf);
-    for (let d = 0; d < n; d++) {
-      for (let f = 0; f < nf; f++) norm[f] = avg[f] > 0 ? 1 - params.b + (params.b * lens[f][d]) / avg[f] : 1;
-      for (let i = docStart[d]; i < docStart[d + 1]; i++) {
-        const t = tTerm[i];
-        const f = tField[i];
-        if (mark[t] !== d) {
-          mark[t] = d;
-          touched.push(t);
-        }
-        tfTilde[t] += (weights[f] * tCount[i]) / norm[f];
-      }
-      for (const t of touched) {
-        const tt = tfTilde[t];
-        const p = fill[t]++;
-        newDocs[p] = d;
-        newImpact[p] = tt > 0 ? tt / (params.k1 + tt) : 0;
-        tfTilde[t] = 0;
-      }
-      touched.length = 0;
-    }
+    const { avg, newOffsets, newDocs, newImpact } = pass2(p1, n, weights, params);
 
     const order = newIds.map((_, i) => i).sort((a, b) => (newIds[a] < newIds[b] ? -1 : newIds[a] > newIds[b] ? 1 : 0));
     const rank = new Int32Array(n);
@@ -267,38 +318,7 @@ export function createBm25Engine(spec: EngineSpec): Bm25Engine {
         acc[d] += inc;
       }
     }
-    // Bounded min-heap of the best `limit` docs; root = worst kept.
-    const worse = (a: number, b: number) => acc[a] < acc[b] || (acc[a] === acc[b] && idRank[a] > idRank[b]);
-    const heap: number[] = [];
-    const siftDown = (i: number) => {
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < heap.length && worse(heap[l], heap[m])) m = l;
-        if (r < heap.length && worse(heap[r], heap[m])) m = r;
-        if (m === i) return;
-        [heap[i], heap[m]] = [heap[m], heap[i]];
-        i = m;
-      }
-    };
-    for (const d of touched) {
-      if (!(acc[d] > 0)) continue;
-      if (heap.length < limit) {
-        heap.push(d);
-        let i = heap.length - 1;
-        while (i > 0) {
-          const parent = (i - 1) >> 1;
-          if (!worse(heap[i], heap[parent])) break;
-          [heap[i], heap[parent]] = [heap[parent], heap[i]];
-          i = parent;
-        }
-      } else if (worse(heap[0], d)) {
-        heap[0] = d;
-        siftDown(0);
-      }
-    }
-    heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+    const heap = bestDocs(touched, acc, idRank, limit);
     const out = heap.map((d) => ({ tool_id: ids[d], score: acc[d] }));
     for (const d of touched) acc[d] = 0;
     return out;

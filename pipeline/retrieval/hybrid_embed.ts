@@ -4,7 +4,7 @@
  * row (grid HYBRID_EMBED_GRID). Needs `--embed-url` like `embed`.
  */
 import type { IndexDoc } from '../types.ts';
-import { createBm25Retriever } from './bm25.ts';
+import { createBm25Retriever } from './bm25f.ts';
 import { createEmbedRetriever, embedRetriever, type EmbedOptions } from './embed.ts';
 import { checkRrfK, fuseRankings, RRF_DEPTH } from './rrf.ts';
 import type { SearchHit } from './engine.ts';

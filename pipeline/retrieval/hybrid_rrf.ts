@@ -7,8 +7,8 @@
  */
 import { UserError } from '../types.ts';
 import type { JsonValue } from '../types.ts';
-import { createPlainBm25Retriever } from './bm25_plain.ts';
-import { createBm25Retriever } from './bm25.ts';
+import { createPlainBm25Retriever } from './bm25.ts';
+import { createBm25Retriever } from './bm25f.ts';
 import { createSnowballRetriever } from './bm25f_snowball.ts';
 import { createExpandRetriever } from './bm25f_expand.ts';
 import { checkRrfK, fuseRankings, RRF_DEPTH } from './rrf.ts';

@@ -4,8 +4,8 @@
  * (`bench --retriever`, `proxy --retriever`, the live stage's offline comparison).
  */
 import { UserError } from '../types.ts';
-import { bm25fRetriever } from './bm25.ts';
-import { bm25PlainRetriever } from './bm25_plain.ts';
+import { bm25fRetriever } from './bm25f.ts';
+import { bm25PlainRetriever } from './bm25.ts';
 import { bm25fSnowballRetriever } from './bm25f_snowball.ts';
 import { bm25fExpandRetriever } from './bm25f_expand.ts';
 import { bm25fTunedRetriever } from './bm25f_tuned.ts';

@@ -174,39 +174,10 @@ export async function runScale(o: ScaleOptions): Promise<ScaleReport> {
         done: 0,
       }));
       // start each system alone (time to ready without competition)
-      for (const l of lives) {
-        l.t0 = performance.now();
-        l.deadlineAt = Date.now() + pointTimeoutMs;
-        progress(`scale N=${n} ${l.spec.name}: starting`);
-        const fixed = systemKind(l.spec.kind).fixedUpstreams;
-        if (fixed) {
-          fail(l, fixed.reason);
-          continue;
-        }
-        try {
-          const ctx = { upstreams: [upstream], workDir: dir, expectedTools: full.length, probeQuery: queries[0].query, timeoutMs, readyTimeoutMs: pointTimeoutMs, adapter: o.adapter, apiKey: o.apiKey };
-          l.sys = await withDeadline(openSystem(l.spec, ctx), l.deadlineAt, 'start', (late) => void late.close());
-          descriptions.set(l.spec.name, l.sys.description);
-          l.point.ready_ms = round3(l.sys.readyMs);
-          l.point.ready_rule = l.sys.readyRule;
-          l.point.listed_tools = l.sys.menu.length;
-          l.point.menu_tokens = listingTokens(l.sys.menu, tks);
-        } catch (e) {
-          fail(l, e instanceof Deadline ? `exceeded the per-point deadline of ${pointTimeoutMs} ms while starting` : `did not start: ${(e as Error).message.split('\n')[0]}`);
-        }
-      }
+      for (const l of lives) await startLive(l, { upstream, dir, expectedTools: full.length, probeQuery: queries[0].query, timeoutMs, pointTimeoutMs, adapter: o.adapter, apiKey: o.apiKey, tks, descriptions, progress: (m) => progress(`scale N=${n} ${m}`) });
       await measureInterleaved(lives, queries, { runs, warmup, limit, detail, timeoutMs, pointTimeoutMs, n, progress });
       for (const l of lives) {
-        if (l.sys?.pid !== undefined) {
-          const mem = processMemory(l.sys.pid);
-          if (mem) {
-            l.point.rss_mb = mem.rss_mb;
-            l.point.rss_peak_mb = mem.peak_mb;
-          }
-        }
-        await l.sys?.close().catch(() => {});
-        summarize(l, tks, runs, queries.length);
-        l.point.wall_ms = round3(performance.now() - l.t0);
+        await closeLive(l, tks, runs, queries.length);
         points.push(l.point);
         const p = l.point;
         log(
@@ -238,6 +209,46 @@ export async function runScale(o: ScaleOptions): Promise<ScaleReport> {
     fits: fitScale(points, names, tks.map((t) => t.name)),
     notes,
   };
+}
+
+/** Starts one system of a point alone (time to ready without competition); a failure fails only its point. */
+async function startLive(
+  l: Live,
+  e: { upstream: UpstreamConfig; dir: string; expectedTools: number; probeQuery: string; timeoutMs: number; pointTimeoutMs: number; adapter: ScaleOptions['adapter']; apiKey: ScaleOptions['apiKey']; tks: Tokenizer[]; descriptions: Map<string, string>; progress: (m: string) => void },
+): Promise<void> {
+  l.t0 = performance.now();
+  l.deadlineAt = Date.now() + e.pointTimeoutMs;
+  e.progress(`${l.spec.name}: starting`);
+  const fixed = systemKind(l.spec.kind).fixedUpstreams;
+  if (fixed) {
+    fail(l, fixed.reason);
+    return;
+  }
+  try {
+    const ctx = { upstreams: [e.upstream], workDir: e.dir, expectedTools: e.expectedTools, probeQuery: e.probeQuery, timeoutMs: e.timeoutMs, readyTimeoutMs: e.pointTimeoutMs, adapter: e.adapter, apiKey: e.apiKey };
+    l.sys = await withDeadline(openSystem(l.spec, ctx), l.deadlineAt, 'start', (late) => void late.close());
+    e.descriptions.set(l.spec.name, l.sys.description);
+    l.point.ready_ms = round3(l.sys.readyMs);
+    l.point.ready_rule = l.sys.readyRule;
+    l.point.listed_tools = l.sys.menu.length;
+    l.point.menu_tokens = listingTokens(l.sys.menu, e.tks);
+  } catch (err) {
+    fail(l, err instanceof Deadline ? `exceeded the per-point deadline of ${e.pointTimeoutMs} ms while starting` : `did not start: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** After the measuring: the system's memory, then it is closed and its point summarized. */
+async function closeLive(l: Live, tks: Tokenizer[], runs: number, queryCount: number): Promise<void> {
+  if (l.sys?.pid !== undefined) {
+    const mem = processMemory(l.sys.pid);
+    if (mem) {
+      l.point.rss_mb = mem.rss_mb;
+      l.point.rss_peak_mb = mem.peak_mb;
+    }
+  }
+  await l.sys?.close().catch(() => {});
+  summarize(l, tks, runs, queryCount);
+  l.point.wall_ms = round3(performance.now() - l.t0);
 }
 
 /** Warm-up, then `runs` passes: each query goes to every live system in turn. */

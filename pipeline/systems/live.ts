@@ -17,7 +17,7 @@ import type { RunningProxy } from '../adapter/index.ts';
 import type { SystemBlock } from '../report/types.ts';
 import { systemKind, type SystemSpec } from './kinds/index.ts';
 import { Turnstile } from './turnstile.ts';
-import { startPreset, presetLiveOptions } from './preset.ts';
+import { startPreset, presetLiveOptions } from './preset-start.ts';
 
 const oneLine = (e: unknown) => ((e as Error)?.message ?? String(e)).split('\n')[0];
 

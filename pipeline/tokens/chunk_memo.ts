@@ -16,7 +16,7 @@
  * A text is cut at every such boundary and each chunk's count is memoised: a line seen before
  * (a tool's text inside the listing, or inside a simulated response) is not tokenized again.
  * Texts without a boundary are counted whole. The memo is bounded (MEMO_MAX_CHARS) and reset
- * by the caller between unrelated texts (the offline stage: per arm). test/bench/count.test.ts checks the identity
+ * by the caller between unrelated texts (the offline stage: per arm). test/tokens/chunk_memo.test.ts checks the identity
  * against the plain tokenizer on real renderings and on edge cases.
  */
 import { TOKENIZER_NAMES } from '../constants.ts';

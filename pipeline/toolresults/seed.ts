@@ -9,6 +9,7 @@ import { sha256Hex } from '../corpus/canonical.ts';
 import { REPO_ROOT } from '../constants.ts';
 import { readJson } from '../corpus/record.ts';
 import { UserError, type JsonValue } from '../types.ts';
+import { listFilesSorted } from '../util/fs.ts';
 
 /** The filesystem seed folder (copied to a temp folder for every capture). */
 export const SEED_FILES_DIR = resolve(REPO_ROOT, 'datasets', 'seeds', 'results-files');
@@ -39,15 +40,7 @@ export function writeMemorySeed(file: string, graph: SeedGraph = loadSeedGraph()
 
 /** sha256 over the seed folder: sorted relative paths and their bytes. */
 export function seedFolderSha256(dir = SEED_FILES_DIR): string {
-  const files: string[] = [];
-  const walk = (d: string) => {
-    for (const n of readdirSync(d).sort()) {
-      const p = join(d, n);
-      if (statSync(p).isDirectory()) walk(p);
-      else files.push(p);
-    }
-  };
-  walk(dir);
+  const files = listFilesSorted(dir);
   return sha256Hex(files.map((f) => `${relative(dir, f)}\u0000${readFileSync(f, 'utf8')}`).join('\u0001'));
 }
 

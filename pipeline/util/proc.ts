@@ -180,22 +180,47 @@ export interface StopOptions {
   signal?: NodeJS.Signals;
   /** time between the first signal and SIGKILL to the group (default 2000 ms) */
   graceMs?: number;
+  /**
+   * the MCP stdio shutdown order: end stdin and give the child this long to exit by itself before
+   * the first signal (default 0: stdin destroyed, the signal at once)
+   */
+  stdinGraceMs?: number;
+}
+
+/** Send `signal` to the process group led by `pid` (not a group leader: to the process); false when neither exists. */
+export function signalPidGroup(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    try {
+      process.kill(pid, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
 }
 
 /**
- * End a child and everything in its process group: close its stdin, `signal` (SIGTERM) to the
- * group, SIGKILL to the group after `graceMs`, and once the child is gone SIGKILL to the group
- * again (grandchildren that ignored the first signal or outlived their parent). Resolves when the
- * child has exited. Safe to call on a child that already exited (its leftovers are still ended).
+ * End a child and everything in its process group: close its stdin (with `stdinGraceMs`: end it
+ * and wait that long for the child to exit by itself), `signal` (SIGTERM) to the group, SIGKILL to
+ * the group after `graceMs`, and once the child is gone SIGKILL to the group again (grandchildren
+ * that ignored the first signal or outlived their parent). Resolves when the child has exited.
+ * Safe to call on a child that already exited (its leftovers are still ended). The one home of
+ * "stop a child": every launcher (fixture, proxy under test, comply's stdio target) calls it.
  */
 export async function stopChild(child: ChildProcess, o: StopOptions = {}): Promise<void> {
+  const alive = () => child.pid !== undefined && child.exitCode === null && child.signalCode === null;
+  const exited = alive() ? new Promise<void>((r) => child.once('exit', () => r())) : Promise.resolve();
   try {
-    child.stdin?.destroy();
+    if (o.stdinGraceMs) child.stdin?.end();
+    else child.stdin?.destroy();
   } catch {
     /* closed */
   }
-  if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  if (o.stdinGraceMs && alive()) await Promise.race([exited, new Promise<void>((r) => setTimeout(r, o.stdinGraceMs).unref())]);
+  if (alive()) {
     signalGroup(child, o.signal ?? 'SIGTERM');
     const t = setTimeout(() => signalGroup(child, 'SIGKILL'), o.graceMs ?? 2000);
     await exited;

@@ -86,17 +86,21 @@ export function redactHeader(header: string, secrets: readonly string[] = []): s
 }
 
 /**
- * Deep copy of a JSON value with every string redacted (object keys are left alone).
- * `literalOnly`: replace only the known secret values (for data such as tool descriptions,
- * where a secret-looking pattern is content, not a credential).
+ * Deep copy of a JSON-like value with secrets redacted in every string: the one redaction walker.
+ * `literalOnly`: only the known secret values (redactLiterals), not the pattern rules (for data
+ * such as tool descriptions, where a secret-looking pattern is content, not a credential); `keys`:
+ * object keys too (comply redacts a secret echoed as a key). No secrets and literalOnly: the
+ * value itself, uncopied.
  */
-export function redactDeep<T>(value: T, secrets: readonly string[] = [], literalOnly = false): T {
+export function redactDeep<T>(value: T, secrets: readonly string[] = [], literalOnly = false, keys = false): T {
+  if (literalOnly && secrets.length === 0) return value;
+  const fix = (s: string) => (literalOnly ? redactLiterals(s, secrets) : redactText(s, secrets));
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return literalOnly ? redactLiterals(v, secrets) : redactText(v, secrets);
+    if (typeof v === 'string') return fix(v);
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') {
       const o: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) o[k] = walk(x);
+      for (const [k, x] of Object.entries(v)) o[keys ? fix(k) : k] = walk(x);
       return o;
     }
     return v;

@@ -7,3 +7,5 @@ export function nodeOf(root: string, file: string): string | null;
 export function loadLayers(root: string): Layers;
 export function folderEdges(root: string): FolderEdge[];
 export function checkLayers(root: string, layers?: Layers): { edges: FolderEdge[]; back: FolderEdge[]; unlisted: FolderEdge[]; stale: Layers['exceptions']; unknown: string[] };
+export const FACES: string[];
+export function faceViolations(root: string, faces?: string[]): string[];

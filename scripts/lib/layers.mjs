@@ -53,3 +53,16 @@ export function checkLayers(root, layers = loadLayers(root)) {
     unknown,
   };
 }
+
+/** folders whose public face is their index.ts: another folder imports that file only */
+export const FACES = ['retrieval'];
+
+/** imports from another folder into an inner file of a face folder: ["from -> to"] (relative paths) */
+export function faceViolations(root, faces = FACES) {
+  const out = [];
+  for (const e of folderEdges(root)) {
+    if (!faces.includes(e.to)) continue;
+    for (const f of e.files) if (!f.endsWith(`pipeline/${e.to}/index.ts`)) out.push(f);
+  }
+  return out.sort();
+}

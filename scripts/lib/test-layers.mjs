@@ -43,7 +43,7 @@ export const UNIT = [
   'test/report/validate.test.ts',
   'test/report/write.test.ts',
   'test/retrieval/analyzer.test.ts',
-  'test/retrieval/bm25.test.ts',
+  'test/retrieval/bm25f.test.ts',
   'test/retrieval/cv.test.ts',
   'test/retrieval/embed_static.test.ts',
   'test/retrieval/metrics.test.ts',

@@ -15,7 +15,7 @@ const FEATURES = 'resources,prompts,completions,logging,progress,urls,subscribe,
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const peer = await ensureSuite();
-const fx = await startFixtureProcess({ transport: 'streamable-http', args: ['--max-sessions', '100000'], env: { FIXTURE_FEATURES: FEATURES }, light: true, readyTimeoutMs: 60_000 });
+const fx = await startFixtureProcess({ transport: 'streamable-http', args: ['--max-sessions', '100000'], env: { FIXTURE_FEATURES: FEATURES }, readyTimeoutMs: 60_000 });
 try {
   const suiteMs: number[] = [];
   const complyMs: number[] = [];

@@ -13,7 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { syntheticTools } from '../../pipeline/corpus/synthetic.ts';
 import { loadLiveMcpToolFlat } from '../../pipeline/corpus/livemcptool.ts';
-import { createBm25Retriever, DEFAULT_BM25_PARAMS, FIELD_NAMES } from '../../pipeline/retrieval/bm25.ts';
+import { createBm25Retriever, DEFAULT_BM25_PARAMS, FIELD_NAMES } from '../../pipeline/retrieval/bm25f.ts';
 import { analyze, analyzeJoined, analyzeParts } from '../../pipeline/retrieval/analyzer.ts';
 import { baselineIndexDocs } from './lib/docs.ts';
 import { percentile, seededRandom } from '../../pipeline/util/stats.ts';

@@ -23,7 +23,7 @@ import { syntheticTools } from '../../pipeline/corpus/synthetic.ts';
 import { loadLiveMcpToolFlat } from '../../pipeline/corpus/livemcptool.ts';
 import { baselineIndexDocs } from './lib/docs.ts';
 import { percentile, seededRandom } from '../../pipeline/util/stats.ts';
-import { createRetriever } from '../../pipeline/retrieval/registry.ts';
+import { createRetriever, retrieverIds } from '../../pipeline/retrieval/registry.ts';
 import type { ToolRecord } from '../../pipeline/types.ts';
 import { loadStaticModel } from '../../pipeline/models/static_model.ts';
 import { ensureModel } from '../../pipeline/models/fetch.ts';
@@ -32,23 +32,24 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 const QUERIES = 200;
 const BASE = 'bm25f';
 
-/** Subjects: [label, registry id, options]. bm25f_expand runs once per costly mode. */
-const SUBJECTS: [string, string, Record<string, unknown>][] = [
-  ['bm25f', 'bm25f', {}],
-  ['bm25', 'bm25', {}],
-  ['bm25f_snowball', 'bm25f_snowball', {}],
-  ['bm25f_expand(query)', 'bm25f_expand', { mode: 'query', senses: 3 }],
-  ['bm25f_expand(docs)', 'bm25f_expand', { mode: 'docs', senses: 3 }],
-  ['bm25f_expand(both)', 'bm25f_expand', { mode: 'both', senses: 3 }],
-  ['hybrid_rrf', 'hybrid_rrf', {}],
-  ['embed', 'embed', {}],
-  ['hybrid_embed', 'hybrid_embed', {}],
-  ['embed_static', 'embed_static', {}],
-  ['hybrid_static', 'hybrid_static', {}],
-];
+/** the modes a retriever is timed in, when more than one (bm25f_expand: once per costly mode) */
+const MODES: Record<string, [string, Record<string, unknown>][]> = {
+  bm25f_expand: [
+    ['query', { mode: 'query', senses: 3 }],
+    ['docs', { mode: 'docs', senses: 3 }],
+    ['both', { mode: 'both', senses: 3 }],
+  ],
+};
+/** retrievers that need an embeddings endpoint (MCPGAUGE_EMBED_URL / MCPGAUGE_EMBED_MODEL) */
+const ENDPOINT = new Set(['embed', 'hybrid_embed']);
 /** retrievers on the static model: load time is measured apart, the build is the first (cold) one */
 const STATIC = new Set(['embed_static', 'hybrid_static']);
-const LEXICAL = new Set(['bm25', 'bm25f', 'bm25f_snowball', 'bm25f_expand', 'hybrid_rrf']);
+/** Subjects: [label, registry id, options], one per registry entry (and mode): a new retriever is timed without a line here. */
+const SUBJECTS: [string, string, Record<string, unknown>][] = retrieverIds().flatMap((id): [string, string, Record<string, unknown>][] =>
+  MODES[id] ? MODES[id].map(([m, o]) => [`${id}(${m})`, id, o]) : [[id, id, {}]],
+);
+/** the lexical ones (goal: query p50 within 3x bm25f): every retriever without a model or an endpoint */
+const LEXICAL = new Set(retrieverIds().filter((id) => !STATIC.has(id) && !ENDPOINT.has(id)));
 
 function liveFile(): string | undefined {
   return [join(ROOT, '.cache', 'corpora', 'livemcptool', 'tools.json'), resolve(ROOT, '..', 'shared', 'datasets', 'livemcptool', 'tools.json')].find(existsSync);
@@ -132,7 +133,7 @@ for (const [corpus, label] of corpora) {
   // PERF_RETRIEVERS=bm25f,embed_static,...: only these subjects (bm25f, the peer, always runs)
   const only = process.env.PERF_RETRIEVERS?.split(',').map((x) => x.trim());
   for (const [name, id, opts] of SUBJECTS.filter(([n, i]) => !only || n === BASE || only.includes(n) || only.includes(i))) {
-    if ((id === 'embed' || id === 'hybrid_embed') && !embedOpts) {
+    if (ENDPOINT.has(id) && !embedOpts) {
       console.log(`  ${name.padEnd(20)} skipped: no --embed-url (set MCPGAUGE_EMBED_URL and MCPGAUGE_EMBED_MODEL)`);
       continue;
     }
@@ -140,7 +141,7 @@ for (const [corpus, label] of corpora) {
       console.log(`  ${name.padEnd(20)} skipped: model not available (mcpgauge models fetch): ${model.reason}`);
       continue;
     }
-    const o = id === 'embed' || id === 'hybrid_embed' ? { ...opts, ...embedOpts } : opts;
+    const o = ENDPOINT.has(id) ? { ...opts, ...embedOpts } : opts;
     const res = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', corpus, id, JSON.stringify(o)], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
     if (res.status !== 0) {
       console.log(`  ${name.padEnd(20)} failed (exit ${res.status}): ${(res.stderr || '').trim().split('\n').pop()}`);

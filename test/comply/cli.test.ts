@@ -133,7 +133,7 @@ describe('mcpgauge comply CLI', { concurrency: 2, timeout: 240_000 }, () => {
 
   it('secrets never reach any output (canary in --auth, -H, -E and --env-file)', async () => {
     // auth mode with the canary as the token: the auth probes really use it (one moves it into ?access_token=)
-    const fx = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env: { FIXTURE_AUTH_TOKEN: 'canary-auth-4b2f' }, light: true });
+    const fx = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env: { FIXTURE_AUTH_TOKEN: 'canary-auth-4b2f' } });
     try {
       const envFile = join(tmp, 'secrets.env');
       writeFileSync(envFile, 'FILE_SECRET="canary-file-7d1e"\n');

@@ -40,7 +40,7 @@ export async function urlRuns(url: string, specs: readonly SpecChoice[], headers
 
 /** One HTTP fixture process (stateless unless `args` says otherwise), graded on each revision asked for (with these request headers). */
 export async function httpRuns(specs: readonly SpecChoice[], env: Record<string, string>, args: readonly string[] = ['--stateless'], headers: Record<string, string> = {}): Promise<RunReport[]> {
-  const fx = await startFixtureProcess({ transport: 'streamable-http', args: [...args], env, light: true, readyTimeoutMs: 60_000 });
+  const fx = await startFixtureProcess({ transport: 'streamable-http', args: [...args], env, readyTimeoutMs: 60_000 });
   try {
     const out: RunReport[] = [];
     for (const spec of specs) out.push(...(await comply({ kind: 'http', url: fx.url, headers }, { ...OPTS, spec, secrets: Object.values(headers) })).report.runs);
@@ -71,7 +71,7 @@ export async function complyChild(url: string, spec: SpecChoice, certFile: strin
  * cannot run in this process). Returns the JSON report's runs.
  */
 export async function tlsRuns(specs: readonly SpecChoice[], certFile: string, env: Record<string, string>, args: readonly string[] = ['--stateless'], complyArgs: (spec: SpecChoice) => string[] = () => []): Promise<RunReport[]> {
-  const fx = await startFixtureProcess({ transport: 'streamable-http', args: [...args], env, light: true, readyTimeoutMs: 60_000 });
+  const fx = await startFixtureProcess({ transport: 'streamable-http', args: [...args], env, readyTimeoutMs: 60_000 });
   try {
     if (!fx.url.startsWith('https://')) throw new Error(`the TLS fixture printed ${fx.url}, not an https URL`);
     const out: RunReport[] = [];

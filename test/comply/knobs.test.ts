@@ -123,7 +123,7 @@ describe('every break knob flips exactly its intended checks', { concurrency: 2,
   before(async () => {
     // stateful: 2025-11-25 runs get sessions from the break path's session front (the session knobs need them);
     // auth mode (the auth checks need it): every run carries the token
-    shared = await startFixtureProcess({ transport: 'streamable-http', args: [], env: { ...FEATURES, ...AUTH_MODE, FIXTURE_BREAK: 'per-request' }, light: true, readyTimeoutMs: 60_000 });
+    shared = await startFixtureProcess({ transport: 'streamable-http', args: [], env: { ...FEATURES, ...AUTH_MODE, FIXTURE_BREAK: 'per-request' }, readyTimeoutMs: 60_000 });
     // the HTTP baseline first and alone: its 50-call burst (security-rate-limiting) must reach the fixture within
     // its one-second window, and two stdio runs sharing this event loop spread it past that (0-6 of 50 limited)
     const httpClean = await runs(COMBOS.filter((c) => c.wire === 'http'), 'none');

@@ -12,7 +12,7 @@ import { FEATURES, notPassing, urlRuns } from './harness.ts';
 describe('legacy HTTP+SSE wire', { concurrency: 1, timeout: 120_000 }, () => {
   let fx: FixtureProcess;
   before(async () => {
-    fx = await startFixtureProcess({ transport: 'sse', env: { ...FEATURES, FIXTURE_BREAK: 'per-request' }, light: true, readyTimeoutMs: 60_000 });
+    fx = await startFixtureProcess({ transport: 'sse', env: { ...FEATURES, FIXTURE_BREAK: 'per-request' }, readyTimeoutMs: 60_000 });
   });
   after(async () => {
     await fx?.stop();

@@ -123,7 +123,7 @@ describe('security-tls-required', { timeout: 300_000 }, () => {
 
   it('plain http redirected with 308: to the https URL passes, to an http URL fails', { skip: TLS_SKIP }, async () => {
     const cert = makeCert();
-    const fx = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env: { ...FEATURES, ...tlsEnv(cert) }, light: true, readyTimeoutMs: 60_000 });
+    const fx = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env: { ...FEATURES, ...tlsEnv(cert) }, readyTimeoutMs: 60_000 });
     const toHttps = await redirectFront(fx.port, (p) => `https://127.0.0.1:${p}/mcp`);
     const toHttp = await redirectFront(fx.port, (p) => `http://127.0.0.1:${p}/elsewhere`);
     try {
@@ -153,7 +153,7 @@ describe('security-tls-required', { timeout: 300_000 }, () => {
   });
 
   it('a plain http target on a non-loopback host fails (a real recording re-graded with only its host changed)', async () => {
-    const fx = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env: FEATURES, light: true, readyTimeoutMs: 60_000 });
+    const fx = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env: FEATURES, readyTimeoutMs: 60_000 });
     let rec: Recording;
     try {
       ({ recording: rec } = await comply({ kind: 'http', url: fx.url, headers: {} }, { spec: '2026-07-28', timeoutMs: 15_000, startupTimeoutMs: 60_000, selection: { only: [], skip: [] }, invasive: false, secrets: [] }));

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { connectMcp, resultText, type McpConnection, type WireTool } from '../../pipeline/mcp/client.ts';
-import { createBm25Retriever } from '../../pipeline/retrieval/bm25.ts';
+import { createBm25Retriever } from '../../pipeline/retrieval/bm25f.ts';
 import { getArm } from '../../arms/registry.ts';
 import { BASELINE_ARM_ID } from '../../pipeline/constants.ts';
 import {

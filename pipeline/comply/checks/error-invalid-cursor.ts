@@ -1,5 +1,6 @@
 import { ANY_WIRE, BOTH_ERAS, defineCheck, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
+import { INVALID_PARAMS } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -16,5 +17,5 @@ export default defineCheck(
     knob: 'cursor-ignored',
     fix: 'Reject cursors you did not issue with -32602.',
   },
-  (v) => v.rejected('tools-list-bad-cursor', 'tools/list with a forged cursor', { twin: 'tools-list', codes: [-32602] }),
+  (v) => v.rejected('tools-list-bad-cursor', 'tools/list with a forged cursor', { twin: 'tools-list', codes: [INVALID_PARAMS] }),
 );

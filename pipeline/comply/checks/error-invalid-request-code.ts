@@ -1,5 +1,6 @@
 import { ANY_WIRE, BOTH_ERAS, defineCheck, rawErrorVerdict, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
+import { INVALID_REQUEST } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -17,5 +18,5 @@ export default defineCheck(
     knob: 'invalid-request-wrong-code',
     fix: 'Use code -32600 for invalid request objects.',
   },
-  (v) => rawErrorVerdict(v, 'invalid-request', [-32600]),
+  (v) => rawErrorVerdict(v, 'invalid-request', [INVALID_REQUEST]),
 );

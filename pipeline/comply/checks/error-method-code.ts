@@ -1,5 +1,6 @@
 import { ANY_WIRE, BOTH_ERAS, defineCheck, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
+import { METHOD_NOT_FOUND } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -16,5 +17,5 @@ export default defineCheck(
     knob: 'unknown-method-wrong-code',
     fix: 'Use -32601 for unknown methods.',
   },
-  (v) => v.rejected('unknown-method', 'mcpgauge/no-such-method', { codes: [-32601] }),
+  (v) => v.rejected('unknown-method', 'mcpgauge/no-such-method', { codes: [METHOD_NOT_FOUND] }),
 );

@@ -1,5 +1,6 @@
 import { ANY_WIRE, BOTH_ERAS, defineCheck, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
+import { INVALID_PARAMS } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -17,5 +18,5 @@ export default defineCheck(
     knob: 'missing-name-ok',
     fix: 'Validate tools/call params: answer -32602 when name is missing.',
   },
-  (v) => v.rejected('tools-call-no-name', 'tools/call without name', { twin: 'tools-call', codes: [-32602] }),
+  (v) => v.rejected('tools-call-no-name', 'tools/call without name', { twin: 'tools-call', codes: [INVALID_PARAMS] }),
 );

@@ -1,5 +1,6 @@
 import { ANY_WIRE, BOTH_ERAS, defineCheck, rawErrorVerdict, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
+import { PARSE_ERROR } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -17,5 +18,5 @@ export default defineCheck(
     knob: 'parse-error-wrong-code',
     fix: 'Use code -32700 for malformed JSON.',
   },
-  (v) => rawErrorVerdict(v, 'parse-error', [-32700]),
+  (v) => rawErrorVerdict(v, 'parse-error', [PARSE_ERROR]),
 );

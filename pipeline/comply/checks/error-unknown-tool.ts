@@ -1,5 +1,6 @@
 import { ANY_WIRE, BOTH_ERAS, defineCheck, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
+import { INVALID_PARAMS } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -17,5 +18,5 @@ export default defineCheck(
     knob: 'unknown-tool-ok',
     fix: 'Answer tools/call of an unknown name with -32602.',
   },
-  (v) => v.rejected('tools-call-unknown', 'unknown tool', { twin: 'tools-call', codes: [-32602] }),
+  (v) => v.rejected('tools-call-unknown', 'unknown tool', { twin: 'tools-call', codes: [INVALID_PARAMS] }),
 );

@@ -1,5 +1,6 @@
 import { ANY_WIRE, BOTH_ERAS, defineCheck, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
+import { INVALID_PARAMS } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -17,6 +18,6 @@ export default defineCheck(
   },
   (v) => {
     if (!v.x('completion')) return { status: 'not_evaluable', reason: 'no_population', detail: 'no conformant completion request to compare with (nothing to complete)' };
-    return v.rejected('completion-unknown', 'completion for an unknown prompt', { twin: 'completion', codes: [-32602] });
+    return v.rejected('completion-unknown', 'completion for an unknown prompt', { twin: 'completion', codes: [INVALID_PARAMS] });
   },
 );

@@ -1,5 +1,6 @@
 import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, isObj, pass, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
+import { INVALID_PARAMS } from '../../mcp/envelope.ts';
 
 const MAX_VALUES = 100;
 
@@ -23,7 +24,7 @@ export default defineCheck(
     const gate = v.unusable('completion');
     if (gate) return gate;
     const err = v.error('completion');
-    if (err?.code === -32602) return pass('-32602 for the first prompt argument / template variable (allowed: nothing to complete there)');
+    if (err?.code === INVALID_PARAMS) return pass('-32602 for the first prompt argument / template variable (allowed: nothing to complete there)');
     const r = v.served('completion', 'completion/complete');
     if (!('ok' in r)) return r;
     const c = r.ok.completion;

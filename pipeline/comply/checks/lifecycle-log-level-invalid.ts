@@ -1,5 +1,6 @@
 import { ANY_WIRE, MODERN_ONLY, defineCheck, specUrl } from '../judge/check.ts';
 import { MODERN } from '../types.ts';
+import { INVALID_PARAMS } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -15,5 +16,5 @@ export default defineCheck(
     knob: 'accept-bad-log-level',
     fix: 'Validate _meta["io.modelcontextprotocol/logLevel"] against the eight RFC 5424 names and answer -32602 (HTTP 400) otherwise.',
   },
-  (v) => v.rejected('log-level-bad', 'discover with logLevel "mcpgauge-loud"', { twin: 'log-level-ok', codes: [-32602] }),
+  (v) => v.rejected('log-level-bad', 'discover with logLevel "mcpgauge-loud"', { twin: 'log-level-ok', codes: [INVALID_PARAMS] }),
 );

@@ -1,5 +1,6 @@
 import { ANY_WIRE, MODERN_ONLY, defineCheck, specUrl } from '../judge/check.ts';
 import { MODERN } from '../types.ts';
+import { INVALID_PARAMS } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -14,5 +15,5 @@ export default defineCheck(
     knob: 'accept-missing-meta',
     fix: 'Reject requests lacking io.modelcontextprotocol/clientCapabilities with -32602 and HTTP 400.',
   },
-  (v) => v.rejected('meta-no-caps', 'discover without clientCapabilities', { codes: [-32602], status: 400 }),
+  (v) => v.rejected('meta-no-caps', 'discover without clientCapabilities', { codes: [INVALID_PARAMS], status: 400 }),
 );

@@ -1,6 +1,7 @@
 import { ANY_WIRE, MODERN_ONLY, defineCheck, specUrl } from '../judge/check.ts';
 import { MODERN } from '../types.ts';
 import { K_VERSION } from '../gather/request-builder.ts';
+import { INVALID_PARAMS } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -16,5 +17,5 @@ export default defineCheck(
     fix: `Reject requests lacking ${K_VERSION} with -32602 and HTTP 400.`,
   },
   // -32020 (header/body mismatch) names the same defect from the header side: accepted
-  (v) => v.rejected('meta-no-version', 'discover without protocolVersion', { codes: [-32602, -32020], status: 400 }),
+  (v) => v.rejected('meta-no-version', 'discover without protocolVersion', { codes: [INVALID_PARAMS, -32020], status: 400 }),
 );

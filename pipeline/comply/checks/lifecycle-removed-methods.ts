@@ -1,5 +1,6 @@
 import { ANY_WIRE, MODERN_ONLY, defineCheck, specUrl } from '../judge/check.ts';
 import { MODERN } from '../types.ts';
+import { METHOD_NOT_FOUND } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -14,5 +15,5 @@ export default defineCheck(
     knob: 'ping-served',
     fix: 'Do not serve legacy-only methods on modern requests; answer -32601.',
   },
-  (v) => v.rejected('ping', 'ping under 2026-07-28', { codes: [-32601] }),
+  (v) => v.rejected('ping', 'ping under 2026-07-28', { codes: [METHOD_NOT_FOUND] }),
 );

@@ -1,5 +1,6 @@
 import { ANY_WIRE, LEGACY_ONLY, defineCheck, pass, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
+import { INVALID_PARAMS } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -20,6 +21,6 @@ export default defineCheck(
     if (r.status !== 'pass') return r;
     const code = v.error('set-level-bad')?.code;
     // refusing is what matters; the code is a SHOULD on top (the SDK v2 answers its validation error as -32603)
-    return code === -32602 ? r : pass(r.detail, [`error ${code}, -32602 (Invalid params) expected`]);
+    return code === INVALID_PARAMS ? r : pass(r.detail, [`error ${code}, -32602 (Invalid params) expected`]);
   },
 );

@@ -2,6 +2,7 @@ import { MODERN_ONLY, STDIO_ONLY, defineCheck, fail, isObj, pass, specUrl } from
 import { MODERN } from '../types.ts';
 
 import { META_SUBSCRIPTION_ID as K_SUB } from '../../mcp/protocol.ts';
+import { METHOD_NOT_FOUND } from '../../mcp/envelope.ts';
 const ACK = 'notifications/subscriptions/acknowledged';
 type Obj = Record<string, unknown>;
 
@@ -41,7 +42,7 @@ export default defineCheck(
     }
     if ('error' in first) {
       const code = isObj(first.error) ? first.error.code : undefined;
-      if (code === -32601 && !offers) return pass('no subscriptions offered: listen refused with -32601');
+      if (code === METHOD_NOT_FOUND && !offers) return pass('no subscriptions offered: listen refused with -32601');
       return fail(`listen answered with error ${JSON.stringify(code)}${offers ? ' although listChanged/subscribe is declared' : ''}`);
     }
     if (first.method !== ACK) return fail(`the first frame of the listen stream is ${JSON.stringify(first.method ?? 'a response')}, not ${ACK}`);

@@ -1,6 +1,7 @@
 import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
 import { UNKNOWN_NOTIFICATION } from '../gather/probes/lifecycle.ts';
 import { LEGACY } from '../types.ts';
+import { METHOD_NOT_FOUND } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -27,7 +28,7 @@ export default defineCheck(
     // stdio: an answer to a notification has no id to carry; -32601 (or our method named) is the router bug
     const stray = v.ev.unattributed.find((m) => {
       if (!m || typeof m !== 'object' || !('error' in m) || ((m as { id?: unknown }).id ?? null) !== null) return false;
-      return (m as { error?: { code?: unknown } }).error?.code === -32601 || JSON.stringify(m).includes(UNKNOWN_NOTIFICATION);
+      return (m as { error?: { code?: unknown } }).error?.code === METHOD_NOT_FOUND || JSON.stringify(m).includes(UNKNOWN_NOTIFICATION);
     });
     if (stray) return fail(`${UNKNOWN_NOTIFICATION} was answered: ${JSON.stringify(stray).slice(0, 120)}`);
     const exit = v.ev.exit;

@@ -1,5 +1,6 @@
 import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, isObj, pass, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
+import { INVALID_PARAMS } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -20,7 +21,7 @@ export default defineCheck(
     if (!v.x('prompts-get')) return { status: 'not_evaluable', reason: 'no_population', detail: 'prompts/list listed nothing to get' };
     const gate = v.unusable('prompts-get');
     if (gate) return gate;
-    if (v.error('prompts-get')?.code === -32602) return pass('the prompt refused the guessed arguments (-32602)', ['arguments guessed']);
+    if (v.error('prompts-get')?.code === INVALID_PARAMS) return pass('the prompt refused the guessed arguments (-32602)', ['arguments guessed']);
     const r = v.served('prompts-get', 'prompts/get');
     if (!('ok' in r)) return r;
     if (r.ok.resultType === 'input_required') return pass('input_required result');

@@ -1,5 +1,6 @@
 import { ANY_WIRE, BOTH_ERAS, defineCheck, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
+import { INVALID_PARAMS } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -16,5 +17,5 @@ export default defineCheck(
     knob: 'unknown-prompt-ok',
     fix: 'Answer prompts/get of an unknown name with -32602.',
   },
-  (v) => v.rejected('prompts-get-unknown', 'unknown prompt', { twin: 'prompts-list', codes: [-32602] }),
+  (v) => v.rejected('prompts-get-unknown', 'unknown prompt', { twin: 'prompts-list', codes: [INVALID_PARAMS] }),
 );

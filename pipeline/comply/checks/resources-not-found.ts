@@ -1,5 +1,6 @@
 import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
 import { LEGACY, MODERN } from '../types.ts';
+import { INVALID_PARAMS } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -18,7 +19,7 @@ export default defineCheck(
   },
   (v) => {
     const twin = v.x('resources-read') ? 'resources-read' : 'resources-list';
-    const r = v.rejected('resources-read-missing', 'resources/read of an unknown URI', { twin, codes: v.rev === LEGACY ? undefined : [-32602] });
+    const r = v.rejected('resources-read-missing', 'resources/read of an unknown URI', { twin, codes: v.rev === LEGACY ? undefined : [INVALID_PARAMS] });
     const res = v.result('resources-read-missing');
     if (r.status === 'fail' && res && Array.isArray(res.contents) && res.contents.length === 0) return fail('a missing resource came back as empty contents');
     const code = v.error('resources-read-missing')?.code;

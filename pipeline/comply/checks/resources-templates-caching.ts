@@ -1,6 +1,7 @@
 import { ANY_WIRE, MODERN_ONLY, defineCheck, pass, specUrl } from '../judge/check.ts';
 import { cachingVerdict } from '../judge/caching.ts';
 import { MODERN } from '../types.ts';
+import { METHOD_NOT_FOUND } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -18,7 +19,7 @@ export default defineCheck(
     fix: 'Add ttlMs and cacheScope to the resources/templates/list result.',
   },
   (v) => {
-    if (v.error('templates-list')?.code === -32601) return pass('templates not implemented (-32601): nothing to cache');
+    if (v.error('templates-list')?.code === METHOD_NOT_FOUND) return pass('templates not implemented (-32601): nothing to cache');
     return cachingVerdict(v, 'templates-list', 'resources/templates/list');
   },
 );

@@ -1,5 +1,6 @@
 import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, isObj, pass, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
+import { METHOD_NOT_FOUND } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -20,7 +21,7 @@ export default defineCheck(
   (v) => {
     const gate = v.unusable('templates-list');
     if (gate) return gate;
-    if (v.error('templates-list')?.code === -32601) return pass('templates not implemented (-32601)');
+    if (v.error('templates-list')?.code === METHOD_NOT_FOUND) return pass('templates not implemented (-32601)');
     const r = v.served('templates-list', 'resources/templates/list');
     if (!('ok' in r)) return r;
     const l = r.ok.resourceTemplates;

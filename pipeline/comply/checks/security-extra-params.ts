@@ -1,5 +1,6 @@
 import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
+import { INVALID_PARAMS } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -26,7 +27,7 @@ export default defineCheck(
     if (e.error?.kind === 'timeout' && !e.response) return fail(`no answer (${e.error.detail})`);
     if (v.x('inject-alive') && !v.reply('inject-alive')) return fail('the server stopped answering after the call with undeclared arguments');
     const err = v.error('extra-params');
-    if (err && err.code !== -32602) return fail(`error ${err.code} ${JSON.stringify(err.message).slice(0, 100)}${st !== undefined && v.http ? ` (HTTP ${st})` : ''}: expected -32602 or the arguments ignored`);
+    if (err && err.code !== INVALID_PARAMS) return fail(`error ${err.code} ${JSON.stringify(err.message).slice(0, 100)}${st !== undefined && v.http ? ` (HTTP ${st})` : ''}: expected -32602 or the arguments ignored`);
     if (st !== undefined && st >= 500) return fail(`HTTP ${st}`);
     if (err) return pass('refused with -32602');
     return v.result('extra-params') ? pass('served; the undeclared arguments were ignored') : fail(`no JSON-RPC answer (HTTP ${st ?? '-'})`);

@@ -1,5 +1,6 @@
 import { BOTH_ERAS, STDIO_ONLY, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
+import { INVALID_REQUEST, PARSE_ERROR } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -20,7 +21,7 @@ export default defineCheck(
     const stray = v.ev.unattributed.filter((m) => {
       if (!m || typeof m !== 'object' || ((m as { id?: unknown }).id ?? null) !== null) return false;
       const code = (m as { error?: { code?: unknown } }).error?.code;
-      return 'result' in m || ('error' in m && code !== -32700 && code !== -32600);
+      return 'result' in m || ('error' in m && code !== PARSE_ERROR && code !== INVALID_REQUEST);
     });
     return stray.length ? fail(`${stray.length} response(s) answered no request we sent, e.g. ${JSON.stringify(stray[0]).slice(0, 120)}`) : pass('no response to notifications');
   },

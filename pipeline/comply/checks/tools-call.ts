@@ -1,5 +1,6 @@
 import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
+import { INVALID_PARAMS } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -21,7 +22,7 @@ export default defineCheck(
     const gate = v.unusable('tools-call');
     if (gate) return gate;
     const err = v.error('tools-call');
-    if (err?.code === -32602) return pass(`the tool refused the probe's arguments (-32602)`, ['arguments guessed from the schema were refused']);
+    if (err?.code === INVALID_PARAMS) return pass(`the tool refused the probe's arguments (-32602)`, ['arguments guessed from the schema were refused']);
     const r = v.served('tools-call', 'tools/call');
     if (!('ok' in r)) return r;
     if (r.ok.resultType === 'input_required') return pass('input_required (multi round-trip) result');

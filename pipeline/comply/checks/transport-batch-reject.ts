@@ -1,5 +1,6 @@
 import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, pass, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
+import { INVALID_REQUEST } from '../../mcp/envelope.ts';
 
 export default defineCheck(
   {
@@ -17,7 +18,7 @@ export default defineCheck(
     fix: 'Reject a JSON array body with an error (-32600 / HTTP 400) instead of processing its elements.',
   },
   (v) => {
-    const gate = v.unusable('batch', [-32600]);
+    const gate = v.unusable('batch', [INVALID_REQUEST]);
     if (gate) return gate;
     if (!v.twinServed('twin')) return { status: 'not_evaluable', reason: 'twin_failed', detail: 'the single conformant request was not served either' };
     const e = v.x('batch')!;

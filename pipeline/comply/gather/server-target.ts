@@ -97,23 +97,6 @@ export function describeTarget(t: Target): string {
   return t.kind === 'http' ? t.url : `stdio:${[t.command, ...t.args].join(' ')}`;
 }
 
-/** Deep copy with every secret value replaced (strings anywhere in the structure). */
-export function scrub<T>(value: T, secrets: readonly string[]): T {
-  if (!secrets.length) return value;
-  const fix = (s: string) => {
-    let out = s;
-    for (const sec of secrets) if (out.includes(sec)) out = out.split(sec).join(REDACTED);
-    return out;
-  };
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return fix(v);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [fix(k), walk(x)]));
-    return v;
-  };
-  return walk(value) as T;
-}
-
 export function redactHeaders(secrets: readonly string[]): (h: Record<string, string>) => Record<string, string> {
   return (h) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, k.toLowerCase() === 'authorization' || secrets.includes(v) ? REDACTED : v]));
 }

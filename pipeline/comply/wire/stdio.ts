@@ -5,7 +5,7 @@
  * attributes each line to the request whose id it carries. Non-protocol lines are noise.
  */
 import type { ChildProcess } from 'node:child_process';
-import { holdGroup, signalGroup, spawnGroup } from '../../util/proc.ts';
+import { holdGroup, signalGroup, spawnGroup, stopChild } from '../../util/proc.ts';
 import type { Exchange } from '../types.ts';
 import { MAX_RESPONSE_BYTES, clip, idKey, isResponse, type Wire, type WireRequest } from './types.ts';
 
@@ -351,16 +351,9 @@ export class StdioWire implements Wire {
     return { noise, unattributed: [...this.unattributed], stderrTail: this.stderr, exit: this.exit, anomalies };
   }
 
-  /** Spec shutdown order: close stdin, wait, SIGTERM, wait, SIGKILL. */
+  /** Spec shutdown order: close stdin, wait, SIGTERM to the group, wait, SIGKILL (util/proc.ts stopChild). */
   async close(): Promise<void> {
     if (this.exit || this.child.exitCode !== null) return;
-    const exited = new Promise<void>((r) => this.child.once('exit', () => r()));
-    this.child.stdin!.end();
-    const step = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
-    if (await step(300)) return;
-    signalGroup(this.child, 'SIGTERM');
-    if (await step(1000)) return;
-    signalGroup(this.child, 'SIGKILL');
-    await step(1000);
+    await stopChild(this.child, { stdinGraceMs: 300, graceMs: 1000 });
   }
 }

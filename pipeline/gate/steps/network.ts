@@ -52,6 +52,53 @@ async function echoThrough(ctx: CellContext, timeoutMs: number): Promise<string 
   }
 }
 
+/** After the toxics are removed: echo until one succeeds or recovery_ms has passed (null = recovered). */
+async function awaitRecovery(ctx: CellContext, recoveryMs: number, stepMs: number): Promise<{ recovery: string | null; tries: number }> {
+  let recovery: string | null = 'never tried';
+  let tries = 0;
+  const until = Date.now() + recoveryMs;
+  while (Date.now() < until) {
+    tries++;
+    recovery = await echoThrough(ctx, Math.max(500, Math.min(stepMs, until - Date.now())));
+    if (recovery === null) break;
+    await sleep(200);
+  }
+  return { recovery, tries };
+}
+
+/** Connections to the link and the cell's processes, given LEAK_SETTLE_MS to fall back within bounds. */
+async function settleLeaks(rig: NonNullable<CellContext['fixtures']['network']>, bound: number, procBefore: number): Promise<{ connAfter: number | null; procAfter: number }> {
+  let connAfter = connectionsTo(rig.listenPort);
+  let procAfter = cellProcesses(rig.tagPrefix);
+  const settle = Date.now() + LEAK_SETTLE_MS;
+  while ((connAfter !== null && connAfter > bound) || procAfter > procBefore) {
+    if (Date.now() > settle) break;
+    await sleep(200);
+    connAfter = connectionsTo(rig.listenPort);
+    procAfter = cellProcesses(rig.tagPrefix);
+  }
+  return { connAfter, procAfter };
+}
+
+type Outcome = Awaited<ReturnType<typeof outcomeOf>>;
+
+/** What the faulted call should have done: an error in time, or (latency within the timeout) a success across the link. */
+function callProblems(fault: NetworkFault, o: Outcome, said: string, n: string, x: { deadline: number; callT: number; marginMs: number; latency: number }): string[] {
+  if (fault.expect === 'error') {
+    return o.kind !== 'tool_error' && o.kind !== 'rpc_error' ? [`the call must end in a tool error or JSON-RPC error within ${x.deadline} ms (call timeout ${x.callT} + ${x.marginMs} ms margin): ${said}`] : [];
+  }
+  if (o.kind !== 'ok' || !resultText(o.result).includes(n)) return [`the call must succeed within ${x.deadline} ms despite ${x.latency} ms of latency: ${said}`];
+  if (o.ms < x.latency * 0.9) return [`the call answered in ${Math.round(o.ms)} ms, faster than the ${x.latency} ms latency on the link: it did not cross the fault proxy`];
+  return [];
+}
+
+/** The second session's call to the direct upstream must be unaffected. */
+function sideProblems(so: Outcome | undefined, sideTool: string, sideN: string): string[] {
+  if (so && so.kind !== 'ok') return [`a second session's call to the direct upstream (${sideTool}) was affected: ${describeOutcome(so)}`];
+  if (so && !resultText(so.result).includes(sideN)) return [`a second session's call to ${sideTool} came back without its nonce`];
+  return [];
+}
+
 export function networkStep(fault: NetworkFault): StepDef {
   return {
     meta: { name: `${NETWORK_STEP_PREFIX}${fault.name}`, title: fault.title },
@@ -105,39 +152,16 @@ export function networkStep(fault: NetworkFault): StepDef {
         }
         timeline.toxics_removed = at();
 
-        let recovery: string | null = 'never tried';
-        let tries = 0;
-        const until = Date.now() + t.recovery_ms;
-        while (Date.now() < until) {
-          tries++;
-          recovery = await echoThrough(ctx, Math.max(500, Math.min(t.step_ms, until - Date.now())));
-          if (recovery === null) break;
-          await sleep(200);
-        }
+        const { recovery, tries } = await awaitRecovery(ctx, t.recovery_ms, t.step_ms);
         if (recovery === null) timeline.recovered = at();
-
-        let connAfter = connectionsTo(rig.listenPort);
-        let procAfter = cellProcesses(rig.tagPrefix);
-        const settle = Date.now() + LEAK_SETTLE_MS;
-        while ((connAfter !== null && connAfter > bound) || procAfter > procBefore) {
-          if (Date.now() > settle) break;
-          await sleep(200);
-          connAfter = connectionsTo(rig.listenPort);
-          procAfter = cellProcesses(rig.tagPrefix);
-        }
+        const { connAfter, procAfter } = await settleLeaks(rig, bound, procBefore);
         timeline.checked = at();
 
-        const problems: string[] = [];
         const said = describeOutcome(o);
-        if (fault.expect === 'error') {
-          if (o.kind !== 'tool_error' && o.kind !== 'rpc_error') problems.push(`the call must end in a tool error or JSON-RPC error within ${deadline} ms (call timeout ${callT} + ${t.hang_margin_ms} ms margin): ${said}`);
-        } else {
-          const latency = toxics.find((x) => x.type === 'latency')?.attributes.latency ?? 0;
-          if (o.kind !== 'ok' || !resultText(o.result).includes(n)) problems.push(`the call must succeed within ${deadline} ms despite ${latency} ms of latency: ${said}`);
-          else if (o.ms < latency * 0.9) problems.push(`the call answered in ${Math.round(o.ms)} ms, faster than the ${latency} ms latency on the link: it did not cross the fault proxy`);
-        }
-        if (so && so.kind !== 'ok') problems.push(`a second session's call to the direct upstream (${sideTool}) was affected: ${describeOutcome(so)}`);
-        else if (so && !resultText(so.result).includes(sideN)) problems.push(`a second session's call to ${sideTool} came back without its nonce`);
+        const problems = [
+          ...callProblems(fault, o, said, n, { deadline, callT, marginMs: t.hang_margin_ms, latency: toxics.find((x) => x.type === 'latency')?.attributes.latency ?? 0 }),
+          ...sideProblems(so, sideTool, sideN),
+        ];
         if (recovery !== null) problems.push(`after the toxics were removed no echo succeeded within ${t.recovery_ms} ms (timeouts.recovery_ms; ${tries} tries): ${recovery}`);
         if (connAfter !== null && connAfter > bound) problems.push(`${connAfter - bound} connection(s) to the upstream left open ${LEAK_SETTLE_MS} ms after recovery (${connAfter} open; ${connBefore} before this fault, ${rig.baselineConnections} before the cell's first fault, at most ${bound} allowed)`);
         // more processes after the fault than before (one ending, e.g. a session's child of an earlier step, is no leak)

@@ -4,6 +4,7 @@ import type { Block, Column, ReportSection, TableRow } from '../details.ts';
 import { html, joinHtml } from '../html.ts';
 import { badge, rich, tokenChange } from '../render.ts';
 import type { Report } from '../types.ts';
+import { leadColumns } from './common.ts';
 
 export const armsSection: ReportSection<Report> = {
   id: 'arms',
@@ -32,8 +33,7 @@ export const armsSection: ReportSection<Report> = {
   build(r) {
     const toks = r.meta.tokenizers.map((t) => t.name);
     const columns: Column[] = [
-      { key: 'corpus_id', label: 'Corpus', type: 'ident' },
-      { key: 'arm', label: 'Arm', type: 'key' },
+      ...leadColumns({ arm: 'key' }),
       { key: 'flags', label: 'Flags', type: 'text' },
     ];
     for (const t of toks) {

@@ -32,6 +32,19 @@ export function isWeak(q: QueryRow): boolean {
 }
 
 /** Most per-query rows the page shows (large external sets stay usable; tables/ has them all). */
+/**
+ * The leading Corpus / Arm (/ Tokenizer) columns of the bench tables: the one home of their keys
+ * and labels. `arm` is the arm column's type (a sort key in some tables), `corpusKey` the row
+ * field that holds the corpus id.
+ */
+export function leadColumns(o: { arm?: 'ident' | 'key'; tokenizer?: boolean; corpusKey?: string } = {}): Column[] {
+  return [
+    { key: o.corpusKey ?? 'corpus_id', label: 'Corpus', type: 'ident' },
+    { key: 'arm', label: 'Arm', type: o.arm ?? 'ident' },
+    ...(o.tokenizer ? [{ key: 'tokenizer', label: 'Tokenizer', type: 'ident' } as Column] : []),
+  ];
+}
+
 export const MAX_QUERY_ROWS = 2000;
 
 /** Keep every weak row first, then the rest, up to the cap; original order preserved. */
@@ -76,8 +89,7 @@ export function perQueryTable(rows: PerQueryRow[], id: string): TableDetails {
     kind: 'table',
     id,
     columns: [
-      { key: 'corpus', label: 'Corpus', type: 'ident' },
-      { key: 'arm', label: 'Arm', type: 'ident' },
+      ...leadColumns({ corpusKey: 'corpus' }),
       { key: 'retriever', label: 'Retriever', type: 'ident' },
       { key: 'query_id', label: 'Query id', type: 'ident' },
       { key: 'query', label: 'Query', type: 'text', wide: true },
@@ -115,9 +127,7 @@ export function economicsBlocks(
       kind: 'table',
       id: `${id}-break-even`,
       columns: [
-        { key: 'corpus_id', label: 'Corpus', type: 'ident' },
-        { key: 'arm', label: 'Arm', type: 'ident' },
-        { key: 'tokenizer', label: 'Tokenizer', type: 'ident' },
+        ...leadColumns({ tokenizer: true }),
         { key: 'full_menu_tokens', label: 'Full menu', type: 'num', digits: 0 },
         { key: 'discovery_menu_tokens', label: 'Discovery menu', type: 'num', digits: 0 },
         { key: 'mean_response_tokens', label: 'Mean response', type: 'num', digits: 1 },
@@ -136,9 +146,7 @@ export function economicsBlocks(
       kind: 'table',
       id: `${id}-sessions`,
       columns: [
-        { key: 'corpus_id', label: 'Corpus', type: 'ident' },
-        { key: 'arm', label: 'Arm', type: 'ident' },
-        { key: 'tokenizer', label: 'Tokenizer', type: 'ident' },
+        ...leadColumns({ tokenizer: true }),
         { key: 'calls_per_session', label: 'Calls/session', type: 'int' },
         { key: 'retry_rate', label: 'Retry rate', type: 'num', digits: 2 },
         { key: 'menu_tokens', label: 'Menu', type: 'num', digits: 0 },

@@ -5,7 +5,7 @@
  * cannot be read as one figure.
  */
 import { BASELINE_ARM_ID } from '../../constants.ts';
-import { DEFAULT_RETRIEVER_ID } from '../../retrieval/registry.ts';
+import { DEFAULT_RETRIEVER_ID } from '../../retrieval/index.ts';
 import type { ReportSection, Tile } from '../details.ts';
 import { html } from '../html.ts';
 import { fmtInt, fmtMetric, fmtNum } from '../render.ts';

@@ -75,19 +75,7 @@ export const liveSection: ReportSection<Report> = {
     const perQueryAll = livePerQueryRows(r);
     const perQuery = capRows(perQueryAll);
     // the run's health first: a failed run must look failed
-    const health: Block[] = [];
-    if (l.status?.state === 'failed') health.push({ kind: 'paragraph', text: `RUN FAILED: ${l.status.reason ?? 'error rate above the limit'}` });
-    if (l.style) health.push({ kind: 'paragraph', text: `style: ${l.style} (${l.style_reason ?? ''}); discovery: ${l.discovery ? `${l.discovery.status}${l.discovery.reason ? ` (${l.discovery.reason})` : ''}` : 'measured'}` });
-    if (l.calls) {
-      const c = l.calls;
-      health.push({ kind: 'paragraph', text: `calls: measured ${c.measured.n} (${c.measured.errors} failed), warm-up ${c.warmup.n} (${c.warmup.errors} failed), readiness probes ${c.readiness.n} (${c.readiness.errors} failed); only measured calls count` });
-    }
-    if (l.cheap_call) health.push({ kind: 'paragraph', text: `cheap call (${l.cheap_call.method}): p50 ${l.cheap_call.p50_ms} ms, p95 ${l.cheap_call.p95_ms} ms, max ${l.cheap_call.max_ms} ms (n=${l.cheap_call.n})` });
-    if (l.passthrough) {
-      const pt = l.passthrough;
-      health.push({ kind: 'paragraph', text: `pass-through menu (${pt.tokenizer}): ${pt.matched} upstream tools matched, ${pt.unmatched_upstream.length} unmatched, ${pt.extra_proxy.length} extra proxy tools; prefix overhead ${pt.prefix_overhead_tokens} tokens` });
-    }
-    for (const n of l.not_computed ?? []) health.push({ kind: 'paragraph', muted: true, text: `not computed: ${n.what}: ${n.reason}` });
+    const health = healthBlocks(l);
     return {
       blocks: [
         targetBlock(l),
@@ -145,21 +133,7 @@ export const liveSection: ReportSection<Report> = {
           summary: `Every discovery response (${l.responses.length} rows${respRows.length < l.responses.length ? `, ${respRows.length} shown, failures first; all in tables/live_responses.parquet` : ''})`,
           blocks: [
             { kind: 'paragraph', text: 'components add up exactly to the total (span attribution).' },
-            {
-              kind: 'table', id: 'live-responses',
-              columns: [
-                { key: 'query_id', label: 'Query id', type: 'ident' }, { key: 'detail', label: 'Detail', type: 'ident' }, { key: 'tokenizer', label: 'Tokenizer', type: 'ident' },
-                { key: 'ok', label: 'OK', type: 'text' }, { key: 'total_tokens', label: 'Total', type: 'int' }, { key: 'result_count', label: 'Results', type: 'int' },
-                { key: 'latency_ms', label: 'Latency ms', type: 'num', digits: 2 }, ...COMPONENTS.map((c) => ({ key: c, label: c, type: 'int' as const })),
-              ],
-              rows: respRows.map((x) => ({
-                query_id: x.query_id, detail: x.detail, tokenizer: x.tokenizer,
-                ok: x.ok ? rich(html`ok`, 1) : rich(html`<span class="bad">error</span><div class="meta">${x.error ?? ''}</div>`, 0),
-                total_tokens: x.total_tokens, result_count: x.result_count, latency_ms: x.latency_ms,
-                ...Object.fromEntries(COMPONENTS.map((c) => [c, x.components?.[c]])),
-              })),
-              rowClasses: respRows.map((x) => (x.ok ? '' : 'err')),
-            },
+            responsesTable(respRows),
           ],
         },
         ...economicsBlocks(l.economics, 'live-economics', 'Live economics', p['live.economics.break_even'], p['live.economics.session_estimates']),
@@ -174,3 +148,40 @@ export const liveSection: ReportSection<Report> = {
     };
   },
 };
+
+/** the run's health: failed state, style, call counts, cheap call, pass-through, what was not computed */
+function healthBlocks(l: LiveReport): Block[] {
+  const health: Block[] = [];
+  if (l.status?.state === 'failed') health.push({ kind: 'paragraph', text: `RUN FAILED: ${l.status.reason ?? 'error rate above the limit'}` });
+  if (l.style) health.push({ kind: 'paragraph', text: `style: ${l.style} (${l.style_reason ?? ''}); discovery: ${l.discovery ? `${l.discovery.status}${l.discovery.reason ? ` (${l.discovery.reason})` : ''}` : 'measured'}` });
+  if (l.calls) {
+    const c = l.calls;
+    health.push({ kind: 'paragraph', text: `calls: measured ${c.measured.n} (${c.measured.errors} failed), warm-up ${c.warmup.n} (${c.warmup.errors} failed), readiness probes ${c.readiness.n} (${c.readiness.errors} failed); only measured calls count` });
+  }
+  if (l.cheap_call) health.push({ kind: 'paragraph', text: `cheap call (${l.cheap_call.method}): p50 ${l.cheap_call.p50_ms} ms, p95 ${l.cheap_call.p95_ms} ms, max ${l.cheap_call.max_ms} ms (n=${l.cheap_call.n})` });
+  if (l.passthrough) {
+    const pt = l.passthrough;
+    health.push({ kind: 'paragraph', text: `pass-through menu (${pt.tokenizer}): ${pt.matched} upstream tools matched, ${pt.unmatched_upstream.length} unmatched, ${pt.extra_proxy.length} extra proxy tools; prefix overhead ${pt.prefix_overhead_tokens} tokens` });
+  }
+  for (const n of l.not_computed ?? []) health.push({ kind: 'paragraph', muted: true, text: `not computed: ${n.what}: ${n.reason}` });
+  return health;
+}
+
+/** every discovery response, components included (failed rows marked) */
+function responsesTable(respRows: LiveReport['responses']): Block {
+  return {
+    kind: 'table', id: 'live-responses',
+    columns: [
+      { key: 'query_id', label: 'Query id', type: 'ident' }, { key: 'detail', label: 'Detail', type: 'ident' }, { key: 'tokenizer', label: 'Tokenizer', type: 'ident' },
+      { key: 'ok', label: 'OK', type: 'text' }, { key: 'total_tokens', label: 'Total', type: 'int' }, { key: 'result_count', label: 'Results', type: 'int' },
+      { key: 'latency_ms', label: 'Latency ms', type: 'num', digits: 2 }, ...COMPONENTS.map((c) => ({ key: c, label: c, type: 'int' as const })),
+    ],
+    rows: respRows.map((x) => ({
+      query_id: x.query_id, detail: x.detail, tokenizer: x.tokenizer,
+      ok: x.ok ? rich(html`ok`, 1) : rich(html`<span class="bad">error</span><div class="meta">${x.error ?? ''}</div>`, 0),
+      total_tokens: x.total_tokens, result_count: x.result_count, latency_ms: x.latency_ms,
+      ...Object.fromEntries(COMPONENTS.map((c) => [c, x.components?.[c]])),
+    })),
+    rowClasses: respRows.map((x) => (x.ok ? '' : 'err')),
+  };
+}

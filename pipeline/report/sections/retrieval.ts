@@ -3,7 +3,7 @@ import type { ReportSection, TableRow } from '../details.ts';
 import { html } from '../html.ts';
 import { rich } from '../render.ts';
 import { isScored, type Report } from '../types.ts';
-import { capRows, isWeak, METRIC_COLUMNS, metricValues, offlinePerQueryRows, perQueryTable } from './common.ts';
+import { capRows, isWeak, leadColumns, METRIC_COLUMNS, metricValues, offlinePerQueryRows, perQueryTable } from './common.ts';
 
 export const retrievalSection: ReportSection<Report> = {
   id: 'retrieval',
@@ -12,8 +12,7 @@ export const retrievalSection: ReportSection<Report> = {
   schemaRefs: ['#/$defs/retrieval', '#/$defs/metrics', '#/$defs/query_row'],
   build(r) {
     const columns = [
-      { key: 'corpus_id', label: 'Corpus', type: 'ident' as const },
-      { key: 'arm', label: 'Arm', type: 'key' as const },
+      ...leadColumns({ arm: 'key' }),
       { key: 'retriever', label: 'Retriever', type: 'text' as const },
       { key: 'golden_version', label: 'Golden', type: 'ident' as const },
       { key: 'query_count', label: 'Queries', type: 'int' as const },

@@ -6,12 +6,12 @@
  * time and query p50/p99, and the per-fold choices. The chart "recall@5 per retriever" is in the
  * chart grid (sections/charts.ts, spec retriever_recall).
  */
-import { DEFAULT_RETRIEVER_ID } from '../../retrieval/registry.ts';
+import { DEFAULT_RETRIEVER_ID } from '../../retrieval/index.ts';
 import type { Block, Column, ReportSection, TableRow } from '../details.ts';
 import { html } from '../html.ts';
 import { fmtMetric, rich } from '../render.ts';
 import { isScored, type Report, type RetrievalScored } from '../types.ts';
-import { METRIC_COLUMNS, metricValues } from './common.ts';
+import { leadColumns, METRIC_COLUMNS, metricValues } from './common.ts';
 
 const signed = (x: number) => `${x >= 0 ? '+' : '\u2212'}${fmtMetric(Math.abs(x))}`;
 const json = (o: unknown) => JSON.stringify(o);
@@ -39,8 +39,7 @@ export const retrieversSection: ReportSection<Report> = {
   appliesTo: (r) => new Set(r.retrieval.map((x) => x.retriever?.id)).size > 1,
   build(r) {
     const columns: Column[] = [
-      { key: 'corpus_id', label: 'Corpus', type: 'ident' },
-      { key: 'arm', label: 'Arm', type: 'ident' },
+      ...leadColumns(),
       { key: 'retriever', label: 'Retriever', type: 'text' },
       ...METRIC_COLUMNS.filter((c) => c.key !== 'comprehensiveness_at_5'),
       { key: 'delta', label: `\u0394R@5 vs ${DEFAULT_RETRIEVER_ID} [paired CI]`, type: 'text' },
@@ -102,8 +101,7 @@ export const retrieversSection: ReportSection<Report> = {
             kind: 'table',
             id: 'retrievers-folds',
             columns: [
-              { key: 'corpus_id', label: 'Corpus', type: 'ident' },
-              { key: 'arm', label: 'Arm', type: 'ident' },
+              ...leadColumns(),
               { key: 'retriever', label: 'Retriever', type: 'key' },
               { key: 'fold', label: 'Fold', type: 'int' },
               { key: 'queries', label: 'Held-out queries', type: 'int' },

@@ -1,6 +1,6 @@
 /**
  * `preset:NAME[,upstream=SERVER]`: a preset of datasets/presets started in front of the
- * upstreams (pipeline/systems/preset.ts); a single-upstream preset fronts SERVER (default
+ * upstreams (pipeline/systems/preset-start.ts); a single-upstream preset fronts SERVER (default
  * `fixture`). NAME defaults to the preset's name.
  */
 import { loadPreset } from '../../adapter/preset.ts';
@@ -11,7 +11,7 @@ import type { SystemKindEntry } from '../types.ts';
 // heavy modules load when a system is opened or measured, not when a --system SPEC is parsed (every CLI start)
 const proxyOpen = () => import('../proxy-open.ts');
 const measure = () => import('../measure.ts');
-const presets = () => import('../preset.ts');
+const presets = () => import('../preset-start.ts');
 
 /** the keys `preset:NAME,key=val` takes */
 export const PRESET_SYSTEM_KEYS = ['upstream'] as const;

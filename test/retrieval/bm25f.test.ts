@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createBm25Retriever, DEFAULT_BM25_PARAMS, FIELD_NAMES, type FieldName } from '../../pipeline/retrieval/bm25.ts';
+import { createBm25Retriever, DEFAULT_BM25_PARAMS, FIELD_NAMES, type FieldName } from '../../pipeline/retrieval/bm25f.ts';
 import { analyze, analyzeJoined, analyzeParts } from '../../pipeline/retrieval/analyzer.ts';
 import { syntheticTools } from '../../pipeline/corpus/synthetic.ts';
 import type { IndexDoc } from '../../pipeline/types.ts';

@@ -3,8 +3,8 @@
  * retrievers). The API key never travels as a flag: it is read from MCPGAUGE_EMBED_API_KEY.
  */
 import { Option } from 'commander';
-import { EMBED_KEY_ENV } from '../retrieval/embed_client.ts';
-import type { RetrieverOptions } from '../retrieval/types.ts';
+import { EMBED_KEY_ENV } from '../retrieval/index.ts';
+import type { RetrieverOptions } from '../retrieval/index.ts';
 
 export const EMBED_FLAGS: readonly Option[] = [
   new Option('--embed-url <url>', `embeddings endpoint for the embed/hybrid_embed retrievers: OpenAI-compatible .../v1/embeddings or Ollama .../api/embed (key from ${EMBED_KEY_ENV})`),
