@@ -25,5 +25,5 @@ export function isPlainObject(v: unknown): v is { [k: string]: JsonValue } {
 }
 
 export function hasOwn(o: object, k: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, k);
+  return  Object.hasOwn(o, k);
 }

@@ -51,7 +51,7 @@ export const CACHE_ROOT = cacheRoot(process.env, INSTALLED);
 export function cacheRoot(env: NodeJS.ProcessEnv, installed: boolean): string {
   if (env.MCPGAUGE_CACHE_DIR) return resolve(env.MCPGAUGE_CACHE_DIR);
   if (!installed) return resolve(REPO_ROOT, '.cache');
-  const xdg = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith('/') ? env.XDG_CACHE_HOME : resolve(env.HOME || homedir(), '.cache');
+  const xdg = env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : resolve(env.HOME || homedir(), '.cache');
   return resolve(xdg, 'mcpgauge');
 }
 /** dashboard template, page script and chart specs */

@@ -14,7 +14,7 @@
   }
   var drawn = {};
   function drawRows(table) {
-    var id = table && table.getAttribute('data-rows');
+    var id = table?.getAttribute('data-rows');
     var src = id && document.getElementById(id);
     if (!src) return drawn[id] || Promise.resolve();
     if (drawn[id]) return drawn[id];
@@ -58,7 +58,7 @@
     if (v === null) v = td.textContent || '';
     if (v === '') return { e: 1, n: 0, s: '' };
     var n = Number(v);
-    return isNaN(n) ? { e: 0, n: 0, s: v.toLowerCase() } : { e: 0, n: n, s: null };
+    return Number.isNaN(n) ? { e: 0, n: 0, s: v.toLowerCase() } : { e: 0, n: n, s: null };
   }
   function cmp(a, b) {
     if (a.e !== b.e) return a.e - b.e;

@@ -221,7 +221,7 @@ export function finishArm(prep: PreparedArm, counts: readonly ArmCounts[], basel
       mean_tokens: mean(perTool),
       p50_tokens: percentile(perTool, 50),
       p95_tokens: percentile(perTool, 95),
-      max_tokens: perTool.reduce((a, b) => (b > a ? b : a), 0),
+      max_tokens: perTool.reduce((a, b) => (Math.max(b , a)), 0),
       savings_vs_baseline_pct: savings(result.arm, c.tokenizer, total, baseline),
       heaviest_tools: heaviest(result.tool_ids, perTool, HEAVIEST_N),
     });

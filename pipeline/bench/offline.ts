@@ -15,7 +15,7 @@ import { UserError } from '../types.ts';
 import { loadCorpus } from '../corpus/load.ts';
 import { invalidUtf8Warning } from '../corpus/hygiene.ts';
 import { resolveArms } from '../../arms/registry.ts';
-import { type Arm } from '../../arms/types.ts';
+import type { Arm } from '../../arms/types.ts';
 import { BASELINE_ARM_ID } from '../constants.ts';
 import { prepareArm, finishArm, type ArmCounts, type ArmRunResult, type PreparedArm } from './arm-tokens.ts';
 import { startCountWorker } from '../tokens/worker_client.ts';

@@ -6,7 +6,7 @@
 import { REPO_ROOT as ROOT } from '../constants.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, } from 'node:path';
 import type { ToolRecord } from '../types.ts';
 import { toolRecordOf } from '../mcp/tool-record.ts';
 import { connectMcp } from '../mcp/client.ts';

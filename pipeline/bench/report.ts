@@ -2,7 +2,6 @@
 import { REPO_ROOT as ROOT } from '../constants.ts';
 import { VERSION } from '../constants.ts';
 import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
 import type { JsonValue } from '../types.ts';
 import { REPORT_VERSION, type LiveReport, type Report, type ScaleReport, type SystemBlock } from '../report/types.ts';
 import { TOKENIZER_CAVEAT } from '../tokens/tokenizer.ts';

@@ -1,11 +1,11 @@
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { UserError } from '../types.ts';
 import { DEFAULT_BENCH_OUT, DEFAULT_CORPUS, DEFAULT_DISCOVERY_MENU, DEFAULT_RESULT_FIXTURES, TOKENIZER_NAMES } from '../constants.ts';
 import { termLine } from '../util/escape.ts';
 import type { BenchOptions } from '../bench/run.ts';
 import { liveOptions, liveOptionsFromFlags } from '../live/flags.ts';
 import { systemOptions, systemOptionsFromFlags } from './system-flags.ts';
-import { DEFAULT_RETRIEVER_ID, resolveRetrieverIds, retrieverIds } from '../retrieval/index.ts';
+import { resolveRetrieverIds, retrieverIds } from '../retrieval/index.ts';
 import { EMBED_FLAGS, embedOptionsFromFlags } from './embed-flags.ts';
 
 // Heavy modules (tiktoken, arrow, parquet, vega, the MCP SDK) load inside the action, so other

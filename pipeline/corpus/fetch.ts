@@ -12,7 +12,7 @@
  * never lands there. The Hub base URL honours HF_ENDPOINT (as huggingface_hub does).
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { UserError } from '../types.ts';
 import { assertInputFile, listFilesSorted, publishDir, writeFileAtomic } from '../util/fs.ts';

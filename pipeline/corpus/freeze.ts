@@ -11,7 +11,6 @@
 import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { connectMcp, describeTarget, type McpTarget, type WireTool } from '../mcp/client.ts';
 import { UserError, type JsonValue, type ToolRecord } from '../types.ts';
 import { DATASETS_DIR, REPO_ROOT } from '../constants.ts';

@@ -294,7 +294,7 @@ function cellResult(
 ): CellResult {
   let { status, reason } = o;
   const containers = dockerCheck(o.sweeps);
-  if (containers && containers.left.length) {
+  if (containers?.left.length) {
     status = 'fail';
     reason = `${containers.left.length} container(s) labelled ${containers.label} still existed after the teardown (removed by the gate: ${containers.left.join(', ')}); ${reason}`;
   } else if (containers) reason = `${reason}; no container labelled ${containers.label} left after the teardown`;

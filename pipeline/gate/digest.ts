@@ -22,9 +22,9 @@
  * and hashes that list.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, } from 'node:fs';
 import { listFilesSorted } from '../util/fs.ts';
-import { join, relative, resolve, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { REPO_ROOT } from '../constants.ts';
 import type { AdapterOptions, ProxySpec } from '../adapter/index.ts';
 import { harnessError } from './config.ts';

@@ -17,7 +17,7 @@ import { UserError } from '../types.ts';
 import type { PinnedProtocol } from '../mcp/protocol.ts';
 import type { AdapterOptions, ProxySpec, TransportChoice } from '../adapter/index.ts';
 import { chooseProxy, notApplicable } from './proxy.ts';
-import { CELLS, CELL_IDS, type CellDef } from './cells.ts';
+import { CELLS, type CellDef } from './cells.ts';
 import { harnessError, loadGateConfig, selectCells, type GateConfig } from './config.ts';
 import { fixtureImage, guardDockerRun, imageMissing, probeDocker } from './docker.ts';
 import { ROLES, TAG_ENV, preflightFixture } from './cell-fixtures.ts';

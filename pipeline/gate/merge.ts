@@ -306,7 +306,7 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
   a.failures.push(...failures);
   a.advisories.push(...advisories);
   const verdict = a.failures.length ? 'fail' : 'pass';
-  const head = accepted.find((e) => e.fragment!.kind === 'cell')?.fragment!.report;
+  const head = accepted.map((e) => e.fragment!).find((f) => f.kind === 'cell')?.report;
   const count = (s: string) => a.cells.filter((c) => c.status === s).length;
   const style = a.cells.find((c) => c.style)?.style;
   const totals = accepted.map((e) => (e.fragment!.kind === 'cell' ? e.fragment!.report!.timing.total_ms : e.fragment!.fixture_compliance!.duration_ms));

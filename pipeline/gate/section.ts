@@ -75,7 +75,7 @@ export const gateSection: ReportSection<GateReport> = {
           rowClasses: g.cells.map((c) => (c.status === 'fail' ? 'err' : '')),
         },
         ...(failing.length ? [{ kind: 'list' as const, items: failing }] : []),
-        ...(g.fixture_compliance && g.fixture_compliance.runs.length
+        ...(g.fixture_compliance?.runs.length
           ? [
               {
                 kind: 'table' as const,

@@ -37,7 +37,7 @@ export interface MeasureInput {
 }
 
 export async function measureCalls(m: MeasureInput): Promise<Measured> {
-  const { s, golden } = m;
+  const { s } = m;
   const counts: CallCounts = { readiness: { n: 0, errors: 0 }, warmup: { n: 0, errors: 0 }, measured: { n: 0, errors: 0 } };
   const detailRuns: DetailRun[] = [];
   let discovery: Measured['discovery'];

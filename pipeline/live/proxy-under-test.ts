@@ -16,8 +16,7 @@
 import { httpTarget } from '../adapter/transport.ts';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { connectMcp, describeTarget, type McpTarget, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
 import { discardScratch, loadProxyConfig, targetOf, type UpstreamConfig } from '../proxy/config.ts';

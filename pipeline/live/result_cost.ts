@@ -19,10 +19,10 @@
  */
 import { connectMcp, type CallResult, type McpConnection, type ProtocolChoice } from '../mcp/client.ts';
 import { targetOf, type UpstreamConfig } from '../proxy/config.ts';
-import type { Span, Tokenizer, TokenizerName } from '../tokens/tokenizer.ts';
+import type { Span, Tokenizer, } from '../tokens/tokenizer.ts';
 import type { GoldenSet, JsonValue } from '../types.ts';
 import { mean, percentile } from '../util/stats.ts';
-import { taskSessionEstimates, type TaskSessionRow } from '../economics/session.ts';
+import { taskSessionEstimates, } from '../economics/session.ts';
 import type { ResponsePartition } from './spans.ts';
 import { fillPlaceholders } from '../toolresults/seed.ts';
 import type { DetailRun } from './calls.ts';

@@ -5,9 +5,8 @@
  */
 import { CORS_ALLOW_HEADERS, closeServer, hostGuard, isLoopbackHost, listen, originPolicy, sendJson, urlHost } from '../util/http.ts';
 import { VERSION } from '../constants.ts';
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server as HttpServer, } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { McpServer, createMcpHandler, fromJsonSchema, type McpServerFactory } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { toNodeHandler } from '@modelcontextprotocol/node';

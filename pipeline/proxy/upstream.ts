@@ -602,7 +602,7 @@ export class Upstream {
  * make the proxy spin.
  */
 export function backoffDelay(r: RestartPolicy, attempt: number, random: () => number = Math.random): number {
-  const d = Math.min(r.max_ms, r.initial_ms * Math.pow(r.factor, Math.max(0, attempt - 1)));
+  const d = Math.min(r.max_ms, r.initial_ms * r.factor ** Math.max(0, attempt - 1));
   return Math.max(50, Math.round(d / 2 + random() * (d / 2)));
 }
 

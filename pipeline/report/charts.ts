@@ -74,7 +74,10 @@ export const chartWarnings = new Map<string, string[]>();
 export function applyColors(spec: unknown, c: ChartColors | undefined): void {
   if (!c || c.domain.length === 0) return;
   const walk = (o: unknown): void => {
-    if (Array.isArray(o)) return o.forEach(walk);
+    if (Array.isArray(o)) {
+      o.forEach(walk);
+      return;
+    }
     if (!o || typeof o !== 'object') return;
     const rec = o as Record<string, unknown>;
     const enc = rec.encoding as Record<string, Record<string, unknown>> | undefined;

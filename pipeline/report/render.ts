@@ -10,7 +10,7 @@ import type { Figure, Provenance } from '../types.ts';
 import { TEMPLATE_DIR } from '../constants.ts';
 import { chartFigure } from './charts.ts';
 import type { Block, CellValue, Column, RichCell, SectionDetails, SectionInput, TableDetails, Tile } from './details.ts';
-import { esc, html, joinHtml, SafeHtml, toHtml, trustedHtml, type HtmlValue } from './html.ts';
+import { esc, html, joinHtml, type SafeHtml, toHtml, trustedHtml, type HtmlValue } from './html.ts';
 
 // ---------------------------------------------------------------------------------------------
 // formatting

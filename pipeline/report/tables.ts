@@ -3,7 +3,7 @@
  * Parquet. Column types are fixed per table (not inferred), so a reader sees the same schema
  * whatever the data.
  */
-import { Table, Vector, makeData, makeVector, tableToIPC, Utf8, Int32, Float64, Bool } from 'apache-arrow';
+import { Table, type Vector, makeData, makeVector, tableToIPC, Utf8, Int32, Float64, Bool } from 'apache-arrow';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import type { Report } from './types.ts';
 import { isScored } from './types.ts';

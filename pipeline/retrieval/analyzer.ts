@@ -81,12 +81,12 @@ export const SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
 ]);
 
 /** The word language (documentation; `forEachWord` scans the same thing by hand). */
-export const WORD_RE = /[\p{L}\p{M}\p{N}]+(?:[_.\-][\p{L}\p{M}\p{N}]+)*/u;
+export const WORD_RE = /[\p{L}\p{M}\p{N}]+(?:[_.-][\p{L}\p{M}\p{N}]+)*/u;
 const APOSTROPHE_RE = /(?<=[\p{L}\p{M}\p{N}])['\u2019](?=[\p{L}\p{M}\p{N}])/gu;
 const SCHEMA_URL_RE = /https?:\/\/json-schema\.org[^\s"',}\]]*/giu;
 // camelCase boundaries: lower/digit followed by Upper; Upper followed by Upper+lower.
 const CAMEL_RE = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
-const CONNECTOR_RE = /[_.\-]+/;
+const CONNECTOR_RE = /[_.-]+/;
 const ASCII_WORD_RE = /^[a-z]+$/;
 const VOWEL_RE = /[aeiouy]/;
 

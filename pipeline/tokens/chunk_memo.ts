@@ -37,7 +37,6 @@ export interface ChunkCounter {
 /** the memo is dropped when its keys reach this many UTF-16 units (bounded memory) */
 export const MEMO_MAX_CHARS = 64 * 1024 * 1024;
 
-const NL = 0x0a;
 const SPACE = 0x20;
 const TAB = 0x09;
 const SLASH = 0x2f;

@@ -6,7 +6,7 @@
  * `lossy_n`, and is left out of every saving.
  */
 import { canonicalJson } from '../corpus/canonical.ts';
-import type { Tokenizer, TokenizerName } from '../tokens/tokenizer.ts';
+import type { Tokenizer, } from '../tokens/tokenizer.ts';
 import { mean } from '../util/stats.ts';
 import type { JsonValue } from '../types.ts';
 import { RESULT_BASELINE_ARM_ID, type ResultArm } from '../../arms/result-types.ts';

@@ -5,7 +5,7 @@
  */
 import { relative } from 'node:path';
 import { REPO_ROOT } from '../constants.ts';
-import type { Tokenizer, TokenizerName } from '../tokens/tokenizer.ts';
+import type { Tokenizer, } from '../tokens/tokenizer.ts';
 import { loadResultFixtures } from './fixture-file.ts';
 import { resolveResultArms } from '../../arms/result-registry.ts';
 import { runResultArms, RESULT_CLASS_SCOPES, type ResultArmRow } from './arm-rows.ts';

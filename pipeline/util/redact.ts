@@ -19,7 +19,7 @@ export const SECRET_FLAGS: readonly string[] = ['--api-key', '--token', '--passw
 /** Flags whose value is a header line: redacted when the header is a credential. */
 const HEADER_FLAGS: readonly string[] = ['-H', '--header'];
 
-const SECRET_NAME = String.raw`[A-Za-z_][A-Za-z0-9_.-]*?(?:KEY|TOKEN|SECRET|PASSW(?:OR)?D|PASS|AUTH[A-Z]*|CREDENTIALS?|COOKIE|SESSION)[A-Za-z0-9_]*`;
+const SECRET_NAME = `[A-Za-z_][A-Za-z0-9_.-]*?(?:KEY|TOKEN|SECRET|PASSW(?:OR)?D|PASS|AUTH[A-Z]*|CREDENTIALS?|COOKIE|SESSION)[A-Za-z0-9_]*`;
 
 const RULES: readonly [RegExp, string][] = [
   // NAME=value with a credential-shaped name (env words, config strings); value up to whitespace or quote

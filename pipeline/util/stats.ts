@@ -30,8 +30,8 @@ export function distribution(values: readonly number[]): Distribution {
     p50: percentile(values, 50),
     p95: percentile(values, 95),
     p99: percentile(values, 99),
-    max: values.length ? values.reduce((a, b) => (b > a ? b : a), -Infinity) : NaN,
-    min: values.length ? values.reduce((a, b) => (b < a ? b : a), Infinity) : NaN,
+    max: values.length ? values.reduce((a, b) => (Math.max(b , a)), -Infinity) : NaN,
+    min: values.length ? values.reduce((a, b) => (Math.min(b , a)), Infinity) : NaN,
   };
 }
 

@@ -56,7 +56,7 @@ export async function runOnCompose(root, mcpgaugeArgv, { healthTimeoutMs = 180_0
     const left = spawnSync('docker', ['ps', '-aq', '--filter', `label=com.docker.compose.project=${project}`], { encoding: 'utf8' }).stdout.trim();
     say(`torn down (${client.join(' ')} down: exit ${r.status}; containers of project ${project} left: ${left ? left.split('\n').length : 0})`);
   };
-  const onSignal = (sig, code) => () => {
+  const onSignal = (_sig, code) => () => {
     down();
     process.exit(code);
   };

@@ -3,7 +3,7 @@ import { REPO_ROOT as ROOT } from '../../pipeline/constants.ts';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { runOffline } from '../../pipeline/bench/offline.ts';
 import { assembleReport } from '../../pipeline/bench/report.ts';

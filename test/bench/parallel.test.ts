@@ -5,7 +5,7 @@
 import { REPO_ROOT as ROOT } from '../../pipeline/constants.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join, resolve } from 'node:path';
+import { join, } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { runOffline, threadsFromEnv, type OfflineOptions } from '../../pipeline/bench/offline.ts';
 import { startCountWorker } from '../../pipeline/tokens/worker_client.ts';

@@ -39,7 +39,7 @@ describe('security probes: safe on real servers, evidence-only', { concurrency: 
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
     const { report, recording } = await comply({ kind: 'stdio', command: process.execPath, args: [FS_ENTRY, tmp], env }, { ...OPTS, invasive: true });
-    const tools = new Map(((recording.evidence[0].exchanges.find((e) => e.probe === 'tools-list')?.response?.messages[0] as { result?: { tools?: Array<{ name: string; annotations?: { readOnlyHint?: boolean } }> } }).result?.tools ?? []).map((t) => [t.name, t]));
+    const tools = new Map(((recording.evidence[0].exchanges.find((e) => e.probe === 'tools-list')?.response?.messages[0] as undefined | { result?: { tools?: Array<{ name: string; annotations?: { readOnlyHint?: boolean } }> } })?.result?.tools ?? []).map((t) => [t.name, t]));
     assert.ok([...tools.values()].some((t) => t.annotations?.readOnlyHint === false), 'the server lists write tools (the case this test is about)');
     const calls = calledTools(recording.evidence[0]);
     assert.ok(calls.length >= 5, `payload probes were sent (${calls.length})`);

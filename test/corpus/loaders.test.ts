@@ -48,7 +48,7 @@ test('frozen corpus: round trip, sorted canonical records, descriptor', async ()
   assert.deepEqual(c.tools[1].inputSchema, { properties: { x: { type: 'integer' } }, type: 'object' });
   // serialization is deterministic: same input -> same bytes, keys in canonical order
   assert.equal(frozenText(), frozenText());
-  assert.match(frozenText(), /^\{\n  "attribution"|^\{\n  "format"/);
+  assert.match(frozenText(), /^\{\n {2}"attribution"|^\{\n {2}"format"/);
 });
 
 test('frozen corpus: the committed corpus-npm4-v1 loads', async () => {

@@ -101,7 +101,7 @@ export function checkPage(page: string, md: string, root: string, program: Comma
   const logical: Array<{ no: number; text: string; fenced: boolean }> = [];
   for (const l of lines) {
     const prev = logical[logical.length - 1];
-    if (prev && prev.fenced && l.fenced && /\\\s*$/.test(prev.text)) prev.text = `${prev.text.replace(/\\\s*$/, ' ')}${l.text}`;
+    if (prev?.fenced && l.fenced && /\\\s*$/.test(prev.text)) prev.text = `${prev.text.replace(/\\\s*$/, ' ')}${l.text}`;
     else logical.push({ ...l });
   }
   const checkCalls = (no: number, code: string, flags: boolean) => {

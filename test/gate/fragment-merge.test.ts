@@ -162,7 +162,7 @@ describe('gate fragments and gate merge', () => {
     // the CLI: red is exit 1 with the reason on stdout
     const r = await cli(['merge', missing, '--config', cfg, '--cells', `${A},${OFF}`, '--out', join(dir, 'merged-cli')]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.match(r.stdout, /^gate merge FAIL: 2 fragment\(s\); 0 pass, 0 flaky, 1 fail, 1 skipped -> .*\n  stdio\/2025-11-25: fail: no fragment for this cell/);
+    assert.match(r.stdout, /^gate merge FAIL: 2 fragment\(s\); 0 pass, 0 flaky, 1 fail, 1 skipped -> .*\n {2}stdio\/2025-11-25: fail: no fragment for this cell/);
   });
 
   test('two fragments for one cell, another config, another proxy build: red; an extra fragment is listed', async () => {

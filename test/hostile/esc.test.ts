@@ -103,7 +103,7 @@ describe('gate against a hostile stdio-served proxy: summary.md, $GITHUB_STEP_SU
     assertInertMarkdown(summary, 'summary.md', own);
     assert.equal(readFileSync(gh, 'utf8'), summary, '$GITHUB_STEP_SUMMARY gets the same text');
     assert.match(summary, /^# mcpgauge release gate: ❌ FAIL$/m, 'our own heading still renders');
-    assert.match(summary, /^- ❌ \*\*stdio\/2025-11-25\*\*: fail \(required, 1 attempt\)\n(  - .*\n)*  - ❌ step 3 call: echo returned a tool error: /m, 'our own bold cell name still renders, the step under it');
+    assert.match(summary, /^- ❌ \*\*stdio\/2025-11-25\*\*: fail \(required, 1 attempt\)\n( {2}- .*\n)* {2}- ❌ step 3 call: echo returned a tool error: /m, 'our own bold cell name still renders, the step under it');
   });
 
   it('stderr and stdout: no escape sequence or control character', () => {

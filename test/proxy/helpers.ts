@@ -1,7 +1,7 @@
 /** Shared helpers for the proxy tests (real processes, real loopback HTTP). */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, } from 'node:path';
 import { connectMcp, resultText, type CallResult, type McpConnection, type ProtocolChoice } from '../../pipeline/mcp/client.ts';
 import { fixtureStdioTarget } from '../../pipeline/fixture/launch.ts';
 import { startProxy, validateProxyConfig, type ProxyHandle } from '../../pipeline/proxy/index.ts';

@@ -21,7 +21,10 @@ function chartsOf(r: Report): ChartRef[] {
 function colorFields(spec: unknown): string[] {
   const out: string[] = [];
   const walk = (o: unknown): void => {
-    if (Array.isArray(o)) return o.forEach(walk);
+    if (Array.isArray(o)) {
+      o.forEach(walk);
+      return;
+    }
     if (!o || typeof o !== 'object') return;
     const rec = o as Record<string, unknown>;
     const c = (rec.encoding as Record<string, { field?: string }> | undefined)?.color;

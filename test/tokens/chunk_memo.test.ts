@@ -6,7 +6,7 @@
 import { REPO_ROOT as ROOT } from '../../pipeline/constants.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join, resolve } from 'node:path';
+import { join, } from 'node:path';
 import { createChunkCounter } from '../../pipeline/tokens/chunk_memo.ts';
 import { getTokenizer, TOKENIZER_NAMES } from '../../pipeline/tokens/tokenizer.ts';
 import { resolveArms } from '../../arms/registry.ts';
