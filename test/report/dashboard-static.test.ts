@@ -92,8 +92,8 @@ test('provenance badges, weak-query shading and the no-break-even row are in the
   assert.match(html, /<span class="bad">no break-even<\/span><div class="meta">full menu \(900\) is not larger than the discovery menu \(1200\)<\/div>/);
   // weak rows: sample has queries whose gold tool is missing from the top 5
   const weak = (html.match(/<tr class="weak">/g) ?? []).length;
-  const expectedWeak = r.retrieval.flatMap((x) => ('per_query' in x ? x.per_query : [])).filter((q) => !q.error && (q.first_relevant_rank === null || q.first_relevant_rank > 5)).length
-    + r.live!.retrieval.flatMap((x) => x.per_query).filter((q) => !q.error && (q.first_relevant_rank === null || q.first_relevant_rank > 5)).length;
+  const expectedWeak = r.retrieval.flatMap((x) => ('per_query' in x ? x.per_query! : [])).filter((q) => !q.error && (q.first_relevant_rank === null || q.first_relevant_rank > 5)).length
+    + r.live!.retrieval.flatMap((x) => x.per_query!).filter((q) => !q.error && (q.first_relevant_rank === null || q.first_relevant_rank > 5)).length;
   assert.ok(expectedWeak > 0);
   assert.equal(weak, expectedWeak);
 });

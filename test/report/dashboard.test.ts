@@ -35,7 +35,7 @@ function hostileSample(): Report {
   const r = buildSampleReport();
   r.corpora[0].name = HOSTILE_TEXT;
   r.live!.target.description = HOSTILE_TEXT;
-  const q = r.retrieval.find(isScored)!.per_query[0];
+  const q = r.retrieval.find(isScored)!.per_query![0];
   q.query = HOSTILE_TEXT;
   return r;
 }
@@ -164,11 +164,11 @@ test('dashboard renders in headless Chromium with no network loads, no errors, e
   assert.deepEqual((await values()).slice(-skipped), Array(skipped).fill(''));
 
   // filter box narrows the per-query table
-  const qid = report.retrieval.find(isScored)!.per_query[1].query_id;
+  const qid = report.retrieval.find(isScored)!.per_query![1].query_id;
   await page.fill('input[data-filter="per-query-table"]', qid);
   const visible = await page.$$eval('#per-query-table tbody tr', (rows) => rows.filter((r) => (r as HTMLElement).style.display !== 'none').length);
   // the page shows the capped rows (every weak row kept), as the retrieval section chooses them
-  const shown = capRows(report.retrieval.filter(isScored).flatMap((x) => x.per_query.map((q) => ({ corpus: x.corpus_id, arm: x.arm, retriever: x.retriever.id, q }))));
+  const shown = capRows(report.retrieval.filter(isScored).flatMap((x) => x.per_query!.map((q) => ({ corpus: x.corpus_id, arm: x.arm, retriever: x.retriever.id, q }))));
   const expected = shown.filter(({ q }) => q.query_id.includes(qid) || q.query.toLowerCase().includes(qid)).length;
   assert.ok(expected > 1);
   assert.equal(visible, expected); // one row per scored (corpus, arm, retriever)

@@ -72,7 +72,7 @@ export const liveSection: ReportSection<Report> = {
     const p = r.provenance;
     // failed calls first when the table must be capped; all rows are in tables/live_responses.parquet
     const respRows = l.responses.length <= MAX_QUERY_ROWS ? l.responses : [...l.responses.filter((x) => !x.ok), ...l.responses.filter((x) => x.ok)].slice(0, MAX_QUERY_ROWS);
-    const perQueryAll = l.retrieval.flatMap((x) => x.per_query.map((q) => ({ corpus: l.corpus_id ?? 'live', arm: `proxy (${x.detail})`, retriever: 'proxy', q })));
+    const perQueryAll = l.retrieval.flatMap((x) => (x.per_query ?? []).map((q) => ({ corpus: l.corpus_id ?? 'live', arm: `proxy (${x.detail})`, retriever: 'proxy', q })));
     const perQuery = capRows(perQueryAll);
     // the run's health first: a failed run must look failed
     const health: Block[] = [];

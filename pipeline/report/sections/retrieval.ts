@@ -9,7 +9,7 @@ export const retrievalSection: ReportSection<Report> = {
   id: 'retrieval',
   title: 'Retrieval quality',
   provenanceKeys: ['retrieval'],
-  schemaRefs: ['#/$defs/retrieval', '#/$defs/metrics', '#/$defs/query_row'],
+  schemaRefs: ['#/$defs/retrieval', '#/$defs/metrics', '#/$defs/tables', '#/$defs/query_row'],
   build(r) {
     const columns = [
       { key: 'corpus_id', label: 'Corpus', type: 'ident' as const },
@@ -38,7 +38,7 @@ export const retrievalSection: ReportSection<Report> = {
         ...metricValues(x.metrics),
       };
     });
-    const all = r.retrieval.filter(isScored).flatMap((x) => x.per_query.map((q) => ({ corpus: x.corpus_id, arm: x.arm, retriever: x.retriever.id, q })));
+    const all = r.retrieval.filter(isScored).flatMap((x) => (x.per_query ?? []).map((q) => ({ corpus: x.corpus_id, arm: x.arm, retriever: x.retriever.id, q })));
     const weak = all.filter((x) => isWeak(x.q)).length;
     const pq = capRows(all);
     return {
