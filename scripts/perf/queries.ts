@@ -4,10 +4,12 @@
  * bootstrap iterations; no live stage) on a ~500-tool catalog at 100 / 300 / 1,000 / 3,000
  * seeded generated queries (scripts/perf/lib/queries.ts: 6-word windows of tool descriptions,
  * that tool the one label). Catalog: LiveMCPTool (527 tools: ../shared/datasets mirror or
- * .cache/corpora/livemcptool after `make fetch`), else syntheticTools(500) (said so). Per size:
- * wall time, peak RSS (lib/rss-probe.mjs, the process's own incl. workers), report.json size and
- * tables/ size; then the fitted exponent of wall time in queries (least squares on log-log,
- * pipeline/scale/fit.ts) with R². Goals (issue 31; printed, never asserted): exponent <= 1.1,
+ * .cache/corpora/livemcptool after `make fetch`; PERF_CATALOG=FILE names another), else
+ * syntheticTools(500) (said so). Per size:
+ * wall time, CPU time and peak RSS (lib/rss-probe.mjs, the process's own incl. workers),
+ * report.json, tables/ and dashboard sizes; then the fitted exponents of wall and CPU time in
+ * queries (least squares on log-log, pipeline/scale/fit.ts) with R² (on a loaded machine the CPU
+ * fit is the steadier one). Goals (issue 31; printed, never asserted): exponent <= 1.1,
  * 1,000 queries <= 60 s and <= 1.5 GB, report.json <= 5 MB. PERF_QUERIES=100,300 picks the sizes.
  */
 import { spawnSync } from 'node:child_process';
@@ -23,7 +25,7 @@ const SIZES = (process.env.PERF_QUERIES ?? '100,300,1000,3000').split(',').map(N
 const GOALS = { exponent: 1.1, wall_s_at_1000: 60, rss_mb: 1536, report_mb: 5 };
 
 async function catalog(dir: string): Promise<{ path: string; label: string }> {
-  const live = [resolve(ROOT, '..', 'shared', 'datasets', 'livemcptool', 'tools.json'), join(ROOT, '.cache', 'corpora', 'livemcptool', 'tools.json')].find((p) => existsSync(p));
+  const live = [process.env.PERF_CATALOG ?? '', resolve(ROOT, '..', 'shared', 'datasets', 'livemcptool', 'tools.json'), join(ROOT, '.cache', 'corpora', 'livemcptool', 'tools.json')].find((p) => p !== '' && existsSync(p));
   if (live) return { path: live, label: `LiveMCPTool (${live})` };
   const { syntheticTools } = await import('../../pipeline/corpus/synthetic.ts');
   const { serializeFrozen } = await import('../../pipeline/corpus/frozen.ts');
@@ -42,6 +44,7 @@ try {
   const corpus = await loadCorpus(cat.path);
   console.log(`catalog: ${cat.label}, ${corpus.tools.length} tools; default profile, whole process (node bin/mcpgauge.mjs bench), no live stage`);
   const points: { x: number; y: number }[] = [];
+  const cpuPoints: { x: number; y: number }[] = [];
   const rows: string[] = [];
   for (const n of SIZES) {
     const golden = join(dir, `golden-${n}.json`);
@@ -57,21 +60,26 @@ try {
       console.log(`${String(n).padStart(5)} queries: FAILED (exit ${p.status}${p.signal ? `, ${p.signal}` : ''}) ${(p.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}`);
       continue;
     }
-    const rss = existsSync(rssFile) ? Number(readFileSync(rssFile, 'utf8')) / 1024 : NaN;
+    const probe = existsSync(rssFile) ? (JSON.parse(readFileSync(rssFile, 'utf8')) as { max_rss_kb: number; cpu_user_s: number; cpu_system_s: number }) : undefined;
+    const rss = probe ? probe.max_rss_kb / 1024 : NaN;
+    const cpu = probe ? probe.cpu_user_s + probe.cpu_system_s : NaN;
     const report = statSync(join(out, 'report.json')).size;
     const tables = dirBytes(join(out, 'tables'));
     const dash = statSync(join(out, 'dashboard.html')).size;
     points.push({ x: n, y: wall });
-    rows.push(`${String(n).padStart(5)} queries: ${wall.toFixed(1).padStart(7)} s (${((wall / n) * 1000).toFixed(1)} ms/query)   peak RSS ${rss.toFixed(0).padStart(5)} MB   report.json ${mb(report).toFixed(2)} MB   tables/ ${mb(tables).toFixed(2)} MB   dashboard.html ${mb(dash).toFixed(2)} MB`);
+    cpuPoints.push({ x: n, y: cpu });
+    rows.push(`${String(n).padStart(5)} queries: ${wall.toFixed(1).padStart(7)} s wall (${((wall / n) * 1000).toFixed(1)} ms/query), ${cpu.toFixed(1)} s CPU   peak RSS ${rss.toFixed(0).padStart(5)} MB   report.json ${mb(report).toFixed(2)} MB   tables/ ${mb(tables).toFixed(2)} MB   dashboard.html ${mb(dash).toFixed(2)} MB`);
     console.log(rows.at(-1));
     if (n === 1000) {
       console.log(`        goals at 1,000: wall ${wall.toFixed(1)} s vs <= ${GOALS.wall_s_at_1000} s (${wall <= GOALS.wall_s_at_1000 ? 'within' : 'OVER'}), RSS ${rss.toFixed(0)} MB vs <= ${GOALS.rss_mb} MB (${rss <= GOALS.rss_mb ? 'within' : 'OVER'}), report.json ${mb(report).toFixed(2)} MB vs <= ${GOALS.report_mb} MB (${mb(report) <= GOALS.report_mb ? 'within' : 'OVER'})`);
     }
     rmSync(out, { recursive: true, force: true });
   }
-  const fit = logLogFit(points);
-  if (fit) console.log(`wall time ~ queries^${fit.exponent} (R² ${fit.r2}, ${fit.n} points; goal <= ${GOALS.exponent}: ${fit.exponent <= GOALS.exponent ? 'within' : 'OVER'})`);
-  else console.log('wall-time exponent: not computed (fewer than 2 sizes ran)');
+  for (const [what, pts] of [['wall time', points], ['CPU time', cpuPoints]] as const) {
+    const fit = logLogFit(pts);
+    if (fit) console.log(`${what} ~ queries^${fit.exponent} (R² ${fit.r2}, ${fit.n} points; goal <= ${GOALS.exponent}: ${fit.exponent <= GOALS.exponent ? 'within' : 'OVER'})`);
+    else console.log(`${what} exponent: not computed (fewer than 2 sizes ran)`);
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
