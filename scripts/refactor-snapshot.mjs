@@ -11,13 +11,47 @@
 // Jobs: the sample-report bench (offline + live + extra corpus), systems side by side with a scale
 // sweep, one gate cell on the reference proxy, and comply against the fixture over stdio.
 // Paths of the checkout and of the temp folder are replaced by <repo> / <tmp>.
+// Per-query rows are captured apart (NAME.per_query.json: every row with its block and keys, in
+// report order), from wherever the report keeps them: inline `per_query` arrays of report.json
+// (before issue 31) or tables/per_query.parquet beside it, so a move of the rows compares equal.
 import { $, fs, path, tmpdir } from 'zx';
+import { parquetReadObjects } from 'hyparquet';
 $.verbose = false;
 const root = path.resolve(import.meta.dirname, '..');
 const [mode, a, b] = process.argv.slice(2);
 
 function normalise(text, tmp) {
   return text.split(root).join('<repo>').split(tmp).join('<tmp>');
+}
+
+/** the retrieval blocks of a report that hold per-query rows: [where, corpus, arm, retriever, system, rows?] */
+function queryBlocks(r) {
+  const out = [];
+  for (const x of r.retrieval ?? []) if (!('not_scorable' in x)) out.push({ source: 'offline', corpus: x.corpus_id, arm: x.arm, retriever: x.retriever.id, system: null, rows: x.per_query });
+  const live = (l, system) => {
+    for (const x of l.retrieval) out.push({ source: `live_${x.detail}`, corpus: l.corpus_id ?? null, arm: `proxy_${x.detail}`, retriever: null, system, rows: x.per_query });
+  };
+  if (r.live) live(r.live, null);
+  for (const s of r.systems ?? []) if (s.live) live(s.live, s.name);
+  return out;
+}
+
+/** every per-query row with its keys, nulls and absent fields alike left out, top/gold as arrays */
+async function perQueryRows(report, dir) {
+  const blocks = queryBlocks(report);
+  const clean = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+  if (blocks.every((b) => b.rows === undefined)) {
+    const file = path.join(dir, 'tables', 'per_query.parquet');
+    if (!fs.existsSync(file)) return [];
+    const buf = fs.readFileSync(file);
+    const rows = await parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) });
+    return rows.map((row) => {
+      const o = clean(row);
+      for (const k of ['top', 'gold']) if (typeof o[k] === 'string') o[k] = JSON.parse(o[k]);
+      return o;
+    });
+  }
+  return blocks.flatMap((b) => (b.rows ?? []).map((q) => clean({ source: b.source, corpus: b.corpus, arm: b.arm, retriever: b.retriever, system: b.system, ...q })));
 }
 
 async function capture(dir) {
@@ -34,7 +68,18 @@ async function capture(dir) {
       const r = await $({ cwd: root, nothrow: true, stdio: ['ignore', 'ignore', 'pipe'] })`node bin/mcpgauge.mjs ${args}`;
       console.log(`${name}: exit ${r.exitCode}`);
       const text = normalise(fs.readFileSync(file, 'utf8'), tmp);
-      fs.writeFileSync(path.join(dir, name), `${JSON.stringify(JSON.parse(text), null, 1)}\n`);
+      const doc = JSON.parse(text);
+      if (name.startsWith('report')) {
+        const rows = await perQueryRows(doc, path.dirname(file));
+        fs.writeFileSync(path.join(dir, name.replace(/\.json$/, '.per_query.json')), `${JSON.stringify(rows, null, 1)}\n`);
+        // where the rows live is not a figure: inline rows, the per-block query id digest and the tables index are compared as the rows above
+        for (const b of [...(doc.retrieval ?? []), ...(doc.live?.retrieval ?? []), ...(doc.systems ?? []).flatMap((s) => s.live?.retrieval ?? [])]) {
+          delete b.per_query;
+          delete b.query_ids_sha256;
+        }
+        delete doc.tables;
+      }
+      fs.writeFileSync(path.join(dir, name), `${JSON.stringify(doc, null, 1)}\n`);
       for (const extra of ['summary.md', 'junit.xml']) {
         const p = path.join(path.dirname(file), extra);
         if (name.startsWith('gate') && fs.existsSync(p)) fs.writeFileSync(path.join(dir, `gate-${extra}`), normalise(fs.readFileSync(p, 'utf8'), tmp));

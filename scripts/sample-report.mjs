@@ -2,9 +2,11 @@
 // `make sample-report`: regenerates test/data/report.json, the report the renderer, validator
 // and table tests read. It is a real run: the default offline profile plus the live stage
 // against the embedded proxy, with the reference proxy's menu as an extra corpus without a
-// golden set (so not-scorable rows occur). A second real run writes test/data/report-systems.json:
+// golden set (so not-scorable rows occur). Its per-query rows are not in report.json: the run's
+// tables/per_query.parquet is copied to test/data/report.per_query.parquet (the tests join it
+// back, test/report/sample.ts). A second real run writes test/data/report-systems.json:
 // systems side by side (direct, reference, and a command that exits at once, so failed-system and
-// failed-point shapes occur) plus a small scale sweep. Machine-specific strings (the repository
+// failed-point shapes occur) plus a small scale sweep (rows: report-systems.per_query.parquet). Machine-specific strings (the repository
 // path) are replaced by "<repo>"; only time fields (generated_at, latency) change between runs.
 // Regenerate after changing a producer; never edit the file by hand.
 import { $, fs, path, tmpdir } from 'zx';
@@ -23,8 +25,11 @@ async function sample(args, name) {
   report.meta.node_version = 'v20.0.0';
   const dest = path.join(root, 'test', 'data', name);
   fs.writeFileSync(`${dest}.tmp`, `${JSON.stringify(report, null, 1)}\n`);
+  const rows = dest.replace(/\.json$/, '.per_query.parquet');
+  fs.copyFileSync(path.join(dir, 'tables', 'per_query.parquet'), `${rows}.tmp`);
+  fs.renameSync(`${rows}.tmp`, rows);
   fs.renameSync(`${dest}.tmp`, dest);
-  console.log(`wrote ${path.relative(root, dest)}`);
+  console.log(`wrote ${path.relative(root, dest)} and ${path.relative(root, rows)}`);
 }
 
 /** the system temp folder (paths under it differ per run) */

@@ -8,7 +8,7 @@
  */
 import type { GoldenSet, IndexDoc } from '../types.ts';
 import type { RetrievalReport, RetrievalScored, RetrieverInfo } from '../report/types.ts';
-import { toQueryRow } from '../report/rows.ts';
+import { queryIdsDigest, toQueryRow } from '../report/rows.ts';
 import type { RetrieverMeta, RetrieverOptions } from '../retrieval/index.ts';
 import { DEFAULT_RETRIEVER_ID, getRetrieverEntry } from '../retrieval/index.ts';
 import { evaluateRetriever } from '../retrieval/index.ts';
@@ -62,6 +62,7 @@ export async function scoreArmRetrievers(inp: ArmRetrievalInput): Promise<{ rows
       query_count: ev.summary.query_count,
       errors: ev.summary.errors,
       metrics: ev.summary.metrics,
+      query_ids_sha256: queryIdsDigest(ev.perQuery),
       per_query: ev.perQuery.map(toQueryRow),
       costs: {
         build_ms: { value: ev.costs.build_ms, unit: 'ms', provenance: 'measured', n: inp.docs.length },

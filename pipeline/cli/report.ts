@@ -14,7 +14,7 @@ export function register(program: Command): void {
     .option('--out <file>', 'dashboard to write (default: <results>/dashboard.html)')
     .action(async (o: { results: string; bench?: string; gate?: string; out?: string }) => {
       const { readJsonFile, writeFileAtomic } = await import('../util/fs.ts');
-      const { validateReport } = await import('../report/validate.ts');
+      const { readReport } = await import('../report/read.ts');
       const { validateGateReport } = await import('../gate/report.ts');
       const { renderDashboard } = await import('../report/dashboard.ts');
       const { gateSectionInput } = await import('../gate/section.ts');
@@ -25,7 +25,8 @@ export function register(program: Command): void {
       if (o.out !== undefined) (await import('../util/out-path.ts')).assertOutputFile(out, `--out ${o.out}`);
       const benchFile = o.bench ?? join(dir, 'discovery', 'report.json');
       if (!existsSync(benchFile)) throw new UserError(`${benchFile}: no bench report (run make bench-discovery, or give --bench FILE)`);
-      const bench = validateReport(readJsonFile(benchFile));
+      // report.json plus its per-query rows from tables/per_query.parquet beside it (what the bench drew)
+      const bench = await readReport(benchFile);
       const gateFile = o.gate ?? join(dir, 'gate', 'gate-report.json');
       let gate;
       if (o.gate !== undefined || existsSync(gateFile)) {

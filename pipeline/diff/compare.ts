@@ -74,11 +74,11 @@ export function reportIdentity(r: Report): string[] {
   const lines = new Set<string>();
   for (const c of r.corpora) lines.add(`corpus ${c.id}${c.version === c.id ? '' : `@${c.version}`} (${c.tool_count} tools, ids ${short(c.tool_ids)})`);
   for (const x of r.retrieval.filter(isScored)) {
-    lines.add(`golden ${x.golden_version} on ${x.corpus_id} (${x.query_count} queries, ids ${short(x.per_query.map((q) => q.query_id))})`);
+    lines.add(`golden ${x.golden_version} on ${x.corpus_id} (${x.query_count} queries, ids ${x.query_ids_sha256.slice(0, 12)})`);
   }
   for (const [name, live] of liveBlocks(r)) {
     for (const x of live.retrieval) {
-      lines.add(`${name} golden ${x.golden_version ?? '(unversioned)'} on ${live.corpus_id ?? '(no corpus)'} (${x.query_count} queries, ids ${short(x.per_query.map((q) => q.query_id))})`);
+      lines.add(`${name} golden ${x.golden_version ?? '(unversioned)'} on ${live.corpus_id ?? '(no corpus)'} (${x.query_count} queries, ids ${x.query_ids_sha256.slice(0, 12)})`);
     }
   }
   if (r.scale) {

@@ -6,7 +6,7 @@
 import { breakEvenCurve } from '../economics/breakeven.ts';
 import { sessionEstimates } from '../economics/session.ts';
 import { scoreGolden } from '../retrieval/index.ts';
-import { breakEvenRow, curveRows, sessionRows, toQueryRow } from '../report/rows.ts';
+import { breakEvenRow, curveRows, queryIdsDigest, sessionRows, toQueryRow } from '../report/rows.ts';
 import type { LiveError, LiveLatency, LiveMenu, LiveReport, LiveResponseRow, LiveResponseSummary, LiveRetrieval } from '../report/types.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
 import type { GoldenSet } from '../types.ts';
@@ -129,6 +129,7 @@ export async function scoreProxyRankings(
       detail: dr.detail,
       query_count: scored.summary.query_count,
       errors: scored.summary.errors,
+      query_ids_sha256: queryIdsDigest(scored.perQuery),
       per_query: scored.perQuery.map(toQueryRow),
     };
     // every query failed: no figure at all (a 0 with a [0, 0] interval would read as measured)

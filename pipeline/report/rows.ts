@@ -2,6 +2,7 @@
  * Report rows built from the library's results, shared by the offline and live stages (one
  * builder per row type, so both stages write identical shapes).
  */
+import { createHash } from 'node:crypto';
 import type { BreakEvenCurve, BreakEvenRow as EconBreakEvenRow } from '../economics/breakeven.ts';
 import type { SessionRow } from '../economics/session.ts';
 import type { QueryResult } from '../retrieval/index.ts';
@@ -31,6 +32,11 @@ export function toQueryRow(q: QueryResult): QueryRow {
   };
   if (q.error !== undefined) row.error = q.error;
   return row;
+}
+
+/** A retrieval row's `query_ids_sha256`: sha256 (hex) of its query ids in golden order, joined by "\n". */
+export function queryIdsDigest(rows: readonly { query_id: string }[]): string {
+  return createHash('sha256').update(rows.map((q) => q.query_id).join('\n')).digest('hex');
 }
 
 export function breakEvenRow(key: RowKey, be: EconBreakEvenRow): BreakEvenRow {

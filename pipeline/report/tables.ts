@@ -5,8 +5,8 @@
  */
 import { Table, type Vector, makeData, makeVector, tableToIPC, Utf8, Int32, Float64, Bool } from 'apache-arrow';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import type { Report } from './types.ts';
-import { isScored } from './types.ts';
+import { queryRowBlocks } from './file.ts';
+import type { Report, ReportTables } from './types.ts';
 
 export type ColumnKind = 'string' | 'int' | 'double' | 'bool';
 
@@ -52,7 +52,12 @@ export const PER_TOOL_COLUMNS: ColumnSpec[] = [
   { name: 'tokens', kind: 'int' },
 ];
 
-const QUERY_COLUMNS: ColumnSpec[] = [
+/**
+ * One row per query of every retrieval row (report.json holds none: it names this table in
+ * `tables`): the keys of its block (source, corpus, arm, retriever, system), then the QueryRow
+ * fields, `top` and `gold` as JSON arrays. read.ts joins them back onto a report read from disk.
+ */
+export const PER_QUERY_COLUMNS: ColumnSpec[] = [
   { name: 'source', kind: 'string' },
   { name: 'corpus', kind: 'string' },
   { name: 'arm', kind: 'string' },
@@ -69,6 +74,9 @@ const QUERY_COLUMNS: ColumnSpec[] = [
   { name: 'ap', kind: 'double' },
   { name: 'top', kind: 'string' },
   { name: 'error', kind: 'string' },
+  { name: 'gold', kind: 'string' },
+  { name: 'comprehensive_at_5', kind: 'double' },
+  { name: 'system', kind: 'string' },
 ];
 
 const ARM_COLUMNS: ColumnSpec[] = [
@@ -121,8 +129,9 @@ const RESULT_ARM_COLUMNS: ColumnSpec[] = [
 ];
 
 /**
- * The tables of a (valid) report: per_tool (one row per corpus x arm x tokenizer x tool, tokens
- * null where the arm could not encode the tool), per_query (offline and live rows), arms (one
+ * The tables of a (valid) report held in memory: per_tool (one row per corpus x arm x tokenizer x
+ * tool, tokens null where the arm could not encode the tool), per_query (offline, live and the
+ * systems' live rows, report order; PER_QUERY_COLUMNS), arms (one
  * row per corpus x arm x tokenizer; one row with tokenizer null for a skipped arm), when the
  * report has result arms result_arms (one row per fixture x result arm x tokenizer) and, when
  * the report has a live section, live_responses.
@@ -137,20 +146,9 @@ export function reportTables(report: Report): FlatTable[] {
     }
   }
 
-  const perQuery = makeTable('per_query', QUERY_COLUMNS);
-  for (const r of report.retrieval) {
-    if (!isScored(r)) continue;
-    for (const q of r.per_query) {
-      perQuery.push({ source: 'offline', corpus: r.corpus_id, arm: r.arm, retriever: r.retriever.id, ...q, top: JSON.stringify(q.top) });
-    }
-  }
-  if (report.live) {
-    const corpus = report.live.corpus_id ?? null;
-    for (const r of report.live.retrieval) {
-      for (const q of r.per_query) {
-        perQuery.push({ source: `live_${r.detail}`, corpus, arm: `proxy_${r.detail}`, retriever: null, ...q, top: JSON.stringify(q.top) });
-      }
-    }
+  const perQuery = makeTable('per_query', PER_QUERY_COLUMNS);
+  for (const { keys, row } of queryRowBlocks(report)) {
+    for (const q of row.per_query ?? []) perQuery.push({ ...q, ...keys, top: JSON.stringify(q.top), gold: q.gold === undefined ? null : JSON.stringify(q.gold) });
   }
 
   const arms = makeTable('arms', ARM_COLUMNS);
@@ -241,4 +239,11 @@ export function toParquet(t: FlatTable): Uint8Array {
     createdBy: 'mcpgauge',
   });
   return new Uint8Array(buf);
+}
+
+/** report.json's `tables`: each table's files (relative to report.json), row count and columns. */
+export function tableIndex(tables: readonly FlatTable[]): ReportTables {
+  const out: ReportTables = {};
+  for (const t of tables) out[t.name] = { arrow: `tables/${t.name}.arrow`, parquet: `tables/${t.name}.parquet`, rows: t.rows, columns: t.columns.map((c) => ({ ...c })) };
+  return out;
 }

@@ -79,11 +79,26 @@ export interface Report {
   /** tool-result encodings (result arms over the result fixtures); absent when not profiled */
   results?: ResultsReport;
   live?: LiveReport;
+  /** the tables written beside report.json, by name (writeReport sets it; absent in memory) */
+  tables?: ReportTables;
   /** several systems measured side by side (`--system`), one block each */
   systems?: SystemBlock[];
   /** cost growth vs catalog size (`--scale`) */
   scale?: ScaleReport;
 }
+
+// ---------------------------------------------------------------------------------------------
+// tables: where the flat tables beside report.json live (schema $defs/tables)
+
+export interface ReportTableEntry {
+  /** path relative to report.json, e.g. "tables/per_query.arrow" */
+  arrow: string;
+  parquet: string;
+  rows: number;
+  columns: { name: string; kind: 'string' | 'int' | 'double' | 'bool' }[];
+}
+
+export type ReportTables = { [name: string]: ReportTableEntry };
 
 // ---------------------------------------------------------------------------------------------
 // systems: several systems measured side by side (`--system NAME=SPEC`, repeatable)

@@ -1,6 +1,8 @@
 /**
  * Report validation: JSON Schema (draft 2020-12, ajv) plus cross-reference checks the schema
  * cannot express (ids resolve, aligned arrays have the right length, components sum to totals).
+ * The schema describes report.json; a report held in memory also has per-query rows (file.ts),
+ * checked here against each row's query_count and query_ids_sha256 and left out of the schema check.
  */
 import { DATASETS_DIR } from '../constants.ts';
 import { resolve } from 'node:path';
@@ -8,6 +10,8 @@ import { compileSchemaFile, describeAjvError, type ValidateFunction } from '../u
 import { UserError } from '../types.ts';
 import type { Report } from './types.ts';
 import { isScored, type RetrievalReport } from './types.ts';
+import { queryRowBlocks, withoutQueryRows } from './file.ts';
+import { queryIdsDigest } from './rows.ts';
 
 export const REPORT_SCHEMA_PATH = resolve(DATASETS_DIR, 'schemas', 'report.schema.json');
 
@@ -85,10 +89,13 @@ function crossChecks(r: Report): string[] {
       out.push(`/retrieval/${i} duplicate row for corpus ${JSON.stringify(x.corpus_id)}, arm ${JSON.stringify(x.arm)}, retriever ${JSON.stringify(x.retriever?.id ?? null)}`);
     }
     retrievalKeys.add(key);
-    if (isScored(x) && x.per_query.length !== x.query_count) {
-      out.push(`/retrieval/${i}/per_query has ${x.per_query.length} rows but query_count is ${x.query_count}`);
-    }
   });
+  for (const { keys, row } of queryRowBlocks(r)) {
+    if (row.per_query === undefined) continue;
+    const what = `per-query rows of ${keys.source}${keys.system ? ` ${keys.system}` : ''} ${keys.corpus ?? ''}/${keys.arm}${keys.retriever ? `/${keys.retriever}` : ''}`;
+    if (row.per_query.length !== row.query_count) out.push(`${what}: ${row.per_query.length} rows but query_count is ${row.query_count}`);
+    else if (queryIdsDigest(row.per_query) !== row.query_ids_sha256) out.push(`${what}: query ids do not match query_ids_sha256`);
+  }
   const econ = (path: string, e: { break_even: { corpus_id: string }[]; session_estimates: { corpus_id: string }[] }) => {
     e.break_even.forEach((x, i) => corpusRef(`${path}/break_even/${i}`, x.corpus_id));
     e.session_estimates.forEach((x, i) => corpusRef(`${path}/session_estimates/${i}`, x.corpus_id));
@@ -111,6 +118,15 @@ function crossChecks(r: Report): string[] {
   return out;
 }
 
+/** what report.json would hold of `obj` (its per-query rows left out); a malformed one as it is */
+function fileForm(obj: unknown): unknown {
+  try {
+    return withoutQueryRows(obj as Report);
+  } catch {
+    return obj;
+  }
+}
+
 /**
  * Validate a report object. Returns it typed as Report; throws ReportValidationError (a
  * one-line UserError listing the first few failures: instancePath + message) when invalid.
@@ -119,7 +135,7 @@ export function validateReport(obj: unknown): Report {
   const problems: string[] = [];
   nonFinite(obj, '', problems);
   const validate = reportSchemaValidator();
-  if (!validate(obj)) {
+  if (!validate(fileForm(obj))) {
     for (const e of validate.errors ?? []) {
       // if/then/else wrappers only repeat what the nested errors already say
       if (e.keyword === 'if') continue;

@@ -1,6 +1,8 @@
 /**
  * writeReport: validate, then write report.json, tables/*.arrow + tables/*.parquet and
- * dashboard.html into outDir. Everything is rendered in memory first; an invalid report (or a
+ * dashboard.html into outDir. report.json holds no per-query rows (file.ts): they are in
+ * tables/per_query, and its `tables` index names every table's files and columns; the dashboard
+ * is drawn from the report in memory, rows included (`mcpgauge report` reads them back, read.ts). Everything is rendered in memory first; an invalid report (or a
  * rendering failure) writes nothing. The set is written into outDir (util/fs.ts writeFileSet: a
  * symlink is followed, the folder's permissions and files that are not ours stay): every file goes
  * to a temp file beside it first, so a failed write (disk full) leaves the previous set untouched
@@ -12,7 +14,8 @@ import { writeFileSet } from '../util/fs.ts';
 import { renderDashboard } from './dashboard.ts';
 import { prefetchCharts } from './charts.ts';
 import { chartRefs } from './sections/charts.ts';
-import { reportTables, toArrowIpc, toParquet } from './tables.ts';
+import { withoutQueryRows } from './file.ts';
+import { reportTables, tableIndex, toArrowIpc, toParquet } from './tables.ts';
 import type { Report } from './types.ts';
 import type { ReportSection, SectionInput } from './details.ts';
 import { validateReport } from './validate.ts';
@@ -28,9 +31,9 @@ export interface WrittenReport {
   paths: string[];
 }
 
-/** The exact report.json text: 2-space indented JSON with a trailing newline. */
+/** The exact report.json text: the report without its per-query rows, 2-space indented JSON with a trailing newline. */
 export function reportJsonText(report: Report): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  return `${JSON.stringify(withoutQueryRows(report), null, 2)}\n`;
 }
 
 /**
@@ -44,8 +47,9 @@ export async function writeReport(report: Report, outDir: string, sections: read
   prefetchCharts(chartRefs(valid));
   const page = renderDashboard(valid, sections, extraSections);
   page.catch(() => undefined); // awaited below; a failure of the tables first must not leave it unhandled
-  const json = reportJsonText(valid);
-  const tables = reportTables(valid).map((t) => ({ t, arrow: toArrowIpc(t), parquet: toParquet(t) }));
+  const flat = reportTables(valid);
+  const json = reportJsonText({ ...valid, tables: tableIndex(flat) });
+  const tables = flat.map((t) => ({ t, arrow: toArrowIpc(t), parquet: toParquet(t) }));
   const html = await page;
 
   const out: WrittenReport = { report: join(outDir, 'report.json'), dashboard: join(outDir, 'dashboard.html'), tables: {}, paths: [] };

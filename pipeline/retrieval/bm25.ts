@@ -27,8 +27,9 @@ export function createPlainBm25Retriever(opts: { k1?: unknown; b?: unknown } = {
     label: 'bm25',
     k1,
     b,
-    fields: [{ name: 'description', weight: 1, tokens: (d) => plainTokens(d.description) }],
+    fields: [{ name: 'description', weight: 1, tokens: (d) => plainTokens(d.description), key: `${PLAIN_ANALYZER_ID}:description` }],
     queryTerms: (q) => termCounts(plainTokens(q)),
+    queryKey: `terms:${PLAIN_ANALYZER_ID}`,
   });
   return { meta: { id: 'bm25', analyzer: PLAIN_ANALYZER_ID, params: { k1, b, fields: ['description'] } }, build: engine.build, search: engine.search };
 }

@@ -115,6 +115,7 @@ export function createBm25Retriever(opts?: Bm25Options, analyzer: Analyzer = DEF
     b: params.b,
     fields: bm25fFields(params.weights, analyzer),
     queryTerms: (q) => termCounts(analyzer.analyze(q)),
+    queryKey: `terms:${analyzerKey(analyzer)}`,
   });
   return {
     meta: { id, analyzer: analyzer.id, params },

@@ -102,6 +102,7 @@ export function createExpandRetriever(opts?: ExpandOptions): SyncRetriever<Expan
       if (onQuery) for (const t of memoExpansion(`q\u0000${p.senses}\u0000${q}`, () => expansionTerms(plainWords(q), p.senses, new Set(terms.keys())))) terms.set(t, p.weight);
       return terms;
     },
+    queryKey: `terms:${ANALYZER_ID}${onQuery ? `+wordnet-query:${p.senses}:${p.weight}` : ''}`,
   });
   return { meta: { id: 'bm25f_expand', analyzer: `${ANALYZER_ID}+wordnet`, params: p }, build: engine.build, search: engine.search };
 }

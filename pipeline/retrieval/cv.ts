@@ -17,7 +17,8 @@
 import { createHash } from 'node:crypto';
 import type { GoldenSet, IndexDoc } from '../types.ts';
 import { UserError } from '../types.ts';
-import { scoreQuery, DEPTH } from './metrics.ts';
+import { queryScorer, DEPTH } from './metrics.ts';
+import { withSearchMemo } from './search-memo.ts';
 import { mean } from '../util/stats.ts';
 
 export const CV_FOLDS = 5;
@@ -69,23 +70,27 @@ export async function crossValidate<O>(
   const depth = Math.max(DEPTH, opts.depth ?? DEPTH);
   const qs = golden.queries;
   const fold = qs.map((q) => foldOf(q.id, seed, folds));
-  // per grid point: rankings and per-query (recall@5, rr)
+  // per grid point: rankings and per-query (recall@5, rr); members shared by grid points are
+  // searched once per query (search-memo.ts), each query's labels are checked once
+  const scorers = qs.map((q) => queryScorer(q.labels));
   const runs: { rankings: string[][]; r5: number[]; rr: number[] }[] = [];
-  for (const g of grid) {
-    const r = create(g);
-    await r.build(docs);
-    const rankings: string[][] = [];
-    const r5: number[] = [];
-    const rr: number[] = [];
-    for (const q of qs) {
-      const ids = (await r.search(q.query, depth)).map((h) => h.tool_id);
-      rankings.push(ids);
-      const s = scoreQuery(ids.slice(0, DEPTH), q.labels);
-      r5.push(s.recall_at_5);
-      rr.push(s.rr);
+  await withSearchMemo(async () => {
+    for (const g of grid) {
+      const r = create(g);
+      await r.build(docs);
+      const rankings: string[][] = [];
+      const r5: number[] = [];
+      const rr: number[] = [];
+      for (let i = 0; i < qs.length; i++) {
+        const ids = (await r.search(qs[i].query, depth)).map((h) => h.tool_id);
+        rankings.push(ids);
+        const s = scorers[i](ids.slice(0, DEPTH));
+        r5.push(s.recall_at_5);
+        rr.push(s.rr);
+      }
+      runs.push({ rankings, r5, rr });
     }
-    runs.push({ rankings, r5, rr });
-  }
+  });
   const pick = (keep: (i: number) => boolean): number => {
     let best = 0;
     let bestKey: [number, number] = [-1, -1];

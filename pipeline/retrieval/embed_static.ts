@@ -17,6 +17,7 @@ import { ensureModel, modelPresent } from '../models/fetch.ts';
 import { loadStaticModel, type StaticModel } from '../models/static_model.ts';
 import { DEFAULT_MODELS_DIR, MODEL_NOT_AVAILABLE, WORDLLAMA } from '../models/wordllama.ts';
 import type { SearchHit } from './engine.ts';
+import { memoSearch } from './search-memo.ts';
 import type { RetrieverEntry, RetrieverOptions, SyncRetriever } from './types.ts';
 
 export type StaticOptions = { modelsDir?: unknown; modelFetch?: unknown };
@@ -73,6 +74,9 @@ export function createStaticRetriever(opts: StaticOptions = {}): StaticRetriever
   /** doc vectors, row-major in one array (one row per doc): a tight loop for the dot products */
   let matrix = new Float32Array(0);
   let built = false;
+  let builtDocs: IndexDoc[] = [];
+  // a ranking depends on the model (its folder), the docs, the query and k (search-memo.ts)
+  const memoKey = `embed_static\u0000${root}`;
   return {
     meta: {
       id: 'embed_static',
@@ -108,34 +112,39 @@ export function createStaticRetriever(opts: StaticOptions = {}): StaticRetriever
       docs.forEach((d, i) => next.set(staticDocText(d), matrix.subarray(i * m.dims, (i + 1) * m.dims)));
       lastBuild.set(root, next);
       ids = docs.map((d) => d.tool_id);
+      builtDocs = docs;
       built = true;
     },
     search(query, k) {
       if (!built) throw new Error('embed_static: search() called before build()');
       if (typeof query !== 'string') throw new UserError(`embed_static: query must be a string, got ${typeof query}`);
-      const limit = Math.floor(k);
-      if (!(limit > 0) || ids.length === 0) return [];
-      const q = queryVector(root, getModel(), query);
-      // bounded top-k: `top` stays sorted best first, at most `limit` long
-      const top: SearchHit[] = [];
-      const worse = (a: SearchHit, b: SearchHit) => a.score < b.score || (a.score === b.score && a.tool_id > b.tool_id);
-      const dims = q.length;
-      for (let d = 0, off = 0; d < ids.length; d++, off += dims) {
-        let s = 0;
-        for (let i = 0; i < dims; i++) s += matrix[off + i] * q[i];
-        if (!(s > 0)) continue;
-        const h = { tool_id: ids[d], score: s };
-        if (top.length === limit && !worse(top[limit - 1], h)) continue;
-        let i = top.length === limit ? limit - 1 : top.length;
-        while (i > 0 && worse(top[i - 1], h)) {
-          top[i] = top[i - 1];
-          i--;
-        }
-        top[i] = h;
-      }
-      return top;
+      return memoSearch(builtDocs, memoKey, query, k, () => rank(query, Math.floor(k)));
     },
   };
+
+  /** the top `limit` docs by cosine, best first (ties: tool_id ascending) */
+  function rank(query: string, limit: number): SearchHit[] {
+    if (!(limit > 0) || ids.length === 0) return [];
+    const q = queryVector(root, getModel(), query);
+    // bounded top-k: `top` stays sorted best first, at most `limit` long
+    const top: SearchHit[] = [];
+    const worse = (a: SearchHit, b: SearchHit) => a.score < b.score || (a.score === b.score && a.tool_id > b.tool_id);
+    const dims = q.length;
+    for (let d = 0, off = 0; d < ids.length; d++, off += dims) {
+      let s = 0;
+      for (let i = 0; i < dims; i++) s += matrix[off + i] * q[i];
+      if (!(s > 0)) continue;
+      const h = { tool_id: ids[d], score: s };
+      if (top.length === limit && !worse(top[limit - 1], h)) continue;
+      let i = top.length === limit ? limit - 1 : top.length;
+      while (i > 0 && worse(top[i - 1], h)) {
+        top[i] = top[i - 1];
+        i--;
+      }
+      top[i] = h;
+    }
+    return top;
+  }
 }
 
 export const embedStaticRetriever: RetrieverEntry = {

@@ -21,6 +21,7 @@
  */
 import type { IndexDoc } from '../types.ts';
 import { UserError } from '../types.ts';
+import { memoSearch } from './search-memo.ts';
 
 export interface FieldSpec {
   name: string;
@@ -42,6 +43,11 @@ export interface EngineSpec {
   fields: readonly FieldSpec[];
   /** analyzed query terms with their weights (term frequency for a plain query) */
   queryTerms(query: string): Map<string, number>;
+  /**
+   * names what `queryTerms` computes (same key = same terms for every query): with it and a
+   * `key` on every field, `search` is memoised inside a cross-validation (search-memo.ts)
+   */
+  queryKey?: string;
 }
 
 export interface SearchHit {
@@ -249,6 +255,11 @@ export function createBm25Engine(spec: EngineSpec): Bm25Engine {
   const params = spec;
   const fields = spec.fields;
   const weights = fields.map((f) => f.weight);
+  // everything a ranking depends on besides docs, query and k (undefined: not memoised)
+  const memoKey = spec.queryKey !== undefined && fields.every((f) => typeof f.key === 'string')
+    ? `bm25\u0000${spec.k1}\u0000${spec.b}\u0000${fields.map((f) => `${f.key}=${f.weight}`).join('\u0000')}\u0000${spec.queryKey}`
+    : undefined;
+  let builtDocs: IndexDoc[] = [];
 
   let ids: string[] = [];
   let idRank = new Int32Array(0); // position of each doc's tool_id in ascending order
@@ -285,12 +296,14 @@ export function createBm25Engine(spec: EngineSpec): Bm25Engine {
     postImpact = newImpact;
     acc = new Float64Array(n);
     avgLen = avg;
+    builtDocs = docs;
     built = true;
   }
 
   function search(query: string, k: number): SearchHit[] {
     if (typeof query !== 'string') throw new UserError(`${label}: query must be a string, got ${typeof query}`);
-    return searchTerms(spec.queryTerms(query), k);
+    if (!built) throw new Error(`${label}: search() called before build()`);
+    return memoSearch(builtDocs, memoKey, query, k, () => searchTerms(spec.queryTerms(query), k));
   }
 
   function searchTerms(query: Map<string, number>, k: number): SearchHit[] {

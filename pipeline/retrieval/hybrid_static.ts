@@ -18,25 +18,13 @@ import { createStaticRetriever, embedStaticRetriever, type StaticOptions } from 
 import { checkRrfK, fuseWeighted, RRF_DEPTH } from './rrf.ts';
 import type { JsonValue } from '../types.ts';
 import type { RetrieverEntry, SyncRetriever } from './types.ts';
-import type { SearchHit } from './engine.ts';
 
-/**
- * Member rankings memoised per docs array: cross-validation builds every grid point on the same
- * docs and searches the same queries, and a member's ranking depends only on (member, docs,
- * query, depth), not on w or k, so the dense member is searched once per query instead of once
- * per grid point (37x) and each lexical member once instead of 12x. The entry is reused only when
- * the docs are the same objects in the same order (as engine.ts's pass-1 memo).
+/*
+ * Cross-validation builds every grid point on the same docs and searches the same queries; a
+ * member's ranking depends only on (member, docs, query, depth), not on w or k, so inside a CV
+ * the members' own searches are memoised (search-memo.ts): the dense member is searched once per
+ * query instead of once per grid point (36x) and each lexical member once instead of 12x.
  */
-const memberMemo = new WeakMap<IndexDoc[], { docs: IndexDoc[]; hits: Map<string, readonly SearchHit[]> }>();
-
-function memberHits(docs: IndexDoc[]): Map<string, readonly SearchHit[]> {
-  const hit = memberMemo.get(docs);
-  if (hit && hit.docs.length === docs.length && hit.docs.every((d, i) => d === docs[i])) return hit.hits;
-  const fresh = { docs: [...docs], hits: new Map<string, readonly SearchHit[]>() };
-  memberMemo.set(docs, fresh);
-  return fresh.hits;
-}
-
 export const DEFAULT_HYBRID_STATIC = { lexical: 'bm25f_expand', w: 0.65, k: 5 };
 
 /** lexical member x dense weight x k; the first point is the defaults */
@@ -61,13 +49,6 @@ export function createHybridStaticRetriever(opts: StaticOptions & { lexical?: un
   const lex = LEXICAL_MEMBERS[lexical]();
   const dense = createStaticRetriever(opts);
   const weights = [w, Math.round((1 - w) * 1e9) / 1e9];
-  const denseKey = `embed_static\0${JSON.stringify(opts.modelsDir ?? null)}`;
-  let memo = new Map<string, readonly SearchHit[]>();
-  const cached = (key: string, run: () => readonly SearchHit[]): readonly SearchHit[] => {
-    let got = memo.get(key);
-    if (!got) memo.set(key, (got = run()));
-    return got;
-  };
   return {
     meta: {
       id: 'hybrid_static',
@@ -77,14 +58,10 @@ export function createHybridStaticRetriever(opts: StaticOptions & { lexical?: un
     build(docs: IndexDoc[]) {
       dense.build(docs);
       lex.build(docs);
-      memo = Array.isArray(docs) ? memberHits(docs) : new Map();
     },
     search(query, limit) {
       const depth = Math.max(RRF_DEPTH, limit);
-      const at = `\0${depth}\0${query}`;
-      const d = typeof query === 'string' ? cached(denseKey + at, () => dense.search(query, depth)) : dense.search(query, depth);
-      const l = typeof query === 'string' ? cached(lexical + at, () => lex.search(query, depth)) : lex.search(query, depth);
-      return fuseWeighted([d, l], weights, k, limit);
+      return fuseWeighted([dense.search(query, depth), lex.search(query, depth)], weights, k, limit);
     },
   };
 }

@@ -209,38 +209,77 @@ export function scoreQuery(ranking: string[], labels: GoldenLabel[]): QueryScore
   return scoreWith(ranking, validateLabels(labels, 'labels'));
 }
 
+/** scoreQuery with the labels checked once: a scorer of many rankings of the same query (cv.ts). */
+export function queryScorer(labels: GoldenLabel[]): (ranking: string[]) => QueryScore {
+  const rel = validateLabels(labels, 'labels');
+  return (ranking) => scoreWith(ranking, rel);
+}
+
 function positiveInt(fn: string, v: unknown, name: string, min: number): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new UserError(`${fn}: ${name} must be an integer >= ${min}, got ${String(v)}`);
   return v;
 }
 
+/** resample indices kept for the next call with the same (n, iterations, seed), up to this many */
+const DRAWS_MEMO_MAX = 8_000_000;
+let drawsMemo: { n: number; iterations: number; seed: number; idx: Int32Array } | undefined;
+
+/**
+ * The resampled query indices of every iteration, row-major (iteration it = idx[it*n .. it*n+n)):
+ * every row of a report is bootstrapped with the same seed over the same queries, so the draws
+ * are made once and reused (when they fit DRAWS_MEMO_MAX); else one row at a time into `row`.
+ */
+function resampleIndices(n: number, iterations: number, seed: number): Int32Array | undefined {
+  const m = drawsMemo;
+  if (m && m.n === n && m.iterations === iterations && m.seed === seed) return m.idx;
+  if (n * iterations > DRAWS_MEMO_MAX) return undefined;
+  const rnd = seededRandom(seed);
+  const idx = new Int32Array(n * iterations);
+  for (let p = 0; p < idx.length; p++) idx[p] = Math.floor(rnd() * n);
+  drawsMemo = { n, iterations, seed, idx };
+  return idx;
+}
+
 /**
  * Bootstrap CI of the mean of each column: `iterations` resamples of the query indices with
  * replacement (one shared draw per iteration for all metrics), nearest-rank 2.5/97.5 percentiles.
+ * Columns holding the same values (recall@k and comprehensiveness@k with one gold tool per
+ * query) are resampled once: the same doubles in the same order give the same interval.
  */
 export function bootstrapMeans(columns: number[][], iterations: number, seed: number): [number, number][] {
   const n = columns.length ? columns[0].length : 0;
   if (n === 0) return columns.map(() => [NaN, NaN]);
-  const rnd = seededRandom(seed);
-  // typed copies: the same doubles summed in the same order, in tight loops
-  const cols = columns.map((c) => Float64Array.from(c));
-  const draws = columns.map(() => new Float64Array(iterations));
-  const idx = new Int32Array(n);
+  // typed copies: the same doubles summed in the same order, in tight loops; one per distinct column
+  const distinct: Float64Array[] = [];
+  const slot = columns.map((c) => {
+    const col = Float64Array.from(c);
+    const at = distinct.findIndex((d) => d.length === col.length && d.every((v, j) => Object.is(v, col[j])));
+    if (at >= 0) return at;
+    distinct.push(col);
+    return distinct.length - 1;
+  });
+  const draws = distinct.map(() => new Float64Array(iterations));
+  const all = resampleIndices(n, iterations, seed);
+  const rnd = all ? undefined : seededRandom(seed);
+  const row = new Int32Array(n);
   for (let it = 0; it < iterations; it++) {
-    for (let j = 0; j < n; j++) idx[j] = Math.floor(rnd() * n);
-    for (let c = 0; c < cols.length; c++) {
-      const col = cols[c];
+    let idx: Int32Array = row;
+    if (all) idx = all.subarray(it * n, it * n + n);
+    else for (let j = 0; j < n; j++) row[j] = Math.floor(rnd!() * n);
+    for (let c = 0; c < distinct.length; c++) {
+      const col = distinct[c];
       let s = 0;
       for (let j = 0; j < n; j++) s += col[idx[j]];
       draws[c][it] = s / n;
     }
   }
   // nearest-rank percentiles (util/stats percentile) of one in-place numeric sort per column
-  return draws.map((d) => {
+  const cis = draws.map((d): [number, number] => {
     d.sort();
     const at = (p: number) => d[Math.min(d.length, Math.max(1, Math.ceil((p / 100) * d.length))) - 1];
     return [at(2.5), at(97.5)];
   });
+  return slot.map((s) => [cis[s][0], cis[s][1]]);
 }
 
 /** One query as it came back: its ranking, or the message of a search that failed. */

@@ -48,7 +48,7 @@ test('offline stage on the frozen corpus: numbers agree with direct computation'
   assert.ok(scored.includes('baseline_json') && scored.includes('compact_sig'), scored.join(','));
   const base = res.retrieval.find((r) => r.arm === 'baseline_json')!;
   const goldenCount = (JSON.parse(readFileSync(DEFAULT_GOLDEN, 'utf8')) as { queries: unknown[] }).queries.length;
-  assert.ok('per_query' in base && base.per_query.length === goldenCount && goldenCount >= 120);
+  assert.ok('per_query' in base && base.per_query!.length === goldenCount && goldenCount >= 120);
   // break-even rows follow the formula from their echoed inputs
   assert.ok(res.economics.break_even.length >= 4);
   for (const be of res.economics.break_even) {

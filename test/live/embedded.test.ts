@@ -98,8 +98,8 @@ test('embedded default: menus, responses, retrieval, latency and economics measu
   for (const r of live.retrieval) {
     assert.equal(r.query_count, 4);
     assert.equal(r.errors, 0);
-    assert.deepEqual(r.per_query.map((q) => q.query_id), GOLDEN.queries.slice(0, 4).map((q) => q.id));
-    for (const q of r.per_query) {
+    assert.deepEqual(r.per_query!.map((q) => q.query_id), GOLDEN.queries.slice(0, 4).map((q) => q.id));
+    for (const q of r.per_query!) {
       assert.ok(q.top.length >= 1 && q.top.length <= 10);
       for (const id of q.top) assert.match(id, /^(fixture|filesystem|memory|sequential-thinking|everything):/);
       const gold = GOLDEN.queries.find((g) => g.id === q.query_id)!.labels.filter((l) => l.relevance >= 1).map((l) => l.tool_id);
@@ -107,7 +107,7 @@ test('embedded default: menus, responses, retrieval, latency and economics measu
       assert.equal(q.recall_at_10, gold.filter((g) => q.top.includes(g)).length / gold.length, q.query_id);
     }
   }
-  assert.deepEqual(live.retrieval[1].per_query.map((q) => q.top), live.retrieval[0].per_query.map((q) => q.top), 'full and compact rank alike');
+  assert.deepEqual(live.retrieval[1].per_query!.map((q) => q.top), live.retrieval[0].per_query!.map((q) => q.top), 'full and compact rank alike');
 
   // latency: warm-up then runs x queries, client-measured
   for (const l of live.latency) {

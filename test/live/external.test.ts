@@ -82,13 +82,13 @@ test('a second proxy started by --proxy-cmd (stdio) over a different upstream co
   assertComponentsSum(live);
   for (const r of live.retrieval) {
     assert.equal(r.query_count, 3);
-    for (const q of r.per_query) {
+    for (const q of r.per_query!) {
       assert.ok(q.top.length >= 1 && q.top.length <= 4);
       for (const id of q.top) assert.match(id, /^(everything|memory):/);
     }
   }
   const full = live.retrieval.find((r) => r.detail === 'full')!;
-  assert.ok(full.per_query.every((q) => q.top.some((id) => id.startsWith('memory:'))), JSON.stringify(full.per_query.map((q) => q.top)));
+  assert.ok(full.per_query!.every((q) => q.top.some((id) => id.startsWith('memory:'))), JSON.stringify(full.per_query!.map((q) => q.top)));
   assert.ok(full.summary!.recall_at_10.value > 0);
   assert.deepEqual(live.latency.map((l) => [l.detail, l.n, l.warmup, l.runs]), [
     ['full', 6, 1, 2],
@@ -138,9 +138,9 @@ test('a failing discovery call is an error row, not an aborted run; corpus fallb
 
   const r = live.retrieval[0];
   assert.equal(r.errors, 1);
-  assert.match(r.per_query.find((q) => q.query_id === 'spaces')!.error!, /alphanumeric/);
-  assert.equal(r.per_query.find((q) => q.query_id === 'alnum')!.error, undefined);
-  assert.deepEqual(r.per_query.find((q) => q.query_id === 'alnum')!.top, []);
+  assert.match(r.per_query!.find((q) => q.query_id === 'spaces')!.error!, /alphanumeric/);
+  assert.equal(r.per_query!.find((q) => q.query_id === 'alnum')!.error, undefined);
+  assert.deepEqual(r.per_query!.find((q) => q.query_id === 'alnum')!.top, []);
   assert.equal(live.latency[0].n, 1, 'only the successful call is timed');
 
   const where = live.errors.map((e) => e.where);
@@ -191,7 +191,7 @@ test('a proxy by --proxy-url with --api-key (both auth headers); a wrong key is 
     assert.equal(live.responses.length, 1);
     assert.equal(live.responses[0].ok, true);
     assert.ok(live.responses[0].result_count! >= 1);
-    assert.ok(live.retrieval[0].per_query[0].top.every((id) => /^(memory|sequential-thinking):/.test(id)));
+    assert.ok(live.retrieval[0].per_query![0].top.every((id) => /^(memory|sequential-thinking):/.test(id)));
 
     await assert.rejects(runLive({ proxyUrl: proxy.url, apiKey: 'wrong-key', goldenFile: golden, runs: 1, warmup: 0 }), (e: Error) => {
       assert.ok(e instanceof UserError, String(e));

@@ -8,7 +8,7 @@ import { COMPONENT_LABELS } from '../../pipeline/live/spans.ts';
 
 let validateLive: ((x: unknown) => boolean) & { errors?: unknown } | undefined;
 
-/** Validates a live section against `$defs/live` of the report schema. */
+/** Validates a live section against `$defs/live` of the report schema (as report.json holds it: the per-query rows are in tables/per_query). */
 export function assertLiveSchema(live: LiveReport): void {
   if (!validateLive) {
     const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as unknown as typeof Ajv2020Module.default;
@@ -16,7 +16,7 @@ export function assertLiveSchema(live: LiveReport): void {
     const schema = JSON.parse(readFileSync(REPORT_SCHEMA_PATH, 'utf8'));
     validateLive = ajv.compile({ $defs: schema.$defs, $ref: '#/$defs/live' }) as never;
   }
-  const ok = validateLive!(JSON.parse(JSON.stringify(live)));
+  const ok = validateLive!(JSON.parse(JSON.stringify({ ...live, retrieval: live.retrieval.map(({ per_query: _rows, ...r }) => r) })));
   assert.ok(ok, `live section does not match the report schema: ${JSON.stringify(validateLive!.errors)?.slice(0, 800)}`);
 }
 

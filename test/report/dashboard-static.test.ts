@@ -106,8 +106,8 @@ test('provenance badges, weak-query shading and the no-break-even row are in the
   const packedWeak = [...html.matchAll(/<script type="[^"]+" id="[\w-]+-rows">([^<]*)<\/script>/g)]
     .flatMap((m) => (unpackRows(m[1]) as { rows: string[][] }).rows).filter((row) => row[0] === 'weak').length;
   const weak = (html.match(/<tr class="weak">/g) ?? []).length + packedWeak;
-  const expectedWeak = r.retrieval.flatMap((x) => ('per_query' in x ? x.per_query : [])).filter((q) => !q.error && (q.first_relevant_rank === null || q.first_relevant_rank > 5)).length
-    + r.live!.retrieval.flatMap((x) => x.per_query).filter((q) => !q.error && (q.first_relevant_rank === null || q.first_relevant_rank > 5)).length;
+  const expectedWeak = r.retrieval.flatMap((x) => ('per_query' in x ? x.per_query! : [])).filter((q) => !q.error && (q.first_relevant_rank === null || q.first_relevant_rank > 5)).length
+    + r.live!.retrieval.flatMap((x) => x.per_query!).filter((q) => !q.error && (q.first_relevant_rank === null || q.first_relevant_rank > 5)).length;
   assert.ok(expectedWeak > 0);
   assert.equal(weak, expectedWeak);
 });

@@ -35,7 +35,7 @@ function hostileSample(): Report {
   const r = buildSampleReport();
   r.corpora[0].name = HOSTILE_TEXT;
   r.live!.target.description = HOSTILE_TEXT;
-  const q = r.retrieval.find(isScored)!.per_query[0];
+  const q = r.retrieval.find(isScored)!.per_query![0];
   q.query = HOSTILE_TEXT;
   return r;
 }
@@ -180,7 +180,7 @@ test('dashboard renders in headless Chromium with no network loads, no errors, e
   // filter box narrows the per-query table (collapsed: opened first, its rows drawn on demand)
   await page.locator('details:has(#per-query-table) > summary').click();
   await page.waitForFunction(() => !document.querySelector('#per-query-table[data-rows]'));
-  const qid = report.retrieval.find(isScored)!.per_query[1].query_id;
+  const qid = report.retrieval.find(isScored)!.per_query![1].query_id;
   await page.fill('input[data-filter="per-query-table"]', qid);
   const visible = await page.$$eval('#per-query-table tbody tr', (rows) => rows.filter((r) => (r as HTMLElement).style.display !== 'none').length);
   // the page shows the capped rows (every weak row kept), as the retrieval section chooses them

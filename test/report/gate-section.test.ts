@@ -2,14 +2,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { renderDashboard } from '../../pipeline/report/dashboard.ts';
 import { gateSectionInput } from '../../pipeline/gate/section.ts';
 import { REPORT_SECTIONS } from '../../pipeline/sections.ts';
 import { validateGateReport, type GateReport } from '../../pipeline/gate/report.ts';
-import { buildSampleReport, HOSTILE_TEXT } from './sample.ts';
+import { isScored } from '../../pipeline/report/types.ts';
+import { buildSampleReport, HOSTILE_TEXT, SAMPLE_QUERY_TABLE_PATH } from './sample.ts';
 
 function gateReport(): GateReport {
   const step = (name: string, order: number, status: any, reason = 'ok') => ({ name, order, status, reason, duration_ms: 3, evidence: {} });
@@ -45,17 +46,32 @@ test('bench + gate: the grid shows every cell and step coloured by status, text 
   assert.ok(!alone.includes('id="gate-grid"'), 'no grid (the page style names #gate-grid)');
 });
 
-test('mcpgauge report --results DIR picks up the bench and the gate report of the same folder', async () => {
+test('mcpgauge report --results DIR picks up the bench and the gate report of the same folder, the per-query rows from the Parquet beside report.json', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-report-'));
   try {
-    mkdirSync(join(dir, 'discovery'));
+    mkdirSync(join(dir, 'discovery', 'tables'), { recursive: true });
     mkdirSync(join(dir, 'gate'));
-    writeFileSync(join(dir, 'discovery', 'report.json'), JSON.stringify(buildSampleReport()));
+    // report.json as written (no per-query rows) + its tables/per_query.parquet
+    writeFileSync(join(dir, 'discovery', 'report.json'), JSON.stringify(buildSampleReport({ rows: false })));
+    copyFileSync(SAMPLE_QUERY_TABLE_PATH, join(dir, 'discovery', 'tables', 'per_query.parquet'));
     writeFileSync(join(dir, 'gate', 'gate-report.json'), JSON.stringify(gateReport()));
     const bin = resolve(import.meta.dirname, '..', '..', 'bin', 'mcpgauge.mjs');
     const out = await new Promise<string>((done, fail) => execFile(process.execPath, [bin, 'report', '--results', dir], (e, so, se) => (e ? fail(new Error(se)) : done(so))));
     assert.match(out, /bench \+ gate fail/);
-    assert.ok(readFileSync(join(dir, 'dashboard.html'), 'utf8').includes('id="gate-grid"'));
+    const page = readFileSync(join(dir, 'dashboard.html'), 'utf8');
+    assert.ok(page.includes('id="gate-grid"'));
+    // the same page the bench drew: its per-query rows came from the table
+    assert.equal(page.slice(page.indexOf('id="retrieval"')), (await renderDashboard(buildSampleReport(), REPORT_SECTIONS, [gateSectionInput(gateReport())])).slice(page.indexOf('id="retrieval"')));
+    const q = buildSampleReport().retrieval.find(isScored)!.per_query![0];
+    assert.ok(page.includes(`>${q.query_id}<`), 'a per-query row is on the page');
+    // without the table: exit 2, the missing file named, nothing written
+    rmSync(join(dir, 'discovery', 'tables', 'per_query.parquet'));
+    rmSync(join(dir, 'dashboard.html'));
+    const missing = await new Promise<{ code: number | null; se: string }>((done) => execFile(process.execPath, [bin, 'report', '--results', dir], (e, _so, se) => done({ code: e ? (e as { code?: number }).code ?? 1 : 0, se })));
+    assert.equal(missing.code, 2);
+    assert.match(missing.se, /tables\/per_query\.parquet: cannot read the per-query table of .*report\.json \(ENOENT\)/);
+    assert.ok(!existsSync(join(dir, 'dashboard.html')));
+    copyFileSync(SAMPLE_QUERY_TABLE_PATH, join(dir, 'discovery', 'tables', 'per_query.parquet'));
     writeFileSync(join(dir, 'gate', 'gate-report.json'), JSON.stringify({ ...gateReport(), verdict: 'maybe' }));
     const err = await new Promise<string>((done) => execFile(process.execPath, [bin, 'report', '--results', dir], (_e, _so, se) => done(se)));
     assert.match(err, /gate-report\.json: not a valid gate report/);

@@ -3,14 +3,24 @@
  * (`make sample-report`, scripts/sample-report.mjs; never hand-edited). `withVariants` adds, on
  * a copy, the optional shapes a default run does not produce (a failed live call, LAP executed,
  * a query error, no break-even, ...) so schema coverage and renderer tests see them too.
+ * Its per-query rows are in test/data/report.per_query.parquet (the run's tables/per_query.parquet,
+ * copied by the same script): buildSampleReport joins them back (pipeline/report/read.ts), so the
+ * sample is the report the bench held in memory; `rows: false` gives what report.json holds.
+ * The same for report-systems.json (report-systems.per_query.parquet).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LAP_PROVENANCE, LIVE_PROVENANCE } from '../../pipeline/report/provenance.ts';
 import type { Report } from '../../pipeline/report/types.ts';
 import { isScored } from '../../pipeline/report/types.ts';
+import { joinQueryRows, readQueryTable } from '../../pipeline/report/read.ts';
 
 export const SAMPLE_REPORT_PATH = fileURLToPath(new URL('../data/report.json', import.meta.url));
+/** the sample's per-query rows (its run's tables/per_query.parquet) */
+export const SAMPLE_QUERY_TABLE_PATH = fileURLToPath(new URL('../data/report.per_query.parquet', import.meta.url));
+const SYSTEMS_QUERY_TABLE_PATH = fileURLToPath(new URL('../data/report-systems.per_query.parquet', import.meta.url));
+const sampleRows = await readQueryTable(SAMPLE_QUERY_TABLE_PATH, 'test/data/report.json');
+const systemsRows = await readQueryTable(SYSTEMS_QUERY_TABLE_PATH, 'test/data/report-systems.json');
 /** Text that must never reach the DOM as markup. */
 export const HOSTILE_TEXT = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
 
@@ -23,18 +33,21 @@ export const SYSTEMS_SAMPLE_PATH = fileURLToPath(new URL('../data/report-systems
 /** A fresh copy of the committed real-run side-by-side + scale report. */
 export function buildSystemsSample(): Report {
   cachedSystems ??= readFileSync(SYSTEMS_SAMPLE_PATH, 'utf8');
-  return JSON.parse(cachedSystems) as Report;
+  return joinQueryRows(JSON.parse(cachedSystems) as Report, systemsRows, SYSTEMS_QUERY_TABLE_PATH);
 }
 
 export interface SampleOptions {
   /** keep the live section (default true) */
   live?: boolean;
+  /** join the per-query rows (default true); false = report.json as written */
+  rows?: boolean;
 }
 
 /** A fresh copy of the committed real-run report (optionally without its live section). */
 export function buildSampleReport(opts: SampleOptions = {}): Report {
   cached ??= readFileSync(SAMPLE_REPORT_PATH, 'utf8');
   const r = JSON.parse(cached) as Report;
+  if (opts.rows !== false) joinQueryRows(r, sampleRows, SAMPLE_QUERY_TABLE_PATH);
   if (opts.live === false) {
     delete r.live;
     for (const k of [...Object.keys(LIVE_PROVENANCE), ...Object.keys(LAP_PROVENANCE)]) delete r.provenance[k];
@@ -71,8 +84,8 @@ export function withVariants(r: Report = buildSampleReport()): Report {
   live.response_summary[0].errors = 1;
   live.retrieval[0].not_computed_reason = 'variant: all discovery calls failed';
   const scored = r.retrieval.filter(isScored)[0];
-  Object.assign(live.retrieval[0].per_query[0], { error: 'variant: proxy call failed' });
-  Object.assign(scored.per_query[0], { error: 'variant: search failed', first_relevant_rank: null, recall_at_1: 0, recall_at_3: 0, recall_at_5: 0, recall_at_10: 0, rr: 0, ndcg_at_10: 0, ap: 0, comprehensive_at_5: 0, top: [] });
+  if (live.retrieval[0].per_query) Object.assign(live.retrieval[0].per_query[0], { error: 'variant: proxy call failed' });
+  if (scored.per_query) Object.assign(scored.per_query[0], { error: 'variant: search failed', first_relevant_rank: null, recall_at_1: 0, recall_at_3: 0, recall_at_5: 0, recall_at_10: 0, rr: 0, ndcg_at_10: 0, ap: 0, comprehensive_at_5: 0, top: [] });
   const arm = r.arms.find((a) => !a.skipped && a.arm !== 'baseline_json')!;
   arm.skip_examples = [{ tool_id: r.corpora[0].tool_ids[0], error: 'variant: cannot encode' }];
   arm.skipped_tools = 1;

@@ -9,7 +9,10 @@ import { writeReport } from '../../pipeline/report/write.ts';
 import { REPORT_SECTIONS } from '../../pipeline/sections.ts';
 import { ReportValidationError } from '../../pipeline/report/validate.ts';
 import { isScored, type RetrievalScored } from '../../pipeline/report/types.ts';
-import { buildSampleReport, withVariants } from './sample.ts';
+import { withoutQueryRows } from '../../pipeline/report/file.ts';
+import { readReport } from '../../pipeline/report/read.ts';
+import { UserError } from '../../pipeline/types.ts';
+import { buildSampleReport, buildSystemsSample, withVariants } from './sample.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'mcpgauge-write-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -31,7 +34,7 @@ test('writeReport writes report.json, Arrow + Parquet tables and the dashboard; 
   const w = await writeReport(report, dir, REPORT_SECTIONS);
 
   const json = readFileSync(w.report, 'utf8');
-  assert.equal(json, `${JSON.stringify(report, null, 2)}\n`);
+  assert.equal(json, `${JSON.stringify({ ...withoutQueryRows(report), tables: JSON.parse(json).tables }, null, 2)}\n`);
   assert.ok(json.endsWith('}\n') && json.startsWith('{\n  "report_version": 1,'));
   assert.deepEqual(readdirSync(join(dir, 'tables')).sort(), [
     'arms.arrow', 'arms.parquet', 'live_responses.arrow', 'live_responses.parquet', 'per_query.arrow', 'per_query.parquet', 'per_tool.arrow', 'per_tool.parquet',
@@ -69,24 +72,24 @@ test('writeReport writes report.json, Arrow + Parquet tables and the dashboard; 
   assert.ok(nulls.every((r) => r.arm === 'toon_listing'));
 
   // per_query: offline scored rows + live rows
-  const offlineRows = report.retrieval.filter(isScored).reduce((n, r) => n + r.per_query.length, 0);
-  const liveRows = report.live!.retrieval.reduce((n, r) => n + r.per_query.length, 0);
+  const offlineRows = report.retrieval.filter(isScored).reduce((n, r) => n + r.per_query!.length, 0);
+  const liveRows = report.live!.retrieval.reduce((n, r) => n + r.per_query!.length, 0);
   assert.ok(offlineRows > 0 && liveRows > 0);
   const pq = arrow(w.tables.per_query.arrow);
   const pqp = await parquet(w.tables.per_query.parquet);
   assert.equal(pq.numRows, offlineRows + liveRows);
   assert.equal(pqp.length, offlineRows + liveRows);
   const baseRow = report.retrieval.find((r) => isScored(r) && r.arm === 'baseline_json') as RetrievalScored;
-  const qid = baseRow.per_query[3].query_id;
+  const qid = baseRow.per_query![3].query_id;
   const q4 = pqp.find((r) => r.arm === 'baseline_json' && r.query_id === qid)!;
-  const q4src = baseRow.per_query[3] as unknown as Record<string, unknown>;
+  const q4src = baseRow.per_query![3] as unknown as Record<string, unknown>;
   assert.equal(q4.retriever, baseRow.retriever.id);
   assert.equal(q4.query, q4src.query);
   assert.equal(q4.first_relevant_rank, q4src.first_relevant_rank);
   assert.equal(q4.rr, q4src.rr);
   assert.deepEqual(JSON.parse(q4.top as string), q4src.top);
   const liveErr = report.live!.retrieval[0];
-  const errRow = pqp.find((r) => r.source === `live_${liveErr.detail}` && r.query_id === liveErr.per_query[0].query_id)!;
+  const errRow = pqp.find((r) => r.source === `live_${liveErr.detail}` && r.query_id === liveErr.per_query![0].query_id)!;
   assert.equal(errRow.error, 'variant: proxy call failed');
   assert.equal(errRow.retriever, null);
   const offErr = pqp.find((r) => r.source === 'offline' && r.error !== null)!;
@@ -151,7 +154,7 @@ test('no live section -> no live_responses table', async () => {
   const w = await writeReport(buildSampleReport({ live: false }), join(work, 'offline'), REPORT_SECTIONS);
   assert.deepEqual(Object.keys(w.tables).sort(), ['arms', 'per_query', 'per_tool', 'result_arms']);
   const r = buildSampleReport({ live: false });
-  assert.equal(arrow(w.tables.per_query.arrow).numRows, r.retrieval.filter(isScored).reduce((n, x) => n + x.per_query.length, 0));
+  assert.equal(arrow(w.tables.per_query.arrow).numRows, r.retrieval.filter(isScored).reduce((n, x) => n + x.per_query!.length, 0));
 });
 
 test('an invalid report is an error and nothing is written', async () => {
@@ -160,4 +163,48 @@ test('an invalid report is an error and nothing is written', async () => {
   const dir = join(work, 'invalid');
   await assert.rejects(writeReport(r, dir, REPORT_SECTIONS), (e: unknown) => e instanceof ReportValidationError && /\/meta\/caveat must NOT have fewer than 10 characters/.test((e as Error).message));
   assert.equal(existsSync(dir), false);
+});
+
+test('report.json holds no per-query rows: they are in tables/per_query, named by the tables index, and readReport puts back exactly the rows the bench held', async () => {
+  const report = withVariants();
+  const dir = join(work, 'rows');
+  const w = await writeReport(report, dir, REPORT_SECTIONS);
+  const json = readFileSync(w.report, 'utf8');
+  const file = JSON.parse(json);
+  assert.ok(!/"per_query": \[/.test(json), 'no per_query array in report.json');
+  assert.ok(file.retrieval.filter((x: { metrics?: unknown }) => x.metrics).every((x: { query_ids_sha256: string }) => /^[0-9a-f]{64}$/.test(x.query_ids_sha256)));
+  assert.equal(file.tables.per_query.parquet, 'tables/per_query.parquet');
+  assert.equal(file.tables.per_query.rows, w.tables.per_query.rows);
+  assert.deepEqual(file.tables.per_query.columns.map((c: { name: string }) => c.name), arrow(w.tables.per_query.arrow).schema.fields.map((f) => f.name));
+  for (const [name, t] of Object.entries(w.tables)) assert.equal(join(dir, file.tables[name].arrow), t.arrow);
+  // read back whole: the in-memory report, row for row (the variants' error rows included)
+  const back = await readReport(w.report);
+  delete back.tables;
+  delete report.tables;
+  assert.deepEqual(back, report);
+  // a table of another run is refused, naming the file
+  const other = withVariants();
+  other.retrieval.filter(isScored)[0].per_query!.reverse();
+  other.retrieval.filter(isScored)[0].query_ids_sha256 = (await import('../../pipeline/report/rows.ts')).queryIdsDigest(other.retrieval.filter(isScored)[0].per_query!);
+  const dir2 = join(work, 'rows-other');
+  await writeReport(other, dir2, REPORT_SECTIONS);
+  const { copyFileSync } = await import('node:fs');
+  copyFileSync(join(dir2, 'tables', 'per_query.parquet'), join(dir, 'tables', 'per_query.parquet'));
+  await assert.rejects(readReport(w.report), (e: unknown) => e instanceof UserError && /per_query\.parquet: the per-query rows for offline .* are not the queries the report scored/.test((e as Error).message));
+  rmSync(join(dir, 'tables', 'per_query.parquet'));
+  await assert.rejects(readReport(w.report), (e: unknown) => e instanceof UserError && /per_query\.parquet: cannot read the per-query table of .*report\.json \(ENOENT\)/.test((e as Error).message));
+});
+
+test('systems side by side: each system\'s live rows go to tables/per_query with its name and come back', async () => {
+  const report = buildSystemsSample();
+  const dir = join(work, 'systems');
+  const w = await writeReport(report, dir, REPORT_SECTIONS);
+  const rows = await parquet(w.tables.per_query.parquet);
+  const systems = report.systems!.filter((s) => s.live);
+  assert.ok(systems.length > 0);
+  for (const s of systems) assert.equal(rows.filter((r) => r.system === s.name).length, s.live!.retrieval.reduce((n, x) => n + x.query_count, 0), s.name);
+  const back = await readReport(w.report);
+  delete back.tables;
+  delete report.tables;
+  assert.deepEqual(back, report);
 });

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scoreQuery, scoreGolden, scoreRankings, bootstrapMeans, SUMMARY_METRICS } from '../../pipeline/retrieval/metrics.ts';
+import { seededRandom } from '../../pipeline/util/stats.ts';
 import type { GoldenLabel, GoldenSet } from '../../pipeline/types.ts';
 import { UserError } from '../../pipeline/types.ts';
 
@@ -195,4 +196,40 @@ test('scoreRankings: rankings in hand score exactly as the same rankings searche
 test('bootstrapMeans: constant column gives a point interval', () => {
   const [ci] = bootstrapMeans([[0.5, 0.5, 0.5]], 100, 9);
   assert.deepEqual(ci, [0.5, 0.5]);
+});
+
+/** the resampling as first written: one draw per iteration, every column summed in query order */
+function referenceBootstrap(columns: number[][], iterations: number, seed: number): [number, number][] {
+  const n = columns[0].length;
+  const rnd = seededRandom(seed);
+  const draws = columns.map(() => [] as number[]);
+  for (let it = 0; it < iterations; it++) {
+    const idx = Array.from({ length: n }, () => Math.floor(rnd() * n));
+    columns.forEach((c, ci) => {
+      let s = 0;
+      for (const j of idx) s += c[j];
+      draws[ci].push(s / n);
+    });
+  }
+  return draws.map((d) => {
+    d.sort((a, b) => a - b);
+    const at = (p: number) => d[Math.min(d.length, Math.max(1, Math.ceil((p / 100) * d.length))) - 1];
+    return [at(2.5), at(97.5)];
+  });
+}
+
+test('bootstrapMeans: duplicate columns resampled once, draws reused across calls, intervals bit-identical to the plain resampling', () => {
+  const rnd = seededRandom(3);
+  const a = Array.from({ length: 301 }, () => Math.round(rnd() * 7) / 7);
+  const b = Array.from({ length: 301 }, () => rnd());
+  const z = Array.from({ length: 301 }, (_, i) => (i % 3 === 0 ? -0 : 0));
+  const cols = [a, b, a.slice(), z, b];
+  const want = referenceBootstrap(cols, 500, 42);
+  assert.deepEqual(bootstrapMeans(cols, 500, 42), want, 'first call (draws made)');
+  assert.deepEqual(bootstrapMeans(cols, 500, 42), want, 'second call (draws reused)');
+  assert.deepEqual(bootstrapMeans([b], 500, 42), [want[1]], 'one column alone: the same interval');
+  assert.deepEqual(bootstrapMeans(cols, 500, 43), referenceBootstrap(cols, 500, 43), 'another seed: other draws');
+  // more draws than are kept (n x iterations > 8M): drawn row by row, same figures
+  const big = Array.from({ length: 4001 }, () => rnd());
+  assert.deepEqual(bootstrapMeans([big], 2001, 5), referenceBootstrap([big], 2001, 5));
 });

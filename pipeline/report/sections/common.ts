@@ -70,14 +70,14 @@ export interface PerQueryRow {
  * when the rows move to another store only this function changes.
  */
 export function offlinePerQueryRows(r: Report): PerQueryRow[] {
-  return r.retrieval.filter(isScored).flatMap((x) => x.per_query.map((q) => ({ corpus: x.corpus_id, arm: x.arm, retriever: x.retriever.id, q })));
+  return r.retrieval.filter(isScored).flatMap((x) => (x.per_query ?? []).map((q) => ({ corpus: x.corpus_id, arm: x.arm, retriever: x.retriever.id, q })));
 }
 
 /** The live stage's per-query rows (the proxy's rankings), from the one place the dashboard reads them. */
 export function livePerQueryRows(r: Report): PerQueryRow[] {
   const l = r.live;
   if (!l) return [];
-  return l.retrieval.flatMap((x) => x.per_query.map((q) => ({ corpus: l.corpus_id ?? 'live', arm: `proxy (${x.detail})`, retriever: 'proxy', q })));
+  return l.retrieval.flatMap((x) => (x.per_query ?? []).map((q) => ({ corpus: l.corpus_id ?? 'live', arm: `proxy (${x.detail})`, retriever: 'proxy', q })));
 }
 
 /**

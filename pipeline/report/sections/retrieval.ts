@@ -9,7 +9,7 @@ export const retrievalSection: ReportSection<Report> = {
   id: 'retrieval',
   title: 'Retrieval quality',
   provenanceKeys: ['retrieval'],
-  schemaRefs: ['#/$defs/retrieval', '#/$defs/metrics', '#/$defs/query_row'],
+  schemaRefs: ['#/$defs/retrieval', '#/$defs/metrics', '#/$defs/tables', '#/$defs/query_row'],
   build(r) {
     const columns = [
       ...leadColumns({ arm: 'key' }),

@@ -60,7 +60,10 @@ export interface LiveRetrieval {
   /** absent when no discovery call at this detail gave a usable response (see not_computed_reason) */
   summary?: RetrievalMetrics;
   not_computed_reason?: string;
-  per_query: QueryRow[];
+  /** sha256 (hex) of the golden query ids, golden order, joined by "\n" */
+  query_ids_sha256: string;
+  /** in memory only, as RetrievalScored.per_query (report.json: tables/per_query) */
+  per_query?: QueryRow[];
 }
 
 export interface LiveLatency {

@@ -1,4 +1,4 @@
-/** `retrieval[]`: schema `$defs` retrieval, metrics, query_row. */
+/** `retrieval[]`: schema `$defs` retrieval, metrics, query_ids_sha256, query_row (a row of tables/per_query). */
 import type { Figure, JsonValue } from './common.ts';
 
 /** Aggregated retrieval metrics; each a Figure (usually with n and ci95). Extra `^[a-z0-9_]+$` keys allowed. */
@@ -53,7 +53,13 @@ export interface RetrievalScored {
   query_count: number;
   errors: number;
   metrics: RetrievalMetrics;
-  per_query: QueryRow[];
+  /** sha256 (hex) of the golden query ids, golden order, joined by "\n": which queries were scored (`diff`) */
+  query_ids_sha256: string;
+  /**
+   * one row per golden query: on a report held in memory (the bench's, or one read back with
+   * readReport); never in report.json, whose rows are in tables/per_query
+   */
+  per_query?: QueryRow[];
   /** build wall time and per-query search wall time p50/p99, measured in this run */
   costs?: RetrievalCosts;
   /** cross-validation of the data-chosen parameters (metrics are then over held-out folds only) */
