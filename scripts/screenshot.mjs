@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { sampleBenchDir } from './lib/sample-bench.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -25,7 +26,7 @@ let context;
 let code = 0;
 try {
   const html = join(work, 'dashboard.html');
-  execFileSync(process.execPath, [join(root, 'bin', 'mcpgauge.mjs'), 'report', '--bench', REPORT, '--results', work, '--out', html], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, [join(root, 'bin', 'mcpgauge.mjs'), 'report', '--bench', sampleBenchDir(root, work), '--results', work, '--out', html], { stdio: ['ignore', 'ignore', 'inherit'] });
   const { chromium } = await import('playwright-core');
   context = await chromium.launchPersistentContext(join(work, 'profile'), {
     executablePath: CHROMIUM,

@@ -18,10 +18,10 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CACHE_ROOT } from '../../pipeline/constants.ts';
+import { sampleBenchDir } from '../lib/sample-bench.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'mcpgauge.mjs');
-const SAMPLE = join(ROOT, 'test', 'data', 'report.json');
 const LIGHTHOUSE_VERSION = '12.2.3';
 const TOOL_DIR = join(CACHE_ROOT, 'tools', 'lighthouse');
 const LIGHTHOUSE_CLI = join(TOOL_DIR, 'node_modules', 'lighthouse', 'cli', 'index.js');
@@ -105,7 +105,7 @@ async function main(): Promise<void> {
   try {
     const html = process.env.PERF_DASHBOARD ? resolve(process.env.PERF_DASHBOARD) : join(tmp, 'dashboard.html');
     if (!process.env.PERF_DASHBOARD) {
-      execFileSync(process.execPath, [BIN, 'report', '--bench', SAMPLE, '--results', tmp, '--out', html], { stdio: ['ignore', 'ignore', 'inherit'] });
+      execFileSync(process.execPath, [BIN, 'report', '--bench', sampleBenchDir(ROOT, tmp), '--results', tmp, '--out', html], { stdio: ['ignore', 'ignore', 'inherit'] });
     }
     const file = statSync(html).size;
     console.log(`dashboard: ${process.env.PERF_DASHBOARD ? html : `mcpgauge report --bench test/data/report.json`} (${(file / 1e6).toFixed(2)} MB), Lighthouse ${LIGHTHOUSE_VERSION}, Chromium ${CHROME}`);

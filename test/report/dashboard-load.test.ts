@@ -8,9 +8,9 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { renderDashboard } from '../../pipeline/report/dashboard.ts';
@@ -19,12 +19,10 @@ import { html } from '../../pipeline/report/html.ts';
 import { sectionFor, type ReportSection, type TableDetails } from '../../pipeline/report/details.ts';
 import { capRows, livePerQueryRows, offlinePerQueryRows, perQueryTable } from '../../pipeline/report/sections/common.ts';
 import { REPORT_SECTIONS } from '../../pipeline/sections.ts';
-import type { Report } from '../../pipeline/report/types.ts';
-import { HOSTILE_TEXT } from './sample.ts';
+import { HOSTILE_TEXT, buildSampleReport } from './sample.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SKIP = existsSync(CHROMIUM) || process.env.CI === 'true' ? false : `chromium not installed at ${CHROMIUM} (CI installs it via .ci/run; Debian package "chromium")`;
-const SAMPLE = resolve(import.meta.dirname, '../data/report.json');
 const MAX_ELEMENTS = 5000;
 const MAX_BYTES = 1.5e6;
 
@@ -61,7 +59,7 @@ async function open(file: string): Promise<{ page: Page; errors: string[] }> {
 const rowCount = (page: Page, id: string) => page.$$eval(`#${id} tbody tr`, (rows) => rows.length);
 
 test('the default dashboard: <= 1.5 MB and <= 5,000 elements at load, every per-query row reachable', { skip: SKIP }, async () => {
-  const report = JSON.parse(readFileSync(SAMPLE, 'utf8')) as Report;
+  const report = buildSampleReport();
   const file = join(work, 'dashboard.html');
   writeFileSync(file, await renderDashboard(report, REPORT_SECTIONS));
   const bytes = statSync(file).size;
@@ -113,7 +111,7 @@ test('the default dashboard: <= 1.5 MB and <= 5,000 elements at load, every per-
 });
 
 test('rows drawn on demand are the cells the renderer draws with the page (and stay escaped)', { skip: SKIP }, async () => {
-  const report = JSON.parse(readFileSync(SAMPLE, 'utf8')) as Report;
+  const report = buildSampleReport();
   const rows = capRows(offlinePerQueryRows(report)).slice(0, 60);
   rows[3] = { ...rows[3], q: { ...rows[3].q, query: HOSTILE_TEXT, error: HOSTILE_TEXT } };
   const table = perQueryTable(rows, 'pq');
