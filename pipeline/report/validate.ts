@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { compileSchemaFile, describeAjvError, type ValidateFunction } from '../util/schema.ts';
 import { UserError } from '../types.ts';
 import type { Report } from './types.ts';
-import { type RetrievalReport } from './types.ts';
+import type { RetrievalReport } from './types.ts';
 import { queryRowBlocks, withoutQueryRows } from './file.ts';
 import { queryIdsDigest } from './rows.ts';
 
