@@ -9,7 +9,10 @@ import { arm as csv_when_tabular } from './result/csv_when_tabular.ts';
 const BY_ID: ReadonlyMap<string, ResultArm> = new Map([json, json_compact, toon, csv_when_tabular].map((a) => [a.meta.id, a]));
 
 /** Registered result arm ids: the baseline first, the rest sorted. */
-export const RESULT_ARMS: readonly string[] = Object.freeze([RESULT_BASELINE_ARM_ID, ...[...BY_ID.keys()].filter((k) => k !== RESULT_BASELINE_ARM_ID).sort()]);
+export const RESULT_ARMS: readonly string[] = Object.freeze([
+  RESULT_BASELINE_ARM_ID,
+  ...[...BY_ID.keys()].filter((k) => k !== RESULT_BASELINE_ARM_ID).sort(),
+]);
 
 export function getResultArm(id: string): ResultArm {
   const a = BY_ID.get(id);

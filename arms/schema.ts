@@ -25,5 +25,5 @@ export function isPlainObject(v: unknown): v is { [k: string]: JsonValue } {
 }
 
 export function hasOwn(o: object, k: string): boolean {
-  return  Object.hasOwn(o, k);
+  return Object.hasOwn(o, k);
 }

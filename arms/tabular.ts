@@ -28,7 +28,8 @@ export function whyNotTabular(v: unknown): string | null {
     if (typeof row !== 'object' || row === null || Array.isArray(row)) return `element [${i}] is not an object`;
     const ks = Object.keys(row);
     if (ks.length === 0) return `element [${i}] has no keys`;
-    for (const k of ks) if (!isPrimitive((row as Record<string, unknown>)[k])) return `element [${i}].${k} is not a primitive (nested value)`;
+    for (const k of ks)
+      if (!isPrimitive((row as Record<string, unknown>)[k])) return `element [${i}].${k} is not a primitive (nested value)`;
     const sig = JSON.stringify([...ks].sort());
     if (keys === null) keys = sig;
     else if (sig !== keys) return `element [${i}] has a different key set than element [0]`;

@@ -25,7 +25,11 @@ export function buildProgram(): Command {
   for (const m of [corpus, bench, fixture, proxy, diff, comply, gate, report, models]) m.register(program);
   // one input size limit (util/fs.ts reads every input file with it): --max-input-mb on every command that runs
   const leaves = (c: Command): Command[] => (c.commands.length ? c.commands.flatMap(leaves) : [c]);
-  for (const c of program.commands.flatMap(leaves)) c.option('--max-input-mb <n>', `size limit of every input file (corpus, golden set, report, config, parquet shard) in MiB; also ${MAX_INPUT_ENV} (default ${DEFAULT_MAX_INPUT_MB})`);
+  for (const c of program.commands.flatMap(leaves))
+    c.option(
+      '--max-input-mb <n>',
+      `size limit of every input file (corpus, golden set, report, config, parquet shard) in MiB; also ${MAX_INPUT_ENV} (default ${DEFAULT_MAX_INPUT_MB})`,
+    );
   program.hook('preAction', (_program, action) => {
     const v = action.opts().maxInputMb as string | undefined;
     setMaxInputMb(v === undefined ? undefined : parseMaxInputMb(v, '--max-input-mb'));

@@ -86,7 +86,10 @@ export interface Figure {
 
 /** Error for bad user input: one line, names file/field/value; CLI exits non-zero. */
 export class UserError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
     super(message);
     this.name = 'UserError';
   }

@@ -18,7 +18,11 @@
     var src = id && document.getElementById(id);
     if (!src) return drawn[id] || Promise.resolve();
     if (drawn[id]) return drawn[id];
-    drawn[id] = unpack(src.textContent || '').then(function (data) { appendRows(table, data); src.parentNode.removeChild(src); table.removeAttribute('data-rows'); });
+    drawn[id] = unpack(src.textContent || '').then(function (data) {
+      appendRows(table, data);
+      src.parentNode.removeChild(src);
+      table.removeAttribute('data-rows');
+    });
     return drawn[id];
   }
   function appendRows(table, data) {
@@ -45,7 +49,9 @@
     table.tBodies[0].appendChild(frag);
   }
   document.querySelectorAll('button[data-more]').forEach(function (b) {
-    b.addEventListener('click', function () { drawRows(document.getElementById(b.getAttribute('data-more'))); });
+    b.addEventListener('click', function () {
+      drawRows(document.getElementById(b.getAttribute('data-more')));
+    });
   });
   document.querySelectorAll('details').forEach(function (d) {
     d.addEventListener('toggle', function () {
@@ -76,20 +82,33 @@
       }
       function sortNow() {
         var asc = th.getAttribute('aria-sort') !== 'ascending';
-        ths.forEach(function (o) { o.removeAttribute('aria-sort'); });
+        ths.forEach(function (o) {
+          o.removeAttribute('aria-sort');
+        });
         th.setAttribute('aria-sort', asc ? 'ascending' : 'descending');
         var body = table.tBodies[0];
-        var rows = Array.prototype.slice.call(body.rows).filter(function (r) { return r.cells.length > col; });
-        var keyed = rows.map(function (r, i) { return { r: r, k: key(r.cells[col]), i: i }; });
+        var rows = Array.prototype.slice.call(body.rows).filter(function (r) {
+          return r.cells.length > col;
+        });
+        var keyed = rows.map(function (r, i) {
+          return { r: r, k: key(r.cells[col]), i: i };
+        });
         keyed.sort(function (a, b) {
           if (a.k.e !== b.k.e) return a.k.e - b.k.e;
           var c = cmp(a.k, b.k);
           return (asc ? c : -c) || a.i - b.i;
         });
-        keyed.forEach(function (x) { body.appendChild(x.r); });
+        keyed.forEach(function (x) {
+          body.appendChild(x.r);
+        });
       }
       th.addEventListener('click', sort);
-      th.addEventListener('keydown', function (ev) { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); sort(); } });
+      th.addEventListener('keydown', function (ev) {
+        if (ev.key === 'Enter' || ev.key === ' ') {
+          ev.preventDefault();
+          sort();
+        }
+      });
     });
   });
   document.querySelectorAll('input[data-filter]').forEach(function (input) {
@@ -115,12 +134,22 @@
   }
   var figs = document.querySelectorAll('figure.chart');
   if (typeof IntersectionObserver === 'function') {
-    var io = new IntersectionObserver(function (entries) {
-      entries.forEach(function (e) {
-        if (e.isIntersecting) { io.unobserve(e.target); showChart(e.target); }
-      });
-    }, { rootMargin: '200px 0px' });
-    figs.forEach(function (f) { if (f.querySelector('template')) io.observe(f); });
+    var io = new IntersectionObserver(
+      function (entries) {
+        entries.forEach(function (e) {
+          if (e.isIntersecting) {
+            io.unobserve(e.target);
+            showChart(e.target);
+          }
+        });
+      },
+      { rootMargin: '200px 0px' },
+    );
+    figs.forEach(function (f) {
+      if (f.querySelector('template')) io.observe(f);
+    });
   } else figs.forEach(showChart);
-  window.addEventListener('beforeprint', function () { figs.forEach(showChart); });
+  window.addEventListener('beforeprint', function () {
+    figs.forEach(showChart);
+  });
 })();

@@ -20,11 +20,21 @@ if (!installed()) {
   try {
     execFileSync('go', ['install', `github.com/rhysd/actionlint/cmd/actionlint@${ACTIONLINT_VERSION}`], {
       // no HOME (some CI shells): Go's module and build caches under .cache too
-      env: { ...(process.env.HOME ? {} : { GOPATH: join(root, '.cache', 'go'), GOCACHE: join(root, '.cache', 'go-build') }), ...process.env, GOBIN: join(root, '.cache', 'bin') },
+      env: {
+        ...(process.env.HOME ? {} : { GOPATH: join(root, '.cache', 'go'), GOCACHE: join(root, '.cache', 'go-build') }),
+        ...process.env,
+        GOBIN: join(root, '.cache', 'bin'),
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
   } catch (e) {
-    const why = e.code === 'ENOENT' ? 'go is not on PATH' : String(e.stderr ?? e.message).trim().split('\n').pop();
+    const why =
+      e.code === 'ENOENT'
+        ? 'go is not on PATH'
+        : String(e.stderr ?? e.message)
+            .trim()
+            .split('\n')
+            .pop();
     process.stderr.write(`actionlint: cannot install ${ACTIONLINT_VERSION} with go install (${why})\n`);
     process.exit(2);
   }

@@ -16,7 +16,8 @@ let substrate;
 try {
   const words = takeOption(process.argv.slice(2), '--substrate');
   substrate = words.value ?? 'local';
-  if (!['local', 'compose'].includes(substrate)) throw new Error(`--substrate must be "local" or "compose", got ${JSON.stringify(substrate)}`);
+  if (!['local', 'compose'].includes(substrate))
+    throw new Error(`--substrate must be "local" or "compose", got ${JSON.stringify(substrate)}`);
   args = benchDiscoveryArgs(words.rest, { root, cachedCorpus: fs.existsSync(cached) ? cached : undefined });
   if (substrate === 'compose' && !args.includes('--live')) throw new Error('--substrate compose measures the live stage: drop --no-live');
 } catch (e) {

@@ -26,7 +26,10 @@ rmSync(tmp, { recursive: true, force: true });
 console.error('build: compiling pipeline/ and arms/ to dist/ (tsc) ...');
 const t0 = Date.now();
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-const r = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--noCheck', '--outDir', tmp], { cwd: root, stdio: 'inherit' });
+const r = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--noCheck', '--outDir', tmp], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (r.status !== 0) {
   rmSync(tmp, { recursive: true, force: true });
   console.error(`build: tsc failed (exit ${r.status ?? r.signal})`);

@@ -14,7 +14,22 @@
 // 2 cannot build (no engine, a build that fails).
 import { spawnSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -161,7 +176,9 @@ function buildLocal() {
   }
   say(`local path: docker build -f docker/Dockerfile.local --build-arg BASE=${base} -t ${TAG}`);
   const before = docker(['image', 'inspect', '--format', '{{.Id}}', TAG]).stdout.trim();
-  const r = docker(['build', '--build-arg', `BASE=${base}`, '--label', `mcpgauge.context-hash=${hash}`, '-t', TAG, ctx], { stdio: 'inherit' });
+  const r = docker(['build', '--build-arg', `BASE=${base}`, '--label', `mcpgauge.context-hash=${hash}`, '-t', TAG, ctx], {
+    stdio: 'inherit',
+  });
   if (r.status !== 0) fail(2, `docker build exited with ${r.status}`);
   // the image it replaces would stay as a dangling copy (vfs: ~100 MB each); no-op when a container or tag still uses it
   if (before && before !== docker(['image', 'inspect', '--format', '{{.Id}}', TAG]).stdout.trim()) docker(['rmi', before]);
@@ -179,7 +196,9 @@ c.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', para
 function smoke() {
   return new Promise((done) => {
     const t0 = performance.now();
-    const child = spawn('docker', ['run', '--rm', '-i', '--network', 'none', '--label', 'mcpgauge.run=fixture-image-smoke', TAG], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('docker', ['run', '--rm', '-i', '--network', 'none', '--label', 'mcpgauge.run=fixture-image-smoke', TAG], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     const timer = setTimeout(() => child.stdin.end(), 60_000);
@@ -197,17 +216,34 @@ function smoke() {
       } catch {
         /* no answer */
       }
-      const user = docker(['image', 'inspect', '--format', '{{.Config.User}} {{json .Config.Cmd}} {{json .Config.Entrypoint}} {{.Size}}', TAG]).stdout.trim();
+      const user = docker([
+        'image',
+        'inspect',
+        '--format',
+        '{{.Config.User}} {{json .Config.Cmd}} {{json .Config.Entrypoint}} {{.Size}}',
+        TAG,
+      ]).stdout.trim();
       if (msg?.result?.serverInfo?.name !== 'mcpfixture' || code !== 0) {
-        process.stderr.write(`fixture-image: the image did not answer an initialize (exit ${code}): ${out.slice(0, 200)} ${err.slice(-500)}\n`);
+        process.stderr.write(
+          `fixture-image: the image did not answer an initialize (exit ${code}): ${out.slice(0, 200)} ${err.slice(-500)}\n`,
+        );
         return done(1);
       }
-      say(`${TAG} (${mode} path) answered initialize as mcpfixture ${msg.result.serverInfo.version} ${ms} ms after docker run (engine + fixture); user/cmd/entrypoint/bytes: ${user}`);
+      say(
+        `${TAG} (${mode} path) answered initialize as mcpfixture ${msg.result.serverInfo.version} ${ms} ms after docker run (engine + fixture); user/cmd/entrypoint/bytes: ${user}`,
+      );
       // the fixture's own start inside the container: process spawn to the initialize answer
-      const inside = docker(['run', '--rm', '--network', 'none', '--label', 'mcpgauge.run=fixture-image-smoke', TAG, 'node', '-e', startProbe()], { timeout: 60_000 });
-      say(`inside the container, /mcpfixture answered initialize ${inside.stdout.trim() || `? (${inside.stderr.trim().slice(-200)})`} ms after it was spawned`);
+      const inside = docker(
+        ['run', '--rm', '--network', 'none', '--label', 'mcpgauge.run=fixture-image-smoke', TAG, 'node', '-e', startProbe()],
+        { timeout: 60_000 },
+      );
+      say(
+        `inside the container, /mcpfixture answered initialize ${inside.stdout.trim() || `? (${inside.stderr.trim().slice(-200)})`} ms after it was spawned`,
+      );
       done(0);
     });
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'fixture-image', version: '1' } } })}\n`);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'fixture-image', version: '1' } } })}\n`,
+    );
   });
 }

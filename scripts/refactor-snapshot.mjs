@@ -27,9 +27,19 @@ function normalise(text, tmp) {
 /** the retrieval blocks of a report that hold per-query rows: [where, corpus, arm, retriever, system, rows?] */
 function queryBlocks(r) {
   const out = [];
-  for (const x of r.retrieval ?? []) if (!('not_scorable' in x)) out.push({ source: 'offline', corpus: x.corpus_id, arm: x.arm, retriever: x.retriever.id, system: null, rows: x.per_query });
+  for (const x of r.retrieval ?? [])
+    if (!('not_scorable' in x))
+      out.push({ source: 'offline', corpus: x.corpus_id, arm: x.arm, retriever: x.retriever.id, system: null, rows: x.per_query });
   const live = (l, system) => {
-    for (const x of l.retrieval) out.push({ source: `live_${x.detail}`, corpus: l.corpus_id ?? null, arm: `proxy_${x.detail}`, retriever: null, system, rows: x.per_query });
+    for (const x of l.retrieval)
+      out.push({
+        source: `live_${x.detail}`,
+        corpus: l.corpus_id ?? null,
+        arm: `proxy_${x.detail}`,
+        retriever: null,
+        system,
+        rows: x.per_query,
+      });
   };
   if (r.live) live(r.live, null);
   for (const s of r.systems ?? []) if (s.live) live(s.live, s.name);
@@ -51,15 +61,49 @@ async function perQueryRows(report, dir) {
       return o;
     });
   }
-  return blocks.flatMap((b) => (b.rows ?? []).map((q) => clean({ source: b.source, corpus: b.corpus, arm: b.arm, retriever: b.retriever, system: b.system, ...q })));
+  return blocks.flatMap((b) =>
+    (b.rows ?? []).map((q) => clean({ source: b.source, corpus: b.corpus, arm: b.arm, retriever: b.retriever, system: b.system, ...q })),
+  );
 }
 
 async function capture(dir) {
   fs.mkdirSync(dir, { recursive: true });
   const tmp = tmpdir();
   const jobs = [
-    ['report.json', ['bench', '--live', '--extra-corpus', 'datasets/proxy-menu-v1.tools.json', '--out', `${tmp}/r1`], `${tmp}/r1/report.json`],
-    ['report-systems.json', ['bench', '--live', '--no-offline', '--system', 'direct', '--system', 'reference', '--system', 'broken=cmd:node -e process.exit(3)', '--scale', '10,100', '--runs', '1', '--warmup', '1', '--live-queries', '12', '--scale-queries', '8', '--bootstrap', '200', '--out', `${tmp}/r2`], `${tmp}/r2/report.json`],
+    [
+      'report.json',
+      ['bench', '--live', '--extra-corpus', 'datasets/proxy-menu-v1.tools.json', '--out', `${tmp}/r1`],
+      `${tmp}/r1/report.json`,
+    ],
+    [
+      'report-systems.json',
+      [
+        'bench',
+        '--live',
+        '--no-offline',
+        '--system',
+        'direct',
+        '--system',
+        'reference',
+        '--system',
+        'broken=cmd:node -e process.exit(3)',
+        '--scale',
+        '10,100',
+        '--runs',
+        '1',
+        '--warmup',
+        '1',
+        '--live-queries',
+        '12',
+        '--scale-queries',
+        '8',
+        '--bootstrap',
+        '200',
+        '--out',
+        `${tmp}/r2`,
+      ],
+      `${tmp}/r2/report.json`,
+    ],
     ['gate-report.json', ['gate', '--cells', 'stdio/2025-11-25', '--out', `${tmp}/g`], `${tmp}/g/gate-report.json`],
     ['comply.json', ['comply', '--format', 'json', '--out', `json=${tmp}/c.json`, '--', 'node', 'bin/mcpfixture.mjs'], `${tmp}/c.json`],
   ];
@@ -73,7 +117,11 @@ async function capture(dir) {
         const rows = await perQueryRows(doc, path.dirname(file));
         fs.writeFileSync(path.join(dir, name.replace(/\.json$/, '.per_query.json')), `${JSON.stringify(rows, null, 1)}\n`);
         // where the rows live is not a figure: inline rows, the per-block query id digest and the tables index are compared as the rows above
-        for (const b of [...(doc.retrieval ?? []), ...(doc.live?.retrieval ?? []), ...(doc.systems ?? []).flatMap((s) => s.live?.retrieval ?? [])]) {
+        for (const b of [
+          ...(doc.retrieval ?? []),
+          ...(doc.live?.retrieval ?? []),
+          ...(doc.systems ?? []).flatMap((s) => s.live?.retrieval ?? []),
+        ]) {
           delete b.per_query;
           delete b.query_ids_sha256;
         }
@@ -82,7 +130,8 @@ async function capture(dir) {
       fs.writeFileSync(path.join(dir, name), `${JSON.stringify(doc, null, 1)}\n`);
       for (const extra of ['summary.md', 'junit.xml']) {
         const p = path.join(path.dirname(file), extra);
-        if (name.startsWith('gate') && fs.existsSync(p)) fs.writeFileSync(path.join(dir, `gate-${extra}`), normalise(fs.readFileSync(p, 'utf8'), tmp));
+        if (name.startsWith('gate') && fs.existsSync(p))
+          fs.writeFileSync(path.join(dir, `gate-${extra}`), normalise(fs.readFileSync(p, 'utf8'), tmp));
       }
     }
   } finally {
@@ -109,7 +158,8 @@ function diffJson(x, y, at, out) {
     return;
   }
   if (typeof x === 'string' && typeof y === 'string' && maskText(x) === maskText(y)) return;
-  if (JSON.stringify(x) !== JSON.stringify(y)) out.push(`${at}: ${JSON.stringify(x)?.slice(0, 100)} vs ${JSON.stringify(y)?.slice(0, 100)}`);
+  if (JSON.stringify(x) !== JSON.stringify(y))
+    out.push(`${at}: ${JSON.stringify(x)?.slice(0, 100)} vs ${JSON.stringify(y)?.slice(0, 100)}`);
 }
 
 /** a field path with array indices generalised: a field that varies in one row between runs is noise in every row */

@@ -40,7 +40,28 @@ function tmpRoot() {
 try {
   await sample(['--live', '--extra-corpus', 'datasets/proxy-menu-v1.tools.json'], 'report.json');
   await sample(
-    ['--live', '--no-offline', '--system', 'direct', '--system', 'reference', '--system', 'broken=cmd:node -e process.exit(3)', '--scale', '10,100', '--runs', '1', '--warmup', '1', '--live-queries', '12', '--scale-queries', '8', '--bootstrap', '200'],
+    [
+      '--live',
+      '--no-offline',
+      '--system',
+      'direct',
+      '--system',
+      'reference',
+      '--system',
+      'broken=cmd:node -e process.exit(3)',
+      '--scale',
+      '10,100',
+      '--runs',
+      '1',
+      '--warmup',
+      '1',
+      '--live-queries',
+      '12',
+      '--scale-queries',
+      '8',
+      '--bootstrap',
+      '200',
+    ],
     'report-systems.json',
   );
 } catch (e) {

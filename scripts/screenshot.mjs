@@ -26,12 +26,24 @@ let context;
 let code = 0;
 try {
   const html = join(work, 'dashboard.html');
-  execFileSync(process.execPath, [join(root, 'bin', 'mcpgauge.mjs'), 'report', '--bench', sampleBenchDir(root, work), '--results', work, '--out', html], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(
+    process.execPath,
+    [join(root, 'bin', 'mcpgauge.mjs'), 'report', '--bench', sampleBenchDir(root, work), '--results', work, '--out', html],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   const { chromium } = await import('playwright-core');
   context = await chromium.launchPersistentContext(join(work, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: VIEWPORT,
   });
   const url = pathToFileURL(html).href;
@@ -39,12 +51,21 @@ try {
   await page.route('**/*', (route) => (route.request().url() === url ? route.continue() : route.abort()));
   await page.goto(url, { waitUntil: 'load' });
   // the page puts each chart's SVG in when its figure comes into view: wait for the first screen's
-  await page.waitForFunction(() => [...document.querySelectorAll('figure.chart')].filter((f) => f.getBoundingClientRect().top < innerHeight).every((f) => !f.querySelector('template')), undefined, { timeout: 10_000 });
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('figure.chart')]
+        .filter((f) => f.getBoundingClientRect().top < innerHeight)
+        .every((f) => !f.querySelector('template')),
+    undefined,
+    { timeout: 10_000 },
+  );
   const tmp = `${OUT}.tmp.png`;
   mkdirSync(join(root, 'docs', 'img'), { recursive: true });
   await page.screenshot({ path: tmp, fullPage: false });
   renameSync(tmp, OUT);
-  console.log(`wrote ${relative(root, OUT)} (${Math.round(statSync(OUT).size / 1024)} KiB, ${VIEWPORT.width}x${VIEWPORT.height}, from ${relative(root, REPORT)})`);
+  console.log(
+    `wrote ${relative(root, OUT)} (${Math.round(statSync(OUT).size / 1024)} KiB, ${VIEWPORT.width}x${VIEWPORT.height}, from ${relative(root, REPORT)})`,
+  );
 } catch (e) {
   console.error(`screenshot: ${e.message.split('\n')[0]}`);
   code = 2;

@@ -15,7 +15,8 @@ const t0 = Date.now();
 let code = node([join(root, 'scripts', 'build.mjs')]);
 if (code !== 0) process.exit(code);
 // a no-op (sha256 check) when cached; offline, the embed_static rows skip and say why
-if (node([join(root, 'bin', 'mcpgauge.mjs'), 'models', 'fetch']) !== 0) console.error('test-quick: static model not available; its tests skip or fail with the reason');
+if (node([join(root, 'bin', 'mcpgauge.mjs'), 'models', 'fetch']) !== 0)
+  console.error('test-quick: static model not available; its tests skip or fail with the reason');
 const guard = `--import=${pathToFileURL(join(root, 'scripts', 'lib', 'unit-guard.mjs')).href}`;
 const env = { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, guard].filter(Boolean).join(' ') };
 console.error(`test-quick: ${UNIT.length} unit-layer files (scripts/lib/test-layers.mjs) ...`);

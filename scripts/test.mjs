@@ -52,7 +52,10 @@ const timesFile = join(outer, `mcpgauge-test-times-${process.pid}.jsonl`);
 // the slowest files of this run (first to last event of each), so the suite's cost shows in every run
 function printSlowest(file) {
   if (!existsSync(file)) return;
-  const rows = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const rows = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   rmSync(file, { force: true });
   if (rows.length < 2) return;
   rows.sort((a, b) => b.ms - a.ms);
@@ -73,7 +76,9 @@ printSlowest(timesFile);
 const left = existsSync(runTmp) ? readdirSync(runTmp).filter((n) => !CACHE.test(n)) : [];
 rmSync(runTmp, { recursive: true, force: true });
 if (left.length > 0) {
-  console.error(`test: ${left.length} temp entr${left.length === 1 ? 'y was' : 'ies were'} left behind by the tests (every test must remove what it creates): ${left.sort().join(', ')}`);
+  console.error(
+    `test: ${left.length} temp entr${left.length === 1 ? 'y was' : 'ies were'} left behind by the tests (every test must remove what it creates): ${left.sort().join(', ')}`,
+  );
   if (code === 0) code = 1;
 }
 process.exit(code);

@@ -7,10 +7,14 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = resolve(import.meta.dirname, '..');
-const { ensureToxiproxy, TOXIPROXY_VERSION } = await import(pathToFileURL(resolve(root, 'dist', 'pipeline', 'gate', 'network', 'toxiproxy.js')).href);
+const { ensureToxiproxy, TOXIPROXY_VERSION } = await import(
+  pathToFileURL(resolve(root, 'dist', 'pipeline', 'gate', 'network', 'toxiproxy.js')).href
+);
 const r = await ensureToxiproxy();
 if (!r.ok) {
   process.stderr.write(`toxiproxy: ${r.reason}\n`);
   process.exit(2);
 }
-process.stdout.write(`toxiproxy ${TOXIPROXY_VERSION}: ${r.binary}${r.built_ms === null ? ' (cached)' : ` (built in ${(r.built_ms / 1000).toFixed(1)} s)`}\n`);
+process.stdout.write(
+  `toxiproxy ${TOXIPROXY_VERSION}: ${r.binary}${r.built_ms === null ? ' (cached)' : ` (built in ${(r.built_ms / 1000).toFixed(1)} s)`}\n`,
+);

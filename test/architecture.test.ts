@@ -16,7 +16,8 @@ import ts from 'typescript';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
-const show = (edges: { from: string; to: string; files: string[] }[]) => edges.map((e) => `${e.from} -> ${e.to} (${e.files.join(', ')})`).join('\n');
+const show = (edges: { from: string; to: string; files: string[] }[]) =>
+  edges.map((e) => `${e.from} -> ${e.to} (${e.files.join(', ')})`).join('\n');
 
 test('the folder graph of pipeline/ and arms/ goes down the layer order, apart from at most 2 named exceptions', () => {
   const layers = loadLayers(ROOT);
@@ -26,7 +27,11 @@ test('the folder graph of pipeline/ and arms/ goes down the layer order, apart f
   assert.ok(r.edges.length > 50, `the graph was read (${r.edges.length} folder edges)`);
   assert.deepEqual(r.unknown, [], 'folders missing from docs/layers.json');
   assert.equal(r.unlisted.length, 0, `back arrows (an import up the layer order):\n${show(r.unlisted)}`);
-  assert.deepEqual(r.stale.map((x) => `${x.from} -> ${x.to}`), [], 'listed exceptions that no longer occur: remove them from docs/layers.json');
+  assert.deepEqual(
+    r.stale.map((x) => `${x.from} -> ${x.to}`),
+    [],
+    'listed exceptions that no longer occur: remove them from docs/layers.json',
+  );
   assert.ok(r.back.length <= 2);
 });
 
@@ -44,12 +49,24 @@ test('the check sees a back arrow, a dynamic import, a type-only import and an u
     put('arms/x.ts', "import { r } from '../pipeline/report/r.ts';\nexport const x = r;\n");
     const layers = {
       layers: [{ nodes: ['util'] }, { nodes: ['arms'] }, { nodes: ['report'] }, { nodes: ['gate'] }],
-      exceptions: [{ from: 'util', to: 'report', reason: 'a listed one' }, { from: 'gate', to: 'arms', reason: 'listed, never imported' }],
+      exceptions: [
+        { from: 'util', to: 'report', reason: 'a listed one' },
+        { from: 'gate', to: 'arms', reason: 'listed, never imported' },
+      ],
     };
     const r = checkLayers(dir, layers);
-    assert.deepEqual(r.back.map((e) => `${e.from} -> ${e.to}`), ['arms -> report', 'report -> gate', 'util -> report']);
-    assert.deepEqual(r.unlisted.map((e) => `${e.from} -> ${e.to}`), ['arms -> report', 'report -> gate']);
-    assert.deepEqual(r.stale.map((x) => `${x.from} -> ${x.to}`), ['gate -> arms']);
+    assert.deepEqual(
+      r.back.map((e) => `${e.from} -> ${e.to}`),
+      ['arms -> report', 'report -> gate', 'util -> report'],
+    );
+    assert.deepEqual(
+      r.unlisted.map((e) => `${e.from} -> ${e.to}`),
+      ['arms -> report', 'report -> gate'],
+    );
+    assert.deepEqual(
+      r.stale.map((x) => `${x.from} -> ${x.to}`),
+      ['gate -> arms'],
+    );
     assert.deepEqual(r.unknown, ['newfolder']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -59,7 +76,11 @@ test('the check sees a back arrow, a dynamic import, a type-only import and an u
 // ---- small units: no function in pipeline/ over 100 lines (scripts/check-long-functions.mjs lists them)
 test('no function in pipeline/ is longer than 100 lines', () => {
   const long = longFunctions(ROOT, ['pipeline']);
-  assert.deepEqual(long.map((x) => `${x.file}:${x.line} ${x.name} (${x.lines} lines)`), [], 'split these along the steps they already name');
+  assert.deepEqual(
+    long.map((x) => `${x.file}:${x.line} ${x.name} (${x.lines} lines)`),
+    [],
+    'split these along the steps they already name',
+  );
 });
 
 test('the long-function check sees declarations, arrows, methods and nested functions, and stops at the limit', () => {
@@ -104,7 +125,12 @@ test('one home: the JSON-RPC error codes are written as numbers only in pipeline
       else if (e.name.endsWith('.ts') && relative(ROOT, p) !== 'pipeline/mcp/envelope.ts') {
         const sf = ts.createSourceFile(p, readFileSync(p, 'utf8'), ts.ScriptTarget.Latest, true);
         const visit = (n: ts.Node) => {
-          if (ts.isPrefixUnaryExpression(n) && n.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(n.operand) && codes.has(n.operand.text)) {
+          if (
+            ts.isPrefixUnaryExpression(n) &&
+            n.operator === ts.SyntaxKind.MinusToken &&
+            ts.isNumericLiteral(n.operand) &&
+            codes.has(n.operand.text)
+          ) {
             out.push(`${relative(ROOT, p)}:${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1} -${n.operand.text}`);
           }
           ts.forEachChild(n, visit);
@@ -114,15 +140,22 @@ test('one home: the JSON-RPC error codes are written as numbers only in pipeline
     }
   };
   walk(join(ROOT, 'pipeline'));
-  assert.deepEqual(out, [], 'use PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR from pipeline/mcp/envelope.ts');
+  assert.deepEqual(
+    out,
+    [],
+    'use PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR from pipeline/mcp/envelope.ts',
+  );
 });
 
 test('one home: the sorted recursive file walk is util/fs.ts listFilesSorted (gate/merge.ts lstats its own, never following a link)', () => {
-    // the shape of a recursive walk: a sorted listing, then a folder test that descends
-  assert.deepEqual(filesMatching(/readdirSync\([^)]*\)\.sort\(\)[\s\S]{0,160}isDirectory\(\)/, ['pipeline/util/fs.ts', 'pipeline/gate/merge.ts']), []);
+  // the shape of a recursive walk: a sorted listing, then a folder test that descends
+  assert.deepEqual(
+    filesMatching(/readdirSync\([^)]*\)\.sort\(\)[\s\S]{0,160}isDirectory\(\)/, ['pipeline/util/fs.ts', 'pipeline/gate/merge.ts']),
+    [],
+  );
 });
 
 test('a folder with a public face (scripts/lib/layers.mjs FACES) is imported by other folders through its index.ts only', () => {
   assert.ok(FACES.includes('retrieval'));
-  assert.deepEqual(faceViolations(ROOT), [], 'import these names from the folder\'s index.ts');
+  assert.deepEqual(faceViolations(ROOT), [], "import these names from the folder's index.ts");
 });

@@ -14,10 +14,14 @@ const PIPELINE = resolve(import.meta.dirname, '..', 'pipeline');
 /** sections of other documents: the gate report (mcpgauge report) and a comply report (comply --format html, bench --comply) */
 const OTHER_DOCUMENTS = new Set(['gate', 'compliance']);
 
-test('every exported section is listed in REPORT_SECTIONS or is another document\'s', async () => {
+test("every exported section is listed in REPORT_SECTIONS or is another document's", async () => {
   const files = [
-    ...readdirSync(join(PIPELINE, 'report', 'sections')).filter((f) => f.endsWith('.ts')).map((f) => join(PIPELINE, 'report', 'sections', f)),
-    ...readdirSync(PIPELINE).map((d) => join(PIPELINE, d, 'section.ts')).filter((f) => existsSync(f)),
+    ...readdirSync(join(PIPELINE, 'report', 'sections'))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => join(PIPELINE, 'report', 'sections', f)),
+    ...readdirSync(PIPELINE)
+      .map((d) => join(PIPELINE, d, 'section.ts'))
+      .filter((f) => existsSync(f)),
   ];
   assert.ok(files.length >= REPORT_SECTIONS.length, `${files.length} section files`);
   const listed = new Set(REPORT_SECTIONS);
@@ -28,7 +32,10 @@ test('every exported section is listed in REPORT_SECTIONS or is another document
       const s = v as { id?: unknown; build?: unknown };
       if (!s || typeof s !== 'object' || typeof s.id !== 'string' || typeof s.build !== 'function') continue;
       found.push(s.id);
-      assert.ok(listed.has(v as never) || OTHER_DOCUMENTS.has(s.id), `${f}: ${name} (${s.id}) is not in pipeline/sections.ts REPORT_SECTIONS`);
+      assert.ok(
+        listed.has(v as never) || OTHER_DOCUMENTS.has(s.id),
+        `${f}: ${name} (${s.id}) is not in pipeline/sections.ts REPORT_SECTIONS`,
+      );
     }
   }
   for (const s of REPORT_SECTIONS) assert.ok(found.includes(s.id), `${s.id}: listed but no section file exports it`);

@@ -90,7 +90,9 @@ export function paramsOf(tool: ToolRecord): string {
   const req: string[] = [];
   for (const name of required) if (hasOwn(props, name) && !req.includes(name)) req.push(name);
   const reqSet = new Set(req);
-  const opt = Object.keys(props).filter((k) => !reqSet.has(k)).sort(compareCodePoint);
+  const opt = Object.keys(props)
+    .filter((k) => !reqSet.has(k))
+    .sort(compareCodePoint);
   const parts = req.map((n) => `${n}:${typeOf(tool.tool_id, n, props[n])}`);
   for (const n of opt) parts.push(`${n}?:${typeOf(tool.tool_id, n, props[n])}`);
   return parts.join(', ');

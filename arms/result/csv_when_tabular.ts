@@ -49,7 +49,11 @@ function decode(text: string): unknown {
 }
 
 export const arm: ResultArm = {
-  meta: { id: 'csv_when_tabular', description: 'CSV header + rows for tabular payloads only (csv-stringify/csv-parse)', library: 'csv-stringify, csv-parse' },
+  meta: {
+    id: 'csv_when_tabular',
+    description: 'CSV header + rows for tabular payloads only (csv-stringify/csv-parse)',
+    library: 'csv-stringify, csv-parse',
+  },
   skipReason: (payload, cls) => (cls === 'tabular' ? null : `not tabular: ${whyNotTabular(payload) ?? 'labelled non_tabular'}`),
   render,
   decode,

@@ -47,7 +47,8 @@ export function readDiscoveryResponse(bytes: Uint8Array, visit: ResponseVisitor)
   let resultCount = 0;
   let sawToolArray = false;
 
-  const strValue = (start: number, end: number): string | undefined => (bytes[start] !== 0x22 ? undefined : decodeJsonString(bytes, start, end));
+  const strValue = (start: number, end: number): string | undefined =>
+    bytes[start] !== 0x22 ? undefined : decodeJsonString(bytes, start, end);
 
   // One tool entry: an object whose pairs are reported by key; a non-object is one part.
   const entry = (): void => {
@@ -88,7 +89,8 @@ export function readDiscoveryResponse(bytes: Uint8Array, visit: ResponseVisitor)
       visit.structure(s.pos);
     };
     walk(false);
-    const id = ids.id ?? (ids.name !== undefined ? (ids.server && !ids.name.includes(':') ? `${ids.server}:${ids.name}` : ids.name) : undefined);
+    const id =
+      ids.id ?? (ids.name !== undefined ? (ids.server && !ids.name.includes(':') ? `${ids.server}:${ids.name}` : ids.name) : undefined);
     if (id !== undefined) {
       ranking.push(id);
       if (ids.callWith !== undefined) (callWith ??= {})[id] = ids.callWith;

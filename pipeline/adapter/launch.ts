@@ -110,7 +110,9 @@ export async function launchProxy(spec: ProxySpec, ctx: LaunchContext): Promise<
       text = readInputText(spec.configTemplate, 'a config template');
     } catch (e) {
       if (isInputRefusal(e)) throw e;
-      throw new UserError(`${spec.configTemplate}: cannot read config template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      throw new UserError(
+        `${spec.configTemplate}: cannot read config template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      );
     }
     const filled = fillConfig(text, values, spec.configTemplate);
     const configFile = join(ctx.workDir, 'proxy.config.json');
@@ -124,7 +126,15 @@ export async function launchProxy(spec: ProxySpec, ctx: LaunchContext): Promise<
   const env = ctx.env ? { ...ctx.env, ...parts.env } : undefined;
   if (spec.url === undefined || spec.transport === 'stdio') {
     const target: McpTarget = { kind: 'stdio', command: parts.command, args: parts.args, env: env ?? parts.env };
-    return { target, served: 'stdio', description: `stdio proxy: ${display}`, pid: undefined, exit: () => null, output: () => '', stop: async () => {} };
+    return {
+      target,
+      served: 'stdio',
+      description: `stdio proxy: ${display}`,
+      pid: undefined,
+      exit: () => null,
+      output: () => '',
+      stop: async () => {},
+    };
   }
   const apiKey = typeof values.API_KEY === 'string' ? values.API_KEY : undefined;
   const target = httpTarget(fillText(spec.url, values, '--proxy-url'), spec.transport === 'sse' ? 'sse' : 'streamable-http', apiKey);
@@ -159,7 +169,8 @@ export async function launchProxy(spec: ProxySpec, ctx: LaunchContext): Promise<
   child.stderr!.on('data', take);
   // started, or the OS said why not
   await Promise.race([new Promise<void>((r) => child.once('spawn', () => r())), exited]);
-  if (spawnError) throw new UserError(`--proxy-cmd: cannot start ${JSON.stringify(parts.command)}: ${spawnError.code ?? spawnError.message}`, 2);
+  if (spawnError)
+    throw new UserError(`--proxy-cmd: cannot start ${JSON.stringify(parts.command)}: ${spawnError.code ?? spawnError.message}`, 2);
   return {
     target,
     served: 'http',

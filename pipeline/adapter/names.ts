@@ -25,7 +25,10 @@ function endsWithTool(candidate: string, tool: string): boolean {
  */
 export function matchToolName(names: readonly string[], server: string, tool: string, toolMap: Record<string, string> = {}): NameMatch {
   const mapped = toolMap[`${server}:${tool}`];
-  if (mapped !== undefined) return names.includes(mapped) ? { name: mapped, how: 'tool map' } : { name: null, how: `tool map names ${JSON.stringify(mapped)}, which the proxy does not offer` };
+  if (mapped !== undefined)
+    return names.includes(mapped)
+      ? { name: mapped, how: 'tool map' }
+      : { name: null, how: `tool map names ${JSON.stringify(mapped)}, which the proxy does not offer` };
   if (names.includes(`${server}:${tool}`)) return { name: `${server}:${tool}`, how: 'exact server:tool' };
   const cands = [...new Set(names.filter((n) => endsWithTool(n, tool)))];
   const withServer = cands.filter((n) => n.includes(server));
@@ -37,5 +40,8 @@ export function matchToolName(names: readonly string[], server: string, tool: st
     return { name: null, how: `ambiguous: ${withServer.join(', ')}` };
   }
   if (cands.length === 1 && cands[0] === tool) return { name: tool, how: 'unprefixed (single upstream)' };
-  return { name: null, how: cands.length ? `no name for ${server}:${tool} among ${cands.join(', ')}` : `no name ends in ${JSON.stringify(tool)}` };
+  return {
+    name: null,
+    how: cands.length ? `no name for ${server}:${tool} among ${cands.join(', ')}` : `no name ends in ${JSON.stringify(tool)}`,
+  };
 }

@@ -61,9 +61,20 @@ export const ADAPTER_FLAGS: readonly AdapterFlag[] = [
   { flags: '--limit-arg <name>', description: "the discovery tool's result-limit argument ('none' = do not send one)", default: 'limit' },
   { flags: '--detail-arg <name>', description: "the discovery tool's detail argument ('none' = it has none)", default: 'detail' },
   { flags: '--call-tool <name>', description: 'discovery style: the tool that runs an upstream tool', default: ADAPTER_DEFAULTS.callTool },
-  { flags: '--call-name-arg <name>', description: "the call tool's argument naming the upstream tool", default: ADAPTER_DEFAULTS.callNameArg },
-  { flags: '--call-args-arg <name>', description: "the call tool's argument carrying the upstream tool's arguments", default: ADAPTER_DEFAULTS.callArgsArg },
-  { flags: '--tool-map <file>', description: 'JSON object {"server:tool": "name the proxy uses"} for proxies that rename tools beyond a prefix' },
+  {
+    flags: '--call-name-arg <name>',
+    description: "the call tool's argument naming the upstream tool",
+    default: ADAPTER_DEFAULTS.callNameArg,
+  },
+  {
+    flags: '--call-args-arg <name>',
+    description: "the call tool's argument carrying the upstream tool's arguments",
+    default: ADAPTER_DEFAULTS.callArgsArg,
+  },
+  {
+    flags: '--tool-map <file>',
+    description: 'JSON object {"server:tool": "name the proxy uses"} for proxies that rename tools beyond a prefix',
+  },
 ];
 
 type FlagValue = string | number | boolean | string[] | undefined;
@@ -76,11 +87,13 @@ function name(v: FlagValue, flag: string): string | undefined {
 
 /** Validate a tool map object (from a file or a config); one-line UserError naming `source`. */
 export function validateToolMap(raw: unknown, source: string): Record<string, string> {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new UserError(`${source}: tool map must be a JSON object {"server:tool": "proxy tool name"}`);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new UserError(`${source}: tool map must be a JSON object {"server:tool": "proxy tool name"}`);
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw)) {
     if (!/^[^:]+:.+$/.test(k)) throw new UserError(`${source}: tool map key ${JSON.stringify(k)} must be "server:tool"`);
-    if (typeof v !== 'string' || v === '') throw new UserError(`${source}: tool map value for ${JSON.stringify(k)} must be a non-empty string`);
+    if (typeof v !== 'string' || v === '')
+      throw new UserError(`${source}: tool map value for ${JSON.stringify(k)} must be a non-empty string`);
     out[k] = v;
   }
   return out;
@@ -91,7 +104,8 @@ export function adapterOptionsFromFlags(flags: Record<string, FlagValue>): Adapt
   const o: AdapterOptions = { ...ADAPTER_DEFAULTS, argNames: { ...ADAPTER_DEFAULTS.argNames }, toolMap: {} };
   const style = name(flags.style, '--style');
   if (style !== undefined) {
-    if (!(STYLE_CHOICES as readonly string[]).includes(style)) throw new UserError(`--style must be one of ${STYLE_CHOICES.join(', ')}, got ${JSON.stringify(style)}`);
+    if (!(STYLE_CHOICES as readonly string[]).includes(style))
+      throw new UserError(`--style must be one of ${STYLE_CHOICES.join(', ')}, got ${JSON.stringify(style)}`);
     o.style = style as StyleChoice;
   }
   o.discoveryTool = name(flags.discoveryTool, '--discovery-tool') ?? o.discoveryTool;

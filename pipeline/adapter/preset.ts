@@ -65,7 +65,8 @@ export function presetNames(): string[] {
 /** Load and check one preset by name (or a path to a preset file). */
 export function loadPreset(nameOrFile: string, where = '--preset'): Preset {
   const file = /[/\\]|\.json$/.test(nameOrFile) ? resolve(nameOrFile) : join(PRESETS_DIR, `${nameOrFile}.json`);
-  if (!existsSync(file)) throw new UserError(`${where}: unknown preset ${JSON.stringify(nameOrFile)} (presets: ${presetNames().join(', ')})`, 2);
+  if (!existsSync(file))
+    throw new UserError(`${where}: unknown preset ${JSON.stringify(nameOrFile)} (presets: ${presetNames().join(', ')})`, 2);
   let raw: any;
   try {
     raw = readJsonFile(file) as any;
@@ -133,9 +134,11 @@ export function presetAdapter(p: Preset, base: AdapterOptions, explicit: Readonl
 /** The bin file of an installed npm package (its package.json `bin`, first entry or the one named like the package). */
 export function npmBin(pkg: string, where = '{NPM_BIN}'): string {
   const pj = join(REPO, 'node_modules', pkg, 'package.json');
-  if (!existsSync(pj)) throw new UserError(`${where}: npm package ${JSON.stringify(pkg)} is not installed (npm ci installs the devDependencies)`, 2);
+  if (!existsSync(pj))
+    throw new UserError(`${where}: npm package ${JSON.stringify(pkg)} is not installed (npm ci installs the devDependencies)`, 2);
   const meta = JSON.parse(readFileSync(pj, 'utf8')) as { bin?: string | Record<string, string> };
-  const bin = typeof meta.bin === 'string' ? meta.bin : meta.bin ? (meta.bin[pkg.replace(/^@[^/]+\//, '')] ?? Object.values(meta.bin)[0]) : undefined;
+  const bin =
+    typeof meta.bin === 'string' ? meta.bin : meta.bin ? (meta.bin[pkg.replace(/^@[^/]+\//, '')] ?? Object.values(meta.bin)[0]) : undefined;
   if (!bin) throw new UserError(`${where}: npm package ${JSON.stringify(pkg)} has no bin`, 2);
   return join(REPO, 'node_modules', pkg, bin);
 }

@@ -89,7 +89,8 @@ export function urlTarget(url: string, apiKey?: string): McpTarget & { kind: 'ht
   } catch {
     throw new UserError(`--proxy-url: not a valid URL: ${JSON.stringify(url)}`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UserError(`--proxy-url: must be http:// or https://, got ${JSON.stringify(url)}`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new UserError(`--proxy-url: must be http:// or https://, got ${JSON.stringify(url)}`);
   if (u.pathname === '' || u.pathname === '/') u.pathname = '/mcp';
   const headers: Record<string, string> = {};
   if (apiKey !== undefined) {
@@ -99,4 +100,3 @@ export function urlTarget(url: string, apiKey?: string): McpTarget & { kind: 'ht
   }
   return { kind: 'http', url: u.toString(), headers };
 }
-

@@ -4,7 +4,15 @@
  * through the proxy: via the call tool (discovery style) or directly under the name the gateway
  * lists for it (pass-through style).
  */
-import { connectMcp, resultText, type CallResult, type McpConnection, type McpTarget, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
+import {
+  connectMcp,
+  resultText,
+  type CallResult,
+  type McpConnection,
+  type McpTarget,
+  type ProtocolChoice,
+  type WireTool,
+} from '../mcp/client.ts';
 import { discoveryRanking } from './discovery-response.ts';
 import { UserError } from '../types.ts';
 import { matchToolName, type NameMatch } from './names.ts';
@@ -34,7 +42,10 @@ export interface ProxySession {
   readonly tools: WireTool[];
   listTools(timeoutMs?: number): Promise<WireTool[]>;
   /** discovery style only: one search */
-  discover(query: string, o?: { limit?: number; detail?: 'full' | 'compact'; signal?: AbortSignal; timeoutMs?: number }): Promise<DiscoverResult>;
+  discover(
+    query: string,
+    o?: { limit?: number; detail?: 'full' | 'compact'; signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<DiscoverResult>;
   /** the proxy's name for upstream tool `server:tool` */
   resolve(upstreamTool: string, o?: { timeoutMs?: number }): Promise<NameMatch>;
   /** run upstream tool `server:tool` through the proxy */
@@ -57,13 +68,18 @@ export function detectStyle(tools: readonly WireTool[], o: AdapterOptions): { st
   if (o.style === 'discovery') {
     if (!hasSearch || !hasCall) {
       const missing = [!hasSearch ? o.discoveryTool : '', !hasCall ? o.callTool : ''].filter(Boolean).join(' and ');
-      throw new UserError(`--style discovery: the proxy does not list ${missing} (it lists ${[...names].slice(0, 12).join(', ')}${names.size > 12 ? ', ...' : ''})`);
+      throw new UserError(
+        `--style discovery: the proxy does not list ${missing} (it lists ${[...names].slice(0, 12).join(', ')}${names.size > 12 ? ', ...' : ''})`,
+      );
     }
     return { style: 'discovery', reason: 'set by --style' };
   }
   if (o.style === 'passthrough') return { style: 'passthrough', reason: 'set by --style' };
   if (hasSearch && hasCall) return { style: 'discovery', reason: `tools/list has ${o.discoveryTool} and ${o.callTool}` };
-  return { style: 'passthrough', reason: `tools/list has no ${hasSearch ? o.callTool : o.discoveryTool}: upstream tools are listed directly (${tools.length} tools)` };
+  return {
+    style: 'passthrough',
+    reason: `tools/list has no ${hasSearch ? o.callTool : o.discoveryTool}: upstream tools are listed directly (${tools.length} tools)`,
+  };
 }
 
 function split(upstreamTool: string): { server: string; tool: string } {
@@ -115,10 +131,20 @@ export async function openProxySession(target: McpTarget, so: SessionOptions = {
         if (found.isError) return { name: null, how: `${o.discoveryTool} failed: ${found.text.slice(0, 200)}` };
         m = matchToolName(found.names, server, tool, o.toolMap);
       } else {
-        m = matchToolName(tools.map((t) => t.name), server, tool, o.toolMap);
+        m = matchToolName(
+          tools.map((t) => t.name),
+          server,
+          tool,
+          o.toolMap,
+        );
         if (m.name === null) {
           tools = await conn.listAllTools({ timeoutMs: r.timeoutMs ?? timeoutMs });
-          m = matchToolName(tools.map((t) => t.name), server, tool, o.toolMap);
+          m = matchToolName(
+            tools.map((t) => t.name),
+            server,
+            tool,
+            o.toolMap,
+          );
         }
       }
       if (m.name !== null) cache.set(upstreamTool, m);

@@ -29,7 +29,10 @@ export function shellLine(argv: readonly string[]): string {
 function lookup(values: PlaceholderValues, key: string, where: string): string | readonly string[] {
   const v = values[key];
   if (v === undefined) {
-    const known = Object.keys(values).sort().map((k) => `{${k}}`).join(' ');
+    const known = Object.keys(values)
+      .sort()
+      .map((k) => `{${k}}`)
+      .join(' ');
     throw new UserError(`${where}: unknown placeholder {${key}} (known: ${known})`);
   }
   return v;

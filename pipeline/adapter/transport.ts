@@ -17,7 +17,8 @@ export const LOOPBACK_ORIGIN = 'http://127.0.0.1:{PORT}';
 /** Parse a transport flag value; `allowed` narrows the choices (the live stage's --proxy-url has no stdio). */
 export function parseTransport(v: unknown, flag: string, allowed: readonly TransportChoice[] = TRANSPORT_CHOICES): TransportChoice {
   const s = typeof v === 'string' ? v.trim() : v;
-  if (typeof s !== 'string' || !(allowed as readonly string[]).includes(s)) throw new UserError(`${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
+  if (typeof s !== 'string' || !(allowed as readonly string[]).includes(s))
+    throw new UserError(`${flag} must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
   return s as TransportChoice;
 }
 

@@ -46,5 +46,9 @@ export function toArmReport(r: ArmRunResult, corpus: Corpus): ArmReport {
 /** The corpus's ranking-agreement row: the arms ordered by total tokens under each tokenizer. */
 export function agreementRow(corpusId: string, results: readonly ArmRunResult[]): RankingAgreement {
   const agreement = rankingAgreement(results);
-  return { corpus_id: corpusId, by_tokenizer: Object.fromEntries(agreement.orders.map((o) => [o.tokenizer, o.arms])), same: agreement.same };
+  return {
+    corpus_id: corpusId,
+    by_tokenizer: Object.fromEntries(agreement.orders.map((o) => [o.tokenizer, o.arms])),
+    same: agreement.same,
+  };
 }

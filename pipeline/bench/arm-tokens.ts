@@ -109,7 +109,11 @@ export async function runArm(arm: Arm, corpus: Corpus, tokenizers: readonly Toke
   if (tokenizers.length === 0) throw new Error('runArm: no tokenizer given');
   const prep = await prepareArm(arm, corpus, baseline);
   if (prep.done) return prep.result;
-  return finishArm(prep, tokenizers.map((tk) => countPrepared(prep, tk)), baseline);
+  return finishArm(
+    prep,
+    tokenizers.map((tk) => countPrepared(prep, tk)),
+    baseline,
+  );
 }
 
 /** Count a PreparedArm under one tokenizer (per-tool texts, then the listing). */
@@ -123,7 +127,9 @@ export async function prepareArm(arm: Arm, corpus: Corpus, baseline?: ArmRunResu
   if (baseline) {
     if (baseline.arm !== BASELINE_ARM_ID) throw new Error(`runArm: baseline must be a ${BASELINE_ARM_ID} result, got ${baseline.arm}`);
     if (baseline.corpus_id !== corpus.id || baseline.corpus_version !== corpus.version) {
-      throw new Error(`runArm: baseline was run on corpus ${baseline.corpus_id}@${baseline.corpus_version}, not ${corpus.id}@${corpus.version}`);
+      throw new Error(
+        `runArm: baseline was run on corpus ${baseline.corpus_id}@${baseline.corpus_version}, not ${corpus.id}@${corpus.version}`,
+      );
     }
   }
   const result: ArmRunResult = {
@@ -221,7 +227,7 @@ export function finishArm(prep: PreparedArm, counts: readonly ArmCounts[], basel
       mean_tokens: mean(perTool),
       p50_tokens: percentile(perTool, 50),
       p95_tokens: percentile(perTool, 95),
-      max_tokens: perTool.reduce((a, b) => (Math.max(b , a)), 0),
+      max_tokens: perTool.reduce((a, b) => Math.max(b, a), 0),
       savings_vs_baseline_pct: savings(result.arm, c.tokenizer, total, baseline),
       heaviest_tools: heaviest(result.tool_ids, perTool, HEAVIEST_N),
     });

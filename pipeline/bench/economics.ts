@@ -39,7 +39,12 @@ export function armEconomics(inp: ArmEconomicsInput): Economics {
     const curve = breakEvenCurve({ fullMenuTokens: t.fullMenuTokens, discoveryMenuTokens: discovery, meanResponseTokens: meanResp });
     out.break_even.push(breakEvenRow(key, curve.break_even));
     out.curves.push(...curveRows(key, curve));
-    out.session_estimates.push(...sessionRows(key, sessionEstimates({ menuTokens: discovery, meanResponseTokens: meanResp, retryRate: inp.retryRate, calls: SESSION_CALLS })));
+    out.session_estimates.push(
+      ...sessionRows(
+        key,
+        sessionEstimates({ menuTokens: discovery, meanResponseTokens: meanResp, retryRate: inp.retryRate, calls: SESSION_CALLS }),
+      ),
+    );
   }
   return out;
 }

@@ -28,10 +28,18 @@ export async function loadInput(input: CorpusInput): Promise<{ corpus: Corpus; g
   }
   if (isDir) {
     const tr = await loadToolRet(input.path);
-    return { corpus: tr.corpus, golden: input.golden ? await loadGolden(input.golden, tr.corpus, { allowCorpusVersionMismatch: input.allowVersionMismatch }) : tr.golden };
+    return {
+      corpus: tr.corpus,
+      golden: input.golden
+        ? await loadGolden(input.golden, tr.corpus, { allowCorpusVersionMismatch: input.allowVersionMismatch })
+        : tr.golden,
+    };
   }
   const corpus = await loadCorpus(input.path);
-  return { corpus, golden: input.golden ? await loadGolden(input.golden, corpus, { allowCorpusVersionMismatch: input.allowVersionMismatch }) : undefined };
+  return {
+    corpus,
+    golden: input.golden ? await loadGolden(input.golden, corpus, { allowCorpusVersionMismatch: input.allowVersionMismatch }) : undefined,
+  };
 }
 
 /** The report's shape of the corpus hygiene (pipeline/corpus/hygiene.ts). */
@@ -55,7 +63,12 @@ export function toReportHygiene(h: CorpusHygieneSrc): CorpusHygiene {
     duplicate_schemas: {
       distinct: h.duplicate_schemas.distinct,
       tools_sharing: h.duplicate_schemas.tools_sharing,
-      groups: h.duplicate_schemas.largest.map((g) => ({ schema_sha256: g.schema_sha256, bytes: g.bytes, tool_count: g.tool_count, tool_ids: g.tool_ids })),
+      groups: h.duplicate_schemas.largest.map((g) => ({
+        schema_sha256: g.schema_sha256,
+        bytes: g.bytes,
+        tool_count: g.tool_count,
+        tool_ids: g.tool_ids,
+      })),
     },
     invalid_utf8: { count: h.invalid_utf8.count, tool_ids: h.invalid_utf8.tool_ids },
   };
@@ -79,7 +92,10 @@ export function corpusRow(corpus: Corpus, hygiene: CorpusHygieneSrc): CorpusRepo
 }
 
 /** Stage: one corpus loaded once, with its golden set and the report's corpus row (hygiene). */
-export async function gatherCorpus(input: CorpusInput, timings: StageTiming[]): Promise<{ corpus: Corpus; golden?: GoldenSet; row: CorpusReport }> {
+export async function gatherCorpus(
+  input: CorpusInput,
+  timings: StageTiming[],
+): Promise<{ corpus: Corpus; golden?: GoldenSet; row: CorpusReport }> {
   const { corpus, golden } = await timed(timings, 'load', undefined, () => loadInput(input));
   const hygiene = await timed(timings, 'hygiene', corpus.id, async () => corpusHygiene(corpus));
   return { corpus, golden, row: corpusRow(corpus, hygiene) };

@@ -135,7 +135,8 @@ interface ArmJob {
 async function renderAndCount(cr: CorpusRun, arm: Arm, scope: string, baselineRaw: ArmRunResult | undefined): Promise<ArmJob> {
   // the baseline check needs only the corpus identity, so the unfinished baseline result serves
   const prep = await prepareArm(arm, cr.corpus, baselineRaw);
-  if (arm.meta.id === BASELINE_ARM_ID && prep.result.skipped) throw new Error(`baseline arm skipped on ${cr.corpus.id}: ${prep.result.skip_reason}`);
+  if (arm.meta.id === BASELINE_ARM_ID && prep.result.skipped)
+    throw new Error(`baseline arm skipped on ${cr.corpus.id}: ${prep.result.skip_reason}`);
   if (!prep.done && !(arm.meta.id === BASELINE_ARM_ID || arm.meta.altersIndex)) prep.result.index_docs = []; // never indexed
   if (!prep.done) cr.bounds.add(arm.meta.id, [...prep.texts, prep.listing]);
   const counts = prep.done ? null : cr.counter.countAll([...prep.texts, prep.listing], scope);
@@ -184,7 +185,13 @@ function startResponses(cr: CorpusRun, arm: Arm, r: ArmRunResult, scope: string)
   if (!cr.golden || !rankings) return undefined;
   const t0 = performance.now();
   try {
-    const sim = simulateResponses(arm, { rankings, queries: cr.golden.queries.map((q) => q.query), tools: cr.byId, menu: cr.menu.tools, topK: cr.opts.responseTopK });
+    const sim = simulateResponses(arm, {
+      rankings,
+      queries: cr.golden.queries.map((q) => q.query),
+      tools: cr.byId,
+      menu: cr.menu.tools,
+      topK: cr.opts.responseTopK,
+    });
     if ('note' in sim) {
       cr.notes.push(sim.note);
       return undefined;
@@ -197,7 +204,11 @@ function startResponses(cr: CorpusRun, arm: Arm, r: ArmRunResult, scope: string)
 }
 
 /** Stage: the counts (the worker's may still be running) complete into arm rows and the ranking agreement. */
-async function finishArms(cr: CorpusRun, jobs: ArmJob[], results: ArmRunResult[]): Promise<{ arms: ArmReport[]; agreement: RankingAgreement }> {
+async function finishArms(
+  cr: CorpusRun,
+  jobs: ArmJob[],
+  results: ArmRunResult[],
+): Promise<{ arms: ArmReport[]; agreement: RankingAgreement }> {
   const tokNames = cr.counter.names;
   const arms: ArmReport[] = [];
   let baseline: ArmRunResult | undefined;
@@ -228,7 +239,11 @@ async function economicsRows(cr: CorpusRun, jobs: ArmJob[], out: Economics): Pro
       arm: r.arm,
       retryRate: r.retryRate,
       perQuery: econ.perQuery,
-      byTokenizer: tokNames.map((tokenizer, ti) => ({ tokenizer, fullMenuTokens: r.tokens.find((t) => t.tokenizer === tokenizer)!.total_tokens, responseTokens: byTok[ti] })),
+      byTokenizer: tokNames.map((tokenizer, ti) => ({
+        tokenizer,
+        fullMenuTokens: r.tokens.find((t) => t.tokenizer === tokenizer)!.total_tokens,
+        responseTokens: byTok[ti],
+      })),
     });
     out.break_even.push(...rows.break_even);
     out.curves.push(...rows.curves);
@@ -303,8 +318,19 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
     out.corpora.push(row);
     if (opts.corpusOnly) continue;
     const cr: CorpusRun = {
-      corpus, golden, byId: new Map(corpus.tools.map((t) => [t.tool_id, t])), menu, retrieverIds, opts, counter, timings, log,
-      rankingsByIndex: new Map(), notes: out.notes, econMs: 0, bounds: boundTally(corpus),
+      corpus,
+      golden,
+      byId: new Map(corpus.tools.map((t) => [t.tool_id, t])),
+      menu,
+      retrieverIds,
+      opts,
+      counter,
+      timings,
+      log,
+      rankingsByIndex: new Map(),
+      notes: out.notes,
+      econMs: 0,
+      bounds: boundTally(corpus),
     };
     await profileCorpus(cr, arms, out);
     const tb = cr.bounds.result();
@@ -313,9 +339,10 @@ async function runOfflineWith(opts: OfflineOptions, counter: Counter): Promise<O
       log(tokenBoundsWarning(corpus.id, tb));
     }
   }
-  if (!opts.corpusOnly) out.notes.push(
-    `Offline economics: full menu = the arm's whole listing of the corpus; discovery menu = the reference proxy's own ${menu.tools.length} tools (${menu.version}) rendered by the same arm; mean response = the arm's rendering of the top ${opts.responseTopK} tools its ${getRetrieverEntry(retrieverIds[0]).label} index returns per golden query (a simulated retrieve_tools response, not a wire measurement; see the live section for measured responses).`,
-  );
+  if (!opts.corpusOnly)
+    out.notes.push(
+      `Offline economics: full menu = the arm's whole listing of the corpus; discovery menu = the reference proxy's own ${menu.tools.length} tools (${menu.version}) rendered by the same arm; mean response = the arm's rendering of the top ${opts.responseTopK} tools its ${getRetrieverEntry(retrieverIds[0]).label} index returns per golden query (a simulated retrieve_tools response, not a wire measurement; see the live section for measured responses).`,
+    );
   out.threads = counter.threads;
   return out;
 }

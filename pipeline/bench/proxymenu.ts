@@ -6,7 +6,7 @@
 import { REPO_ROOT as ROOT } from '../constants.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, } from 'node:path';
+import { join } from 'node:path';
 import type { ToolRecord } from '../types.ts';
 import { toolRecordOf } from '../mcp/tool-record.ts';
 import { connectMcp } from '../mcp/client.ts';
@@ -35,14 +35,16 @@ export async function captureProxyMenu(): Promise<ToolRecord[]> {
       }),
     );
     const conn = await connectMcp(
-      { kind: 'stdio', command: process.execPath, args: [join(ROOT, 'bin/mcpgauge.mjs'), 'proxy', '--config', cfg, '--transport', 'stdio'] },
+      {
+        kind: 'stdio',
+        command: process.execPath,
+        args: [join(ROOT, 'bin/mcpgauge.mjs'), 'proxy', '--config', cfg, '--transport', 'stdio'],
+      },
       { timeoutMs: 60_000 },
     );
     try {
       const tools = await conn.listAllTools();
-      return tools
-        .map((t) => toolRecordOf(PROXY_MENU_SERVER, t))
-        .sort((a, b) => compareIds(a.tool_id, b.tool_id));
+      return tools.map((t) => toolRecordOf(PROXY_MENU_SERVER, t)).sort((a, b) => compareIds(a.tool_id, b.tool_id));
     } finally {
       await conn.close();
     }

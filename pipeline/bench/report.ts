@@ -7,13 +7,22 @@ import { REPORT_VERSION, type LiveReport, type Report, type ScaleReport, type Sy
 import { TOKENIZER_CAVEAT } from '../tokens/tokenizer.ts';
 import type { OfflineResult } from './offline.ts';
 import { redactArgv, redactDeep } from '../util/redact.ts';
-import { LAP_PROVENANCE, LIVE_PROVENANCE, LIVE_RESULT_PROVENANCE, OFFLINE_PROVENANCE, RESULTS_PROVENANCE, SCALE_PROVENANCE, SYSTEMS_PROVENANCE } from '../report/provenance.ts';
+import {
+  LAP_PROVENANCE,
+  LIVE_PROVENANCE,
+  LIVE_RESULT_PROVENANCE,
+  OFFLINE_PROVENANCE,
+  RESULTS_PROVENANCE,
+  SCALE_PROVENANCE,
+  SYSTEMS_PROVENANCE,
+} from '../report/provenance.ts';
 import type { ResultsReport } from '../toolresults/stage.ts';
-
 
 export function gitCommit(): string | null {
   try {
-    const out = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    const out = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
     return /^[0-9a-f]{40}$/.test(out) ? out : null;
   } catch {
     return null;
@@ -49,7 +58,9 @@ export function assembleReport(args: {
   if (args.scale) Object.assign(provenance, SCALE_PROVENANCE);
   if (args.results) Object.assign(provenance, RESULTS_PROVENANCE);
   const notes = [...(offline?.notes ?? [])];
-  notes.push('Retrieval: recall/MRR/MAP/comprehensiveness use binary relevance (label >= 1); nDCG@10 uses linear graded gain relevance/log2(rank+1); 95% intervals are percentile bootstraps over queries with a fixed seed.');
+  notes.push(
+    'Retrieval: recall/MRR/MAP/comprehensiveness use binary relevance (label >= 1); nDCG@10 uses linear graded gain relevance/log2(rank+1); 95% intervals are percentile bootstraps over queries with a fixed seed.',
+  );
   const report: Report = {
     report_version: REPORT_VERSION,
     meta: {
@@ -73,7 +84,12 @@ export function assembleReport(args: {
   if (args.results) report.results = args.results;
   if (live) {
     // what the live stage recorded about its target and failures may quote a command line or a header
-    report.live = { ...live, target: redactDeep(live.target, secrets), proxy: redactDeep(live.proxy, secrets), errors: redactDeep(live.errors, secrets) };
+    report.live = {
+      ...live,
+      target: redactDeep(live.target, secrets),
+      proxy: redactDeep(live.proxy, secrets),
+      errors: redactDeep(live.errors, secrets),
+    };
   }
   if (args.systems) report.systems = redactDeep(args.systems, secrets);
   if (args.scale) report.scale = redactDeep(args.scale, secrets);

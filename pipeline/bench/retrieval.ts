@@ -35,7 +35,6 @@ export interface ArmRetrievalInput {
   log: (msg: string) => void;
 }
 
-
 export async function scoreArmRetrievers(inp: ArmRetrievalInput): Promise<{ rows: RetrievalReport[]; rankings?: Map<string, string[]> }> {
   const rows: RetrievalReport[] = [];
   let first: Map<string, string[]> | undefined;
@@ -50,9 +49,14 @@ export async function scoreArmRetrievers(inp: ArmRetrievalInput): Promise<{ rows
     }
     const golden = inp.golden;
     const stage = rid === DEFAULT_RETRIEVER_ID ? `retrieval:${inp.arm}` : `retrieval:${inp.arm}:${rid}`;
-    const ev = await inp.timed(stage, () => evaluateRetriever(entry, inp.retrieverOptions, inp.docs, golden, { depth: inp.depth, bootstrap: inp.bootstrap }));
+    const ev = await inp.timed(stage, () =>
+      evaluateRetriever(entry, inp.retrieverOptions, inp.docs, golden, { depth: inp.depth, bootstrap: inp.bootstrap }),
+    );
     first ??= ev.rankings;
-    perQueryR5.set(rid, ev.perQuery.map((q) => q.recall_at_5));
+    perQueryR5.set(
+      rid,
+      ev.perQuery.map((q) => q.recall_at_5),
+    );
     const n = ev.costs.queries;
     const row: RetrievalScored = {
       corpus_id: inp.corpusId,

@@ -81,7 +81,16 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
   const liveReport = live && !o.explicitSystems ? await liveStage(o, live) : undefined;
   const staged = live ? await runSystemStages(o.systems, { ...live, bootstrap: o.bootstrap, log: o.log }, o.explicitSystems) : {};
   const options = recordedOptions(o, plan.corpora);
-  const report = assembleReport({ offline, live: liveReport, results, ...staged, tokenizers: o.tokenizers, options, argv: o.argv, secrets: live?.apiKey ? [live.apiKey] : [] });
+  const report = assembleReport({
+    offline,
+    live: liveReport,
+    results,
+    ...staged,
+    tokenizers: o.tokenizers,
+    options,
+    argv: o.argv,
+    secrets: live?.apiKey ? [live.apiKey] : [],
+  });
   const written = await writeReport(report, resolve(o.out), o.sections, extraSections);
   for (const line of summaryLines(report, o.sections)) o.log(line);
   // the report is written and marked failed; the caller's exit code says so too
@@ -96,7 +105,13 @@ async function checkInputs(o: BenchOptions): Promise<SectionInput[]> {
   // a FIFO, a device or a file over the size limit fails now in one line, not after the run
   // (a missing path or a folder is left to its loader, which names what it expected)
   const golden = goldenPath(o);
-  for (const p of [resolve(o.corpus), ...o.extraCorpora.map((x) => resolve(x)), golden, resolve(o.discoveryMenu), o.resultFixtures === 'none' ? undefined : resolve(o.resultFixtures)]) {
+  for (const p of [
+    resolve(o.corpus),
+    ...o.extraCorpora.map((x) => resolve(x)),
+    golden,
+    resolve(o.discoveryMenu),
+    o.resultFixtures === 'none' ? undefined : resolve(o.resultFixtures),
+  ]) {
     if (p !== undefined && existsSync(p) && !statSync(p).isDirectory()) assertInputFile(p, 'a JSON file');
   }
   if (!o.offline && !o.live) throw new UserError('--no-offline needs --live (nothing to do)');
@@ -162,7 +177,9 @@ async function resultsStage(o: BenchOptions) {
   const { runResultsStage } = await import('../toolresults/stage.ts');
   const { resolveTokenizers } = await import('../tokens/tokenizer.ts');
   const results = runResultsStage({ file: resolve(o.resultFixtures), tokenizers: resolveTokenizers(o.tokenizers) });
-  o.log(`result arms: ${results.fixture_set.fixture_count} fixtures (${results.fixture_set.tabular_count} tabular) x ${results.arms.length} arms`);
+  o.log(
+    `result arms: ${results.fixture_set.fixture_count} fixtures (${results.fixture_set.tabular_count} tabular) x ${results.arms.length} arms`,
+  );
   return results;
 }
 
@@ -183,7 +200,9 @@ async function liveStage(o: BenchOptions, live: LiveOptions) {
   // error rows = failed measured calls; live.errors also holds notes that are not failed calls (e.g. LAP's divergence warning)
   const failed = report.status?.failed_calls ?? report.responses.filter((x) => !x.ok).length;
   const notes = report.errors.length - failed;
-  o.log(`live stage: ${((performance.now() - t1) / 1000).toFixed(1)} s, ${failed} error row(s)${notes > 0 ? `, ${notes} other problem(s) noted in live.errors` : ''}`);
+  o.log(
+    `live stage: ${((performance.now() - t1) / 1000).toFixed(1)} s, ${failed} error row(s)${notes > 0 ? `, ${notes} other problem(s) noted in live.errors` : ''}`,
+  );
   return report;
 }
 
@@ -209,4 +228,8 @@ function recordedOptions(o: BenchOptions, corpora: CorpusInput[]): { [k: string]
   );
 }
 
-const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: string) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);

@@ -14,7 +14,11 @@ export interface SystemRunOptions {
 }
 
 /** The stage: side-by-side blocks (when systems were named) and the scale sweep (when sizes were). */
-export async function runSystemStages(o: SystemRunOptions, live: LiveOptions, explicitSystems: boolean): Promise<{ systems?: SystemBlock[]; scale?: ScaleReport }> {
+export async function runSystemStages(
+  o: SystemRunOptions,
+  live: LiveOptions,
+  explicitSystems: boolean,
+): Promise<{ systems?: SystemBlock[]; scale?: ScaleReport }> {
   const log = live.log ?? (() => {});
   const out: { systems?: SystemBlock[]; scale?: ScaleReport } = {};
   if (o.systems && explicitSystems) {

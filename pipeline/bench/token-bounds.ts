@@ -59,7 +59,15 @@ export function boundTally(corpus: Corpus): BoundTally {
     },
     result() {
       if (fields.length === 0 && arms.size === 0) return undefined;
-      return { run_limit: RUN_LIMIT, bound: 'estimate', max_error_per_cut: MAX_ERROR_PER_CUT, note: TOKEN_BOUND_NOTE, fields_total: fields.length, fields: fields.slice(0, MAX_FIELDS), arms: [...arms.values()] };
+      return {
+        run_limit: RUN_LIMIT,
+        bound: 'estimate',
+        max_error_per_cut: MAX_ERROR_PER_CUT,
+        note: TOKEN_BOUND_NOTE,
+        fields_total: fields.length,
+        fields: fields.slice(0, MAX_FIELDS),
+        arms: [...arms.values()],
+      };
     },
   };
 }
@@ -71,7 +79,14 @@ export function tokenBoundsWarning(corpusId: string, tb: TokenBounds): string {
   const armList = tb.arms.map((a) => a.arm);
   return (
     `warning: corpus ${corpusId}: ${where.length ? where.join(', ') + more : 'a rendered text'} longer than the ${tb.run_limit}-character run limit: ` +
-    `cut before tokenizing in ${armList.length} arm(s)${armList.length ? ` (${armList.slice(0, 4).map((a) => JSON.stringify(a)).join(', ')}${armList.length > 4 ? ', …' : ''})` : ''}; ` +
+    `cut before tokenizing in ${armList.length} arm(s)${
+      armList.length
+        ? ` (${armList
+            .slice(0, 4)
+            .map((a) => JSON.stringify(a))
+            .join(', ')}${armList.length > 4 ? ', …' : ''})`
+        : ''
+    }; ` +
     `the counts of those texts are estimates within ${tb.max_error_per_cut} token per cut`
   );
 }

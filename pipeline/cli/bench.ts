@@ -27,30 +27,63 @@ function numOpt(name: string) {
 /** comma list of registry ids, validated at parse time (one clear line on an unknown id) */
 const retrieverList = (v: string): string[] => (v.trim() === 'all' ? retrieverIds() : resolveRetrieverIds(list(v)));
 const collect = (v: string, prev: string[] = []) => [...prev, v];
-const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: string) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** Registers `mcpgauge bench`: offline profile (+ `--live`), one report.json + tables + dashboard. */
 export function register(program: Command): void {
   const cmd = program
     .command('bench')
-    .description('Profile tool discovery: encode corpora through arms, count tokens, score the retrievers (--retriever) on golden queries, compute break-even; with --live also measure a running proxy. Writes report.json, tables/ and dashboard.html. Exit 0 profiled, 2 could not run as asked (bad flag, unreadable input, --out not writable, the live stage failed).')
-    .option('--corpus <file>', 'corpus to profile (mcpgauge, mcpproxy, LiveMCPTool file, ToolRet folder, or a raw tools/list dump)', DEFAULT_CORPUS)
+    .description(
+      'Profile tool discovery: encode corpora through arms, count tokens, score the retrievers (--retriever) on golden queries, compute break-even; with --live also measure a running proxy. Writes report.json, tables/ and dashboard.html. Exit 0 profiled, 2 could not run as asked (bad flag, unreadable input, --out not writable, the live stage failed).',
+    )
+    .option(
+      '--corpus <file>',
+      'corpus to profile (mcpgauge, mcpproxy, LiveMCPTool file, ToolRet folder, or a raw tools/list dump)',
+      DEFAULT_CORPUS,
+    )
     .option('--golden <file>', 'golden query set for --corpus (default: the one for the default corpus; "none" = no scoring)')
-    .option('--extra-corpus <file>', 'another corpus to profile without a golden set (repeatable; ToolRet folders bring their own queries)', collect, [])
+    .option(
+      '--extra-corpus <file>',
+      'another corpus to profile without a golden set (repeatable; ToolRet folders bring their own queries)',
+      collect,
+      [],
+    )
     .option('--arms <list>', 'arms to run, comma list or "all"', 'all')
     .option('--tokenizers <list>', `tokenizers, comma list or "all" (${TOKENIZER_NAMES.join(', ')})`, 'all')
     .option('--out <dir>', 'output folder', DEFAULT_BENCH_OUT)
     .option('--bootstrap <n>', 'bootstrap iterations for the 95% intervals', intOpt('--bootstrap', 1), 2000)
     .option('--seed <n>', 'bootstrap seed', intOpt('--seed', 0), 42)
-    .addOption(new Option('--retriever <list>', `retrievers to score, comma list or "all" (${retrieverIds().join(', ')}); the first one feeds the simulated discovery responses`).default('all').argParser(retrieverList))
+    .addOption(
+      new Option(
+        '--retriever <list>',
+        `retrievers to score, comma list or "all" (${retrieverIds().join(', ')}); the first one feeds the simulated discovery responses`,
+      )
+        .default('all')
+        .argParser(retrieverList),
+    )
     .option('--k1 <x>', 'BM25 k1', numOpt('--k1'))
     .option('--b <x>', 'BM25 b', numOpt('--b'))
     .option('--top-k <n>', 'tools per simulated discovery response (offline economics)', intOpt('--top-k', 1), 15)
     .option('--discovery-menu <file>', "the reference proxy's own tools (offline break-even)", DEFAULT_DISCOVERY_MENU)
-    .option('--result-fixtures <file>', 'tool-result fixtures for the result arms (json, json_compact, toon, csv_when_tabular); "none" = skip', DEFAULT_RESULT_FIXTURES)
-    .option('--allow-version-mismatch', "accept a --golden set made for another version of the corpus's tool set (as `corpus validate` does); its tool ids must still match", false)
+    .option(
+      '--result-fixtures <file>',
+      'tool-result fixtures for the result arms (json, json_compact, toon, csv_when_tabular); "none" = skip',
+      DEFAULT_RESULT_FIXTURES,
+    )
+    .option(
+      '--allow-version-mismatch',
+      "accept a --golden set made for another version of the corpus's tool set (as `corpus validate` does); its tool ids must still match",
+      false,
+    )
     .option('--live', 'also run the live stage (the embedded default unless --proxy-url/--proxy-cmd/--preset)')
-    .option('--preset <name>', 'live stage: measure this preset of datasets/presets (started in front of the embedded upstreams; a single-upstream one fronts the fixture)')
+    .option(
+      '--preset <name>',
+      'live stage: measure this preset of datasets/presets (started in front of the embedded upstreams; a single-upstream one fronts the fixture)',
+    )
     .option('--no-live', 'no live stage (the default; for scripts that pass it explicitly)')
     .option('--no-offline', 'skip the offline stage (live only)')
     .option('--comply <file>', 'a `mcpgauge comply --format json` report to render into the same dashboard');
@@ -75,10 +108,18 @@ function benchOptionsFromFlags(flags: Record<string, unknown>, command: Command)
   if (flags.k1 !== undefined) bm25.k1 = flags.k1 as number;
   if (flags.b !== undefined) bm25.b = flags.b as number;
   // live flags are checked before the offline stage spends time; the corpus and golden set of the live stage are the bench's choice
-  const live = flags.live ? liveOptionsFromFlags({ ...(flags as Record<string, never>), golden: undefined, corpus: undefined, tokenizers: tokenizers.join(',') } as never) : undefined;
+  const live = flags.live
+    ? liveOptionsFromFlags({
+        ...(flags as Record<string, never>),
+        golden: undefined,
+        corpus: undefined,
+        tokenizers: tokenizers.join(','),
+      } as never)
+    : undefined;
   if (flags.preset !== undefined) {
     if (!flags.live) throw new UserError('--preset needs --live (bench measures a preset in the live stage)', 2);
-    if (flags.proxyUrl !== undefined || flags.proxyCmd !== undefined || (flags.system as string[]).length > 0) throw new UserError('--preset cannot be combined with --proxy-url, --proxy-cmd or --system (use --system NAME=preset:NAME)', 2);
+    if (flags.proxyUrl !== undefined || flags.proxyCmd !== undefined || (flags.system as string[]).length > 0)
+      throw new UserError('--preset cannot be combined with --proxy-url, --proxy-cmd or --system (use --system NAME=preset:NAME)', 2);
   }
   const log = (m: string) => process.stderr.write(`${termLine(m)}\n`);
   return {
@@ -102,7 +143,8 @@ function benchOptionsFromFlags(flags: Record<string, unknown>, command: Command)
     systems: systemOptionsFromFlags(flags),
     explicitSystems: (flags.system as string[]).length > 0,
     // --comply is read and validated before the run (after --out is checked), so a bad file fails now
-    extraSections: async () => (flags.comply ? [await (await import('../comply/section-input.ts')).complySectionInput(String(flags.comply))] : []),
+    extraSections: async () =>
+      flags.comply ? [await (await import('../comply/section-input.ts')).complySectionInput(String(flags.comply))] : [],
     argv: process.argv.slice(2),
     log,
   };
@@ -112,11 +154,24 @@ function benchOptionsFromFlags(flags: Record<string, unknown>, command: Command)
 function explicitLive(o: import('../live/types.ts').LiveOptions, command: Command): Partial<import('../live/types.ts').LiveOptions> {
   const cli = (k: string) => command.getOptionValueSource(k) === 'cli';
   const out: Partial<import('../live/types.ts').LiveOptions> = {};
-  const keys: Array<[string, keyof import('../live/types.ts').LiveOptions]> = [['style', 'style'], ['discoveryTool', 'discoveryTool'], ['callTool', 'callTool'], ['callArgsArg', 'callArgsArg'], ['callNameArg', 'callNameArg'], ['limit', 'limit'], ['transport', 'transport']];
+  const keys: Array<[string, keyof import('../live/types.ts').LiveOptions]> = [
+    ['style', 'style'],
+    ['discoveryTool', 'discoveryTool'],
+    ['callTool', 'callTool'],
+    ['callArgsArg', 'callArgsArg'],
+    ['callNameArg', 'callNameArg'],
+    ['limit', 'limit'],
+    ['transport', 'transport'],
+  ];
   for (const [flag, key] of keys) if (cli(flag) && o[key] !== undefined) (out as Record<string, unknown>)[key] = o[key];
   if (out.style !== undefined) out.styleSource = '--style';
-  const names: Array<['queryArg' | 'limitArg' | 'detailArg', 'query' | 'limit' | 'detail']> = [['queryArg', 'query'], ['limitArg', 'limit'], ['detailArg', 'detail']];
-  for (const [flag, key] of names) if (cli(flag) && o.argNames?.[key] !== undefined) out.argNames = { ...out.argNames, [key]: o.argNames[key] };
+  const names: Array<['queryArg' | 'limitArg' | 'detailArg', 'query' | 'limit' | 'detail']> = [
+    ['queryArg', 'query'],
+    ['limitArg', 'limit'],
+    ['detailArg', 'detail'],
+  ];
+  for (const [flag, key] of names)
+    if (cli(flag) && o.argNames?.[key] !== undefined) out.argNames = { ...out.argNames, [key]: o.argNames[key] };
   return out;
 }
 

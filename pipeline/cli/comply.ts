@@ -30,7 +30,10 @@ export function register(program: Command): void {
     .option('--cwd <dir>', 'stdio working directory')
     .option('--timeout <ms>', 'per-request timeout', '10000')
     .option('--startup-timeout <ms>', 'budget for the first answer (era probe)', '15000')
-    .option('--no-invasive', 'skip the probes that stress or attack the server: the 1 MiB argument, tool-input payloads (command, SQL, path, SSRF, undeclared arguments) and the 50-call burst')
+    .option(
+      '--no-invasive',
+      'skip the probes that stress or attack the server: the 1 MiB argument, tool-input payloads (command, SQL, path, SSRF, undeclared arguments) and the 50-call burst',
+    )
     .option('--record <file>', 'save every exchanged byte (request/response pairs) to FILE')
     .option('--replay <file>', 're-grade a recording offline (no target)')
     .option('--requests <n>', 'benchmark: requests per concurrency level', '200')
@@ -40,4 +43,3 @@ export function register(program: Command): void {
       process.exitCode = await runComplyCli(target, opts);
     });
 }
-

@@ -5,7 +5,8 @@ import { CORPUS_FORMATS } from '../corpus/load.ts';
 
 function positiveInt(flag: string, v: string): number {
   const n = Number(v);
-  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n <= 0) throw new UserError(`${flag} ${JSON.stringify(v)}: expected a positive integer`);
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n <= 0)
+    throw new UserError(`${flag} ${JSON.stringify(v)}: expected a positive integer`);
   return n;
 }
 
@@ -30,7 +31,9 @@ export function register(program: Command): void {
   program.enablePositionalOptions();
   const corpus = program
     .command('corpus')
-    .description('Corpora: freeze reference servers into a versioned file, fetch LiveMCPTool/ToolRet, validate and describe corpora and golden sets');
+    .description(
+      'Corpora: freeze reference servers into a versioned file, fetch LiveMCPTool/ToolRet, validate and describe corpora and golden sets',
+    );
 
   registerFreeze(corpus);
   registerFreezeResults(corpus);
@@ -47,22 +50,36 @@ function registerFreeze(corpus: Command): void {
         'page through tools/list, canonicalize and write <out-dir>/<version>.tools.json. Never overwrites: a refresh is a new version.',
     )
     .option('--version <v>', 'corpus version, also the file name stem (e.g. corpus-npm4-v2)', 'corpus-npm4-v1')
-    .option('--next-version', 'pick the next unused <stem>-vN in --out-dir (stem: corpus-npm4, or corpus-npm4-fixture with --with-fixture)', false)
+    .option(
+      '--next-version',
+      'pick the next unused <stem>-vN in --out-dir (stem: corpus-npm4, or corpus-npm4-fixture with --with-fixture)',
+      false,
+    )
     .option('--out-dir <dir>', 'output folder (default: the repo datasets/)')
     .option('--with-fixture', "also freeze the project's fixture (server name fixture) via pipeline/fixture/launch.ts", false)
     .option('--timeout-ms <n>', 'timeout for connect and each tools/list page', '30000')
-    .action(async (o: { version: string; nextVersion: boolean; outDir?: string; withFixture: boolean; timeoutMs: string }, cmd: Command) => {
-      const { freezeCorpus, nextFreeVersion } = await import('../corpus/freeze.ts');
-      const outDir = o.outDir ?? DATASETS_DIR;
-      let version = o.version;
-      if (o.nextVersion) {
-        if (cmd.getOptionValueSource('version') === 'cli') throw new UserError('--version and --next-version are mutually exclusive');
-        version = nextFreeVersion(outDir, o.withFixture ? 'corpus-npm4-fixture' : 'corpus-npm4');
-      }
-      const r = await freezeCorpus({ version, outDir, withFixture: o.withFixture, timeoutMs: positiveInt('--timeout-ms', o.timeoutMs), log: err });
-      out(`froze ${r.version}: ${r.tool_count} tools from ${r.servers.map((s) => `${s.name} ${s.tool_count}`).join(', ')} -> ${r.path} (tools sha256 ${r.tools_sha256.slice(0, 16)}...)`);
-      for (const s of r.skipped) out(`skipped ${s}`);
-    });
+    .action(
+      async (o: { version: string; nextVersion: boolean; outDir?: string; withFixture: boolean; timeoutMs: string }, cmd: Command) => {
+        const { freezeCorpus, nextFreeVersion } = await import('../corpus/freeze.ts');
+        const outDir = o.outDir ?? DATASETS_DIR;
+        let version = o.version;
+        if (o.nextVersion) {
+          if (cmd.getOptionValueSource('version') === 'cli') throw new UserError('--version and --next-version are mutually exclusive');
+          version = nextFreeVersion(outDir, o.withFixture ? 'corpus-npm4-fixture' : 'corpus-npm4');
+        }
+        const r = await freezeCorpus({
+          version,
+          outDir,
+          withFixture: o.withFixture,
+          timeoutMs: positiveInt('--timeout-ms', o.timeoutMs),
+          log: err,
+        });
+        out(
+          `froze ${r.version}: ${r.tool_count} tools from ${r.servers.map((s) => `${s.name} ${s.tool_count}`).join(', ')} -> ${r.path} (tools sha256 ${r.tools_sha256.slice(0, 16)}...)`,
+        );
+        for (const s of r.skipped) out(`skipped ${s}`);
+      },
+    );
 }
 
 function registerFreezeResults(corpus: Command): void {
@@ -83,7 +100,9 @@ function registerFreezeResults(corpus: Command): void {
       if (o.version !== undefined && o.nextVersion) throw new UserError('--version and --next-version are mutually exclusive');
       const version = o.version ?? nextFreeVersion(outDir, 'results-reference', '.json');
       const r = await freezeResults({ version, outDir, timeoutMs: positiveInt('--timeout-ms', o.timeoutMs), log: err });
-      out(`froze ${r.version}: ${r.fixture_count} results (${r.tabular_count} tabular, ${r.non_tabular_count} non_tabular) -> ${r.path} (fixtures sha256 ${r.fixtures_sha256.slice(0, 16)}...)`);
+      out(
+        `froze ${r.version}: ${r.fixture_count} results (${r.tabular_count} tabular, ${r.non_tabular_count} non_tabular) -> ${r.path} (fixtures sha256 ${r.fixtures_sha256.slice(0, 16)}...)`,
+      );
     });
 }
 
@@ -101,23 +120,33 @@ function registerFetch(corpus: Command): void {
     .option('--timeout-ms <n>', 'connect / idle timeout per request', '20000')
     .action(async (o: { from?: string; cache?: string; only?: Array<'livemcptool' | 'toolret'>; timeoutMs: string }) => {
       const { fetchCorpora } = await import('../corpus/fetch.ts');
-      await fetchCorpora({ from: o.from, cacheDir: o.cache, datasets: o.only, timeoutMs: positiveInt('--timeout-ms', o.timeoutMs), log: out });
+      await fetchCorpora({
+        from: o.from,
+        cacheDir: o.cache,
+        datasets: o.only,
+        timeoutMs: positiveInt('--timeout-ms', o.timeoutMs),
+        log: out,
+      });
     });
 }
 
 function registerValidate(corpus: Command): void {
   corpus
     .command('validate')
-    .description('Load a corpus (any supported shape) and optionally validate a golden set against it; exit 0 valid, 2 with a one-line error naming file, JSON path and reason')
+    .description(
+      'Load a corpus (any supported shape) and optionally validate a golden set against it; exit 0 valid, 2 with a one-line error naming file, JSON path and reason',
+    )
     .argument('<path>', 'corpus file or ToolRet folder')
     .addOption(new Option('--format <f>', 'corpus shape').choices(CORPUS_FORMATS).default('auto'))
     .option('--golden <path>', 'golden set JSON (or a ToolRet folder) to validate against the corpus')
-    .option('--allow-version-mismatch', "accept a golden set whose corpus_version differs from the corpus version", false)
+    .option('--allow-version-mismatch', 'accept a golden set whose corpus_version differs from the corpus version', false)
     .action(async (path: string, o: { format: 'auto'; golden?: string; allowVersionMismatch: boolean }) => {
       const { loadCorpus } = await import('../corpus/load.ts');
       const { loadGolden } = await import('../corpus/golden.ts');
       const c = await loadCorpus(path, { format: o.format });
-      out(`ok: ${c.version} (${c.format}): ${c.tools.length} tools, ${new Set(c.tools.map((t) => t.server)).size} servers, ${c.tools.filter((t) => t.inputSchema !== undefined).length} with schema`);
+      out(
+        `ok: ${c.version} (${c.format}): ${c.tools.length} tools, ${new Set(c.tools.map((t) => t.server)).size} servers, ${c.tools.filter((t) => t.inputSchema !== undefined).length} with schema`,
+      );
       if (o.golden) {
         const g = await loadGolden(o.golden, c, { allowCorpusVersionMismatch: o.allowVersionMismatch });
         const labels = g.queries.flatMap((q) => q.labels);
@@ -147,23 +176,42 @@ function registerInfo(corpus: Command): void {
       for (const t of c.tools) perServer.set(t.server, (perServer.get(t.server) ?? 0) + 1);
       if (o.json) {
         const { tools: _tools, ...descriptor } = c;
-        out(JSON.stringify({ corpus: descriptor, tool_count: c.tools.length, servers: Object.fromEntries(perServer), hygiene: h }, null, 2));
+        out(
+          JSON.stringify({ corpus: descriptor, tool_count: c.tools.length, servers: Object.fromEntries(perServer), hygiene: h }, null, 2),
+        );
         return;
       }
       const f = (v: number | null) => (v === null ? '-' : Number.isInteger(v) ? String(v) : v.toFixed(1));
-      out(`${c.name} | version ${c.version} | format ${c.format} | license ${c.license} | ${c.committed ? 'committed' : 'not committed'} | ${c.source}`);
-      out(`${c.tools.length} tools on ${perServer.size} servers: ${[...perServer.entries()].slice(0, 12).map(([s, n]) => `${s} ${n}`).join(', ')}${perServer.size > 12 ? ', ...' : ''}`);
+      out(
+        `${c.name} | version ${c.version} | format ${c.format} | license ${c.license} | ${c.committed ? 'committed' : 'not committed'} | ${c.source}`,
+      );
+      out(
+        `${c.tools.length} tools on ${perServer.size} servers: ${[...perServer.entries()]
+          .slice(0, 12)
+          .map(([s, n]) => `${s} ${n}`)
+          .join(', ')}${perServer.size > 12 ? ', ...' : ''}`,
+      );
       const d = h.degenerate_descriptions;
-      out(`degenerate descriptions: ${d.count} (${(d.fraction * 100).toFixed(1)}%): ${d.by_rule.map((r) => `${r.rule}: ${r.count}`).join('; ')}`);
+      out(
+        `degenerate descriptions: ${d.count} (${(d.fraction * 100).toFixed(1)}%): ${d.by_rule.map((r) => `${r.rule}: ${r.count}`).join('; ')}`,
+      );
       for (const e of d.examples) out(`  ${e.tool_id}: ${JSON.stringify(e.description.slice(0, 60))}`);
-      for (const [label, s] of [['schema bytes', h.schema_bytes], ['schema properties', h.schema_properties]] as const) {
+      for (const [label, s] of [
+        ['schema bytes', h.schema_bytes],
+        ['schema properties', h.schema_properties],
+      ] as const) {
         out(`${label}: n ${s.n}, mean ${f(s.mean)}, p50 ${f(s.p50)}, p95 ${f(s.p95)}, max ${f(s.max)}`);
       }
       const ds = h.duplicate_schemas;
-      out(`duplicate schemas: ${ds.distinct} distinct of ${ds.tools_with_schema}; ${ds.tools_sharing} tools share one in ${ds.groups} groups${h.tools_without_schema ? `; ${h.tools_without_schema} tools without schema` : ''}`);
+      out(
+        `duplicate schemas: ${ds.distinct} distinct of ${ds.tools_with_schema}; ${ds.tools_sharing} tools share one in ${ds.groups} groups${h.tools_without_schema ? `; ${h.tools_without_schema} tools without schema` : ''}`,
+      );
       const { invalidUtf8Warning } = await import('../corpus/hygiene.ts');
       const utf8 = invalidUtf8Warning(c.id, h.invalid_utf8);
       if (utf8) out(utf8);
-      for (const g of ds.largest) out(`  ${g.schema_sha256} (${g.bytes} bytes) x${g.tool_count}: ${g.tool_ids.slice(0, 4).join(', ')}${g.tool_count > 4 ? ', ...' : ''}`);
+      for (const g of ds.largest)
+        out(
+          `  ${g.schema_sha256} (${g.bytes} bytes) x${g.tool_count}: ${g.tool_ids.slice(0, 4).join(', ')}${g.tool_count > 4 ? ', ...' : ''}`,
+        );
     });
 }

@@ -37,7 +37,8 @@ export function register(program: Command): void {
         const v = flags[k];
         if (v === undefined) return undefined;
         const n = Number(v);
-        if (typeof v !== 'string' || v.trim() === '' || !Number.isFinite(n)) throw new UserError(`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be a number, got ${JSON.stringify(v)}`);
+        if (typeof v !== 'string' || v.trim() === '' || !Number.isFinite(n))
+          throw new UserError(`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be a number, got ${JSON.stringify(v)}`);
         return n;
       };
       const tol = resolveTolerances(flags.tolerances as string | undefined, {
@@ -52,7 +53,10 @@ export function register(program: Command): void {
         // a missing file, truncated JSON or another kind of report: could not run as asked (exit 2, one line)
         const raw = readJsonFile(path) as { tool?: unknown } | null;
         if (raw && typeof raw === 'object' && raw.tool === 'mcpgauge gate') {
-          throw new UserError(`${path}: this is a gate report (mcpgauge gate), not a bench report.json; diff compares bench reports (a gate report is compared by \`mcpgauge gate --baseline FILE\`)`, 2);
+          throw new UserError(
+            `${path}: this is a gate report (mcpgauge gate), not a bench report.json; diff compares bench reports (a gate report is compared by \`mcpgauge gate --baseline FILE\`)`,
+            2,
+          );
         }
         try {
           return { path, report: validateReport(raw as never) };
@@ -68,12 +72,21 @@ export function register(program: Command): void {
       if (flags.out) {
         const dir = resolve(String(flags.out));
         // into the folder (a symlink followed, other files kept), each file atomically, diff.json last
-        writeFileSet(dir, [{ path: 'diff.md', data: md }, { path: 'diff.json', data: json }], '--out');
+        writeFileSet(
+          dir,
+          [
+            { path: 'diff.md', data: md },
+            { path: 'diff.json', data: json },
+          ],
+          '--out',
+        );
         process.stderr.write(`diff: ${join(dir, 'diff.md')}\ndiff: ${join(dir, 'diff.json')}\n`);
       }
       process.stdout.write(flags.json ? json : md);
       const s = result.summary;
-      process.stderr.write(`diff: ${result.verdict} (${s.regression} regression(s), ${s.removed} removed, ${s.improvement} improvement(s), ${s.within + s.unchanged} within/unchanged)\n`);
+      process.stderr.write(
+        `diff: ${result.verdict} (${s.regression} regression(s), ${s.removed} removed, ${s.improvement} improvement(s), ${s.within + s.unchanged} within/unchanged)\n`,
+      );
       if (result.verdict === 'fail') process.exitCode = 1;
     });
 }

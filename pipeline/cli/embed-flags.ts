@@ -7,7 +7,10 @@ import { EMBED_KEY_ENV } from '../retrieval/index.ts';
 import type { RetrieverOptions } from '../retrieval/index.ts';
 
 export const EMBED_FLAGS: readonly Option[] = [
-  new Option('--embed-url <url>', `embeddings endpoint for the embed/hybrid_embed retrievers: OpenAI-compatible .../v1/embeddings or Ollama .../api/embed (key from ${EMBED_KEY_ENV})`),
+  new Option(
+    '--embed-url <url>',
+    `embeddings endpoint for the embed/hybrid_embed retrievers: OpenAI-compatible .../v1/embeddings or Ollama .../api/embed (key from ${EMBED_KEY_ENV})`,
+  ),
   new Option('--embed-model <name>', 'embedding model name sent to --embed-url'),
 ];
 

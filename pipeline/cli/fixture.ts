@@ -16,9 +16,14 @@ export function register(program: Command): void {
     .option('--host <addr>', 'bind address', '127.0.0.1')
     .addOption(new Option('--addr <addr>', 'alias of --host (mcpproxy mcpfixture)').hideHelp())
     .option('--stateless', 'streamable HTTP without sessions', false)
-    .addOption(new Option('--compat <name>', 'echo contract: yardstick ({input} -> {output}) or mcpfixture ({echo: args})').default('yardstick'))
+    .addOption(
+      new Option('--compat <name>', 'echo contract: yardstick ({input} -> {output}) or mcpfixture ({echo: args})').default('yardstick'),
+    )
     .option('--catalog <n>', 'add N deterministic catalog tools (synthetic, or sampled from --catalog-from)', '0')
-    .option('--catalog-from <file>', 'sample the catalog from the real tool definitions of this corpus file (renamed to stay unique; without --catalog: every tool once)')
+    .option(
+      '--catalog-from <file>',
+      'sample the catalog from the real tool definitions of this corpus file (renamed to stay unique; without --catalog: every tool once)',
+    )
     .option('--page-size <n>', 'tools per tools/list page (0 = one page)', '0')
     .option('--max-body-bytes <n>', 'HTTP request body limit (413 above)', String(4 * 1024 * 1024))
     .option('--max-sessions <n>', 'largest number of live stateful HTTP/SSE sessions; beyond it 503 + JSON-RPC error', '1000')
@@ -48,7 +53,12 @@ export function register(program: Command): void {
         (await import('../fixture/http/security-front.ts')).parseSecurity(process.env);
         (await import('../fixture/http/tls.ts')).parseTls(process.env);
         const { assertPortFree } = await import('../util/port.ts');
-        await assertPortFree(cfg.host, cfg.port, process.env.PORT ? 'PORT' : '--port', process.env.MCPFIXTURE_HOST ? 'MCPFIXTURE_HOST' : '--host');
+        await assertPortFree(
+          cfg.host,
+          cfg.port,
+          process.env.PORT ? 'PORT' : '--port',
+          process.env.MCPFIXTURE_HOST ? 'MCPFIXTURE_HOST' : '--host',
+        );
       }
       // started by a harness (MCPGAUGE_PARENT_PID): exit by itself when that parent is gone
       (await import('../util/proc.ts')).watchParent();

@@ -21,26 +21,54 @@ const ADAPTER_FLAGS = [
 export function register(program: Command): void {
   const cmd = program
     .command('gate')
-    .description('Release gate: try to break a proxy build (fixture transport x protocol era matrix); exit 0 green, 1 a check failed, 2 could not run as asked (usage, config, output folder, harness error, nothing evaluated), 130/143 interrupted')
+    .description(
+      'Release gate: try to break a proxy build (fixture transport x protocol era matrix); exit 0 green, 1 a check failed, 2 could not run as asked (usage, config, output folder, harness error, nothing evaluated), 130/143 interrupted',
+    )
     .option('--config <file>', 'gate config (JSON, schema datasets/schemas/gate.config.schema.json)', 'gate.config.json')
     .option('--cells <list>', 'comma-separated subset of the config cells (default: all of them)')
     .option('--jobs <n>', 'cells in parallel (default: config jobs, 0 = number of cores)')
-    .option('--allow-flaky', 'a cell that passed only on its retry (with --repeat: a step that passed in some runs, at or above its min_pass_rate) counts as green')
-    .option('--repeat <n>', 'run every cell n times in sequence (no retries) and report each step as passes/n with a Wilson 95% interval (default 1)')
+    .option(
+      '--allow-flaky',
+      'a cell that passed only on its retry (with --repeat: a step that passed in some runs, at or above its min_pass_rate) counts as green',
+    )
+    .option(
+      '--repeat <n>',
+      'run every cell n times in sequence (no retries) and report each step as passes/n with a Wilson 95% interval (default 1)',
+    )
     .option('--baseline <file>', 'stored gate report or bench report to compare tokens, recall@5 and latency p95 with')
     .option('--out <dir>', 'output folder', 'results/gate')
-    .option('--proxy-cmd <template>', 'proxy under test: command template ({FIXTURE_CMD} {FIXTURE_URL} {FIXTURE_ARGS_JSON} {SERVERS_JSON} {PORT} {API_KEY} {CONFIG_FILE} ...)')
+    .option(
+      '--proxy-cmd <template>',
+      'proxy under test: command template ({FIXTURE_CMD} {FIXTURE_URL} {FIXTURE_ARGS_JSON} {SERVERS_JSON} {PORT} {API_KEY} {CONFIG_FILE} ...)',
+    )
     .option('--proxy-config-template <file>', 'config template filled per cell and written to {CONFIG_FILE}')
     .option('--proxy-url <url>', 'a proxy that is already running (its upstreams must be the cell fixtures: for experiments only)')
     .option('--api-key <key>', 'API key for --proxy-url')
-    .option('--preset <name>', 'proxy under test from datasets/presets/<name>.json (reference, mcp-proxy, supergateway, supergateway-streamable-http, mcpproxy)')
-    .option('--proxy-transport <t>', 'how the proxy under test is spoken to: auto | streamable-http | sse | stdio (the live stage calls it --transport)')
+    .option(
+      '--preset <name>',
+      'proxy under test from datasets/presets/<name>.json (reference, mcp-proxy, supergateway, supergateway-streamable-http, mcpproxy)',
+    )
+    .option(
+      '--proxy-transport <t>',
+      'how the proxy under test is spoken to: auto | streamable-http | sse | stdio (the live stage calls it --transport)',
+    )
     .option('--proxy-endpoint <template>', 'URL template or path of the served proxy (default /mcp, /sse for sse)')
-    .option('--fronts <list>', 'fixture transports the proxy fronts, e.g. stdio or stdio,sse; ":1" = one upstream per instance (other cells: not_applicable)')
+    .option(
+      '--fronts <list>',
+      'fixture transports the proxy fronts, e.g. stdio or stdio,sse; ":1" = one upstream per instance (other cells: not_applicable)',
+    )
     .option('--client-protocol <era>', `protocol the gate speaks to the proxy: legacy | ${MODERN_REVISION}`, 'legacy')
-    .option('--network', 'also run the network cells: the fixture behind toxiproxy (built once with go install into the cache), one step per network fault (default: config network.enabled)')
+    .option(
+      '--network',
+      'also run the network cells: the fixture behind toxiproxy (built once with go install into the cache), one step per network fault (default: config network.enabled)',
+    )
     .option('--no-fixture-grade', 'do not grade the fixture itself (once per run, with the compliance prober) before the cells')
-    .option('--pass-env <name>', 'pass this variable of the gate\'s environment to the proxy and fixtures (repeatable; they get PATH, HOME, locale and TMPDIR otherwise; a secret-looking name is scrubbed from every artifact)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option(
+      '--pass-env <name>',
+      "pass this variable of the gate's environment to the proxy and fixtures (repeatable; they get PATH, HOME, locale and TMPDIR otherwise; a secret-looking name is scrubbed from every artifact)",
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
     .option('--verbose', 'a progress line per finished step (one per finished cell always)');
   for (const [f, d, def] of ADAPTER_FLAGS) cmd.option(f, d, def);
   // fragments of a gate spread over CI jobs, and their merge (options of `gate` before `merge`)
@@ -59,11 +87,13 @@ export function register(program: Command): void {
     }
     let repeat: number | undefined;
     if (o.repeat !== undefined) {
-      if (!/^\d+$/.test(String(o.repeat)) || Number(o.repeat) < 1 || Number(o.repeat) > 100) throw fail2(`--repeat must be an integer from 1 to 100 (runs per cell), got ${JSON.stringify(o.repeat)}`);
+      if (!/^\d+$/.test(String(o.repeat)) || Number(o.repeat) < 1 || Number(o.repeat) > 100)
+        throw fail2(`--repeat must be an integer from 1 to 100 (runs per cell), got ${JSON.stringify(o.repeat)}`);
       repeat = Number(o.repeat);
     }
     const proto = String(o.clientProtocol);
-    if (proto !== 'legacy' && proto !== MODERN_REVISION) throw fail2(`--client-protocol must be legacy or ${MODERN_REVISION}, got ${JSON.stringify(proto)}`);
+    if (proto !== 'legacy' && proto !== MODERN_REVISION)
+      throw fail2(`--client-protocol must be legacy or ${MODERN_REVISION}, got ${JSON.stringify(proto)}`);
     let adapter;
     try {
       adapter = adapterOptionsFromFlags(o as never);
@@ -78,7 +108,13 @@ export function register(program: Command): void {
       configFile: String(o.config),
       gradeFixture: o.fixtureGrade !== false,
       network: o.network === true ? true : undefined,
-      cells: typeof o.cells === 'string' ? o.cells.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+      cells:
+        typeof o.cells === 'string'
+          ? o.cells
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : undefined,
       jobs,
       allowFlaky: o.allowFlaky === true,
       repeat,
@@ -98,9 +134,10 @@ export function register(program: Command): void {
       // always on stderr (a CI log without a TTY shows life too): phases, one line per finished cell
       progress: (line: string) => process.stderr.write(`[gate ${new Date().toISOString().slice(11, 19)}] ${termLine(line)}\n`),
     } as const;
-    if (o.fragment !== undefined) return runFragmentCli(cmd, gateOpts, o).catch((e) => {
-      throw usage(e);
-    });
+    if (o.fragment !== undefined)
+      return runFragmentCli(cmd, gateOpts, o).catch((e) => {
+        throw usage(e);
+      });
     const run = await runGate(gateOpts).catch((e) => {
       throw usage(e);
     });
@@ -116,6 +153,7 @@ export function register(program: Command): void {
 /** AdapterOptions keys the user set on the command line (they win over a preset's). */
 function explicitAdapterKeys(cmd: Command): Set<string> {
   const out = new Set<string>();
-  for (const k of ['style', 'discoveryTool', 'queryArg', 'limitArg', 'detailArg', 'callTool', 'callNameArg', 'callArgsArg']) if (cmd.getOptionValueSource(k) === 'cli') out.add(k);
+  for (const k of ['style', 'discoveryTool', 'queryArg', 'limitArg', 'detailArg', 'callTool', 'callNameArg', 'callArgsArg'])
+    if (cmd.getOptionValueSource(k) === 'cli') out.add(k);
   return out;
 }

@@ -7,7 +7,9 @@ import { UserError } from '../types.ts';
 export function register(program: Command): void {
   program
     .command('report')
-    .description('Render one self-contained dashboard from a bench report (report.json) and, when given or found, a gate report (gate-report.json). Exit 0 written, 2 could not run as asked (missing or invalid report, --out not writable)')
+    .description(
+      'Render one self-contained dashboard from a bench report (report.json) and, when given or found, a gate report (gate-report.json). Exit 0 written, 2 could not run as asked (missing or invalid report, --out not writable)',
+    )
     .option('--results <dir>', 'results folder: takes <dir>/discovery/report.json and <dir>/gate/gate-report.json when present', 'results')
     .option('--bench <file>', 'bench report (default: <results>/discovery/report.json)')
     .option('--gate <file>', 'gate report (default: <results>/gate/gate-report.json when it exists)')

@@ -25,7 +25,8 @@ function parseOut(s: string | undefined): Array<[Format, string]> {
     const f = pair.slice(0, i).trim();
     const file = pair.slice(i + 1).trim();
     if (i <= 0 || !file) throw new UserError(`--out: expected FORMAT=FILE (got ${JSON.stringify(pair)})`);
-    if (!isFormat(f) || f === 'terminal') throw new UserError(`--out: unknown format ${JSON.stringify(f)} (json, sarif, junit, markdown, html)`);
+    if (!isFormat(f) || f === 'terminal')
+      throw new UserError(`--out: unknown format ${JSON.stringify(f)} (json, sarif, junit, markdown, html)`);
     return [f, file];
   });
 }
@@ -57,23 +58,36 @@ export async function runComplyCli(words: string[], o: Record<string, unknown>):
   const spec = specChoice(o.specVersion);
   const selection = parseSelection(o.only as string | undefined, o.skip as string | undefined);
   const minGrade = o.minGrade === undefined ? undefined : String(o.minGrade).toUpperCase();
-  if (minGrade !== undefined && !(GRADE_ORDER as readonly string[]).includes(minGrade)) throw new UserError(`--min-grade must be A, B, C, D or F (got ${JSON.stringify(o.minGrade)})`);
+  if (minGrade !== undefined && !(GRADE_ORDER as readonly string[]).includes(minGrade))
+    throw new UserError(`--min-grade must be A, B, C, D or F (got ${JSON.stringify(o.minGrade)})`);
   // every output path is checked before any probing starts (exit 2, one line naming it)
-  assertOutputFiles([...outs.map(([f, file]) => [`--out ${f}=${file}`, file] as const), ...(o.record ? [[`--record ${String(o.record)}`, String(o.record)] as const] : [])]);
+  assertOutputFiles([
+    ...outs.map(([f, file]) => [`--out ${f}=${file}`, file] as const),
+    ...(o.record ? [[`--record ${String(o.record)}`, String(o.record)] as const] : []),
+  ]);
   if (o.list) {
     const revs: readonly Revision[] = spec === 'auto' ? REVISIONS : [spec];
     const wire = words.length ? (/^https?:/i.test(words[0]) ? 'http' : 'stdio') : undefined;
-    process.stdout.write(format === 'json' ? `${JSON.stringify(listCatalog(revs, wire, selection), null, 2)}\n` : listChecks(revs, wire, selection));
+    process.stdout.write(
+      format === 'json' ? `${JSON.stringify(listCatalog(revs, wire, selection), null, 2)}\n` : listChecks(revs, wire, selection),
+    );
     return 0;
   }
   let report: ComplyReport;
   if (o.replay) {
     if (words.length) throw new UserError('--replay re-grades a recording: give no target');
     const rec = readJsonFile(String(o.replay)) as Recording;
-    if (rec?.format !== 'mcpgauge-comply-recording' || !Array.isArray(rec.evidence)) throw new UserError(`${String(o.replay)}: not an mcpgauge comply recording (format field)`);
+    if (rec?.format !== 'mcpgauge-comply-recording' || !Array.isArray(rec.evidence))
+      throw new UserError(`${String(o.replay)}: not an mcpgauge comply recording (format field)`);
     report = reportFromRecording(rec, selection, o.cap !== false);
   } else {
-    const flags: TargetFlags = { header: o.header as string[] | undefined, auth: o.auth as string | undefined, env: o.env as string[] | undefined, envFile: o.envFile as string | undefined, cwd: o.cwd as string | undefined };
+    const flags: TargetFlags = {
+      header: o.header as string[] | undefined,
+      auth: o.auth as string | undefined,
+      env: o.env as string[] | undefined,
+      envFile: o.envFile as string | undefined,
+      cwd: o.cwd as string | undefined,
+    };
     const target = parseTarget(words, flags);
     const secrets = secretsOf(target, flags);
     const tty = Boolean(process.stderr.isTTY) && !process.env.CI;
@@ -120,9 +134,12 @@ export function exitVerdict(report: ComplyReport, strict: boolean, minGrade?: Le
     const h = r.results.find((x) => x.id === 'lifecycle-handshake');
     const post = r.results.find((x) => x.id === 'transport-post');
     const down = [post, h].find((x) => x && x.status !== 'pass' && x.status !== 'not_applicable');
-    if (down && (down.reason === 'unreachable' || /unreachable|ECONNREFUSED|cannot start/i.test(down.detail))) return { code: 2, reason: `nothing gradable on ${where}: the server is unreachable (${down.detail.slice(0, 160)})` };
-    if (h && h.status !== 'pass') return { code: 2, reason: `nothing gradable on ${where}: no handshake (${h.id} ${h.status}: ${h.detail.slice(0, 160)})` };
-    if (r.conformance.grade === null) return { code: 2, reason: `nothing gradable on ${where}: coverage ${Math.round(r.conformance.coverage * 100)}% is under 50%` };
+    if (down && (down.reason === 'unreachable' || /unreachable|ECONNREFUSED|cannot start/i.test(down.detail)))
+      return { code: 2, reason: `nothing gradable on ${where}: the server is unreachable (${down.detail.slice(0, 160)})` };
+    if (h && h.status !== 'pass')
+      return { code: 2, reason: `nothing gradable on ${where}: no handshake (${h.id} ${h.status}: ${h.detail.slice(0, 160)})` };
+    if (r.conformance.grade === null)
+      return { code: 2, reason: `nothing gradable on ${where}: coverage ${Math.round(r.conformance.coverage * 100)}% is under 50%` };
   }
   if (strict) {
     const bad = report.runs.flatMap((r) => r.conformance.failingMust.map((id) => `${id} (${r.revision}/${r.wire})`));
@@ -130,7 +147,11 @@ export function exitVerdict(report: ComplyReport, strict: boolean, minGrade?: Le
   }
   if (minGrade) {
     const low = report.runs.filter((r) => !atLeast(r.conformance.grade as Letter | null, minGrade));
-    if (low.length) return { code: 1, reason: `--min-grade ${minGrade}: ${low.map((r) => `${r.revision}/${r.wire} graded ${r.conformance.grade} (score ${r.conformance.score}; ${r.conformance.failingMust.length} failing MUST)`).join(', ')}` };
+    if (low.length)
+      return {
+        code: 1,
+        reason: `--min-grade ${minGrade}: ${low.map((r) => `${r.revision}/${r.wire} graded ${r.conformance.grade} (score ${r.conformance.score}; ${r.conformance.failingMust.length} failing MUST)`).join(', ')}`,
+      };
   }
   return { code: 0, reason: '' };
 }

@@ -55,12 +55,20 @@ function decide(choice: SpecChoice, p: EraProbe | undefined): EraDecision {
   const warnings: string[] = [];
   if (choice !== 'auto') {
     if (p && p.era !== 'undetermined' && p.era !== choice && !(choice === LEGACY && p.supported?.includes(LEGACY))) {
-      warnings.push(`The server answered the ${MODERN} era probe as a ${p.era} server (${p.reason}); this run is pinned to ${choice}. Re-run with --spec-version ${p.era} (or auto) to grade it.`);
+      warnings.push(
+        `The server answered the ${MODERN} era probe as a ${p.era} server (${p.reason}); this run is pinned to ${choice}. Re-run with --spec-version ${p.era} (or auto) to grade it.`,
+      );
     }
-    return { revisions: [choice], era: { choice, detected: p ? p.era : null, reason: p ? p.reason : `pinned to ${choice} (no era probe)` }, warnings, probe: p };
+    return {
+      revisions: [choice],
+      era: { choice, detected: p ? p.era : null, reason: p ? p.reason : `pinned to ${choice} (no era probe)` },
+      warnings,
+      probe: p,
+    };
   }
   const era = p!.era;
-  if (era === 'undetermined') warnings.push(`Era could not be determined (${p!.reason}); the ${LEGACY} grade below is not meaningful. Re-run with --auth.`);
+  if (era === 'undetermined')
+    warnings.push(`Era could not be determined (${p!.reason}); the ${LEGACY} grade below is not meaningful. Re-run with --auth.`);
   else warnings.push(`Spec version auto-detected as ${era} (${p!.reason}). Pin with --spec-version to override.`);
   return { revisions: [era === MODERN ? MODERN : LEGACY], era: { choice, detected: era, reason: p!.reason }, warnings, probe: p };
 }
@@ -72,13 +80,22 @@ export async function comply(target: Target, o: ComplyOptions): Promise<{ report
   const evidence: Evidence[] = [];
   const warnings: string[] = [];
   const runGather = async (wire: Wire, rev: Revision): Promise<Evidence> =>
-    gather({ revision: rev, wire, target: desc, userHeaders, invasive: o.invasive, startupTimeoutMs: o.startupTimeoutMs, onProbe: (d, n) => o.onProgress?.(rev, d, n) });
+    gather({
+      revision: rev,
+      wire,
+      target: desc,
+      userHeaders,
+      invasive: o.invasive,
+      startupTimeoutMs: o.startupTimeoutMs,
+      onProbe: (d, n) => o.onProgress?.(rev, d, n),
+    });
 
   let decision: EraDecision;
   if (target.kind === 'http') {
     const wire = new HttpWire(target.url, o.timeoutMs, redactHeaders(o.secrets), t0);
     const p = await probeEra(wire, userHeaders, o.startupTimeoutMs);
-    if (p.exchange.error?.kind === 'unreachable') warnings.push(`${target.url} is unreachable (${p.exchange.error.detail}); nothing could be evaluated.`);
+    if (p.exchange.error?.kind === 'unreachable')
+      warnings.push(`${target.url} is unreachable (${p.exchange.error.detail}); nothing could be evaluated.`);
     const st = p.exchange.response?.status;
     if (st === 404 || st === 405 || (st === 400 && p.era === LEGACY)) {
       const sse = new SseWire(target.url, userHeaders, o.timeoutMs, redactHeaders(o.secrets), t0);
@@ -113,15 +130,29 @@ export async function comply(target: Target, o: ComplyOptions): Promise<{ report
 
 /** An HTTP+SSE server: the transport predates 2026-07-28, so it is graded on 2025-11-25 over that wire. */
 function sseDecision(choice: SpecChoice, url: string, endpoint: string): EraDecision {
-  const warnings = [`${url} speaks the deprecated HTTP+SSE transport (GET opened an SSE stream whose first event is "endpoint": ${endpoint}); graded on ${LEGACY} over it. Streamable HTTP checks do not apply; point comply at the Streamable HTTP endpoint if there is one.`];
-  if (choice === MODERN) warnings.push(`--spec-version ${MODERN} was asked for, but ${MODERN} has no HTTP+SSE transport: graded on ${LEGACY} instead.`);
-  return { revisions: [LEGACY], era: { choice, detected: LEGACY, reason: 'HTTP+SSE endpoint (GET opened a stream whose first event is "endpoint")' }, warnings };
+  const warnings = [
+    `${url} speaks the deprecated HTTP+SSE transport (GET opened an SSE stream whose first event is "endpoint": ${endpoint}); graded on ${LEGACY} over it. Streamable HTTP checks do not apply; point comply at the Streamable HTTP endpoint if there is one.`,
+  ];
+  if (choice === MODERN)
+    warnings.push(`--spec-version ${MODERN} was asked for, but ${MODERN} has no HTTP+SSE transport: graded on ${LEGACY} instead.`);
+  return {
+    revisions: [LEGACY],
+    era: { choice, detected: LEGACY, reason: 'HTTP+SSE endpoint (GET opened a stream whose first event is "endpoint")' },
+    warnings,
+  };
 }
 
 async function servesInitialize(wire: Wire, headers: Record<string, string>, timeoutMs: number): Promise<boolean> {
   const { build: b, initializeParams } = await import('./gather/request-builder.ts');
   const req = b({ revision: LEGACY, userHeaders: headers }, 990002, 'initialize', initializeParams(LEGACY));
-  const ex = await wire.send({ probe: 'dual-era-probe', body: JSON.stringify(req.message), id: 990002, expect: 'reply', http: { method: 'POST', headers: req.headers }, timeoutMs });
+  const ex = await wire.send({
+    probe: 'dual-era-probe',
+    body: JSON.stringify(req.message),
+    id: 990002,
+    expect: 'reply',
+    http: { method: 'POST', headers: req.headers },
+    timeoutMs,
+  });
   const r = replyOf(ex)?.result as Obj | undefined;
   return typeof r?.protocolVersion === 'string';
 }
@@ -143,12 +174,17 @@ async function stdioRuns(
     if (o.spec !== 'auto') {
       const d = decide(o.spec, undefined);
       // 2026-07-28: a legacy initialize on a fresh process of its own says dual-era or modern-only
-      const [ev, dual] = await Promise.all([runGather(fresh(), o.spec), o.spec === MODERN ? legacyInitialize(fresh(), o.startupTimeoutMs) : null]);
+      const [ev, dual] = await Promise.all([
+        runGather(fresh(), o.spec),
+        o.spec === MODERN ? legacyInitialize(fresh(), o.startupTimeoutMs) : null,
+      ]);
       if (dual) ev.freshInitialize = dual;
       const h = ev.exchanges.find((e) => e.probe === 'handshake');
       const code = (replyOf(h)?.error as { code?: number } | undefined)?.code;
       if (o.spec === MODERN && code !== undefined && ![-32020, -32021, -32022].includes(code)) {
-        d.warnings.push(`server/discover was answered with ${code}: this looks like a ${LEGACY} server; try --spec-version ${LEGACY} (or auto).`);
+        d.warnings.push(
+          `server/discover was answered with ${code}: this looks like a ${LEGACY} server; try --spec-version ${LEGACY} (or auto).`,
+        );
       }
       evidence.push(ev);
       return d;
@@ -164,7 +200,8 @@ async function stdioRuns(
       const init = l.exchanges.find((e) => e.probe === 'handshake');
       if (init) m.freshInitialize = { ...init, probe: DUAL_ERA_PROBE };
       evidence.push(m);
-      const served = typeof (replyOf(l.exchanges.find((e) => e.probe === 'handshake'))?.result as Obj | undefined)?.protocolVersion === 'string';
+      const served =
+        typeof (replyOf(l.exchanges.find((e) => e.probe === 'handshake'))?.result as Obj | undefined)?.protocolVersion === 'string';
       if (served) {
         evidence.push(l);
         d.warnings.push(`Server is dual-era (a fresh process served ${LEGACY} initialize); graded on both revisions.`);
@@ -174,7 +211,9 @@ async function stdioRuns(
     const st = a.state();
     let w: StdioWire = a;
     if (st.exit) {
-      d.warnings.push(`The server exited (code ${st.exit.code}) after the era probe (server/discover); a fresh process was started. A ${LEGACY} server must tolerate unknown requests before initialize.${st.stderrTail ? ` Last stderr: ${st.stderrTail.trim().split('\n').slice(-2).join(' | ').slice(0, 300)}` : ''}`);
+      d.warnings.push(
+        `The server exited (code ${st.exit.code}) after the era probe (server/discover); a fresh process was started. A ${LEGACY} server must tolerate unknown requests before initialize.${st.stderrTail ? ` Last stderr: ${st.stderrTail.trim().split('\n').slice(-2).join(' | ').slice(0, 300)}` : ''}`,
+      );
       w = fresh();
     }
     const ev = await runGather(w, LEGACY);
@@ -209,16 +248,50 @@ export function runReport(ev: Evidence, sel: Selection, durationMs: number, cap 
   if (exitedBeforeAnswering(ev)) {
     // one root cause; the fixes and warnings that follow from a server that never started are not shown
     const why = startFailure(ev);
-    return { revision: ev.revision, wire: ev.wire, results, ...g, categories: categoriesOf(results), serverInfo: serverInfo(ev), warnings: [`root cause: ${why}`], startFailure: why, durationMs };
+    return {
+      revision: ev.revision,
+      wire: ev.wire,
+      results,
+      ...g,
+      categories: categoriesOf(results),
+      serverInfo: serverInfo(ev),
+      warnings: [`root cause: ${why}`],
+      startFailure: why,
+      durationMs,
+    };
   }
   const early = exitedAfterHandshake(ev);
-  if (early) w.unshift(`root cause: the server exited right after initialize (code ${ev.exit!.code}${ev.exit!.signal ? `, ${ev.exit!.signal}` : ''}): it answered the handshake and nothing after it; the checks after the handshake are not evaluable`);
-  if (ev.exit) w.push(`The server exited (code ${ev.exit.code}${ev.exit.signal ? `, ${ev.exit.signal}` : ''}) after probe ${ev.exit.afterProbe}.${ev.stderrTail ? ` Last stderr: ${ev.stderrTail.trim().split('\n').slice(-3).join(' | ').slice(0, 300)}` : ''}`);
+  if (early)
+    w.unshift(
+      `root cause: the server exited right after initialize (code ${ev.exit!.code}${ev.exit!.signal ? `, ${ev.exit!.signal}` : ''}): it answered the handshake and nothing after it; the checks after the handshake are not evaluable`,
+    );
+  if (ev.exit)
+    w.push(
+      `The server exited (code ${ev.exit.code}${ev.exit.signal ? `, ${ev.exit.signal}` : ''}) after probe ${ev.exit.afterProbe}.${ev.stderrTail ? ` Last stderr: ${ev.stderrTail.trim().split('\n').slice(-3).join(' | ').slice(0, 300)}` : ''}`,
+    );
   if (ev.noise.length) w.push(`stdout carried ${ev.noise.length} non-protocol line(s); first: ${JSON.stringify(ev.noise[0])}`);
-  return { revision: ev.revision, wire: ev.wire, results, ...g, categories: categoriesOf(results), serverInfo: serverInfo(ev), warnings: w, durationMs };
+  return {
+    revision: ev.revision,
+    wire: ev.wire,
+    results,
+    ...g,
+    categories: categoriesOf(results),
+    serverInfo: serverInfo(ev),
+    warnings: w,
+    durationMs,
+  };
 }
 
-function build(target: string, era: ComplyReport['era'], evidence: Evidence[], warnings: string[], sel: Selection, secrets: readonly string[], ms: number, cap = true) {
+function build(
+  target: string,
+  era: ComplyReport['era'],
+  evidence: Evidence[],
+  warnings: string[],
+  sel: Selection,
+  secrets: readonly string[],
+  ms: number,
+  cap = true,
+) {
   const report: ComplyReport = {
     schemaVersion: '2',
     tool: { name: 'mcpgauge comply', version: TOOL_VERSION },
@@ -226,9 +299,16 @@ function build(target: string, era: ComplyReport['era'], evidence: Evidence[], w
     generatedAt: new Date().toISOString(),
     era,
     runs: evidence.map((ev) => runReport(ev, sel, ms, cap)),
-    grading: { rule: `score = 70 x required (direct MUST) pass rate + 30 x optional pass rate; A>=90 B>=75 C>=60 D>=40; ${CAP_RULE}; a MUST that follows only from JSON-RPC 2.0 or is inferred is weighed as SHOULD; no grade below 50% coverage`, capApplied: cap, requirementText: REQUIREMENT_NOTE },
+    grading: {
+      rule: `score = 70 x required (direct MUST) pass rate + 30 x optional pass rate; A>=90 B>=75 C>=60 D>=40; ${CAP_RULE}; a MUST that follows only from JSON-RPC 2.0 or is inferred is weighed as SHOULD; no grade below 50% coverage`,
+      capApplied: cap,
+      requirementText: REQUIREMENT_NOTE,
+    },
     warnings,
-    provenance: { kind: 'measured', method: 'live probes against the target; every verdict is derived from recorded exchanges (--record to keep them)' },
+    provenance: {
+      kind: 'measured',
+      method: 'live probes against the target; every verdict is derived from recorded exchanges (--record to keep them)',
+    },
   };
   const recording: Recording = { format: 'mcpgauge-comply-recording', version: 1, target, era, evidence, warnings };
   return { report: redactDeep(report, secrets, true, true), recording: redactDeep(recording, secrets, true, true) };
@@ -236,7 +316,16 @@ function build(target: string, era: ComplyReport['era'], evidence: Evidence[], w
 
 /** --replay: the same judge and grader over recorded evidence, offline. */
 export function reportFromRecording(rec: Recording, sel: Selection, cap = true): ComplyReport {
-  const { report } = build(rec.target, rec.era, rec.evidence, [...rec.warnings, 'Re-graded offline from a recording (--replay).'], sel, [], 0, cap);
+  const { report } = build(
+    rec.target,
+    rec.era,
+    rec.evidence,
+    [...rec.warnings, 'Re-graded offline from a recording (--replay).'],
+    sel,
+    [],
+    0,
+    cap,
+  );
   report.provenance = { kind: 'measured', method: 'offline re-grade of recorded exchanges (--replay)' };
   return report;
 }

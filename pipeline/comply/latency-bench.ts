@@ -39,7 +39,15 @@ export interface BenchmarkResult {
   provenance: { kind: 'measured'; method: string };
 }
 
-async function level(wire: Wire, env: EnvelopeState, method: string, c: number, n: number, nextId: () => number, timeoutMs: number): Promise<LevelResult> {
+async function level(
+  wire: Wire,
+  env: EnvelopeState,
+  method: string,
+  c: number,
+  n: number,
+  nextId: () => number,
+  timeoutMs: number,
+): Promise<LevelResult> {
   const lat: number[] = [];
   let ok = 0;
   let firstError: string | undefined;
@@ -51,7 +59,14 @@ async function level(wire: Wire, env: EnvelopeState, method: string, c: number, 
       const id = nextId();
       const b = build(env, id, method);
       const s = performance.now();
-      const ex = await wire.send({ probe: 'bench', body: JSON.stringify(b.message), id, expect: 'reply', http: wire.kind === 'http' ? { method: 'POST', headers: b.headers } : undefined, timeoutMs });
+      const ex = await wire.send({
+        probe: 'bench',
+        body: JSON.stringify(b.message),
+        id,
+        expect: 'reply',
+        http: wire.kind === 'http' ? { method: 'POST', headers: b.headers } : undefined,
+        timeoutMs,
+      });
       lat.push(performance.now() - s);
       if (replyOf(ex)?.result !== undefined) ok++;
       else firstError ??= ex.error?.detail ?? JSON.stringify(replyOf(ex)?.error ?? ex.response?.status);
@@ -59,12 +74,24 @@ async function level(wire: Wire, env: EnvelopeState, method: string, c: number, 
   };
   await Promise.all(Array.from({ length: c }, worker));
   const secs = (performance.now() - t0) / 1000;
-  return { concurrency: c, requests: n, ok, errors: n - ok, ...(firstError ? { firstError } : {}), latencyMs: distribution(lat), reqPerSec: n / secs };
+  return {
+    concurrency: c,
+    requests: n,
+    ok,
+    errors: n - ok,
+    ...(firstError ? { firstError } : {}),
+    latencyMs: distribution(lat),
+    reqPerSec: n / secs,
+  };
 }
 
-export async function benchmark(target: Target, o: { spec: 'auto' | Revision; requests: number; timeoutMs: number; startupTimeoutMs: number; secrets: readonly string[] }): Promise<BenchmarkResult> {
+export async function benchmark(
+  target: Target,
+  o: { spec: 'auto' | Revision; requests: number; timeoutMs: number; startupTimeoutMs: number; secrets: readonly string[] },
+): Promise<BenchmarkResult> {
   const start = performance.now();
-  const wire: Wire = target.kind === 'http' ? new HttpWire(target.url, o.timeoutMs, redactHeaders(o.secrets)) : new StdioWire(target, o.timeoutMs);
+  const wire: Wire =
+    target.kind === 'http' ? new HttpWire(target.url, o.timeoutMs, redactHeaders(o.secrets)) : new StdioWire(target, o.timeoutMs);
   let id = 1;
   const nextId = () => id++;
   try {
@@ -74,20 +101,34 @@ export async function benchmark(target: Target, o: { spec: 'auto' | Revision; re
     if (o.spec === 'auto' || o.spec === MODERN) {
       const p = await probeEra(wire, headers, o.startupTimeoutMs);
       coldStartMs = performance.now() - start;
-      if (!replyOf(p.exchange) && p.exchange.error) throw new UserError(`benchmark: ${describeTarget(target)} did not answer (${p.exchange.error.detail})`);
+      if (!replyOf(p.exchange) && p.exchange.error)
+        throw new UserError(`benchmark: ${describeTarget(target)} did not answer (${p.exchange.error.detail})`);
       rev = o.spec === 'auto' ? (p.era === MODERN ? MODERN : LEGACY) : MODERN;
     } else rev = LEGACY;
     const env: EnvelopeState = { revision: rev, userHeaders: headers };
     if (rev === LEGACY) {
       const b = build(env, nextId(), 'initialize', initializeParams(LEGACY));
-      const ex = await wire.send({ probe: 'init', body: JSON.stringify(b.message), id: b.message.id as number, expect: 'reply', http: wire.kind === 'http' ? { method: 'POST', headers: b.headers } : undefined, timeoutMs: o.startupTimeoutMs });
+      const ex = await wire.send({
+        probe: 'init',
+        body: JSON.stringify(b.message),
+        id: b.message.id as number,
+        expect: 'reply',
+        http: wire.kind === 'http' ? { method: 'POST', headers: b.headers } : undefined,
+        timeoutMs: o.startupTimeoutMs,
+      });
       coldStartMs ??= performance.now() - start;
       const r = replyOf(ex)?.result as Obj | undefined;
       if (!r) throw new UserError(`benchmark: initialize failed (${ex.error?.detail ?? JSON.stringify(replyOf(ex)?.error)})`);
       env.negotiated = typeof r.protocolVersion === 'string' ? r.protocolVersion : LEGACY;
       env.sessionId = ex.response?.headers?.['mcp-session-id'];
       const n = build(env, null, 'notifications/initialized');
-      await wire.send({ probe: 'initialized', body: JSON.stringify(n.message), id: null, expect: wire.kind === 'http' ? 'reply' : 'none', http: wire.kind === 'http' ? { method: 'POST', headers: n.headers } : undefined });
+      await wire.send({
+        probe: 'initialized',
+        body: JSON.stringify(n.message),
+        id: null,
+        expect: wire.kind === 'http' ? 'reply' : 'none',
+        http: wire.kind === 'http' ? { method: 'POST', headers: n.headers } : undefined,
+      });
     }
     const method = rev === MODERN ? 'server/discover' : 'ping';
     await level(wire, env, method, 1, WARMUP, nextId, o.timeoutMs);
@@ -99,7 +140,10 @@ export async function benchmark(target: Target, o: { spec: 'auto' | Revision; re
       method,
       coldStartMs: coldStartMs!,
       levels,
-      provenance: { kind: 'measured', method: `wall clock (performance.now) per request; ${WARMUP} warm-up requests unmeasured; nearest-rank percentiles over n=${o.requests} per level` },
+      provenance: {
+        kind: 'measured',
+        method: `wall clock (performance.now) per request; ${WARMUP} warm-up requests unmeasured; nearest-rank percentiles over n=${o.requests} per level`,
+      },
     };
   } finally {
     await wire.close();
@@ -108,19 +152,42 @@ export async function benchmark(target: Target, o: { spec: 'auto' | Revision; re
 
 export function renderBenchmark(b: BenchmarkResult): string {
   const f = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '-');
-  const rows = b.levels.map((l) => `  c=${String(l.concurrency).padEnd(3)} p50 ${f(l.latencyMs.p50)}  p95 ${f(l.latencyMs.p95)}  p99 ${f(l.latencyMs.p99)}  max ${f(l.latencyMs.max)} ms   ${l.reqPerSec.toFixed(0)} req/s   errors ${l.errors}/${l.requests}${l.firstError ? ` (first: ${termLine(l.firstError.slice(0, 100))})` : ''}`);
-  return term(`benchmark ${termLine(b.target)} (${b.revision}, ${b.method})\n  cold start to first answer: ${b.coldStartMs.toFixed(0)} ms\n${rows.join('\n')}\n  (${b.provenance.method})\n`);
+  const rows = b.levels.map(
+    (l) =>
+      `  c=${String(l.concurrency).padEnd(3)} p50 ${f(l.latencyMs.p50)}  p95 ${f(l.latencyMs.p95)}  p99 ${f(l.latencyMs.p99)}  max ${f(l.latencyMs.max)} ms   ${l.reqPerSec.toFixed(0)} req/s   errors ${l.errors}/${l.requests}${l.firstError ? ` (first: ${termLine(l.firstError.slice(0, 100))})` : ''}`,
+  );
+  return term(
+    `benchmark ${termLine(b.target)} (${b.revision}, ${b.method})\n  cold start to first answer: ${b.coldStartMs.toFixed(0)} ms\n${rows.join('\n')}\n  (${b.provenance.method})\n`,
+  );
 }
 
 export async function runBenchmarkCli(words: string[], o: Record<string, unknown>): Promise<number> {
-  const flags: TargetFlags = { header: o.header as string[] | undefined, auth: o.auth as string | undefined, env: o.env as string[] | undefined, envFile: o.envFile as string | undefined, cwd: o.cwd as string | undefined };
+  const flags: TargetFlags = {
+    header: o.header as string[] | undefined,
+    auth: o.auth as string | undefined,
+    env: o.env as string[] | undefined,
+    envFile: o.envFile as string | undefined,
+    cwd: o.cwd as string | undefined,
+  };
   const target = parseTarget(words, flags);
   const requests = Number(o.requests);
-  if (!Number.isInteger(requests) || requests < 1) throw new UserError(`--requests must be an integer >= 1 (got ${JSON.stringify(o.requests)})`);
+  if (!Number.isInteger(requests) || requests < 1)
+    throw new UserError(`--requests must be an integer >= 1 (got ${JSON.stringify(o.requests)})`);
   const spec = String(o.specVersion);
   if (spec !== 'auto' && spec !== LEGACY && spec !== MODERN) throw new UserError(`--spec-version must be auto, ${LEGACY} or ${MODERN}`);
   const secrets = secretsOf(target, flags);
-  const r = redactDeep(await benchmark(target, { spec: spec as 'auto' | Revision, requests, timeoutMs: Number(o.timeout), startupTimeoutMs: Number(o.startupTimeout), secrets }), secrets, true, true);
+  const r = redactDeep(
+    await benchmark(target, {
+      spec: spec as 'auto' | Revision,
+      requests,
+      timeoutMs: Number(o.timeout),
+      startupTimeoutMs: Number(o.startupTimeout),
+      secrets,
+    }),
+    secrets,
+    true,
+    true,
+  );
   process.stdout.write(o.format === 'json' ? `${JSON.stringify(r, null, 2)}\n` : renderBenchmark(r));
   return r.levels.some((l) => l.errors > 0) ? 1 : 0;
 }

@@ -16,7 +16,10 @@ function gradeTile(r: RunReport): Tile {
   return {
     label: `${r.revision} · ${r.wire}`,
     value: g.grade ?? '—',
-    sub: g.grade === null ? `no grade: coverage ${pct(g.coverage)} (< 50%)` : `score ${g.score} · coverage ${pct(g.coverage)} · ${capText(g)} · security ${r.security.grade ?? '—'}`,
+    sub:
+      g.grade === null
+        ? `no grade: coverage ${pct(g.coverage)} (< 50%)`
+        : `score ${g.score} · coverage ${pct(g.coverage)} · ${capText(g)} · security ${r.security.grade ?? '—'}`,
     provenance: 'measured',
   };
 }
@@ -26,15 +29,25 @@ const pool = (g: Grade) => `required ${g.required.passed}/${g.required.evaluated
 
 function bar(passed: number, evaluated: number) {
   const w = evaluated ? Math.round((100 * passed) / evaluated) : 0;
-  return rich(html`<span class="bar" style="display:inline-block;width:120px;height:9px;background:#e4e7ec;border-radius:4px;overflow:hidden;vertical-align:middle"><span style="display:block;height:100%;width:${w}%;background:#2f7d4f"></span></span> ${passed}/${evaluated}`, w);
+  return rich(
+    html`<span class="bar" style="display:inline-block;width:120px;height:9px;background:#e4e7ec;border-radius:4px;overflow:hidden;vertical-align:middle"><span style="display:block;height:100%;width:${w}%;background:#2f7d4f"></span></span> ${passed}/${evaluated}`,
+    w,
+  );
 }
 
 function runBlocks(r: RunReport): Block[] {
   const failing = r.results.filter((x) => x.status === 'fail');
   const blocks: Block[] = [
-    { kind: 'heading', text: `${r.revision} over ${r.wire}: ${r.serverInfo.name ?? 'unnamed server'} ${r.serverInfo.version ?? ''}`, provenance: 'measured' },
+    {
+      kind: 'heading',
+      text: `${r.revision} over ${r.wire}: ${r.serverInfo.name ?? 'unnamed server'} ${r.serverInfo.version ?? ''}`,
+      provenance: 'measured',
+    },
     ...(r.startFailure ? [{ kind: 'banner' as const, tone: 'bad' as const, title: 'Root cause.', text: r.startFailure }] : []),
-    { kind: 'paragraph', text: `Conformance ${r.conformance.grade ?? 'not graded'} (score ${r.conformance.score ?? '—'}; ${capText(r.conformance)}; ${pool(r.conformance)}); security posture scored apart: ${r.security.grade ?? 'not graded'}.` },
+    {
+      kind: 'paragraph',
+      text: `Conformance ${r.conformance.grade ?? 'not graded'} (score ${r.conformance.score ?? '—'}; ${capText(r.conformance)}; ${pool(r.conformance)}); security posture scored apart: ${r.security.grade ?? 'not graded'}.`,
+    },
     {
       kind: 'table',
       id: `comply-cat-${r.revision}-${r.wire}`,
@@ -44,7 +57,12 @@ function runBlocks(r: RunReport): Block[] {
         { key: 'applicable', label: 'Applicable', type: 'int' },
         { key: 'open', label: 'Not evaluated', type: 'int' },
       ],
-      rows: r.categories.map((c) => ({ category: c.category, bar: bar(c.passed, c.evaluated), applicable: c.applicable, open: c.applicable - c.evaluated })),
+      rows: r.categories.map((c) => ({
+        category: c.category,
+        bar: bar(c.passed, c.evaluated),
+        applicable: c.applicable,
+        open: c.applicable - c.evaluated,
+      })),
     },
   ];
   blocks.push(
@@ -60,7 +78,13 @@ function runBlocks(r: RunReport): Block[] {
             // a server that never started gets its root cause, not fixes that follow from it
             ...(r.startFailure ? [] : [{ key: 'fix', label: 'Fix', type: 'text' as const, wide: true }]),
           ],
-          rows: failing.map((x) => ({ id: x.id, severity: severityText(x.meta), detail: x.detail, spec: rich(html`${x.meta.spec.requirement} <a href="${x.meta.spec.url}">spec</a>`), fix: x.meta.fix })),
+          rows: failing.map((x) => ({
+            id: x.id,
+            severity: severityText(x.meta),
+            detail: x.detail,
+            spec: rich(html`${x.meta.spec.requirement} <a href="${x.meta.spec.url}">spec</a>`),
+            fix: x.meta.fix,
+          })),
           rowClasses: failing.map((x) => (x.meta.severity === 'MUST' && x.meta.basis === 'direct' ? 'err' : 'weak')),
         }
       : { kind: 'paragraph', muted: true, text: 'No failing checks.' },
@@ -79,9 +103,20 @@ export const complianceSection: ReportSection<ComplyReport> = {
     return {
       tiles: c.runs.map(gradeTile),
       blocks: [
-        { kind: 'kv', items: [{ label: 'Target', value: c.target }, { label: 'Era', value: `${c.era.detected ?? c.era.choice} (${c.era.reason})` }, { label: 'How', value: `${c.provenance.method}` }, { label: 'Grading', value: `${c.grading?.rule ?? ''}${c.grading && !c.grading.capApplied ? ' (cap off for this run)' : ''}` }, { label: 'Requirement text', value: c.grading?.requirementText ?? '' }] },
+        {
+          kind: 'kv',
+          items: [
+            { label: 'Target', value: c.target },
+            { label: 'Era', value: `${c.era.detected ?? c.era.choice} (${c.era.reason})` },
+            { label: 'How', value: `${c.provenance.method}` },
+            { label: 'Grading', value: `${c.grading?.rule ?? ''}${c.grading && !c.grading.capApplied ? ' (cap off for this run)' : ''}` },
+            { label: 'Requirement text', value: c.grading?.requirementText ?? '' },
+          ],
+        },
         ...c.runs.flatMap(runBlocks),
-        ...(warnings.length ? [{ kind: 'details', summary: `${warnings.length} warning(s)`, blocks: [{ kind: 'list', items: warnings }] } as Block] : []),
+        ...(warnings.length
+          ? [{ kind: 'details', summary: `${warnings.length} warning(s)`, blocks: [{ kind: 'list', items: warnings }] } as Block]
+          : []),
       ],
     };
   },

@@ -54,7 +54,9 @@ function enc(v: unknown, path: string, depth: number): string {
       return JSON.stringify(v);
     case 'object': {
       if (depth >= MAX_JSON_DEPTH) {
-        throw new Error(`canonical JSON: nested deeper than ${MAX_JSON_DEPTH} levels at ${path.length > 120 ? `${path.slice(0, 120)}…` : path}`);
+        throw new Error(
+          `canonical JSON: nested deeper than ${MAX_JSON_DEPTH} levels at ${path.length > 120 ? `${path.slice(0, 120)}…` : path}`,
+        );
       }
       if (Array.isArray(v)) return '[' + v.map((x, i) => enc(x, `${path}[${i}]`, depth + 1)).join(',') + ']';
       const keys = Object.keys(v as object).sort(compareCodePoint);

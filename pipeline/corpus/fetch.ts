@@ -17,10 +17,23 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { UserError } from '../types.ts';
 import { assertInputFile, listFilesSorted, publishDir, writeFileAtomic } from '../util/fs.ts';
 import { CACHE_ROOT } from '../constants.ts';
-import { LIVEMCPTOOL_REPO, LIVEMCPTOOL_REVISION, isMarketplaceShape, loadLiveMcpToolFlat, loadLiveMcpToolMarketplace } from './livemcptool.ts';
+import {
+  LIVEMCPTOOL_REPO,
+  LIVEMCPTOOL_REVISION,
+  isMarketplaceShape,
+  loadLiveMcpToolFlat,
+  loadLiveMcpToolMarketplace,
+} from './livemcptool.ts';
 import { MANIFEST_NAME, readManifest, type FetchManifest, type FetchPart, type FetchedFile } from './manifest.ts';
 import { parseJsonText, isPlainObject } from './record.ts';
-import { TOOLRET_QUERIES_REPO, TOOLRET_QUERIES_REVISION, TOOLRET_TOOLS_REPO, TOOLRET_TOOLS_REVISION, loadToolRet, resolveToolRetDir } from './toolret.ts';
+import {
+  TOOLRET_QUERIES_REPO,
+  TOOLRET_QUERIES_REVISION,
+  TOOLRET_TOOLS_REPO,
+  TOOLRET_TOOLS_REVISION,
+  loadToolRet,
+  resolveToolRetDir,
+} from './toolret.ts';
 
 export const DATASET_NAMES = ['livemcptool', 'toolret'] as const;
 export type DatasetName = (typeof DATASET_NAMES)[number];
@@ -62,8 +75,11 @@ class NetworkError extends UserError {}
 
 function netError(url: string, e: unknown, endpoint: string): UserError {
   const err = e as Error & { cause?: { code?: string; message?: string } };
-  const why = err.name === 'TimeoutError' || err.name === 'AbortError' ? 'timed out' : (err.cause?.code ?? err.cause?.message ?? err.message);
-  return new NetworkError(`cannot reach ${endpoint} (${why} for ${url}): no network and no mirror; pass --from DIR with an offline mirror (DIR/livemcptool/tools.json, DIR/toolret/{tools,queries}/)`);
+  const why =
+    err.name === 'TimeoutError' || err.name === 'AbortError' ? 'timed out' : (err.cause?.code ?? err.cause?.message ?? err.message);
+  return new NetworkError(
+    `cannot reach ${endpoint} (${why} for ${url}): no network and no mirror; pass --from DIR with an offline mirror (DIR/livemcptool/tools.json, DIR/toolret/{tools,queries}/)`,
+  );
 }
 
 /** GET with a connect timeout and an idle timeout while the body streams; returns the response. */
@@ -145,7 +161,8 @@ async function hubTree(endpoint: string, repo: string, rev: string, timeoutMs: n
   return out;
 }
 
-const resolveUrl = (endpoint: string, repo: string, rev: string, path: string) => `${endpoint}/datasets/${repo}/resolve/${rev}/${path.split('/').map(encodeURIComponent).join('/')}`;
+const resolveUrl = (endpoint: string, repo: string, rev: string, path: string) =>
+  `${endpoint}/datasets/${repo}/resolve/${rev}/${path.split('/').map(encodeURIComponent).join('/')}`;
 
 // ------------------------------------------------------------------ datasets
 
@@ -153,15 +170,30 @@ function summarizeLive(file: string, revision: string): { summary: Record<string
   const data = parseJsonText(readFileSync(file, 'utf8'), file);
   if (isMarketplaceShape(data)) {
     const { corpus, info } = loadLiveMcpToolMarketplace(file, data, { revision });
-    return { shape: 'marketplace', summary: { shape: 'marketplace', tools: corpus.tools.length, servers: new Set(corpus.tools.map((t) => t.server)).size, duplicate_rows_collapsed: info.duplicate_rows_collapsed, entries_without_tools: info.entries_without_tools } };
+    return {
+      shape: 'marketplace',
+      summary: {
+        shape: 'marketplace',
+        tools: corpus.tools.length,
+        servers: new Set(corpus.tools.map((t) => t.server)).size,
+        duplicate_rows_collapsed: info.duplicate_rows_collapsed,
+        entries_without_tools: info.entries_without_tools,
+      },
+    };
   }
   const corpus = loadLiveMcpToolFlat(file, data);
   const rev = isPlainObject(data) && isPlainObject(data.source) ? data.source.revision : undefined;
-  if (typeof rev === 'string' && rev !== revision) throw new UserError(`${file}: $.source.revision: mirror holds revision ${rev}, expected the pinned ${revision}`);
-  return { shape: 'flattened', summary: { shape: 'flattened', tools: corpus.tools.length, servers: new Set(corpus.tools.map((t) => t.server)).size } };
+  if (typeof rev === 'string' && rev !== revision)
+    throw new UserError(`${file}: $.source.revision: mirror holds revision ${rev}, expected the pinned ${revision}`);
+  return {
+    shape: 'flattened',
+    summary: { shape: 'flattened', tools: corpus.tools.length, servers: new Set(corpus.tools.map((t) => t.server)).size },
+  };
 }
 
-async function fetchLiveMcpTool(o: Required<Pick<FetchOptions, 'cacheDir' | 'timeoutMs' | 'endpoint'>> & { from?: string; explicit: boolean }): Promise<FetchOutcome> {
+async function fetchLiveMcpTool(
+  o: Required<Pick<FetchOptions, 'cacheDir' | 'timeoutMs' | 'endpoint'>> & { from?: string; explicit: boolean },
+): Promise<FetchOutcome> {
   const dest = join(o.cacheDir, 'livemcptool');
   const staging = `${dest}.staging-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
@@ -182,7 +214,12 @@ async function fetchLiveMcpTool(o: Required<Pick<FetchOptions, 'cacheDir' | 'tim
       source = 'mirror';
       origin = resolve(o.from);
     } else {
-      await download(resolveUrl(o.endpoint, LIVEMCPTOOL_REPO, LIVEMCPTOOL_REVISION, LIVEMCPTOOL_FILE), join(staging, 'tools.json'), o.timeoutMs, o.endpoint);
+      await download(
+        resolveUrl(o.endpoint, LIVEMCPTOOL_REPO, LIVEMCPTOOL_REVISION, LIVEMCPTOOL_FILE),
+        join(staging, 'tools.json'),
+        o.timeoutMs,
+        o.endpoint,
+      );
       source = 'network';
       origin = o.endpoint;
     }
@@ -191,8 +228,19 @@ async function fetchLiveMcpTool(o: Required<Pick<FetchOptions, 'cacheDir' | 'tim
     const bytes = statSync(file).size;
     const { summary } = summarizeLive(file, LIVEMCPTOOL_REVISION);
     if (sha === LIVEMCPTOOL_MIRROR_SHA256) summary.digest_note = 'matches the known normalized mirror digest';
-    const part: FetchPart = { repo: LIVEMCPTOOL_REPO, revision: LIVEMCPTOOL_REVISION, files: [{ path: 'tools.json', upstream_path: LIVEMCPTOOL_FILE, bytes, sha256: sha }] };
-    const manifest: FetchManifest = { dataset: 'livemcptool', source, origin, fetched_at: new Date().toISOString(), parts: [part], summary };
+    const part: FetchPart = {
+      repo: LIVEMCPTOOL_REPO,
+      revision: LIVEMCPTOOL_REVISION,
+      files: [{ path: 'tools.json', upstream_path: LIVEMCPTOOL_FILE, bytes, sha256: sha }],
+    };
+    const manifest: FetchManifest = {
+      dataset: 'livemcptool',
+      source,
+      origin,
+      fetched_at: new Date().toISOString(),
+      parts: [part],
+      summary,
+    };
     writeFileAtomic(join(staging, MANIFEST_NAME), JSON.stringify(manifest, null, 2) + '\n');
     publishDir(staging, dest);
     return {
@@ -207,7 +255,9 @@ async function fetchLiveMcpTool(o: Required<Pick<FetchOptions, 'cacheDir' | 'tim
   }
 }
 
-async function fetchToolRet(o: Required<Pick<FetchOptions, 'cacheDir' | 'timeoutMs' | 'endpoint'>> & { from?: string; explicit: boolean }): Promise<FetchOutcome> {
+async function fetchToolRet(
+  o: Required<Pick<FetchOptions, 'cacheDir' | 'timeoutMs' | 'endpoint'>> & { from?: string; explicit: boolean },
+): Promise<FetchOutcome> {
   const dest = join(o.cacheDir, 'toolret');
   const staging = `${dest}.staging-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
@@ -224,7 +274,8 @@ async function fetchToolRet(o: Required<Pick<FetchOptions, 'cacheDir' | 'timeout
     if (o.from) {
       const base = join(o.from, 'toolret');
       if (!existsSync(base)) {
-        if (o.explicit) throw new UserError(`${base}: not in the mirror (expected DIR/toolret/tools/ and DIR/toolret/queries/ parquet shards)`);
+        if (o.explicit)
+          throw new UserError(`${base}: not in the mirror (expected DIR/toolret/tools/ and DIR/toolret/queries/ parquet shards)`);
         return { dataset: 'toolret', status: 'skipped', message: `toolret: skipped, not in mirror (${base} missing)`, dir: dest };
       }
       const root = resolveToolRetDir(base);
@@ -240,7 +291,8 @@ async function fetchToolRet(o: Required<Pick<FetchOptions, 'cacheDir' | 'timeout
           files.push({ path: `${r.sub}/${rel}`, upstream_path: rel, bytes: statSync(to).size, sha256: sha256File(to) });
         }
         const known = mirrorManifest?.parts.find((p) => p.repo === r.repo)?.revision;
-        if (known && known !== r.rev) throw new UserError(`${join(root, MANIFEST_NAME)}: mirror holds ${r.repo}@${known}, expected the pinned ${r.rev}`);
+        if (known && known !== r.rev)
+          throw new UserError(`${join(root, MANIFEST_NAME)}: mirror holds ${r.repo}@${known}, expected the pinned ${r.rev}`);
         if (!known) notes.push(`${r.repo}: mirror has no FETCH.json, revision assumed to be the pinned one`);
         parts.push({ repo: r.repo, revision: r.rev, files });
       }
@@ -248,14 +300,17 @@ async function fetchToolRet(o: Required<Pick<FetchOptions, 'cacheDir' | 'timeout
       origin = resolve(o.from);
     } else {
       for (const r of repos) {
-        const entries = (await hubTree(o.endpoint, r.repo, r.rev, o.timeoutMs)).filter((e) => e.type === 'file' && e.path.endsWith('.parquet'));
+        const entries = (await hubTree(o.endpoint, r.repo, r.rev, o.timeoutMs)).filter(
+          (e) => e.type === 'file' && e.path.endsWith('.parquet'),
+        );
         if (entries.length === 0) throw new UserError(`${o.endpoint}/api/datasets/${r.repo}/tree/${r.rev}: no parquet shards listed`);
         const files: FetchedFile[] = [];
         for (const e of entries.sort((a, b) => (a.path < b.path ? -1 : 1))) {
           const to = join(staging, r.sub, ...e.path.split('/'));
           const got = await download(resolveUrl(o.endpoint, r.repo, r.rev, e.path), to, o.timeoutMs, o.endpoint);
           const want = e.lfs?.sha256 ?? e.lfs?.oid;
-          if (want && /^[0-9a-f]{64}$/.test(want) && want !== got.sha256) throw new UserError(`${r.repo}@${r.rev.slice(0, 8)} ${e.path}: sha256 ${got.sha256} does not match the Hub's ${want}`);
+          if (want && /^[0-9a-f]{64}$/.test(want) && want !== got.sha256)
+            throw new UserError(`${r.repo}@${r.rev.slice(0, 8)} ${e.path}: sha256 ${got.sha256} does not match the Hub's ${want}`);
           files.push({ path: `${r.sub}/${e.path}`, upstream_path: e.path, bytes: got.bytes, sha256: got.sha256 });
         }
         parts.push({ repo: r.repo, revision: r.rev, files });
@@ -295,8 +350,11 @@ export async function fetchCorpora(opts: FetchOptions = {}): Promise<FetchOutcom
   const endpoint = (opts.endpoint ?? process.env.HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/+$/, '');
   const explicit = opts.datasets !== undefined;
   const datasets = opts.datasets ?? [...DATASET_NAMES];
-  for (const d of datasets) if (!(DATASET_NAMES as readonly string[]).includes(d)) throw new UserError(`unknown dataset ${JSON.stringify(d)} (expected ${DATASET_NAMES.join(', ')})`);
-  if (opts.from !== undefined && (!existsSync(opts.from) || !statSync(opts.from).isDirectory())) throw new UserError(`--from ${opts.from}: mirror folder does not exist`);
+  for (const d of datasets)
+    if (!(DATASET_NAMES as readonly string[]).includes(d))
+      throw new UserError(`unknown dataset ${JSON.stringify(d)} (expected ${DATASET_NAMES.join(', ')})`);
+  if (opts.from !== undefined && (!existsSync(opts.from) || !statSync(opts.from).isDirectory()))
+    throw new UserError(`--from ${opts.from}: mirror folder does not exist`);
   mkdirSync(cacheDir, { recursive: true });
   const out: FetchOutcome[] = [];
   for (const d of datasets) {

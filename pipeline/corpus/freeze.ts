@@ -103,10 +103,11 @@ export function nextFreeVersion(dir: string, stem: string, suffix = '.tools.json
   let max = 0;
   const esc = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const re = new RegExp(`^${esc(stem)}-v(\\d+)${esc(suffix)}$`);
-  if (existsSync(dir)) for (const n of readdirSync(dir)) {
-    const m = re.exec(n);
-    if (m) max = Math.max(max, Number(m[1]));
-  }
+  if (existsSync(dir))
+    for (const n of readdirSync(dir)) {
+      const m = re.exec(n);
+      if (m) max = Math.max(max, Number(m[1]));
+    }
   return `${stem}-v${max + 1}`;
 }
 
@@ -116,7 +117,9 @@ export function packageInfo(pkg: string): { version: string; license: string; di
     const j = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string; license?: string };
     return { version: j.version, license: j.license ?? 'unstated', dir };
   } catch (e) {
-    throw new UserError(`freeze: package ${pkg} is not installed (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); run npm ci`);
+    throw new UserError(
+      `freeze: package ${pkg} is not installed (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); run npm ci`,
+    );
   }
 }
 
@@ -161,7 +164,13 @@ interface Collected {
   info: { [k: string]: JsonValue };
 }
 
-async function collect(name: string, target: McpTarget, subsIn: Array<[string, string]>, timeoutMs: number, meta: { [k: string]: JsonValue }): Promise<Collected> {
+async function collect(
+  name: string,
+  target: McpTarget,
+  subsIn: Array<[string, string]>,
+  timeoutMs: number,
+  meta: { [k: string]: JsonValue },
+): Promise<Collected> {
   let conn;
   try {
     conn = await connectMcp(target, { timeoutMs, protocol: 'legacy', clientName: 'mcpgauge-freeze' });
@@ -182,9 +191,20 @@ async function collect(name: string, target: McpTarget, subsIn: Array<[string, s
     const tools = wire.map((w, i) => {
       for (const k of Object.keys(w)) if (!['name', 'description', 'inputSchema', 'annotations'].includes(k)) dropped.add(k);
       if (typeof w.description !== 'string') missingDescription++;
-      const norm = normalizeStrings({ description: w.description ?? '', inputSchema: w.inputSchema, annotations: w.annotations }, subs, counts) as Record<string, unknown>;
+      const norm = normalizeStrings(
+        { description: w.description ?? '', inputSchema: w.inputSchema, annotations: w.annotations },
+        subs,
+        counts,
+      ) as Record<string, unknown>;
       const path = `${name} tools/list [${i}]`;
-      return { rec: makeTool({ server: name, tool: w.name, description: norm.description, inputSchema: norm.inputSchema, annotations: norm.annotations }, `freeze:${name}`, `$[${i}]`), path };
+      return {
+        rec: makeTool(
+          { server: name, tool: w.name, description: norm.description, inputSchema: norm.inputSchema, annotations: norm.annotations },
+          `freeze:${name}`,
+          `$[${i}]`,
+        ),
+        path,
+      };
     });
     const sv = conn.client.getServerVersion();
     const info: { [k: string]: JsonValue } = {
@@ -206,13 +226,17 @@ async function collect(name: string, target: McpTarget, subsIn: Array<[string, s
 /** Write `text` to `path` atomically, refusing to replace an existing file (even in a race). */
 export function writeExclusiveAtomic(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
-  if (existsSync(path)) throw new UserError(`${path}: already exists; frozen versions are immutable, choose a new version (e.g. --version ${bumpVersion(basename(path).replace(/\.tools\.json$/, ''))})`);
+  if (existsSync(path))
+    throw new UserError(
+      `${path}: already exists; frozen versions are immutable, choose a new version (e.g. --version ${bumpVersion(basename(path).replace(/\.tools\.json$/, ''))})`,
+    );
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
   writeFileSync(tmp, text);
   try {
     linkSync(tmp, path); // fails with EEXIST instead of replacing
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new UserError(`${path}: already exists; frozen versions are immutable, choose a new version`);
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new UserError(`${path}: already exists; frozen versions are immutable, choose a new version`);
     throw e;
   } finally {
     rmSync(tmp, { force: true });
@@ -227,10 +251,14 @@ function bumpVersion(v: string): string {
 export async function freezeCorpus(opts: FreezeOptions): Promise<FreezeResult> {
   const log = opts.log ?? (() => {});
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  if (!VERSION_RE.test(opts.version)) throw new UserError(`--version ${JSON.stringify(opts.version)}: must match ${VERSION_RE} (e.g. corpus-npm4-v2)`);
+  if (!VERSION_RE.test(opts.version))
+    throw new UserError(`--version ${JSON.stringify(opts.version)}: must match ${VERSION_RE} (e.g. corpus-npm4-v2)`);
   const outDir = resolve(opts.outDir ?? DATASETS_DIR);
   const out = corpusFilePath(outDir, opts.version);
-  if (existsSync(out)) throw new UserError(`${out}: already exists; frozen versions are immutable, choose a new version (e.g. --version ${bumpVersion(opts.version)})`);
+  if (existsSync(out))
+    throw new UserError(
+      `${out}: already exists; frozen versions are immutable, choose a new version (e.g. --version ${bumpVersion(opts.version)})`,
+    );
 
   // resolve the fixture first, so a missing or broken launcher is reported before anything boots
   let mod: { fixtureStdioTarget?: (args?: string[], env?: Record<string, string>) => McpTarget | Promise<McpTarget> } | undefined;
@@ -261,10 +289,20 @@ export async function freezeCorpus(opts: FreezeOptions): Promise<FreezeResult> {
       const pkg = packageInfo(s.package);
       licenses.add(pkg.license);
       const entry = join(pkg.dir, s.entry);
-      const target: McpTarget = { kind: 'stdio', command: process.execPath, args: [entry, ...s.args(ctx)], env: s.env?.(ctx) ?? {}, cwd: REPO_ROOT };
+      const target: McpTarget = {
+        kind: 'stdio',
+        command: process.execPath,
+        args: [entry, ...s.args(ctx)],
+        env: s.env?.(ctx) ?? {},
+        cwd: REPO_ROOT,
+      };
       const subs: Array<[string, string]> = [...s.placeholders(ctx), [tmp, '<TMP>']];
-      const shownArgs = [`node_modules/${s.package}/${s.entry}`, ...s.args(ctx)].map((a) => a.replace(allowedDir(ctx), '<ALLOWED_DIR>').replace(memoryFile(ctx), '<MEMORY_FILE>'));
-      const shownEnv = Object.fromEntries(Object.entries(s.env?.(ctx) ?? {}).map(([k, v]) => [k, v.replace(memoryFile(ctx), '<MEMORY_FILE>')]));
+      const shownArgs = [`node_modules/${s.package}/${s.entry}`, ...s.args(ctx)].map((a) =>
+        a.replace(allowedDir(ctx), '<ALLOWED_DIR>').replace(memoryFile(ctx), '<MEMORY_FILE>'),
+      );
+      const shownEnv = Object.fromEntries(
+        Object.entries(s.env?.(ctx) ?? {}).map(([k, v]) => [k, v.replace(memoryFile(ctx), '<MEMORY_FILE>')]),
+      );
       log(`freeze: ${s.name} (${s.package}@${pkg.version})`);
       const got = await collect(s.name, target, subs, timeoutMs, {
         package: s.package,
@@ -281,17 +319,29 @@ export async function freezeCorpus(opts: FreezeOptions): Promise<FreezeResult> {
     if (opts.withFixture) {
       if (mod?.fixtureStdioTarget) {
         const target = await mod.fixtureStdioTarget();
-        const shown = target.kind === 'stdio' ? ['node', ...(target.args ?? [])].map((a) => a.split(REPO_ROOT + '/').join('')).join(' ') : describeTarget(target);
+        const shown =
+          target.kind === 'stdio'
+            ? ['node', ...(target.args ?? [])].map((a) => a.split(REPO_ROOT + '/').join('')).join(' ')
+            : describeTarget(target);
         log('freeze: fixture');
         const pj = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string; license?: string };
         licenses.add(`${pj.license ?? 'unstated'} (fixture: this project)`);
-        const got = await collect('fixture', target, [[REPO_ROOT, '<REPO>'], [tmp, '<TMP>']], timeoutMs, {
-          package: pj.name,
-          package_version: pj.version,
-          package_license: pj.license ?? 'unstated',
-          command: shown,
-          env: {},
-        });
+        const got = await collect(
+          'fixture',
+          target,
+          [
+            [REPO_ROOT, '<REPO>'],
+            [tmp, '<TMP>'],
+          ],
+          timeoutMs,
+          {
+            package: pj.name,
+            package_version: pj.version,
+            package_license: pj.license ?? 'unstated',
+            command: shown,
+            env: {},
+          },
+        );
         log(`freeze: fixture: ${got.tools.length} tools`);
         all.push(...got.tools);
         serversInfo.push(got.info);
@@ -307,12 +357,20 @@ export async function freezeCorpus(opts: FreezeOptions): Promise<FreezeResult> {
   const text = serializeFrozen({
     version: opts.version,
     name: `MCP reference servers over stdio: ${names.join(', ')}`,
-    license: [...licenses].length === 1 ? `${[...licenses][0]} (as declared by each @modelcontextprotocol/server-* package.json; github.com/modelcontextprotocol/servers)` : `per package: ${[...licenses].join('; ')}`,
-    attribution: 'Tool definitions captured over MCP stdio from the reference servers published by the Model Context Protocol project (@modelcontextprotocol/server-*)',
+    license:
+      [...licenses].length === 1
+        ? `${[...licenses][0]} (as declared by each @modelcontextprotocol/server-* package.json; github.com/modelcontextprotocol/servers)`
+        : `per package: ${[...licenses].join('; ')}`,
+    attribution:
+      'Tool definitions captured over MCP stdio from the reference servers published by the Model Context Protocol project (@modelcontextprotocol/server-*)',
     generated_from: {
       generator: 'mcpgauge corpus freeze',
       transport: 'stdio',
-      client: { protocol: 'legacy initialize handshake', capabilities: {}, note: 'server-everything registers some tools only for clients that declare sampling/elicitation/roots: frozen with no client capabilities declared' },
+      client: {
+        protocol: 'legacy initialize handshake',
+        capabilities: {},
+        note: 'server-everything registers some tools only for clients that declare sampling/elicitation/roots: frozen with no client capabilities declared',
+      },
       servers: serversInfo,
       normalization:
         'run-specific text replaced by placeholders in descriptions, schemas and annotations: <ALLOWED_DIR> = temp folder given to the filesystem server, <MEMORY_FILE> = temp MEMORY_FILE_PATH of the memory server, <TMP> = the run temp folder, <REPO> = absolute repo path; per-server counts in servers[].normalized',

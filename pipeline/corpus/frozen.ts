@@ -37,7 +37,19 @@ export interface FrozenCorpusFile {
   tools: ToolRecord[];
 }
 
-const TOP_KEYS = new Set(['format', 'format_version', 'version', 'name', 'license', 'attribution', 'generated_from', 'server_count', 'tool_count', 'tools_sha256', 'tools']);
+const TOP_KEYS = new Set([
+  'format',
+  'format_version',
+  'version',
+  'name',
+  'license',
+  'attribution',
+  'generated_from',
+  'server_count',
+  'tool_count',
+  'tools_sha256',
+  'tools',
+]);
 const TOOL_KEYS = new Set(['tool_id', 'server', 'tool', 'description', 'inputSchema', 'annotations']);
 
 /** True when `file` lies inside this repo's datasets/ folder (the bytes are committed). */
@@ -82,13 +94,21 @@ export function isFrozenShape(data: unknown): boolean {
 /** Validate a parsed frozen corpus file and return the Corpus. */
 export function loadFrozen(file: string, data: unknown): Corpus {
   if (!isPlainObject(data)) fail(file, '$', `expected an object, got ${typeName(data)}`);
-  if (data.format !== CORPUS_FORMAT) fail(file, '$.format', `expected ${JSON.stringify(CORPUS_FORMAT)}, got ${JSON.stringify(data.format)}`);
-  if (data.format_version !== CORPUS_FORMAT_VERSION) fail(file, '$.format_version', `unsupported format_version ${JSON.stringify(data.format_version)} (this build reads ${CORPUS_FORMAT_VERSION})`);
+  if (data.format !== CORPUS_FORMAT)
+    fail(file, '$.format', `expected ${JSON.stringify(CORPUS_FORMAT)}, got ${JSON.stringify(data.format)}`);
+  if (data.format_version !== CORPUS_FORMAT_VERSION)
+    fail(
+      file,
+      '$.format_version',
+      `unsupported format_version ${JSON.stringify(data.format_version)} (this build reads ${CORPUS_FORMAT_VERSION})`,
+    );
   for (const k of Object.keys(data)) if (!TOP_KEYS.has(k)) fail(file, jp('$', k), `unknown key (allowed: ${[...TOP_KEYS].join(', ')})`);
   const version = data.version;
-  if (typeof version !== 'string' || !VERSION_RE.test(version)) fail(file, '$.version', `version must match ${VERSION_RE}, got ${JSON.stringify(version)}`);
+  if (typeof version !== 'string' || !VERSION_RE.test(version))
+    fail(file, '$.version', `version must match ${VERSION_RE}, got ${JSON.stringify(version)}`);
   const base = basename(file);
-  if (base.endsWith('.tools.json') && base !== `${version}.tools.json`) fail(file, '$.version', `version ${JSON.stringify(version)} does not match the file name (expected ${version}.tools.json)`);
+  if (base.endsWith('.tools.json') && base !== `${version}.tools.json`)
+    fail(file, '$.version', `version ${JSON.stringify(version)} does not match the file name (expected ${version}.tools.json)`);
   for (const k of ['name', 'license'] as const) {
     if (typeof data[k] !== 'string' || (data[k] as string).trim() === '') fail(file, jp('$', k), `${k} must be a non-empty string`);
   }
@@ -104,11 +124,18 @@ export function loadFrozen(file: string, data: unknown): Corpus {
     return { rec: makeTool(row as never, file, path), path };
   });
   const tools = sortUnique(items, file);
-  if (data.tool_count !== tools.length) fail(file, '$.tool_count', `header says ${JSON.stringify(data.tool_count)} tools, rows have ${tools.length}`);
+  if (data.tool_count !== tools.length)
+    fail(file, '$.tool_count', `header says ${JSON.stringify(data.tool_count)} tools, rows have ${tools.length}`);
   const servers = new Set(tools.map((t) => t.server)).size;
-  if (data.server_count !== servers) fail(file, '$.server_count', `header says ${JSON.stringify(data.server_count)} servers, rows have ${servers}`);
+  if (data.server_count !== servers)
+    fail(file, '$.server_count', `header says ${JSON.stringify(data.server_count)} servers, rows have ${servers}`);
   const sha = toolsSha256(tools);
-  if (data.tools_sha256 !== sha) fail(file, '$.tools_sha256', `does not match the tools (expected ${sha}, file says ${JSON.stringify(data.tools_sha256)}); frozen corpora are immutable, freeze a new version instead of editing`);
+  if (data.tools_sha256 !== sha)
+    fail(
+      file,
+      '$.tools_sha256',
+      `does not match the tools (expected ${sha}, file says ${JSON.stringify(data.tools_sha256)}); frozen corpora are immutable, freeze a new version instead of editing`,
+    );
   return {
     id: version,
     name: data.name as string,

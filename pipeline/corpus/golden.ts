@@ -30,9 +30,11 @@ const LABEL_KEYS = new Set(['tool_id', 'relevance']);
 /** Shape check of a parsed golden file (types and keys); returns a GoldenSet. */
 export function parseGolden(file: string, data: unknown): GoldenSet {
   if (!isPlainObject(data)) fail(file, '$', `expected an object, got ${typeName(data)}`);
-  if (data.format !== undefined && data.format !== GOLDEN_FORMAT) fail(file, '$.format', `expected ${JSON.stringify(GOLDEN_FORMAT)}, got ${JSON.stringify(data.format)}`);
+  if (data.format !== undefined && data.format !== GOLDEN_FORMAT)
+    fail(file, '$.format', `expected ${JSON.stringify(GOLDEN_FORMAT)}, got ${JSON.stringify(data.format)}`);
   for (const k of Object.keys(data)) if (!TOP_KEYS.has(k)) fail(file, jp('$', k), `unknown key (allowed: ${[...TOP_KEYS].join(', ')})`);
-  if (typeof data.corpus_version !== 'string' || data.corpus_version === '') fail(file, '$.corpus_version', `must be a non-empty string, got ${JSON.stringify(data.corpus_version)}`);
+  if (typeof data.corpus_version !== 'string' || data.corpus_version === '')
+    fail(file, '$.corpus_version', `must be a non-empty string, got ${JSON.stringify(data.corpus_version)}`);
   if (data.version !== undefined && typeof data.version !== 'string') fail(file, '$.version', 'must be a string');
   if (!Array.isArray(data.queries)) fail(file, '$.queries', `expected an array, got ${typeName(data.queries)}`);
   if (data.queries.length === 0) fail(file, '$.queries', 'golden set has no queries');
@@ -56,9 +58,14 @@ export function parseGolden(file: string, data: unknown): GoldenSet {
     if (q.call !== undefined) out.call = parseCall(file, `${p}.call`, q.call);
     return out;
   });
-  const set: GoldenSet = { corpus_version: data.corpus_version, ...(typeof data.version === 'string' ? { version: data.version } : {}), queries };
+  const set: GoldenSet = {
+    corpus_version: data.corpus_version,
+    ...(typeof data.version === 'string' ? { version: data.version } : {}),
+    queries,
+  };
   if (data.call_allow !== undefined) {
-    if (!Array.isArray(data.call_allow) || data.call_allow.some((x) => typeof x !== 'string')) fail(file, '$.call_allow', `must be an array of tool ids, got ${JSON.stringify(data.call_allow)}`);
+    if (!Array.isArray(data.call_allow) || data.call_allow.some((x) => typeof x !== 'string'))
+      fail(file, '$.call_allow', `must be an array of tool ids, got ${JSON.stringify(data.call_allow)}`);
     set.call_allow = data.call_allow as string[];
   }
   return set;
@@ -67,13 +74,19 @@ export function parseGolden(file: string, data: unknown): GoldenSet {
 function parseCall(file: string, p: string, c: unknown): GoldenCall {
   if (!isPlainObject(c)) fail(file, p, `expected {tool_id, arguments}, got ${typeName(c)}`);
   for (const k of Object.keys(c)) if (!CALL_KEYS.has(k)) fail(file, jp(p, k), 'unknown key (allowed: tool_id, arguments)');
-  if (typeof c.tool_id !== 'string' || c.tool_id === '') fail(file, `${p}.tool_id`, `must be a non-empty string, got ${JSON.stringify(c.tool_id)}`);
+  if (typeof c.tool_id !== 'string' || c.tool_id === '')
+    fail(file, `${p}.tool_id`, `must be a non-empty string, got ${JSON.stringify(c.tool_id)}`);
   if (!isPlainObject(c.arguments)) fail(file, `${p}.arguments`, `expected an object, got ${typeName(c.arguments)}`);
   return { tool_id: c.tool_id, arguments: c.arguments as GoldenCall['arguments'] };
 }
 
 /** Semantic validation against a corpus; throws one UserError listing every offending id. */
-export function validateGolden(golden: GoldenSet, corpus: Corpus, where: string, opts: { allowCorpusVersionMismatch?: boolean } = {}): void {
+export function validateGolden(
+  golden: GoldenSet,
+  corpus: Corpus,
+  where: string,
+  opts: { allowCorpusVersionMismatch?: boolean } = {},
+): void {
   const ids = new Set(corpus.tools.map((t) => t.tool_id));
   const problems = new Map<string, string[]>();
   const add = (kind: string, item: string) => {
@@ -81,7 +94,11 @@ export function validateGolden(golden: GoldenSet, corpus: Corpus, where: string,
     a.push(item);
     problems.set(kind, a);
   };
-  if (!opts.allowCorpusVersionMismatch && golden.corpus_version !== corpus.version) add('corpus_version mismatch', `golden is for ${golden.corpus_version}, corpus is ${corpus.version} (--allow-version-mismatch accepts it when the tool ids still match)`);
+  if (!opts.allowCorpusVersionMismatch && golden.corpus_version !== corpus.version)
+    add(
+      'corpus_version mismatch',
+      `golden is for ${golden.corpus_version}, corpus is ${corpus.version} (--allow-version-mismatch accepts it when the tool ids still match)`,
+    );
   if (golden.queries.length === 0) add('no queries', '(empty set)');
   const seen = new Set<string>();
   for (const q of golden.queries) {
@@ -95,7 +112,8 @@ export function validateGolden(golden: GoldenSet, corpus: Corpus, where: string,
       if (!ids.has(l.tool_id)) add(`unknown tool_id (not in ${corpus.version})`, `${q.id} (${l.tool_id})`);
       if (labelled.has(l.tool_id)) add('tool labelled twice', `${q.id} (${l.tool_id})`);
       labelled.add(l.tool_id);
-      if (!Number.isInteger(l.relevance) || l.relevance < 0 || l.relevance > 3) add('relevance not an integer 0..3', `${q.id} (${l.tool_id}=${l.relevance})`);
+      if (!Number.isInteger(l.relevance) || l.relevance < 0 || l.relevance > 3)
+        add('relevance not an integer 0..3', `${q.id} (${l.tool_id}=${l.relevance})`);
       else if (l.relevance >= 1) positive++;
     }
     if (positive === 0) add('no label with relevance >= 1', q.id);
@@ -103,7 +121,9 @@ export function validateGolden(golden: GoldenSet, corpus: Corpus, where: string,
   }
   for (const t of golden.call_allow ?? []) if (!ids.has(t)) add(`unknown call_allow tool_id (not in ${corpus.version})`, t);
   if (problems.size === 0) return;
-  const parts = [...problems.entries()].map(([kind, items]) => `${kind}: ${items.slice(0, 10).join(', ')}${items.length > 10 ? ` (+${items.length - 10} more)` : ''}`);
+  const parts = [...problems.entries()].map(
+    ([kind, items]) => `${kind}: ${items.slice(0, 10).join(', ')}${items.length > 10 ? ` (+${items.length - 10} more)` : ''}`,
+  );
   throw new UserError(`${where}: invalid golden set: ${parts.join('; ')}`);
 }
 

@@ -132,7 +132,8 @@ export function corpusHygiene(corpus: Corpus, opts: HygieneOptions = {}): Corpus
 
   for (const t of tools) {
     const d = t.description ?? '';
-    if (d.includes(REPLACEMENT) || (t.inputSchema !== undefined && canonicalJson(t.inputSchema).includes(REPLACEMENT))) badText.push(t.tool_id);
+    if (d.includes(REPLACEMENT) || (t.inputSchema !== undefined && canonicalJson(t.inputSchema).includes(REPLACEMENT)))
+      badText.push(t.tool_id);
     const hit: string[] = [];
     if (d.trim() === '') hit.push(RULE_EMPTY);
     if ([...d].length < MIN_DESCRIPTION_CODE_POINTS) hit.push(RULE_SHORT);

@@ -57,23 +57,36 @@ function describe(file: string, tools: ToolRecord[], version: string): Corpus {
 
 export function loadLiveMcpToolFlat(file: string, data: unknown): Corpus {
   if (!isPlainObject(data)) fail(file, '$', `expected an object, got ${typeName(data)}`);
-  if (typeof data.version !== 'string' || data.version.trim() === '') fail(file, '$.version', `version must be a non-empty string, got ${JSON.stringify(data.version)}`);
+  if (typeof data.version !== 'string' || data.version.trim() === '')
+    fail(file, '$.version', `version must be a non-empty string, got ${JSON.stringify(data.version)}`);
   if (!Array.isArray(data.tools)) fail(file, '$.tools', `expected an array, got ${typeName(data.tools)}`);
   if (data.tools.length === 0) fail(file, '$.tools', 'corpus has no tools');
   const items = data.tools.map((row: unknown, i: number) => {
     const path = `$.tools[${i}]`;
     if (!isPlainObject(row)) fail(file, path, `expected an object, got ${typeName(row)}`);
-    return { rec: makeTool({ server: row.server, tool: row.tool, description: row.description, inputSchema: row.inputSchema }, file, path, { descriptionNullAsEmpty: true }), path };
+    return {
+      rec: makeTool({ server: row.server, tool: row.tool, description: row.description, inputSchema: row.inputSchema }, file, path, {
+        descriptionNullAsEmpty: true,
+      }),
+      path,
+    };
   });
   const tools = sortUnique(items, file);
   const servers = new Set(tools.map((t) => t.server)).size;
-  if (data.tool_count !== tools.length) fail(file, '$.tool_count', `header says ${JSON.stringify(data.tool_count)} tools, rows have ${tools.length}`);
-  if (data.server_count !== servers) fail(file, '$.server_count', `header says ${JSON.stringify(data.server_count)} servers, rows have ${servers}`);
-  if (isPlainObject(data.source) && data.source.revision !== undefined && typeof data.source.revision !== 'string') fail(file, '$.source.revision', 'revision must be a string');
+  if (data.tool_count !== tools.length)
+    fail(file, '$.tool_count', `header says ${JSON.stringify(data.tool_count)} tools, rows have ${tools.length}`);
+  if (data.server_count !== servers)
+    fail(file, '$.server_count', `header says ${JSON.stringify(data.server_count)} servers, rows have ${servers}`);
+  if (isPlainObject(data.source) && data.source.revision !== undefined && typeof data.source.revision !== 'string')
+    fail(file, '$.source.revision', 'revision must be a string');
   return describe(file, tools, data.version);
 }
 
-export function loadLiveMcpToolMarketplace(file: string, data: unknown, opts: { revision?: string } = {}): { corpus: Corpus; info: LiveMcpToolLoadInfo } {
+export function loadLiveMcpToolMarketplace(
+  file: string,
+  data: unknown,
+  opts: { revision?: string } = {},
+): { corpus: Corpus; info: LiveMcpToolLoadInfo } {
   if (!Array.isArray(data)) fail(file, '$', `expected the marketplace array, got ${typeName(data)}`);
   const byId = new Map<string, { rec: ToolRecord; path: string; canon: string }>();
   let collapsed = 0;
@@ -85,7 +98,8 @@ export function loadLiveMcpToolMarketplace(file: string, data: unknown, opts: { 
       noTools++;
       return;
     }
-    if (!isPlainObject(entry.tools)) fail(file, jp(ep, 'tools'), `expected an object mapping server name to {tools: [...]}, got ${typeName(entry.tools)}`);
+    if (!isPlainObject(entry.tools))
+      fail(file, jp(ep, 'tools'), `expected an object mapping server name to {tools: [...]}, got ${typeName(entry.tools)}`);
     for (const [server, block] of Object.entries(entry.tools)) {
       const sp = jp(jp(ep, 'tools'), server);
       if (!isPlainObject(block)) fail(file, sp, `expected {tools: [...]}, got ${typeName(block)}`);
@@ -93,7 +107,9 @@ export function loadLiveMcpToolMarketplace(file: string, data: unknown, opts: { 
       block.tools.forEach((t: unknown, j: number) => {
         const tp = `${jp(sp, 'tools')}[${j}]`;
         if (!isPlainObject(t)) fail(file, tp, `expected a tool object, got ${typeName(t)}`);
-        const rec = makeTool({ server, tool: t.name, description: t.description, inputSchema: t.inputSchema }, file, tp, { descriptionNullAsEmpty: true });
+        const rec = makeTool({ server, tool: t.name, description: t.description, inputSchema: t.inputSchema }, file, tp, {
+          descriptionNullAsEmpty: true,
+        });
         const canon = canonicalJson(rec);
         const prev = byId.get(rec.tool_id);
         if (prev) {
@@ -109,5 +125,8 @@ export function loadLiveMcpToolMarketplace(file: string, data: unknown, opts: { 
   const tools = sortUnique([...byId.values()], file);
   const rev = opts.revision ?? manifestRevision(dirname(file), LIVEMCPTOOL_REPO);
   const version = `livemcptool@${rev ? rev.slice(0, 8) : 'unknown-revision'}`;
-  return { corpus: describe(file, tools, version), info: { shape: 'marketplace', duplicate_rows_collapsed: collapsed, entries_without_tools: noTools } };
+  return {
+    corpus: describe(file, tools, version),
+    info: { shape: 'marketplace', duplicate_rows_collapsed: collapsed, entries_without_tools: noTools },
+  };
 }

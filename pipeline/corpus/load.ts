@@ -30,7 +30,8 @@ const orList = (xs: readonly string[]) => (xs.length > 1 ? `${xs.slice(0, -1).jo
 
 export async function loadCorpus(path: string, opts: LoadCorpusOptions = {}): Promise<Corpus> {
   const format = opts.format ?? 'auto';
-  if (!CORPUS_FORMATS.includes(format)) throw new UserError(`unknown corpus format ${JSON.stringify(format)} (expected one of ${CORPUS_FORMATS.join(', ')})`);
+  if (!CORPUS_FORMATS.includes(format))
+    throw new UserError(`unknown corpus format ${JSON.stringify(format)} (expected one of ${CORPUS_FORMATS.join(', ')})`);
   const chosen = format === 'auto' ? undefined : corpusFormat(format);
   let isDir: boolean;
   try {
@@ -39,7 +40,8 @@ export async function loadCorpus(path: string, opts: LoadCorpusOptions = {}): Pr
     throw new UserError(`${path}: cannot read corpus (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   if (isDir || chosen?.input === 'folder') {
-    if (chosen && chosen.input !== 'folder') throw new UserError(`${path}: is a folder; only the ${FOLDER_FORMATS.map((f) => f.format).join(', ')} format is a folder`);
+    if (chosen && chosen.input !== 'folder')
+      throw new UserError(`${path}: is a folder; only the ${FOLDER_FORMATS.map((f) => f.format).join(', ')} format is a folder`);
     const folder = chosen ?? FOLDER_FORMATS.find((f) => f.sniff(path));
     if (folder?.input === 'folder') return folder.load(path);
     throw new UserError(`${path}: is a folder no corpus format reads (folder formats: ${FOLDER_FORMATS.map((f) => f.format).join(', ')})`);
@@ -52,5 +54,7 @@ export async function loadCorpus(path: string, opts: LoadCorpusOptions = {}): Pr
   const file = chosen ?? FILE_FORMATS.find((f) => f.sniff(data));
   if (file?.input === 'file') return file.load(path, data);
   const keys = isPlainObject(data) ? `object with keys ${Object.keys(data).slice(0, 8).join(', ') || '(none)'}` : typeName(data);
-  throw new UserError(`${path}: $: unknown corpus shape (${keys}); expected ${orList([...FILE_FORMATS, ...FOLDER_FORMATS].map((f) => f.expects))}`);
+  throw new UserError(
+    `${path}: $: unknown corpus shape (${keys}); expected ${orList([...FILE_FORMATS, ...FOLDER_FORMATS].map((f) => f.expects))}`,
+  );
 }

@@ -102,12 +102,19 @@ export interface RawTool {
 export function makeTool(raw: RawTool, file: string, path: string, opts: { descriptionNullAsEmpty?: boolean } = {}): ToolRecord {
   const server = raw.server;
   const tool = raw.tool;
-  if (typeof server !== 'string' || server.trim() === '') fail(file, jp(path, 'server'), `server must be a non-empty string, got ${JSON.stringify(server) ?? 'nothing'}`);
-  if (typeof tool !== 'string' || tool.trim() === '') fail(file, jp(path, 'tool'), `tool must be a non-empty string, got ${JSON.stringify(tool) ?? 'nothing'}`);
+  if (typeof server !== 'string' || server.trim() === '')
+    fail(file, jp(path, 'server'), `server must be a non-empty string, got ${JSON.stringify(server) ?? 'nothing'}`);
+  if (typeof tool !== 'string' || tool.trim() === '')
+    fail(file, jp(path, 'tool'), `tool must be a non-empty string, got ${JSON.stringify(tool) ?? 'nothing'}`);
   if (server.includes(':')) fail(file, jp(path, 'server'), `server name ${JSON.stringify(server)} must not contain ":"`);
   // invalid UTF-8 bytes were decoded as U+FFFD: say so before any tool_id comparison can confuse
-  for (const [key, v] of [['server', server], ['tool', tool], ['tool_id', typeof raw.tool_id === 'string' ? raw.tool_id : '']] as const) {
-    if (v.includes('\uFFFD')) fail(file, jp(path, key), `${key} ${JSON.stringify(v)} holds invalid UTF-8 (decoded as U+FFFD); fix the bytes in the source file`);
+  for (const [key, v] of [
+    ['server', server],
+    ['tool', tool],
+    ['tool_id', typeof raw.tool_id === 'string' ? raw.tool_id : ''],
+  ] as const) {
+    if (v.includes('\uFFFD'))
+      fail(file, jp(path, key), `${key} ${JSON.stringify(v)} holds invalid UTF-8 (decoded as U+FFFD); fix the bytes in the source file`);
   }
   let description = raw.description;
   if ((description === null || description === undefined) && opts.descriptionNullAsEmpty) description = '';
@@ -117,9 +124,11 @@ export function makeTool(raw: RawTool, file: string, path: string, opts: { descr
     fail(file, jp(path, 'tool_id'), `tool_id ${JSON.stringify(raw.tool_id)} does not equal server:tool ${JSON.stringify(tool_id)}`);
   }
   const rec: ToolRecord = { tool_id, server, tool, description };
-  if (raw.inputSchema !== undefined && raw.inputSchema !== null) rec.inputSchema = parseSchema(raw.inputSchema, file, jp(path, 'inputSchema'));
+  if (raw.inputSchema !== undefined && raw.inputSchema !== null)
+    rec.inputSchema = parseSchema(raw.inputSchema, file, jp(path, 'inputSchema'));
   if (raw.annotations !== undefined && raw.annotations !== null) {
-    if (!isPlainObject(raw.annotations)) fail(file, jp(path, 'annotations'), `annotations must be an object, got ${typeName(raw.annotations)}`);
+    if (!isPlainObject(raw.annotations))
+      fail(file, jp(path, 'annotations'), `annotations must be an object, got ${typeName(raw.annotations)}`);
     rec.annotations = canonicalCopy(raw.annotations, file, jp(path, 'annotations')) as { [k: string]: JsonValue };
   }
   return rec;
@@ -153,7 +162,13 @@ export function prettyCanonical(value: unknown): string {
     // key order: re-derive from canonical order (JSON.parse may hoist integer-like keys)
     const keys = Object.keys(v).sort(compareIds);
     if (keys.length === 0) return '{}';
-    return '{\n' + keys.map((k) => inner + JSON.stringify(k) + ': ' + pretty((v as Record<string, unknown>)[k], inner)).join(',\n') + '\n' + ind + '}';
+    return (
+      '{\n' +
+      keys.map((k) => inner + JSON.stringify(k) + ': ' + pretty((v as Record<string, unknown>)[k], inner)).join(',\n') +
+      '\n' +
+      ind +
+      '}'
+    );
   }
 }
 

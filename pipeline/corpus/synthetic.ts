@@ -5,11 +5,70 @@
 import type { ToolRecord, JsonValue } from '../types.ts';
 import { seededRandom } from '../util/stats.ts';
 
-const VERBS = ['get', 'list', 'create', 'update', 'delete', 'search', 'sync', 'export', 'import', 'archive', 'restore', 'validate', 'render', 'schedule', 'cancel', 'merge'];
-const NOUNS = ['invoice', 'ticket', 'repository', 'calendar_event', 'customer', 'shipment', 'metric', 'dashboard', 'playlist', 'forecast', 'document', 'branch', 'payment', 'sensor', 'recipe', 'contract', 'alert', 'backup', 'label', 'webhook'];
+const VERBS = [
+  'get',
+  'list',
+  'create',
+  'update',
+  'delete',
+  'search',
+  'sync',
+  'export',
+  'import',
+  'archive',
+  'restore',
+  'validate',
+  'render',
+  'schedule',
+  'cancel',
+  'merge',
+];
+const NOUNS = [
+  'invoice',
+  'ticket',
+  'repository',
+  'calendar_event',
+  'customer',
+  'shipment',
+  'metric',
+  'dashboard',
+  'playlist',
+  'forecast',
+  'document',
+  'branch',
+  'payment',
+  'sensor',
+  'recipe',
+  'contract',
+  'alert',
+  'backup',
+  'label',
+  'webhook',
+];
 const ADJ = ['recent', 'archived', 'pending', 'shared', 'private', 'remote', 'draft', 'flagged'];
 const PARAM_TYPES = ['string', 'integer', 'number', 'boolean', 'array', 'object'] as const;
-const PARAM_NAMES = ['id', 'name', 'query', 'limit', 'offset', 'owner', 'status', 'since', 'until', 'tags', 'format', 'region', 'priority', 'notes', 'dry_run', 'include_deleted', 'sort_by', 'page_token', 'timezone', 'currency'];
+const PARAM_NAMES = [
+  'id',
+  'name',
+  'query',
+  'limit',
+  'offset',
+  'owner',
+  'status',
+  'since',
+  'until',
+  'tags',
+  'format',
+  'region',
+  'priority',
+  'notes',
+  'dry_run',
+  'include_deleted',
+  'sort_by',
+  'page_token',
+  'timezone',
+  'currency',
+];
 
 export function syntheticTools(n: number, seed = 42, server = 'synthetic'): ToolRecord[] {
   const rnd = seededRandom(seed);
@@ -27,7 +86,10 @@ export function syntheticTools(n: number, seed = 42, server = 'synthetic'): Tool
     for (let p = 0; p < nParams; p++) {
       const pname = `${PARAM_NAMES[(i + p * 7) % PARAM_NAMES.length]}${p >= PARAM_NAMES.length ? `_${p}` : ''}`;
       const type = pick(PARAM_TYPES);
-      const prop: Record<string, JsonValue> = { type, description: `The ${pname.replace(/_/g, ' ')} of the ${adj} ${noun.replace(/_/g, ' ')} to ${verb}.` };
+      const prop: Record<string, JsonValue> = {
+        type,
+        description: `The ${pname.replace(/_/g, ' ')} of the ${adj} ${noun.replace(/_/g, ' ')} to ${verb}.`,
+      };
       if (type === 'array') prop.items = { type: 'string' };
       if (type === 'integer' && rnd() < 0.5) prop.minimum = 0;
       if (type === 'string' && rnd() < 0.2) prop.enum = ['low', 'medium', 'high'];

@@ -60,11 +60,14 @@ function isToolRetRoot(dir: string): boolean {
 
 /** A folder with tools/ and queries/, or a folder with exactly one such child. */
 export function resolveToolRetDir(dir: string): string {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UserError(`${dir}: not a folder (ToolRet expects a folder with tools/ and queries/ parquet shards)`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new UserError(`${dir}: not a folder (ToolRet expects a folder with tools/ and queries/ parquet shards)`);
   if (isToolRetRoot(dir)) return dir;
   const kids = readdirSync(dir).filter((n) => statSync(join(dir, n)).isDirectory() && isToolRetRoot(join(dir, n)));
   if (kids.length === 1) return join(dir, kids[0]);
-  throw new UserError(`${dir}: expected tools/ and queries/ parquet folders${kids.length ? ` (several candidates: ${kids.join(', ')})` : ''}`);
+  throw new UserError(
+    `${dir}: expected tools/ and queries/ parquet folders${kids.length ? ` (several candidates: ${kids.join(', ')})` : ''}`,
+  );
 }
 
 export function looksLikeToolRetDir(dir: string): boolean {
@@ -127,15 +130,18 @@ async function readTools(toolShards: ToolRetShard[]) {
     rows.forEach((row, i) => {
       toolRows++;
       const id = str(row.id);
-      if (id === undefined || id.trim() === '') fail(shard.path, `$[${i}].id`, `tool id must be a non-empty string, got ${JSON.stringify(row.id) ?? 'nothing'}`);
+      if (id === undefined || id.trim() === '')
+        fail(shard.path, `$[${i}].id`, `tool id must be a non-empty string, got ${JSON.stringify(row.id) ?? 'nothing'}`);
       let doc: unknown = row.documentation;
       if (doc !== null && typeof doc === 'object' && !(doc instanceof Uint8Array)) doc = JSON.stringify(doc);
       const documentation = str(doc);
-      if (documentation === undefined || documentation.trim() === '') fail(shard.path, `$[${i}].documentation`, `tool ${JSON.stringify(id)} has blank documentation`);
+      if (documentation === undefined || documentation.trim() === '')
+        fail(shard.path, `$[${i}].documentation`, `tool ${JSON.stringify(id)} has blank documentation`);
       const where = `${shard.path} $[${i}]`;
       const prev = byId.get(id);
       if (prev) {
-        if (prev.rec.description !== documentation) fail(shard.path, `$[${i}].documentation`, `tool id ${JSON.stringify(id)} also at ${prev.where} with different documentation`);
+        if (prev.rec.description !== documentation)
+          fail(shard.path, `$[${i}].documentation`, `tool id ${JSON.stringify(id)} also at ${prev.where} with different documentation`);
         collapsed++;
         return;
       }
@@ -163,7 +169,8 @@ async function readQueries(queryShards: ToolRetShard[], toolIdOf: Map<string, st
       queryRows++;
       const p = `$[${i}]`;
       const id = str(row.id);
-      if (id === undefined || id.trim() === '') fail(shard.path, `${p}.id`, `query id must be a non-empty string, got ${JSON.stringify(row.id) ?? 'nothing'}`);
+      if (id === undefined || id.trim() === '')
+        fail(shard.path, `${p}.id`, `query id must be a non-empty string, got ${JSON.stringify(row.id) ?? 'nothing'}`);
       const prev = seenQ.get(id);
       if (prev) fail(shard.path, `${p}.id`, `duplicate query id ${JSON.stringify(id)} (first at ${prev})`);
       seenQ.set(id, `${shard.path} ${p}`);
@@ -181,7 +188,12 @@ async function readQueries(queryShards: ToolRetShard[], toolIdOf: Map<string, st
           fail(shard.path, `${p}.labels`, `query ${JSON.stringify(id)}: labels is not valid JSON (${(e as Error).message})`);
         }
       }
-      if (!Array.isArray(labels)) fail(shard.path, `${p}.labels`, `query ${JSON.stringify(id)}: labels must be a list of {id, relevance}, got ${labels === null ? 'null' : typeof labels}`);
+      if (!Array.isArray(labels))
+        fail(
+          shard.path,
+          `${p}.labels`,
+          `query ${JSON.stringify(id)}: labels must be a list of {id, relevance}, got ${labels === null ? 'null' : typeof labels}`,
+        );
       const out = new Map<string, number>();
       labels.forEach((l: unknown, j: number) => {
         if (!isPlainObject(l)) fail(shard.path, `${p}.labels[${j}]`, `query ${JSON.stringify(id)}: label must be an object`);
@@ -189,7 +201,12 @@ async function readQueries(queryShards: ToolRetShard[], toolIdOf: Map<string, st
         if (lid === undefined || lid === '') fail(shard.path, `${p}.labels[${j}].id`, `query ${JSON.stringify(id)}: label id missing`);
         let rel: unknown = l.relevance ?? 1;
         if (typeof rel === 'bigint') rel = Number(rel);
-        if (typeof rel !== 'number' || !Number.isInteger(rel) || rel < 0 || rel > 3) fail(shard.path, `${p}.labels[${j}].relevance`, `query ${JSON.stringify(id)}: relevance must be an integer 0..3, got ${JSON.stringify(rel)}`);
+        if (typeof rel !== 'number' || !Number.isInteger(rel) || rel < 0 || rel > 3)
+          fail(
+            shard.path,
+            `${p}.labels[${j}].relevance`,
+            `query ${JSON.stringify(id)}: relevance must be an integer 0..3, got ${JSON.stringify(rel)}`,
+          );
         const tid = toolIdOf.get(lid);
         if (tid === undefined) {
           if (!unknownFirst) unknownFirst = `${shard.path}: ${p}.labels[${j}].id`;
@@ -227,7 +244,9 @@ export async function loadToolRet(dirIn: string): Promise<ToolRetLoad> {
   const q = await readQueries(queryShards, toolIdOf);
   const { queries, unknown, unknownFirst } = q;
   if (unknown.length) {
-    throw new UserError(`${unknownFirst}: ${unknown.length} label(s) name no tool in the ToolRet tools (revisions out of sync?): ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ', ...' : ''}`);
+    throw new UserError(
+      `${unknownFirst}: ${unknown.length} label(s) name no tool in the ToolRet tools (revisions out of sync?): ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ', ...' : ''}`,
+    );
   }
   if (queries.length === 0) throw new UserError(`${join(dir, 'queries')}: no scoreable queries`);
   queries.sort((a, b) => compareIds(a.id, b.id));

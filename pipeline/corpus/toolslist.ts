@@ -30,12 +30,17 @@ export function isToolsListShape(data: unknown): boolean {
 export function loadToolsList(file: string, data: unknown): Corpus {
   const r = resultOf(data);
   if (!r) fail(file, '$', `expected a tools/list result {tools: [...]} or a JSON-RPC response holding one, got ${typeName(data)}`);
-  if (isPlainObject(data) && data.jsonrpc === '2.0' && data.error !== undefined) fail(file, '$.error', 'the dump is a JSON-RPC error response, not a tools/list result');
+  if (isPlainObject(data) && data.jsonrpc === '2.0' && data.error !== undefined)
+    fail(file, '$.error', 'the dump is a JSON-RPC error response, not a tools/list result');
   const { result, base } = r;
   if (!Array.isArray(result.tools)) fail(file, jp(base, 'tools'), `expected an array, got ${typeName(result.tools)}`);
   if (result.tools.length === 0) fail(file, jp(base, 'tools'), 'the dump lists no tools');
   if (result.nextCursor !== undefined) {
-    fail(file, jp(base, 'nextCursor'), 'the dump is one page of a paginated tools/list (it carries nextCursor); save every page\'s tools into one "tools" array');
+    fail(
+      file,
+      jp(base, 'nextCursor'),
+      'the dump is one page of a paginated tools/list (it carries nextCursor); save every page\'s tools into one "tools" array',
+    );
   }
   const meta = isPlainObject(result._meta) ? result._meta : undefined;
   const info = meta && isPlainObject(meta[SERVER_INFO]) ? meta[SERVER_INFO] : undefined;
@@ -44,8 +49,14 @@ export function loadToolsList(file: string, data: unknown): Corpus {
     const path = `${jp(base, 'tools')}[${i}]`;
     if (!isPlainObject(row)) fail(file, path, `expected a tool object, got ${typeName(row)}`);
     if (typeof row.name !== 'string') fail(file, jp(path, 'name'), `name must be a string, got ${typeName(row.name)}`);
-    if (!isPlainObject(row.inputSchema)) fail(file, jp(path, 'inputSchema'), `inputSchema must be an object (MCP requires one), got ${typeName(row.inputSchema)}`);
-    const rec = makeTool({ server, tool: row.name, description: row.description, inputSchema: row.inputSchema, annotations: row.annotations }, file, path, { descriptionNullAsEmpty: true });
+    if (!isPlainObject(row.inputSchema))
+      fail(file, jp(path, 'inputSchema'), `inputSchema must be an object (MCP requires one), got ${typeName(row.inputSchema)}`);
+    const rec = makeTool(
+      { server, tool: row.name, description: row.description, inputSchema: row.inputSchema, annotations: row.annotations },
+      file,
+      path,
+      { descriptionNullAsEmpty: true },
+    );
     return { rec, path };
   });
   const version = basename(file).replace(/\.json$/, '');
@@ -53,7 +64,7 @@ export function loadToolsList(file: string, data: unknown): Corpus {
     id: version,
     name: `tools/list dump of ${server}`,
     version,
-    license: 'unstated (a tools/list dump: the server author\'s terms apply)',
+    license: "unstated (a tools/list dump: the server author's terms apply)",
     committed: isCommittedPath(file),
     format: 'tools-list',
     source: file,

@@ -72,13 +72,16 @@ const short = (ids: readonly string[]): string => createHash('sha256').update(id
  */
 export function reportIdentity(r: Report): string[] {
   const lines = new Set<string>();
-  for (const c of r.corpora) lines.add(`corpus ${c.id}${c.version === c.id ? '' : `@${c.version}`} (${c.tool_count} tools, ids ${short(c.tool_ids)})`);
+  for (const c of r.corpora)
+    lines.add(`corpus ${c.id}${c.version === c.id ? '' : `@${c.version}`} (${c.tool_count} tools, ids ${short(c.tool_ids)})`);
   for (const x of r.retrieval.filter(isScored)) {
     lines.add(`golden ${x.golden_version} on ${x.corpus_id} (${x.query_count} queries, ids ${x.query_ids_sha256.slice(0, 12)})`);
   }
   for (const [name, live] of liveBlocks(r)) {
     for (const x of live.retrieval) {
-      lines.add(`${name} golden ${x.golden_version ?? '(unversioned)'} on ${live.corpus_id ?? '(no corpus)'} (${x.query_count} queries, ids ${x.query_ids_sha256.slice(0, 12)})`);
+      lines.add(
+        `${name} golden ${x.golden_version ?? '(unversioned)'} on ${live.corpus_id ?? '(no corpus)'} (${x.query_count} queries, ids ${x.query_ids_sha256.slice(0, 12)})`,
+      );
     }
   }
   if (r.scale) {
@@ -98,7 +101,8 @@ export function liveBlocks(r: Report): [string, NonNullable<Report['live']>][] {
 
 /** One-line refusal naming the first difference, or null when both measured the same things. */
 export function identityMismatch(oldR: Report, newR: Report, oldPath: string, newPath: string): string | null {
-  if (oldR.report_version !== newR.report_version) return `report_version ${oldR.report_version} (${oldPath}) vs ${newR.report_version} (${newPath})`;
+  if (oldR.report_version !== newR.report_version)
+    return `report_version ${oldR.report_version} (${oldPath}) vs ${newR.report_version} (${newPath})`;
   const a = reportIdentity(oldR);
   const b = reportIdentity(newR);
   const onlyOld = a.filter((x) => !b.includes(x));
@@ -179,11 +183,17 @@ function optionNotes(oldR: Report, newR: Report): string[] {
     const y = JSON.stringify(b[k] ?? null);
     if (x !== y) notes.push(`option ${k} differs: ${x} (old) vs ${y} (new)`);
   }
-  if (oldR.meta.git_commit !== newR.meta.git_commit) notes.push(`git commit ${oldR.meta.git_commit ?? 'unknown'} (old) vs ${newR.meta.git_commit ?? 'unknown'} (new)`);
+  if (oldR.meta.git_commit !== newR.meta.git_commit)
+    notes.push(`git commit ${oldR.meta.git_commit ?? 'unknown'} (old) vs ${newR.meta.git_commit ?? 'unknown'} (new)`);
   return notes;
 }
 
-const side = (r: Report, path: string): ReportSide => ({ path, generated_at: r.meta.generated_at, git_commit: r.meta.git_commit, command_line: r.meta.command_line });
+const side = (r: Report, path: string): ReportSide => ({
+  path,
+  generated_at: r.meta.generated_at,
+  git_commit: r.meta.git_commit,
+  command_line: r.meta.command_line,
+});
 
 /** Compares two validated reports. Throws a UserError (exit 2) when they measured different things. */
 export function diffReports(oldR: Report, newR: Report, paths: { old: string; new: string }, tol: Tolerances): DiffResult {

@@ -45,7 +45,16 @@ export function liveFigures(live: LiveReport, prefix: string): DiffFigure[] {
   const out: DiffFigure[] = [];
   const section = prefix;
   for (const m of live.menus) {
-    out.push(fromFigure(m.proxy_menu_tokens, { key: `${prefix}/menu/${m.tokenizer}`, section, label: `${prefix} menu tokens (${m.tokenizer})`, kind: 'tokens', better: 'lower', tokenizer: m.tokenizer }));
+    out.push(
+      fromFigure(m.proxy_menu_tokens, {
+        key: `${prefix}/menu/${m.tokenizer}`,
+        section,
+        label: `${prefix} menu tokens (${m.tokenizer})`,
+        kind: 'tokens',
+        better: 'lower',
+        tokenizer: m.tokenizer,
+      }),
+    );
   }
   for (const s of live.response_summary) {
     for (const p of ['p50', 'p95'] as const) {
@@ -66,19 +75,57 @@ export function liveFigures(live: LiveReport, prefix: string): DiffFigure[] {
   for (const r of live.retrieval) {
     for (const m of RETRIEVAL_METRICS) {
       const f = r.summary?.[m];
-      if (f) out.push(fromFigure(f, { key: `${prefix}/retrieval/${r.detail}/${m}`, section, label: `${prefix} ${r.detail} ${m}`, kind: 'retrieval', better: 'higher' }));
+      if (f)
+        out.push(
+          fromFigure(f, {
+            key: `${prefix}/retrieval/${r.detail}/${m}`,
+            section,
+            label: `${prefix} ${r.detail} ${m}`,
+            kind: 'retrieval',
+            better: 'higher',
+          }),
+        );
     }
   }
   for (const l of live.latency) {
     for (const p of ['p50_ms', 'p99_ms'] as const) {
-      out.push({ key: `${prefix}/latency/${l.detail}/${p}`, section, label: `${prefix} ${l.detail} latency ${p.replace('_ms', '')}`, kind: 'latency', better: 'lower', value: l[p], unit: 'ms', provenance: 'measured', n: l.n });
+      out.push({
+        key: `${prefix}/latency/${l.detail}/${p}`,
+        section,
+        label: `${prefix} ${l.detail} latency ${p.replace('_ms', '')}`,
+        kind: 'latency',
+        better: 'lower',
+        value: l[p],
+        unit: 'ms',
+        provenance: 'measured',
+        n: l.n,
+      });
     }
   }
   for (const b of live.economics.break_even) {
     if (b.break_even_calls === null) continue;
-    out.push({ key: `${prefix}/break_even/${b.arm}/${b.tokenizer}`, section, label: `${prefix} break-even ${b.arm} (${b.tokenizer})`, kind: 'break_even', better: 'higher', value: b.break_even_calls, unit: 'calls', provenance: b.provenance, tokenizer: b.tokenizer });
+    out.push({
+      key: `${prefix}/break_even/${b.arm}/${b.tokenizer}`,
+      section,
+      label: `${prefix} break-even ${b.arm} (${b.tokenizer})`,
+      kind: 'break_even',
+      better: 'higher',
+      value: b.break_even_calls,
+      unit: 'calls',
+      provenance: b.provenance,
+      tokenizer: b.tokenizer,
+    });
   }
-  out.push({ key: `${prefix}/errors`, section, label: `${prefix} error rows`, kind: 'errors', better: 'lower', value: live.responses.filter((r) => !r.ok).length, unit: 'rows', provenance: 'measured' });
+  out.push({
+    key: `${prefix}/errors`,
+    section,
+    label: `${prefix} error rows`,
+    kind: 'errors',
+    better: 'lower',
+    value: live.responses.filter((r) => !r.ok).length,
+    unit: 'rows',
+    provenance: 'measured',
+  });
   return out;
 }
 
@@ -89,7 +136,14 @@ export const EXTRACTORS: readonly FigureExtractor[] = [
     extract: (r) =>
       r.arms.flatMap((a) =>
         Object.entries(a.by_tokenizer).map(([tk, s]) =>
-          fromFigure(s.total_tokens, { key: `arms/${a.corpus_id}/${a.arm}/${tk}`, section: 'arms', label: `${a.corpus_id} ${a.arm} listing tokens (${tk})`, kind: 'tokens', better: 'lower', tokenizer: tk }),
+          fromFigure(s.total_tokens, {
+            key: `arms/${a.corpus_id}/${a.arm}/${tk}`,
+            section: 'arms',
+            label: `${a.corpus_id} ${a.arm} listing tokens (${tk})`,
+            kind: 'tokens',
+            better: 'lower',
+            tokenizer: tk,
+          }),
         ),
       ),
   },
@@ -101,7 +155,13 @@ export const EXTRACTORS: readonly FigureExtractor[] = [
         // the default retriever keeps the historical key; others add theirs (keys stay unique)
         const arm = x.retriever.id === DEFAULT_RETRIEVER_ID ? x.arm : `${x.arm}@${x.retriever.id}`;
         return RETRIEVAL_METRICS.filter((m) => x.metrics[m]).map((m) =>
-          fromFigure(x.metrics[m], { key: `retrieval/${x.corpus_id}/${arm}/${m}`, section: 'retrieval', label: `${x.corpus_id} ${arm} ${m}`, kind: 'retrieval', better: 'higher' }),
+          fromFigure(x.metrics[m], {
+            key: `retrieval/${x.corpus_id}/${arm}/${m}`,
+            section: 'retrieval',
+            label: `${x.corpus_id} ${arm} ${m}`,
+            kind: 'retrieval',
+            better: 'higher',
+          }),
         );
       }),
   },
@@ -134,35 +194,79 @@ export const EXTRACTORS: readonly FigureExtractor[] = [
         if (!b.direct) return [];
         const section = prefix;
         return [
-          ...b.direct.menus.map((m) => fromFigure(m.menu_tokens, { key: `${prefix}/menu/${m.tokenizer}`, section, label: `${prefix} menu tokens (${m.tokenizer})`, kind: 'tokens', better: 'lower', tokenizer: m.tokenizer })),
-          ...(['p50_ms', 'p99_ms'] as const).map((k): DiffFigure => ({ key: `${prefix}/latency/${k}`, section, label: `${prefix} listing latency ${k.replace('_ms', '')}`, kind: 'latency', better: 'lower', value: b.direct!.latency[k], unit: 'ms', provenance: 'measured', n: b.direct!.latency.n })),
+          ...b.direct.menus.map((m) =>
+            fromFigure(m.menu_tokens, {
+              key: `${prefix}/menu/${m.tokenizer}`,
+              section,
+              label: `${prefix} menu tokens (${m.tokenizer})`,
+              kind: 'tokens',
+              better: 'lower',
+              tokenizer: m.tokenizer,
+            }),
+          ),
+          ...(['p50_ms', 'p99_ms'] as const).map(
+            (k): DiffFigure => ({
+              key: `${prefix}/latency/${k}`,
+              section,
+              label: `${prefix} listing latency ${k.replace('_ms', '')}`,
+              kind: 'latency',
+              better: 'lower',
+              value: b.direct!.latency[k],
+              unit: 'ms',
+              provenance: 'measured',
+              n: b.direct!.latency.n,
+            }),
+          ),
         ];
       }),
   },
   {
     id: 'scale',
-    description: 'each measured scale point: menu and response tokens, discovery latency, break-even (memory and time to ready are not compared)',
+    description:
+      'each measured scale point: menu and response tokens, discovery latency, break-even (memory and time to ready are not compared)',
     extract: (r) =>
-      (r.scale?.points ?? []).filter((p) => p.ok).flatMap((p) => {
-        const prefix = `scale/${p.system}/${p.catalog_size}`;
-        const section = 'scale';
-        const out: DiffFigure[] = [];
-        const add = (key: string, label: string, kind: FigureKind, better: 'lower' | 'higher', value: number | null | undefined, unit: string, provenance: DiffFigure['provenance'], tokenizer?: string) => {
-          if (typeof value !== 'number') return;
-          const f: DiffFigure = { key: `${prefix}/${key}`, section, label: `${p.system} N=${p.catalog_size} ${label}`, kind, better, value, unit, provenance };
-          if (tokenizer) f.tokenizer = tokenizer;
-          out.push(f);
-        };
-        for (const [tk, v] of Object.entries(p.menu_tokens ?? {})) add(`menu/${tk}`, `menu tokens (${tk})`, 'tokens', 'lower', v, 'tokens', 'measured', tk);
-        for (const [tk, v] of Object.entries(p.response_tokens ?? {})) {
-          add(`responses/${tk}/p50`, `response tokens p50 (${tk})`, 'tokens', 'lower', v.p50, 'tokens', 'measured', tk);
-          add(`responses/${tk}/p95`, `response tokens p95 (${tk})`, 'tokens', 'lower', v.p95, 'tokens', 'measured', tk);
-        }
-        add('latency/p50_ms', 'latency p50', 'latency', 'lower', p.latency?.p50_ms, 'ms', 'measured');
-        add('latency/p99_ms', 'latency p99', 'latency', 'lower', p.latency?.p99_ms, 'ms', 'measured');
-        for (const [tk, v] of Object.entries(p.break_even_calls ?? {})) add(`break_even/${tk}`, `break-even (${tk})`, 'break_even', 'higher', v, 'calls', 'computed', tk);
-        return out;
-      }),
+      (r.scale?.points ?? [])
+        .filter((p) => p.ok)
+        .flatMap((p) => {
+          const prefix = `scale/${p.system}/${p.catalog_size}`;
+          const section = 'scale';
+          const out: DiffFigure[] = [];
+          const add = (
+            key: string,
+            label: string,
+            kind: FigureKind,
+            better: 'lower' | 'higher',
+            value: number | null | undefined,
+            unit: string,
+            provenance: DiffFigure['provenance'],
+            tokenizer?: string,
+          ) => {
+            if (typeof value !== 'number') return;
+            const f: DiffFigure = {
+              key: `${prefix}/${key}`,
+              section,
+              label: `${p.system} N=${p.catalog_size} ${label}`,
+              kind,
+              better,
+              value,
+              unit,
+              provenance,
+            };
+            if (tokenizer) f.tokenizer = tokenizer;
+            out.push(f);
+          };
+          for (const [tk, v] of Object.entries(p.menu_tokens ?? {}))
+            add(`menu/${tk}`, `menu tokens (${tk})`, 'tokens', 'lower', v, 'tokens', 'measured', tk);
+          for (const [tk, v] of Object.entries(p.response_tokens ?? {})) {
+            add(`responses/${tk}/p50`, `response tokens p50 (${tk})`, 'tokens', 'lower', v.p50, 'tokens', 'measured', tk);
+            add(`responses/${tk}/p95`, `response tokens p95 (${tk})`, 'tokens', 'lower', v.p95, 'tokens', 'measured', tk);
+          }
+          add('latency/p50_ms', 'latency p50', 'latency', 'lower', p.latency?.p50_ms, 'ms', 'measured');
+          add('latency/p99_ms', 'latency p99', 'latency', 'lower', p.latency?.p99_ms, 'ms', 'measured');
+          for (const [tk, v] of Object.entries(p.break_even_calls ?? {}))
+            add(`break_even/${tk}`, `break-even (${tk})`, 'break_even', 'higher', v, 'calls', 'computed', tk);
+          return out;
+        }),
   },
   {
     id: 'live',

@@ -30,14 +30,16 @@ export const DEFAULT_TOLERANCES: Readonly<Tolerances> = {
 const KEYS = Object.keys(DEFAULT_TOLERANCES) as (keyof Tolerances)[];
 
 function checkValue(where: string, key: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new UserError(`${where}: ${key} must be a number >= 0, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+    throw new UserError(`${where}: ${key} must be a number >= 0, got ${JSON.stringify(v)}`);
   return v;
 }
 
 /** Reads a tolerance file: a JSON object with any of the keys of Tolerances (unknown keys are errors). */
 export function loadTolerances(path: string): Partial<Tolerances> {
   const raw = readJsonFile(path);
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new UserError(`${path}: must be a JSON object with keys ${KEYS.join(', ')}`);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new UserError(`${path}: must be a JSON object with keys ${KEYS.join(', ')}`);
   const out: Partial<Tolerances> = {};
   for (const [k, v] of Object.entries(raw)) {
     if (k === '$schema' || k === 'description') continue;

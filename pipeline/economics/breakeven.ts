@@ -31,7 +31,10 @@ export interface BreakEvenRow {
 
 /** Throws UserError unless `v` is a finite number (>= 0 when `nonNegative`). */
 export function finiteInput(where: string, field: string, v: unknown, nonNegative = true): number {
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new UserError(`${where}: ${field} must be a finite number, got ${typeof v === 'number' ? String(v) : JSON.stringify(v) ?? String(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw new UserError(
+      `${where}: ${field} must be a finite number, got ${typeof v === 'number' ? String(v) : (JSON.stringify(v) ?? String(v))}`,
+    );
   if (nonNegative && v < 0) throw new UserError(`${where}: ${field} must be >= 0, got ${v}`);
   return v;
 }
@@ -90,7 +93,9 @@ export interface BreakEvenCurve {
  * no `curves` (reports written before the live stage stored them); the stages store
  * `breakEvenCurve` points.
  */
-export function sampledCurveOfRow(b: Pick<BreakEvenRow, 'full_menu_tokens' | 'discovery_menu_tokens' | 'mean_response_tokens' | 'break_even_calls'>): BreakEvenCurvePoint[] {
+export function sampledCurveOfRow(
+  b: Pick<BreakEvenRow, 'full_menu_tokens' | 'discovery_menu_tokens' | 'mean_response_tokens' | 'break_even_calls'>,
+): BreakEvenCurvePoint[] {
   const last = Math.max(20, Math.ceil(2 * (b.break_even_calls ?? 0)));
   const step = Math.max(1, Math.ceil(last / 20));
   const out: BreakEvenCurvePoint[] = [];
@@ -109,14 +114,19 @@ export function breakEvenCurve(input: BreakEvenCurveInput): BreakEvenCurve {
   let max: number;
   if (input.maxCalls !== undefined) {
     const m = input.maxCalls;
-    if (typeof m !== 'number' || !Number.isInteger(m) || m < 1 || m > 100000) throw new UserError(`breakEvenCurve: maxCalls must be an integer in [1, 100000], got ${String(m)}`);
+    if (typeof m !== 'number' || !Number.isInteger(m) || m < 1 || m > 100000)
+      throw new UserError(`breakEvenCurve: maxCalls must be an integer in [1, 100000], got ${String(m)}`);
     max = m;
   } else {
     max = be.break_even_calls === null ? 10 : Math.min(1000, Math.max(10, Math.ceil(2 * be.break_even_calls)));
   }
   const points: BreakEvenCurvePoint[] = [];
   for (let c = 0; c <= max; c++) {
-    points.push({ calls: c, full_menu_tokens: be.full_menu_tokens, discovery_tokens: be.discovery_menu_tokens + c * be.mean_response_tokens });
+    points.push({
+      calls: c,
+      full_menu_tokens: be.full_menu_tokens,
+      discovery_tokens: be.discovery_menu_tokens + c * be.mean_response_tokens,
+    });
   }
   return { break_even: be, points, provenance: 'computed' };
 }

@@ -41,9 +41,11 @@ export function sessionEstimates(input: SessionInput): SessionRow[] {
   const retry = finiteInput('sessionEstimates', 'retryRate', input.retryRate);
   if (retry > 1) throw new UserError(`sessionEstimates: retryRate must be in [0, 1], got ${retry}`);
   const calls = input.calls ?? DEFAULT_SESSION_CALLS;
-  if (!Array.isArray(calls) || calls.length === 0) throw new UserError('sessionEstimates: calls must be a non-empty array of integers >= 0');
+  if (!Array.isArray(calls) || calls.length === 0)
+    throw new UserError('sessionEstimates: calls must be a non-empty array of integers >= 0');
   return calls.map((c) => {
-    if (typeof c !== 'number' || !Number.isInteger(c) || c < 0) throw new UserError(`sessionEstimates: calls must hold integers >= 0, got ${String(c)}`);
+    if (typeof c !== 'number' || !Number.isInteger(c) || c < 0)
+      throw new UserError(`sessionEstimates: calls must hold integers >= 0, got ${String(c)}`);
     return {
       calls_per_session: c,
       retry_rate: retry,
@@ -90,10 +92,12 @@ export function taskSessionEstimates(input: TaskSessionInput): TaskSessionRow[] 
   const call = finiteInput('taskSessionEstimates', 'meanCallTokens', input.meanCallTokens);
   const result = finiteInput('taskSessionEstimates', 'meanResultTokens', input.meanResultTokens);
   const tasks = input.tasks ?? DEFAULT_SESSION_CALLS;
-  if (!Array.isArray(tasks) || tasks.length === 0) throw new UserError('taskSessionEstimates: tasks must be a non-empty array of integers >= 0');
+  if (!Array.isArray(tasks) || tasks.length === 0)
+    throw new UserError('taskSessionEstimates: tasks must be a non-empty array of integers >= 0');
   const perTask = disc + call + result;
   return tasks.map((t) => {
-    if (typeof t !== 'number' || !Number.isInteger(t) || t < 0) throw new UserError(`taskSessionEstimates: tasks must hold integers >= 0, got ${String(t)}`);
+    if (typeof t !== 'number' || !Number.isInteger(t) || t < 0)
+      throw new UserError(`taskSessionEstimates: tasks must hold integers >= 0, got ${String(t)}`);
     return {
       tasks_per_session: t,
       menu_tokens: menu,

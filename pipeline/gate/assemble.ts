@@ -23,7 +23,19 @@ export interface Assembled {
 
 /** A failed result standing in for a cell that has none (also used by the fragment merge). */
 export function synthetic(e: ExpectedCell | { id: string; transport: string; era: string; required: boolean }, reason: string): CellResult {
-  return { id: e.id, transport: e.transport, era: e.era, required: e.required, status: 'fail', reason, attempts: 0, duration_ms: 0, steps: [], metrics: {}, logs: [] };
+  return {
+    id: e.id,
+    transport: e.transport,
+    era: e.era,
+    required: e.required,
+    status: 'fail',
+    reason,
+    attempts: 0,
+    duration_ms: 0,
+    steps: [],
+    metrics: {},
+    logs: [],
+  };
 }
 
 export function assemble(expected: readonly ExpectedCell[], results: readonly CellResult[], allowFlaky: boolean): Assembled {
@@ -38,11 +50,13 @@ export function assemble(expected: readonly ExpectedCell[], results: readonly Ce
     else if (mine.length > 1) cell = synthetic(e, `${mine.length} results for one cell (duplicated result, fail closed)`);
     else cell = { ...mine[0], required: e.required };
     cells.push(cell);
-    for (const st of cell.steps) if (st.status === 'fail' && st.advisory) advisories.push(`${e.id}: step ${st.name} (advisory): ${st.reason}`);
+    for (const st of cell.steps)
+      if (st.status === 'fail' && st.advisory) advisories.push(`${e.id}: step ${st.name} (advisory): ${st.reason}`);
     // not_applicable: the proxy cannot front this cell's upstreams (its declaration says so): never red
     const green = cell.status === 'pass' || cell.status === 'not_applicable' || (cell.status === 'flaky' && allowFlaky);
     if (green) continue;
-    const why = cell.status === 'flaky' ? `flaky (${cell.reason}); counts as a pass only with --allow-flaky` : `${cell.status}: ${cell.reason}`;
+    const why =
+      cell.status === 'flaky' ? `flaky (${cell.reason}); counts as a pass only with --allow-flaky` : `${cell.status}: ${cell.reason}`;
     if (e.required) failures.push(`${e.id}: ${why}`);
     else if (cell.status !== 'skipped') advisories.push(`${e.id} (optional): ${why}`);
   }

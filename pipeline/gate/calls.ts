@@ -18,7 +18,10 @@ export class DeadlineError extends Error {}
 export async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let t: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([p, new Promise<never>((_, rej) => (t = setTimeout(() => rej(new DeadlineError(`${what}: no answer within ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      p,
+      new Promise<never>((_, rej) => (t = setTimeout(() => rej(new DeadlineError(`${what}: no answer within ${ms} ms`)), ms))),
+    ]);
   } finally {
     clearTimeout(t);
     p.catch(() => {});
@@ -26,7 +29,9 @@ export async function within<T>(p: Promise<T>, ms: number, what: string): Promis
 }
 
 export function oneLine(s: unknown, max = 300): string {
-  const t = String(s ?? '').replace(/\s+/g, ' ').trim();
+  const t = String(s ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return t.length > max ? `${t.slice(0, max)}…` : t;
 }
 

@@ -39,7 +39,8 @@ function testFixtureArgs(): string[] {
   const raw = process.env[FIXTURE_ARGS_ENV];
   if (!raw) return [];
   const v = JSON.parse(raw) as unknown;
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw harnessError(`${FIXTURE_ARGS_ENV} must be a JSON array of strings`);
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+    throw harnessError(`${FIXTURE_ARGS_ENV} must be a JSON array of strings`);
   return v;
 }
 
@@ -90,9 +91,21 @@ const LIST_CHANGE_ENV = { FIXTURE_LIST_CHANGES: '1', FIXTURE_TTL_MS: String(FRES
 function faultEnv(role: Role, cfg: GateConfig, single = false): Record<string, string> {
   switch (role) {
     case 'main':
-      return single ? { BACKEND_MODE: 'roles', BARRIER_N: String(BARRIER_N), BARRIER_TIMEOUT_SECONDS: String(cfg.timeouts.barrier_timeout_s), ...LIST_CHANGE_ENV } : { ...LIST_CHANGE_ENV };
+      return single
+        ? {
+            BACKEND_MODE: 'roles',
+            BARRIER_N: String(BARRIER_N),
+            BARRIER_TIMEOUT_SECONDS: String(cfg.timeouts.barrier_timeout_s),
+            ...LIST_CHANGE_ENV,
+          }
+        : { ...LIST_CHANGE_ENV };
     case 'barrier':
-      return { BACKEND_MODE: 'barrier', BARRIER_N: String(BARRIER_N), BARRIER_TIMEOUT_SECONDS: String(cfg.timeouts.barrier_timeout_s), FAULT_METHODS: 'tools/call' };
+      return {
+        BACKEND_MODE: 'barrier',
+        BARRIER_N: String(BARRIER_N),
+        BARRIER_TIMEOUT_SECONDS: String(cfg.timeouts.barrier_timeout_s),
+        FAULT_METHODS: 'tools/call',
+      };
     case 'hang':
       return { BACKEND_MODE: 'hang', HANG_AFTER_N: '1', FAULT_METHODS: 'tools/call' };
     case 'crash':
@@ -150,7 +163,13 @@ export function cellTag(runId: string, cell: CellDef, role: Role): string {
   return `${runId}/${cell.id}/${role}`;
 }
 
-export async function startCellFixtures(cell: CellDef, cfg: GateConfig, runId: string, logDir: string, single = false): Promise<CellFixtures> {
+export async function startCellFixtures(
+  cell: CellDef,
+  cfg: GateConfig,
+  runId: string,
+  logDir: string,
+  single = false,
+): Promise<CellFixtures> {
   const roles = {} as Record<Role, RoleFixture>;
   const own: Role[] = single ? ['main'] : [...ROLES];
   const protocol = protocolOf(cell.era);
@@ -164,7 +183,13 @@ export async function startCellFixtures(cell: CellDef, cfg: GateConfig, runId: s
     const env = { ...faultEnv(rf.role, cfg, single), [TAG_ENV]: rf.tag };
     let proc: FixtureProcess;
     try {
-      proc = await startFixtureProcess({ transport, args: [...extraArgs, ...testFixtureArgs()], env, port, readyTimeoutMs: cfg.timeouts.ready_ms });
+      proc = await startFixtureProcess({
+        transport,
+        args: [...extraArgs, ...testFixtureArgs()],
+        env,
+        port,
+        readyTimeoutMs: cfg.timeouts.ready_ms,
+      });
     } catch (e) {
       throw harnessError(`fixture ${rf.name} (${cell.id}) cannot start: ${(e as Error).message}`);
     }
@@ -195,7 +220,12 @@ export async function startCellFixtures(cell: CellDef, cfg: GateConfig, runId: s
       if (cell.transport === 'docker') {
         // the proxy starts a container per fixture (and a new one whenever it exits); labels find them
         const env = faultEnv(role, cfg, single);
-        rf.dockerArgv = dockerFixtureArgv({ runId, labels: { [CELL_LABEL]: cellSlug(cell.id), [ROLE_LABEL]: role }, env, args: testFixtureArgs() });
+        rf.dockerArgv = dockerFixtureArgv({
+          runId,
+          labels: { [CELL_LABEL]: cellSlug(cell.id), [ROLE_LABEL]: role },
+          env,
+          args: testFixtureArgs(),
+        });
         const sh = ['/bin/sh', '-c', `exec "$@" 2>>'${log.replace(/'/g, `'\\''`)}'`, 'sh', ...rf.dockerArgv];
         rf.argv = sh;
         rf.entry = { name, command: sh[0], args: sh.slice(1), protocol };

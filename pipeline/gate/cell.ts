@@ -10,7 +10,17 @@ import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { REPO_ROOT } from '../constants.ts';
 import { UserError } from '../types.ts';
-import { freePort, launchProxy, openProxySession, runtimeValues, shellLine, type PlaceholderValues, type ProxySession, type ProxySpec, type RunningProxy } from '../adapter/index.ts';
+import {
+  freePort,
+  launchProxy,
+  openProxySession,
+  runtimeValues,
+  shellLine,
+  type PlaceholderValues,
+  type ProxySession,
+  type ProxySpec,
+  type RunningProxy,
+} from '../adapter/index.ts';
 import { cellSlug, type CellDef } from './cells.ts';
 import type { GateConfig } from './config.ts';
 import { ROLES, TAG_ENV, startCellFixtures, type CellFixtures } from './cell-fixtures.ts';
@@ -41,13 +51,38 @@ export interface CellRunContext {
 }
 
 /** Placeholders of a cell (the values: placeholderValues); `{NAME:role}` forms exist for FIXTURE_* names. */
-export const CELL_PLACEHOLDERS = ['PORT', 'API_KEY', 'MCPGAUGE', 'NODE', 'WORK_DIR', 'CELL', 'ERA', 'CALL_TIMEOUT_MS', 'SERVERS_JSON'] as const;
-export const ROLE_PLACEHOLDERS = ['FIXTURE_NAME', 'FIXTURE_URL', 'FIXTURE_CMD', 'FIXTURE_DOCKER_CMD', 'FIXTURE_COMMAND', 'FIXTURE_ARGS_JSON', 'FIXTURE_TRANSPORT'] as const;
+export const CELL_PLACEHOLDERS = [
+  'PORT',
+  'API_KEY',
+  'MCPGAUGE',
+  'NODE',
+  'WORK_DIR',
+  'CELL',
+  'ERA',
+  'CALL_TIMEOUT_MS',
+  'SERVERS_JSON',
+] as const;
+export const ROLE_PLACEHOLDERS = [
+  'FIXTURE_NAME',
+  'FIXTURE_URL',
+  'FIXTURE_CMD',
+  'FIXTURE_DOCKER_CMD',
+  'FIXTURE_COMMAND',
+  'FIXTURE_ARGS_JSON',
+  'FIXTURE_TRANSPORT',
+] as const;
 /** Work folders of cell attempts still in use (removed by the attempt; a signal handler removes what is left). */
 export const WORK_DIRS = new Set<string>();
 
 /** Placeholder values of one cell (pipeline/gate/README.md lists them). */
-function placeholderValues(cell: CellDef, fx: CellFixtures, cfg: GateConfig, workDir: string, port: number, apiKey: string): PlaceholderValues {
+function placeholderValues(
+  cell: CellDef,
+  fx: CellFixtures,
+  cfg: GateConfig,
+  workDir: string,
+  port: number,
+  apiKey: string,
+): PlaceholderValues {
   const v: PlaceholderValues = {
     PORT: String(port),
     API_KEY: apiKey,
@@ -68,7 +103,8 @@ function placeholderValues(cell: CellDef, fx: CellFixtures, cfg: GateConfig, wor
       FIXTURE_DOCKER_CMD: rf.dockerArgv,
       FIXTURE_COMMAND: rf.argv[0] ?? '',
       FIXTURE_ARGS_JSON: JSON.stringify(rf.argv.slice(1)),
-      FIXTURE_TRANSPORT: cell.transport === 'stdio' || cell.transport === 'docker' ? 'stdio' : cell.transport === 'sse' ? 'sse' : 'streamable-http',
+      FIXTURE_TRANSPORT:
+        cell.transport === 'stdio' || cell.transport === 'docker' ? 'stdio' : cell.transport === 'sse' ? 'sse' : 'streamable-http',
     };
     for (const [k, val] of Object.entries(perRole)) {
       v[`${k}:${role}`] = val;
@@ -102,7 +138,9 @@ async function timedStep(st: GateStep, ctx: CellContext, cellDeadline: number, c
     let timer: NodeJS.Timeout | undefined;
     const out = await Promise.race([
       st.run(ctx),
-      new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error(`the cell ran out of time (cell_ms ${cellMs}) during this step`)), left))),
+      new Promise<never>(
+        (_, rej) => (timer = setTimeout(() => rej(new Error(`the cell ran out of time (cell_ms ${cellMs}) during this step`)), left)),
+      ),
     ]).finally(() => clearTimeout(timer));
     res = { ...base, status: out.status, reason: out.reason, duration_ms: 0, evidence: out.evidence ?? {} };
   } catch (e) {
@@ -130,7 +168,10 @@ async function stopFixtures(fixtures: CellFixtures | undefined, log: (line: stri
     log(`teardown: ${(e as Error).message}`);
     return undefined;
   });
-  if (sweep) log(`containers (${sweep.label}) after the teardown: ${sweep.left.length ? `${sweep.left.join(', ')} left, removed by the gate` : 'none left'} (${sweep.waited_ms} ms)`);
+  if (sweep)
+    log(
+      `containers (${sweep.label}) after the teardown: ${sweep.left.length ? `${sweep.left.join(', ')} left, removed by the gate` : 'none left'} (${sweep.waited_ms} ms)`,
+    );
   return sweep;
 }
 
@@ -157,14 +198,26 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number, la
     // a harness error propagates (exit 2); a network cell's fixture sits behind toxiproxy
     fixtures = await (cell.network ? startNetworkFixtures : startCellFixtures)(cell, rc.cfg, rc.runId, logDir, rc.opts.upstreams === 1);
     const port = await freePort();
-    const values = { ...runtimeValues(rc.spec.kind === 'command' ? rc.spec.command : undefined), ...placeholderValues(cell, fixtures, rc.cfg, workDir, port, apiKey) };
+    const values = {
+      ...runtimeValues(rc.spec.kind === 'command' ? rc.spec.command : undefined),
+      ...placeholderValues(cell, fixtures, rc.cfg, workDir, port, apiKey),
+    };
     const env = { ...rc.env, [TAG_ENV]: `${rc.runId}/${cell.id}/proxy`, [PARENT_ENV]: String(process.pid) };
     proxy = await launchProxy(rc.spec, { workDir, values, secrets, env, onOutput: (s) => proxySink.write(s) });
     if (cell.transport === 'docker' && proxy.pid !== undefined) DOCKER_CELL_PROXIES.add(proxy.pid);
     log(`proxy: ${proxy.description}`);
-    log(`fixtures${fixtures.single ? ' (single-upstream cell: one fixture in BACKEND_MODE=roles carries every role)' : ''}: ${fixtures.distinct.map((rf) => `${rf.role}=${rf.url ?? shellLine(rf.argv.slice(-4))}`).join(' ')}`);
+    log(
+      `fixtures${fixtures.single ? ' (single-upstream cell: one fixture in BACKEND_MODE=roles carries every role)' : ''}: ${fixtures.distinct.map((rf) => `${rf.role}=${rf.url ?? shellLine(rf.argv.slice(-4))}`).join(' ')}`,
+    );
     // (a network cell's side fixture stands behind three role names: its log once)
-    const logs = [...new Set([rel(gateLog), rel(proxyLog), ...fixtures.distinct.map((rf) => rel(rf.log)), ...(fixtures.network ? [rel(join(logDir, 'toxiproxy.log'))] : [])])];
+    const logs = [
+      ...new Set([
+        rel(gateLog),
+        rel(proxyLog),
+        ...fixtures.distinct.map((rf) => rel(rf.log)),
+        ...(fixtures.network ? [rel(join(logDir, 'toxiproxy.log'))] : []),
+      ]),
+    ];
     const ctx: CellContext = {
       cell,
       cfg: rc.cfg,
@@ -174,7 +227,12 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number, la
       runId: rc.runId,
       session: undefined,
       async openSession() {
-        const s = await openProxySession(proxy!.target, { adapter: rc.opts.adapter, protocol: rc.opts.clientProtocol, timeoutMs: rc.cfg.timeouts.step_ms, clientName: 'mcpgauge-gate' });
+        const s = await openProxySession(proxy!.target, {
+          adapter: rc.opts.adapter,
+          protocol: rc.opts.clientProtocol,
+          timeoutMs: rc.cfg.timeouts.step_ms,
+          clientName: 'mcpgauge-gate',
+        });
         sessions.push(s);
         return s;
       },
@@ -249,7 +307,10 @@ export async function runCell(cell: CellDef, required: boolean, rc: CellRunConte
     sweeps.push(last.docker);
   }
   const slug = cellSlug(cell.id);
-  const logs = Array.from({ length: attempts }, (_, i) => [`logs/${slug}/attempt-${i + 1}/gate.log`, `logs/${slug}/attempt-${i + 1}/proxy.log`]).flat();
+  const logs = Array.from({ length: attempts }, (_, i) => [
+    `logs/${slug}/attempt-${i + 1}/gate.log`,
+    `logs/${slug}/attempt-${i + 1}/proxy.log`,
+  ]).flat();
   // what makes a cell red: a failed required step, else a required step that did not run (blocked
   // by a failed advisory step, or by the proxy exiting during one): an advisory failure waives only itself
   const redSteps = (a: Attempt) => {
@@ -290,7 +351,16 @@ export async function runCell(cell: CellDef, required: boolean, rc: CellRunConte
 function cellResult(
   cell: CellDef,
   required: boolean,
-  o: { status: CellResult['status']; reason: string; attempts: number; t0: number; steps: StepResult[]; last: Attempt; logs: string[]; sweeps: Parameters<typeof dockerCheck>[0] },
+  o: {
+    status: CellResult['status'];
+    reason: string;
+    attempts: number;
+    t0: number;
+    steps: StepResult[];
+    last: Attempt;
+    logs: string[];
+    sweeps: Parameters<typeof dockerCheck>[0];
+  },
 ): CellResult {
   let { status, reason } = o;
   const containers = dockerCheck(o.sweeps);
@@ -326,7 +396,10 @@ async function runRepeated(cell: CellDef, required: boolean, rc: CellRunContext,
   const runs: Attempt[] = [];
   for (let i = 1; i <= n; i++) runs.push(await runAttempt(cell, rc, i, `${cell.id} run ${i}/${n}`));
   const last = runs[runs.length - 1];
-  const steps = combineRuns(runs.map((r) => r.steps), rc.cfg.steps);
+  const steps = combineRuns(
+    runs.map((r) => r.steps),
+    rc.cfg.steps,
+  );
   const slug = cellSlug(cell.id);
   const logs = runs.flatMap((_, i) => [`logs/${slug}/attempt-${i + 1}/gate.log`, `logs/${slug}/attempt-${i + 1}/proxy.log`]);
   const isRequired = (s: StepResult) => rc.cfg.steps[s.name]?.required !== false;
@@ -355,5 +428,10 @@ async function runRepeated(cell: CellDef, required: boolean, rc: CellRunContext,
 function dockerCheck(sweeps: (ContainerSweep | undefined)[]): CellResult['containers'] {
   const got = sweeps.filter((s): s is ContainerSweep => s !== undefined);
   if (!got.length) return undefined;
-  return { label: got[0].label.split(',')[0], checked_attempts: got.length, left: got.flatMap((s) => s.left), removed: got.flatMap((s) => s.removed) };
+  return {
+    label: got[0].label.split(',')[0],
+    checked_attempts: got.length,
+    left: got.flatMap((s) => s.left),
+    removed: got.flatMap((s) => s.removed),
+  };
 }

@@ -24,7 +24,13 @@ export interface CellDef {
 
 const cell = (transport: FixtureTransport, era: Era, title: string): CellDef => ({ id: `${transport}/${era}`, transport, era, title });
 /** a network cell over an HTTP upstream transport: id `net:<transport>/<era>` */
-const netCell = (transport: 'http-stateful' | 'http-stateless' | 'sse', era: Era): CellDef => ({ id: `net:${transport}/${era}`, transport, era, title: `${transport} ${era} behind toxiproxy (network faults)`, network: true });
+const netCell = (transport: 'http-stateful' | 'http-stateless' | 'sse', era: Era): CellDef => ({
+  id: `net:${transport}/${era}`,
+  transport,
+  era,
+  title: `${transport} ${era} behind toxiproxy (network faults)`,
+  network: true,
+});
 
 export const CELLS: readonly CellDef[] = [
   cell('stdio', L, `fixture over stdio, ${L} wire`),

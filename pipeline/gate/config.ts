@@ -94,7 +94,9 @@ export function validateGateConfig(raw: unknown, source: string): GateConfig {
   };
   // a gate that no result can turn red is not a gate: every cell optional is a config error, not a green run
   if (!Object.values(c.cells).some((cell) => cell.required)) {
-    throw harnessError(`${source}: /cells: no cell is required (every cell has "required": false), so no result could make the gate red; mark at least one cell "required": true`);
+    throw harnessError(
+      `${source}: /cells: no cell is required (every cell has "required": false), so no result could make the gate red; mark at least one cell "required": true`,
+    );
   }
   const dir = dirname(resolve(source));
   const proxy = { ...c.proxy };
@@ -113,7 +115,15 @@ export function validateGateConfig(raw: unknown, source: string): GateConfig {
     budgets: { ...c.budgets, limit: c.budgets.limit ?? 5 },
     tolerances: c.tolerances,
     proxy,
-    ...(c.compliance ? { compliance: { min_grade: c.compliance.min_grade, spec_version: c.compliance.spec_version ?? 'auto', skip: c.compliance.skip ?? [] } } : {}),
+    ...(c.compliance
+      ? {
+          compliance: {
+            min_grade: c.compliance.min_grade,
+            spec_version: c.compliance.spec_version ?? 'auto',
+            skip: c.compliance.skip ?? [],
+          },
+        }
+      : {}),
     source: resolve(source),
   };
 }
@@ -134,7 +144,12 @@ export function loadGateConfig(path: string = DEFAULT_GATE_CONFIG): GateConfig {
  * least one of them required (`needRequired`, default true; a fragment runs one cell of a gate,
  * optional or not, and leaves that rule to the merge); one line, exit 2, otherwise.
  */
-export function selectCells(cfg: GateConfig, cells: readonly string[] | undefined, needRequired = true, network = cfg.network.enabled): string[] {
+export function selectCells(
+  cfg: GateConfig,
+  cells: readonly string[] | undefined,
+  needRequired = true,
+  network = cfg.network.enabled,
+): string[] {
   const selected = [...(cells ?? Object.keys(cfg.cells).filter((id) => network || !NETWORK_CELL_IDS.includes(id)))];
   // --network with --cells: the listed cells and the network cells
   if (cells && network) for (const id of NETWORK_CELL_IDS) if (!selected.includes(id)) selected.push(id);
@@ -146,7 +161,9 @@ export function selectCells(cfg: GateConfig, cells: readonly string[] | undefine
   if (needRequired && !selected.some((id) => cfg.cells[id].required)) {
     // the cells a run without --cells would have: the network cells only when they are on
     const required = Object.keys(cfg.cells).filter((id) => cfg.cells[id].required && (network || !NETWORK_CELL_IDS.includes(id)));
-    throw harnessError(`--cells ${selected.join(',')}: no required cell selected (required in ${cfg.source}: ${required.join(', ')}), so no result could make the gate red`);
+    throw harnessError(
+      `--cells ${selected.join(',')}: no required cell selected (required in ${cfg.source}: ${required.join(', ')}), so no result could make the gate red`,
+    );
   }
   return selected;
 }

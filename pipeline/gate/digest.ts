@@ -22,7 +22,7 @@
  * and hashes that list.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { listFilesSorted } from '../util/fs.ts';
 import { relative, resolve, sep } from 'node:path';
 import { REPO_ROOT } from '../constants.ts';
@@ -93,7 +93,12 @@ export function proxyDigest(spec: ProxySpec, proxyBuild: readonly string[] | und
   const shape =
     spec.kind === 'url'
       ? { kind: 'url', url: spec.url }
-      : { kind: 'command', command: spec.command, url: spec.url ?? null, config_template: fileDigest(spec.configTemplate, 'proxy config template') };
+      : {
+          kind: 'command',
+          command: spec.command,
+          url: spec.url ?? null,
+          config_template: fileDigest(spec.configTemplate, 'proxy config template'),
+        };
   let build: ProxyBuild = { source: 'unidentified', files: 0 };
   let tree: Digest | null = null;
   if (proxyBuild?.length) {
@@ -133,5 +138,7 @@ export function configDigest(raw: unknown): Digest {
 export function optionsDigest(o: { clientProtocol: string; adapter: AdapterOptions; baselineFile?: string; repeat?: number }): Digest {
   // --repeat N > 1 only (N = 1 keeps the digest of a run without the flag): fragments of different N do not merge
   const repeat = (o.repeat ?? 1) > 1 ? { repeat: o.repeat } : {};
-  return sha256(canonicalJson({ client_protocol: o.clientProtocol, adapter: o.adapter, baseline: fileDigest(o.baselineFile, '--baseline'), ...repeat }));
+  return sha256(
+    canonicalJson({ client_protocol: o.clientProtocol, adapter: o.adapter, baseline: fileDigest(o.baselineFile, '--baseline'), ...repeat }),
+  );
 }

@@ -20,10 +20,16 @@ export async function probeDocker(timeoutMs = 10_000): Promise<{ ok: true; versi
     }, timeoutMs);
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
-    child.once('error', (e: NodeJS.ErrnoException) => finish({ ok: false, error: e.code === 'ENOENT' ? 'docker: command not found' : `docker: ${e.message}` }));
+    child.once('error', (e: NodeJS.ErrnoException) =>
+      finish({ ok: false, error: e.code === 'ENOENT' ? 'docker: command not found' : `docker: ${e.message}` }),
+    );
     child.once('exit', (code) => {
       const text = out.trim().split('\n').slice(-2).join(' | ');
-      finish(code === 0 && text ? { ok: true, version: text } : { ok: false, error: `docker info exited with code ${code}: ${text || 'no output'}` });
+      finish(
+        code === 0 && text
+          ? { ok: true, version: text }
+          : { ok: false, error: `docker info exited with code ${code}: ${text || 'no output'}` },
+      );
     });
   });
 }
@@ -48,19 +54,42 @@ export const ROLE_LABEL = 'mcpgauge.role';
  * `docker run --rm -i --network none --label mcpgauge.run=<id> [--label …] [-e K=V …] IMAGE
  * /mcpfixture --transport stdio [args]`: the command a proxy runs to start one fixture container.
  */
-export function dockerFixtureArgv(o: { runId: string; labels?: Record<string, string>; env?: Record<string, string>; image?: string; args?: string[] }): string[] {
+export function dockerFixtureArgv(o: {
+  runId: string;
+  labels?: Record<string, string>;
+  env?: Record<string, string>;
+  image?: string;
+  args?: string[];
+}): string[] {
   const labels = Object.entries(o.labels ?? {}).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
   const env = Object.entries(o.env ?? {}).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   // the engine the gate itself talks to (DOCKER_HOST, e.g. CI's own dockerd socket) also for the proxy's
   // `docker run`: a proxy passes its upstreams only the environment it chooses, a flag reaches them all
   const host = process.env.DOCKER_HOST ? ['--host', process.env.DOCKER_HOST] : [];
-  return ['docker', ...host, 'run', '--rm', '-i', '--network', 'none', '--label', `${RUN_LABEL}=${o.runId}`, ...labels, ...env, o.image ?? fixtureImage(), '/mcpfixture', '--transport', 'stdio', ...(o.args ?? [])];
+  return [
+    'docker',
+    ...host,
+    'run',
+    '--rm',
+    '-i',
+    '--network',
+    'none',
+    '--label',
+    `${RUN_LABEL}=${o.runId}`,
+    ...labels,
+    ...env,
+    o.image ?? fixtureImage(),
+    '/mcpfixture',
+    '--transport',
+    'stdio',
+    ...(o.args ?? []),
+  ];
 }
 
 function docker(args: string[], timeoutMs = 30_000): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
     execFile('docker', args, { timeout: timeoutMs, maxBuffer: 8 << 20 }, (e, out, err) => {
-      const code = e ? (typeof (e as { code?: unknown }).code === 'number' ? ((e as { code: number }).code) : -1) : 0;
+      const code = e ? (typeof (e as { code?: unknown }).code === 'number' ? (e as { code: number }).code : -1) : 0;
       resolve({ code, out: String(out), err: String(err || (e && code === -1 ? e.message : '')) });
     });
   });
@@ -69,7 +98,9 @@ function docker(args: string[], timeoutMs = 30_000): Promise<{ code: number; out
 /** `docker image inspect`: null when present, else the one-line reason */
 export async function imageMissing(image: string): Promise<string | null> {
   const r = await docker(['image', 'inspect', '--format', '{{.Id}}', image]);
-  return r.code === 0 ? null : `the fixture image ${image} is not on this engine (make fixture-image builds it): ${r.err.trim().split('\n').pop()}`;
+  return r.code === 0
+    ? null
+    : `the fixture image ${image} is not on this engine (make fixture-image builds it): ${r.err.trim().split('\n').pop()}`;
 }
 
 /** ids of the containers (running or not) carrying every label given */
@@ -77,7 +108,10 @@ export async function containersWith(labels: Record<string, string>, opts: { run
   const filters = Object.entries(labels).flatMap(([k, v]) => ['--filter', `label=${k}=${v}`]);
   const r = await docker(['ps', ...(opts.running ? [] : ['-a']), '-q', '--no-trunc', ...filters]);
   if (r.code !== 0) throw new Error(`docker ps failed: ${r.err.trim()}`);
-  return r.out.split('\n').map((s) => s.trim()).filter(Boolean);
+  return r.out
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** `docker kill` one container from outside */
@@ -103,7 +137,9 @@ export interface ContainerSweep {
  */
 export async function sweepContainers(labels: Record<string, string>, graceMs = 10_000): Promise<ContainerSweep> {
   const t0 = Date.now();
-  const label = Object.entries(labels).map(([k, v]) => `${k}=${v}`).join(',');
+  const label = Object.entries(labels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
   let left = await containersWith(labels);
   while (left.length && Date.now() - t0 < graceMs) {
     await new Promise((r) => setTimeout(r, 200));
@@ -147,7 +183,9 @@ export function guardDockerRun(runId: string): () => void {
     .map(([sig, code]) => {
       const h = () => {
         sweep();
-        process.stderr.write(`mcpgauge gate: ${sig}: the docker cell's proxies were killed and the run's containers (${RUN_LABEL}=${runId}) removed\n`);
+        process.stderr.write(
+          `mcpgauge gate: ${sig}: the docker cell's proxies were killed and the run's containers (${RUN_LABEL}=${runId}) removed\n`,
+        );
         process.exit(code);
       };
       process.once(sig, h);

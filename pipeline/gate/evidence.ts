@@ -65,12 +65,18 @@ function remedy(ctx: CellContext): string {
  * The role's evidence, or a harness error naming the mapping: `tool` is the gate's name for the
  * role's upstream tool, `m` how the proxy's name for it was found.
  */
-export async function requireRoleEvidence(ctx: CellContext, step: string, mark: LogMark, tool: string, m: NameMatch | undefined): Promise<string[]> {
+export async function requireRoleEvidence(
+  ctx: CellContext,
+  step: string,
+  mark: LogMark,
+  tool: string,
+  m: NameMatch | undefined,
+): Promise<string[]> {
   const lines = await roleLines(mark);
   if (lines.length) return lines;
   const rf = ctx.fixtures.roles[mark.role];
   const mapping = m ? `${tool} -> proxy tool ${JSON.stringify(m.name)} (${m.how})` : tool;
   throw harnessError(
-    `${ctx.cell.id}: ${step}: harness error: the ${mark.role} role's calls (${mapping}) left no trace in the fixture that carries the role (${rf.name}${ctx.fixtures.single ? ', the single-upstream cell\'s one fixture' : ''}; ${basename(rf.log)} has no line matching ${ROLE_LINES[mark.role]} since the step began): the mapping of the ${mark.role} role onto this proxy is wrong; nothing of this step is credited to or blamed on the proxy. ${remedy(ctx)}`,
+    `${ctx.cell.id}: ${step}: harness error: the ${mark.role} role's calls (${mapping}) left no trace in the fixture that carries the role (${rf.name}${ctx.fixtures.single ? ", the single-upstream cell's one fixture" : ''}; ${basename(rf.log)} has no line matching ${ROLE_LINES[mark.role]} since the step began): the mapping of the ${mark.role} role onto this proxy is wrong; nothing of this step is credited to or blamed on the proxy. ${remedy(ctx)}`,
   );
 }

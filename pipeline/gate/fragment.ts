@@ -61,7 +61,8 @@ export function validateFragment(f: unknown): string[] {
   validator ??= compileSchemaFile(GATE_FRAGMENT_SCHEMA, [GATE_REPORT_SCHEMA]);
   if (!validator(f)) return (validator.errors ?? []).map(describeAjvError);
   const g = f as GateFragment;
-  if (g.kind === 'cell' && (g.report!.cells.length !== 1 || g.report!.cells[0].id !== g.id)) return [`/report/cells must hold exactly the cell ${JSON.stringify(g.id)}`];
+  if (g.kind === 'cell' && (g.report!.cells.length !== 1 || g.report!.cells[0].id !== g.id))
+    return [`/report/cells must hold exactly the cell ${JSON.stringify(g.id)}`];
   return [];
 }
 
@@ -79,13 +80,16 @@ export interface FragmentRun {
 
 export async function runFragment(o: FragmentOptions): Promise<FragmentRun> {
   const ids = o.cells ?? [];
-  if (ids.length !== 1) throw harnessError(`--fragment: name exactly one cell with --cells (a cell of the config, or ${YARDSTICK_ID}); got ${ids.length}`);
+  if (ids.length !== 1)
+    throw harnessError(`--fragment: name exactly one cell with --cells (a cell of the config, or ${YARDSTICK_ID}); got ${ids.length}`);
   const id = ids[0];
   const cfg = loadGateConfig(o.configFile);
   if (id !== YARDSTICK_ID) {
-    if (!CELL_IDS.includes(id)) throw harnessError(`--cells: unknown cell ${JSON.stringify(id)} (cells: ${CELL_IDS.join(', ')}, or ${YARDSTICK_ID} with --fragment)`);
+    if (!CELL_IDS.includes(id))
+      throw harnessError(`--cells: unknown cell ${JSON.stringify(id)} (cells: ${CELL_IDS.join(', ')}, or ${YARDSTICK_ID} with --fragment)`);
     if (!cfg.cells[id]) throw harnessError(`--cells: cell ${JSON.stringify(id)} is not in ${cfg.source}`);
-  } else if (o.gradeFixture === false) throw harnessError(`--cells ${YARDSTICK_ID} grades the fixture: it cannot be combined with --no-fixture-grade`);
+  } else if (o.gradeFixture === false)
+    throw harnessError(`--cells ${YARDSTICK_ID} grades the fixture: it cannot be combined with --no-fixture-grade`);
   const dir = resolve(o.fragmentDir);
   try {
     assertWritableDir(dir, '--fragment');
@@ -97,7 +101,12 @@ export async function runFragment(o: FragmentOptions): Promise<FragmentRun> {
   const digests = {
     proxy: proxy.digest,
     config: configDigest(readJsonFile(cfg.source)),
-    options: optionsDigest({ clientProtocol: o.clientProtocol ?? 'legacy', adapter: o.adapter ?? ADAPTER_DEFAULTS, baselineFile: o.baselineFile, repeat: o.repeat }),
+    options: optionsDigest({
+      clientProtocol: o.clientProtocol ?? 'legacy',
+      adapter: o.adapter ?? ADAPTER_DEFAULTS,
+      baselineFile: o.baselineFile,
+      repeat: o.repeat,
+    }),
     gate: packageDigest(),
     // set once the fragment is complete (below)
     results: '',
@@ -113,14 +122,21 @@ export async function runFragment(o: FragmentOptions): Promise<FragmentRun> {
     await preflightFixture(cfg.timeouts.ready_ms);
     const y = await gradeYardstick(cfg);
     o.progress?.(`fixture compliance: ${y.status} (${y.reason.slice(0, 160)})`);
-    fragment = { ...head, kind: 'yardstick', generated_at: new Date().toISOString(), exit_code: y.status === 'fail' ? 1 : 0, fixture_compliance: y };
+    fragment = {
+      ...head,
+      kind: 'yardstick',
+      generated_at: new Date().toISOString(),
+      exit_code: y.status === 'fail' ? 1 : 0,
+      fixture_compliance: y,
+    };
   } else {
     const run = await runGate({ ...o, cells: [id], outDir: dir, gradeFixture: false, writeOutputs: false, allowNothingEvaluated: true });
     fragment = { ...head, kind: 'cell', generated_at: new Date().toISOString(), exit_code: run.exitCode, report: run.report };
   }
   fragment.digests.results = resultsDigest(fragment);
   const problems = validateFragment(fragment);
-  if (problems.length) throw harnessError(`gate fragment failed its schema (${problems.length} problem(s)): ${problems.slice(0, 3).join('; ')}`);
+  if (problems.length)
+    throw harnessError(`gate fragment failed its schema (${problems.length} problem(s)): ${problems.slice(0, 3).join('; ')}`);
   writeFileAtomic(file, `${JSON.stringify(fragment, null, 2)}\n`);
   return { fragment, file, exitCode: fragment.exit_code };
 }

@@ -97,21 +97,42 @@ async function pool<T>(items: readonly T[], jobs: number, fn: (t: T) => Promise<
 }
 
 export function skippedCell(c: CellDef, required: boolean, reason: string, status: 'skipped' | 'not_applicable' = 'skipped'): CellResult {
-  const steps: StepResult[] = stepsOf(c).map((s) => ({ name: s.meta.name, order: s.meta.order, status, reason, duration_ms: 0, evidence: {} }));
-  return { id: c.id, transport: c.transport, era: c.era, required, status, reason, attempts: 0, duration_ms: 0, steps, metrics: {}, logs: [] };
+  const steps: StepResult[] = stepsOf(c).map((s) => ({
+    name: s.meta.name,
+    order: s.meta.order,
+    status,
+    reason,
+    duration_ms: 0,
+    evidence: {},
+  }));
+  return {
+    id: c.id,
+    transport: c.transport,
+    era: c.era,
+    required,
+    status,
+    reason,
+    attempts: 0,
+    duration_ms: 0,
+    steps,
+    metrics: {},
+    logs: [],
+  };
 }
 
 /** `--jobs`: an integer >= 0 (0 = the number of cores, as --help says); absent = the config's `jobs`. */
 export function resolveJobs(flag: number | undefined, cfgJobs: number, cores = availableParallelism()): number {
   const v = flag ?? cfgJobs;
-  if (!Number.isInteger(v) || v < 0) throw harnessError(`--jobs must be an integer >= 0 (0 = number of cores), got ${JSON.stringify(flag)}`);
+  if (!Number.isInteger(v) || v < 0)
+    throw harnessError(`--jobs must be an integer >= 0 (0 = number of cores), got ${JSON.stringify(flag)}`);
   return v === 0 ? cores : v;
 }
 
 /** `--repeat`: an integer >= 1 (absent = 1). */
 export function resolveRepeat(flag: number | undefined): number {
   const v = flag ?? 1;
-  if (!Number.isInteger(v) || v < 1 || v > 100) throw harnessError(`--repeat must be an integer from 1 to 100 (runs per cell), got ${JSON.stringify(flag)}`);
+  if (!Number.isInteger(v) || v < 1 || v > 100)
+    throw harnessError(`--repeat must be an integer from 1 to 100 (runs per cell), got ${JSON.stringify(flag)}`);
   return v;
 }
 
@@ -137,15 +158,26 @@ const ROLE_SET = new Set<string>(ROLES);
  */
 export function checkProxySpec(spec: ProxySpec, env: Record<string, string>): void {
   if (spec.kind !== 'command') return;
-  const known = new Set<string>([...CELL_PLACEHOLDERS, ...ROLE_PLACEHOLDERS, ...(spec.configTemplate !== undefined ? ['CONFIG_FILE'] : [])]);
+  const known = new Set<string>([
+    ...CELL_PLACEHOLDERS,
+    ...ROLE_PLACEHOLDERS,
+    ...(spec.configTemplate !== undefined ? ['CONFIG_FILE'] : []),
+  ]);
   const check = (text: string, where: string) => {
     for (const p of placeholdersIn(text)) {
       const [name, role] = p.split(':');
-      if (name === 'CONFIG_FILE' && spec.configTemplate === undefined) throw harnessError(`${where}: {CONFIG_FILE} needs --proxy-config-template FILE (the config the gate fills per cell and writes to {CONFIG_FILE})`);
+      if (name === 'CONFIG_FILE' && spec.configTemplate === undefined)
+        throw harnessError(
+          `${where}: {CONFIG_FILE} needs --proxy-config-template FILE (the config the gate fills per cell and writes to {CONFIG_FILE})`,
+        );
       // the preset runtime placeholders (adapter/preset.ts runtimeValues: {LOOPBACK_GUARD}, {NPM_BIN:pkg}) are resolved at launch
       const runtime = name === 'LOOPBACK_GUARD' ? role === undefined : name === 'NPM_BIN' && role !== undefined;
-      const ok = runtime || (role === undefined ? known.has(name) : (ROLE_PLACEHOLDERS as readonly string[]).includes(name) && ROLE_SET.has(role));
-      if (!ok) throw harnessError(`${where}: unknown placeholder {${p}} (known: ${[...known].map((k) => `{${k}}`).join(' ')}; roles ${ROLES.join('|')})`);
+      const ok =
+        runtime || (role === undefined ? known.has(name) : (ROLE_PLACEHOLDERS as readonly string[]).includes(name) && ROLE_SET.has(role));
+      if (!ok)
+        throw harnessError(
+          `${where}: unknown placeholder {${p}} (known: ${[...known].map((k) => `{${k}}`).join(' ')}; roles ${ROLES.join('|')})`,
+        );
     }
   };
   check(spec.command, '--proxy-cmd');
@@ -155,7 +187,9 @@ export function checkProxySpec(spec: ProxySpec, env: Record<string, string>): vo
       text = readInputText(spec.configTemplate, 'a config template');
     } catch (e) {
       if (isInputRefusal(e)) throw harnessError(e.message);
-      throw harnessError(`${spec.configTemplate}: cannot read config template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      throw harnessError(
+        `${spec.configTemplate}: cannot read config template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      );
     }
     check(text, spec.configTemplate);
   }
@@ -220,7 +254,9 @@ export async function runGate(o: GateOptions = {}): Promise<GateRun> {
     st.deadlineMs = runDeadlineMs(ctx.cfg, runnable.length, ctx.jobs, ctx.grade, ctx.repeat);
     exits.deadline(st.deadlineMs, 'the run deadline (timeouts.run_ms)');
     const { cells, jobs, runId, outDir } = ctx;
-    ctx.say(`run ${runId}: ${runnable.length === cells.length ? `${cells.length} cell(s)` : `${runnable.length} of ${cells.length} cell(s) to run`}, ${jobs} in parallel, deadline ${Math.round(st.deadlineMs / 1000)} s, out ${outDir}`);
+    ctx.say(
+      `run ${runId}: ${runnable.length === cells.length ? `${cells.length} cell(s)` : `${runnable.length} of ${cells.length} cell(s) to run`}, ${jobs} in parallel, deadline ${Math.round(st.deadlineMs / 1000)} s, out ${outDir}`,
+    );
     await preflightPhase(ctx, st, exits);
     await fixtureGradePhase(ctx, st, exits);
     await cellsPhase(ctx, st, runnable);
@@ -241,9 +277,13 @@ function setupRun(o: GateOptions): GateContext {
   // a fragment runs one cell of a gate (optional or not): whether the gate has a required cell is the merge's to judge
   const selected = selectCells(cfg, o.cells, o.allowNothingEvaluated !== true, o.network ?? cfg.network.enabled);
   const knownSteps = [...STEP_NAMES, ...NETWORK_STEP_NAMES.filter((n) => !STEP_NAMES.includes(n))];
-  for (const name of Object.keys(cfg.steps)) if (!knownSteps.includes(name)) throw harnessError(`${cfg.source}: steps.${name}: unknown step (steps: ${knownSteps.join(', ')})`);
+  for (const name of Object.keys(cfg.steps))
+    if (!knownSteps.includes(name)) throw harnessError(`${cfg.source}: steps.${name}: unknown step (steps: ${knownSteps.join(', ')})`);
   // every step advisory: no step could turn a cell red, so a cell would pass whatever the proxy does
-  if (STEP_NAMES.every((n) => cfg.steps[n]?.required === false)) throw harnessError(`${cfg.source}: /steps: every step has "required": false (advisory), so no step could make a cell red; leave at least one step required`);
+  if (STEP_NAMES.every((n) => cfg.steps[n]?.required === false))
+    throw harnessError(
+      `${cfg.source}: /steps: every step has "required": false (advisory), so no step could make a cell red; leave at least one step required`,
+    );
   const jobs = resolveJobs(o.jobs, cfg.jobs);
   const repeat = resolveRepeat(o.repeat);
   const outDir = resolve(o.outDir ?? 'results/gate');
@@ -264,11 +304,35 @@ function setupRun(o: GateOptions): GateContext {
   const cells = CELLS.filter((c) => selected.includes(c.id));
   const expected: ExpectedCell[] = cells.map((c) => ({ id: c.id, required: cfg.cells[c.id].required, transport: c.transport, era: c.era }));
   const say = (line: string) => o.progress?.(line);
-  return { o, t0, cfg, selected, jobs, repeat, outDir, secrets, env, proxy, baseline, runId, cells, expected, grade: o.gradeFixture !== false, say };
+  return {
+    o,
+    t0,
+    cfg,
+    selected,
+    jobs,
+    repeat,
+    outDir,
+    secrets,
+    env,
+    proxy,
+    baseline,
+    runId,
+    cells,
+    expected,
+    grade: o.gradeFixture !== false,
+    say,
+  };
 }
 
 /** The report document of the run so far (fail-closed assembly, the fixture's own grade, timing). */
-function buildReport(ctx: GateContext, st: GateState, verdict: GateReport['verdict'], exitCode: GateReport['exit_code'], allCells: CellResult[], extra: Partial<GateReport> = {}): GateReport {
+function buildReport(
+  ctx: GateContext,
+  st: GateState,
+  verdict: GateReport['verdict'],
+  exitCode: GateReport['exit_code'],
+  allCells: CellResult[],
+  extra: Partial<GateReport> = {},
+): GateReport {
   const { o, cfg } = ctx;
   const yardstick = st.yardstick;
   const a = assemble(ctx.expected, allCells, o.allowFlaky ?? false);
@@ -288,16 +352,44 @@ function buildReport(ctx: GateContext, st: GateState, verdict: GateReport['verdi
     run_id: ctx.runId,
     proxy: { description: redact(ctx.proxy.description, ctx.secrets), ...(style ? { style } : {}) },
     config: { file: cfg.source },
-    options: { jobs: ctx.jobs, allow_flaky: o.allowFlaky ?? false, cells: ctx.selected, baseline: o.baselineFile ?? null, client_protocol: o.clientProtocol ?? 'legacy', retries: cfg.retries, repeat: ctx.repeat },
+    options: {
+      jobs: ctx.jobs,
+      allow_flaky: o.allowFlaky ?? false,
+      cells: ctx.selected,
+      baseline: o.baselineFile ?? null,
+      client_protocol: o.clientProtocol ?? 'legacy',
+      retries: cfg.retries,
+      repeat: ctx.repeat,
+    },
     // the network cells' own steps after the main ones (summary.md draws them in their own table)
-    steps: [...STEPS, ...(ctx.cells.some((c) => c.network) ? NETWORK_STEPS.filter((s) => !STEP_NAMES.includes(s.meta.name)) : [])].map((s) => ({ order: s.meta.order, name: s.meta.name, title: s.meta.title, optional: s.meta.optional === true, needs: [...s.meta.needs], required: cfg.steps[s.meta.name]?.required !== false })),
+    steps: [...STEPS, ...(ctx.cells.some((c) => c.network) ? NETWORK_STEPS.filter((s) => !STEP_NAMES.includes(s.meta.name)) : [])].map(
+      (s) => ({
+        order: s.meta.order,
+        name: s.meta.name,
+        title: s.meta.title,
+        optional: s.meta.optional === true,
+        needs: [...s.meta.needs],
+        required: cfg.steps[s.meta.name]?.required !== false,
+      }),
+    ),
     cells: a.cells,
-    counts: { pass: count('pass'), fail: count('fail'), flaky: count('flaky'), skipped: count('skipped'), ...(count('not_applicable') ? { not_applicable: count('not_applicable') } : {}) },
+    counts: {
+      pass: count('pass'),
+      fail: count('fail'),
+      flaky: count('flaky'),
+      skipped: count('skipped'),
+      ...(count('not_applicable') ? { not_applicable: count('not_applicable') } : {}),
+    },
     failures: a.failures,
     advisories: a.advisories,
     ...(yardstick ? { fixture_compliance: yardstick } : {}),
     ...extra,
-    timing: { total_ms: Math.round(performance.now() - ctx.t0), provenance: 'measured', deadline_ms: st.deadlineMs, ...(st.fixtureStartMs !== undefined ? { fixture_start_ms: st.fixtureStartMs } : {}) },
+    timing: {
+      total_ms: Math.round(performance.now() - ctx.t0),
+      provenance: 'measured',
+      deadline_ms: st.deadlineMs,
+      ...(st.fixtureStartMs !== undefined ? { fixture_start_ms: st.fixtureStartMs } : {}),
+    },
   };
 }
 
@@ -321,15 +413,27 @@ function installExits(ctx: GateContext, st: GateState): GateExits {
     try {
       const done = new Set(st.results.map((r) => r.id));
       const unfinished = cells.filter((c) => !done.has(c.id));
-      const partial = [...st.results, ...unfinished.map((c) => skippedCell(c, cfg.cells[c.id].required, `interrupted: ${reason} before this cell finished`))];
+      const partial = [
+        ...st.results,
+        ...unfinished.map((c) => skippedCell(c, cfg.cells[c.id].required, `interrupted: ${reason} before this cell finished`)),
+      ];
       const report = buildReport(ctx, st, 'interrupted', code, partial, {
-        interrupted: { reason, phase: st.phase, exit_code: code, ...(signal ? { signal } : {}), unfinished_cells: unfinished.map((c) => c.id), killed_processes: killed },
+        interrupted: {
+          reason,
+          phase: st.phase,
+          exit_code: code,
+          ...(signal ? { signal } : {}),
+          unfinished_cells: unfinished.map((c) => c.id),
+          killed_processes: killed,
+        },
       });
       where = `partial report ${writeGateOutputs(report, outDir).report}`;
     } catch (e) {
       where = `no partial report (${(e as Error).message.split('\n')[0]})`;
     }
-    process.stderr.write(`${termLine(`mcpgauge gate: interrupted (${reason}) during ${st.phase}; ${killed} process(es) ended; ${where}`)}\n`);
+    process.stderr.write(
+      `${termLine(`mcpgauge gate: interrupted (${reason}) during ${st.phase}; ${killed} process(es) ended; ${where}`)}\n`,
+    );
     process.exit(code);
   };
   const onSigint = () => end('SIGINT', 130, 'SIGINT');
@@ -407,10 +511,16 @@ async function classifyCells(ctx: GateContext, st: GateState): Promise<CellDef[]
 /** nothing would be evaluated, or no required cell can run: not a green run (exit 2, the reasons in one line) */
 function checkRunnable(ctx: GateContext, st: GateState, runnable: CellDef[]): void {
   const { cfg, expected } = ctx;
-  if (runnable.length === 0) throw harnessError(`nothing evaluated: no selected cell can run (${st.results.map((r) => `${r.id} ${r.reason}`).join('; ')})`);
+  if (runnable.length === 0)
+    throw harnessError(`nothing evaluated: no selected cell can run (${st.results.map((r) => `${r.id} ${r.reason}`).join('; ')})`);
   const requiredIds = expected.filter((e) => e.required).map((e) => e.id);
   if (requiredIds.length && !runnable.some((c) => cfg.cells[c.id].required)) {
-    throw harnessError(`no required cell can run: ${st.results.filter((r) => r.required).map((r) => `${r.id} ${r.reason}`).join('; ')}`);
+    throw harnessError(
+      `no required cell can run: ${st.results
+        .filter((r) => r.required)
+        .map((r) => `${r.id} ${r.reason}`)
+        .join('; ')}`,
+    );
   }
 }
 
@@ -448,21 +558,38 @@ async function cellsPhase(ctx: GateContext, st: GateState, runnable: CellDef[]):
     try {
       const r = await runCell(c, cfg.cells[c.id].required, {
         cfg,
-        opts: { adapter: ctx.proxy.adapter, baseline: ctx.baseline, clientProtocol: o.clientProtocol ?? 'legacy', upstreams: ctx.proxy.fronts.upstreams, fixtureStartMs: st.fixtureStartMs, repeat: ctx.repeat },
+        opts: {
+          adapter: ctx.proxy.adapter,
+          baseline: ctx.baseline,
+          clientProtocol: o.clientProtocol ?? 'legacy',
+          upstreams: ctx.proxy.fronts.upstreams,
+          fixtureStartMs: st.fixtureStartMs,
+          repeat: ctx.repeat,
+        },
         spec: ctx.proxy.spec,
         runId: ctx.runId,
         outDir: ctx.outDir,
         env: ctx.env,
         secrets,
-        onStep: o.verbose ? (cell, s) => say(`${cell}: ${String(s.order).padStart(2)} ${s.name} ${s.status}${s.status === 'fail' ? ` (${s.reason.slice(0, 100)})` : ''}`) : undefined,
+        onStep: o.verbose
+          ? (cell, s) =>
+              say(
+                `${cell}: ${String(s.order).padStart(2)} ${s.name} ${s.status}${s.status === 'fail' ? ` (${s.reason.slice(0, 100)})` : ''}`,
+              )
+          : undefined,
       });
       st.results.push(r);
       const failed = r.steps.find((s) => s.status === 'fail');
-      say(`${c.id}: ${r.status.toUpperCase()} in ${(r.duration_ms / 1000).toFixed(1)} s${r.attempts > 1 ? ` (${r.attempts} attempts)` : ''}${failed ? ` at ${failed.name}: ${redact(failed.reason, secrets).slice(0, 160)}` : ''}`);
+      say(
+        `${c.id}: ${r.status.toUpperCase()} in ${(r.duration_ms / 1000).toFixed(1)} s${r.attempts > 1 ? ` (${r.attempts} attempts)` : ''}${failed ? ` at ${failed.name}: ${redact(failed.reason, secrets).slice(0, 160)}` : ''}`,
+      );
     } catch (e) {
       // anything that escapes a cell is the harness's problem, never a proxy verdict: exit 2 with the reason
       const msg = redact(String((e as Error)?.message ?? e).split('\n')[0], secrets);
-      harness = e instanceof UserError && e.exitCode === 2 ? new UserError(redact(e.message, secrets), 2) : harnessError(`${c.id}: harness error: ${msg}`);
+      harness =
+        e instanceof UserError && e.exitCode === 2
+          ? new UserError(redact(e.message, secrets), 2)
+          : harnessError(`${c.id}: harness error: ${msg}`);
       say(`${c.id}: harness error: ${msg}`);
     }
   });

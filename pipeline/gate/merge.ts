@@ -24,7 +24,21 @@
  * Exit 0 green, 1 red, 2 could not run (no DIR, a DIR that is not a folder, a bad config or
  * --cells, no required cell evaluated, a fragment whose results digest does not match).
  */
-import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { assertWritableDir, readInputText, readJsonFile } from '../util/fs.ts';
 import { CELLS, CELL_IDS, cellSlug } from './cells.ts';
@@ -84,7 +98,8 @@ function findFragments(dir: string, out: string[], skipped: string[], inLogs = f
     const st = lstatSync(p);
     const odd = oddKind(st);
     if (odd !== null) {
-      if (!inLogs && (st.isSymbolicLink() || name.endsWith(FRAGMENT_SUFFIX))) skipped.push(`${relative(process.cwd(), p) || p} is ${odd}: not followed, not read`);
+      if (!inLogs && (st.isSymbolicLink() || name.endsWith(FRAGMENT_SUFFIX)))
+        skipped.push(`${relative(process.cwd(), p) || p} is ${odd}: not followed, not read`);
     } else if (st.isDirectory()) findFragments(p, out, skipped, inLogs || name === 'logs');
     else if (name.endsWith(FRAGMENT_SUFFIX)) out.push(p);
   }
@@ -146,11 +161,15 @@ function load(path: string, want: { config: string; gate: string; configFile: st
   // edited or truncated after it was written (a verdict turned green, say): refused outright, nothing is merged
   const recomputed = resultsDigest(f);
   if (recomputed !== f.digests.results) {
-    throw harnessError(`gate merge: fragment ${file}: digests.results does not match its content (it says ${short(f.digests.results)}…, the content gives ${short(recomputed)}…): changed after it was written; nothing merged`);
+    throw harnessError(
+      `gate merge: fragment ${file}: digests.results does not match its content (it says ${short(f.digests.results)}…, the content gives ${short(recomputed)}…): changed after it was written; nothing merged`,
+    );
   }
   e.fragment = f;
-  if (f.digests.config !== want.config) e.problem = `comes from a different config (config digest ${short(f.digests.config)}…, ${want.configFile} has ${short(want.config)}…)`;
-  else if (f.digests.gate !== want.gate) e.problem = `was measured by other gate code (gate digest ${short(f.digests.gate)}…, this mcpgauge is ${short(want.gate)}…)`;
+  if (f.digests.config !== want.config)
+    e.problem = `comes from a different config (config digest ${short(f.digests.config)}…, ${want.configFile} has ${short(want.config)}…)`;
+  else if (f.digests.gate !== want.gate)
+    e.problem = `was measured by other gate code (gate digest ${short(f.digests.gate)}…, this mcpgauge is ${short(want.gate)}…)`;
   return e;
 }
 
@@ -188,7 +207,10 @@ function picker(entries: readonly Entry[], accepted: Entry[]): (id: string) => P
 /** the fixture's own grade from its fragment; a missing, duplicate, rejected or failing one is a failure */
 function mergedYardstick(pick: (id: string) => Pick, dirs: readonly string[], failures: string[]): YardstickResult | undefined {
   const p = pick(YARDSTICK_ID);
-  if (p === null) failures.push(`fixture-compliance: no ${YARDSTICK_ID} fragment in ${dirs.join(', ')} (its job wrote none: run \`mcpgauge gate --cells ${YARDSTICK_ID} --fragment DIR\`, or merge with --no-fixture-grade); fail closed`);
+  if (p === null)
+    failures.push(
+      `fixture-compliance: no ${YARDSTICK_ID} fragment in ${dirs.join(', ')} (its job wrote none: run \`mcpgauge gate --cells ${YARDSTICK_ID} --fragment DIR\`, or merge with --no-fixture-grade); fail closed`,
+    );
   else if ('why' in p) failures.push(`fixture-compliance: ${p.why}`);
   else {
     const yardstick = p.entry.fragment!.fixture_compliance!;
@@ -249,7 +271,10 @@ function copyCellLogs(cellFragments: readonly Entry[], outDir: string, skipped: 
     const odd = top && oddKind(top);
     if (odd) logs.push(`logs is ${odd}`);
     else if (top) copyLogs(from, to, `logs/${slug}`, logs);
-    if (logs.length) skipped.push(`${e.file}: ${logs.length > 10 ? `${logs.slice(0, 10).join('; ')}; and ${logs.length - 10} more` : logs.join('; ')}: not followed, not copied`);
+    if (logs.length)
+      skipped.push(
+        `${e.file}: ${logs.length > 10 ? `${logs.slice(0, 10).join('; ')}; and ${logs.length - 10} more` : logs.join('; ')}: not followed, not copied`,
+      );
   }
 }
 
@@ -278,7 +303,13 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
     const e = expected.find((x) => x.id === c.id)!;
     if (p === null) {
       if (cfg.cells[c.id].enabled === false) results.push(skippedCell(c, e.required, `skipped: disabled in ${cfg.source}`));
-      else results.push(synthetic(e, `no fragment for this cell in ${o.dirs.join(', ')}: its job wrote none (it died, was cancelled or did not run); fail closed`));
+      else
+        results.push(
+          synthetic(
+            e,
+            `no fragment for this cell in ${o.dirs.join(', ')}: its job wrote none (it died, was cancelled or did not run); fail closed`,
+          ),
+        );
     } else if ('why' in p) results.push(synthetic(e, p.why));
     else results.push(p.entry.fragment!.report!.cells[0]);
   }
@@ -290,13 +321,18 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
     throw harnessError(`gate merge: no required cell was evaluated: ${requiredResults.map((r) => `${r.id} ${r.reason}`).join('; ')}`);
   }
 
-  const yardstick = o.gradeFixture !== false && cells.some((c) => cfg.cells[c.id].enabled !== false) ? mergedYardstick(pick, o.dirs, failures) : undefined;
+  const yardstick =
+    o.gradeFixture !== false && cells.some((c) => cfg.cells[c.id].enabled !== false) ? mergedYardstick(pick, o.dirs, failures) : undefined;
 
   judgeLeftovers(entries, failures, advisories);
   const proxies = disagreement(accepted, 'proxy');
-  if (proxies.distinct.length > 1) failures.push(`proxy-build: the fragments come from ${proxies.distinct.length} different proxy builds: ${proxies.text}; fail closed`);
+  if (proxies.distinct.length > 1)
+    failures.push(`proxy-build: the fragments come from ${proxies.distinct.length} different proxy builds: ${proxies.text}; fail closed`);
   const options = disagreement(accepted, 'options');
-  if (options.distinct.length > 1) failures.push(`options: the fragments ran with ${options.distinct.length} different run options (client protocol, adapter options, baseline): ${options.text}; fail closed`);
+  if (options.distinct.length > 1)
+    failures.push(
+      `options: the fragments ran with ${options.distinct.length} different run options (client protocol, adapter options, baseline): ${options.text}; fail closed`,
+    );
 
   const cellFragments = accepted.filter((e) => e.fragment!.kind === 'cell');
   copyCellLogs(cellFragments, outDir, skipped);
@@ -309,10 +345,16 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
   const head = accepted.map((e) => e.fragment!).find((f) => f.kind === 'cell')?.report;
   const count = (s: string) => a.cells.filter((c) => c.status === s).length;
   const style = a.cells.find((c) => c.style)?.style;
-  const totals = accepted.map((e) => (e.fragment!.kind === 'cell' ? e.fragment!.report!.timing.total_ms : e.fragment!.fixture_compliance!.duration_ms));
+  const totals = accepted.map((e) =>
+    e.fragment!.kind === 'cell' ? e.fragment!.report!.timing.total_ms : e.fragment!.fixture_compliance!.duration_ms,
+  );
   // header fields (and any the run adds later) as the fragments' own one-cell reports carry them;
   // the gate digest guarantees the same gate code wrote them
-  const { fixture_compliance: _none, merged_from: _nor, ...base } = head ?? {
+  const {
+    fixture_compliance: _none,
+    merged_from: _nor,
+    ...base
+  } = head ?? {
     proxy: { description: 'unknown: no cell fragment was accepted' },
     options: { baseline: null, client_protocol: 'legacy' as const },
     steps: STEPS.map((s) => ({ order: s.meta.order, name: s.meta.name, title: s.meta.title, optional: s.meta.optional === true })),
@@ -337,12 +379,24 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
     },
     steps: base.steps,
     cells: a.cells,
-    counts: { pass: count('pass'), fail: count('fail'), flaky: count('flaky'), skipped: count('skipped'), ...(count('not_applicable') ? { not_applicable: count('not_applicable') } : {}) },
+    counts: {
+      pass: count('pass'),
+      fail: count('fail'),
+      flaky: count('flaky'),
+      skipped: count('skipped'),
+      ...(count('not_applicable') ? { not_applicable: count('not_applicable') } : {}),
+    },
     failures: a.failures,
     advisories: a.advisories,
     ...(yardstick ? { fixture_compliance: yardstick } : {}),
     merged_from: {
-      fragments: entries.map((e) => ({ file: e.file, id: e.id, kind: e.fragment?.kind ?? null, status: e.status!, ...(e.reason ? { reason: e.reason } : {}) })),
+      fragments: entries.map((e) => ({
+        file: e.file,
+        id: e.id,
+        kind: e.fragment?.kind ?? null,
+        status: e.status!,
+        ...(e.reason ? { reason: e.reason } : {}),
+      })),
       digests: { config: want.config, gate: want.gate, proxy: proxies.distinct, options: options.distinct },
     },
     // the longest job: the matrix's wall time when every job ran at once

@@ -6,7 +6,16 @@
  */
 import { resolve } from 'node:path';
 import { UserError } from '../types.ts';
-import { ADAPTER_DEFAULTS, endpointTemplate, loadPreset, presetAdapter, presetSpec, type AdapterOptions, type ProxySpec, type TransportChoice } from '../adapter/index.ts';
+import {
+  ADAPTER_DEFAULTS,
+  endpointTemplate,
+  loadPreset,
+  presetAdapter,
+  presetSpec,
+  type AdapterOptions,
+  type ProxySpec,
+  type TransportChoice,
+} from '../adapter/index.ts';
 import type { GateConfig } from './config.ts';
 import type { FixtureTransport } from './cells.ts';
 
@@ -44,10 +53,16 @@ export interface ProxyFlags {
 /** `--fronts stdio,http-stateless[:1]` */
 export function parseFronts(v: string): Omit<Fronts, 'source'> {
   const [list, n] = v.split(':');
-  const transports = list.split(',').map((s) => s.trim()).filter(Boolean);
-  for (const t of transports) if (!(FIXTURE_TRANSPORTS as readonly string[]).includes(t)) throw new UserError(`--fronts: unknown fixture transport ${JSON.stringify(t)} (valid: ${FIXTURE_TRANSPORTS.join(', ')})`, 2);
+  const transports = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const t of transports)
+    if (!(FIXTURE_TRANSPORTS as readonly string[]).includes(t))
+      throw new UserError(`--fronts: unknown fixture transport ${JSON.stringify(t)} (valid: ${FIXTURE_TRANSPORTS.join(', ')})`, 2);
   if (transports.length === 0) throw new UserError('--fronts: no transport given', 2);
-  if (n !== undefined && n !== '1' && n !== 'many') throw new UserError(`--fronts: the upstream count after ':' must be 1 or many, got ${JSON.stringify(n)}`, 2);
+  if (n !== undefined && n !== '1' && n !== 'many')
+    throw new UserError(`--fronts: the upstream count after ':' must be 1 or many, got ${JSON.stringify(n)}`, 2);
   return { transports: transports as FixtureTransport[], upstreams: n === '1' ? 1 : 'many' };
 }
 
@@ -58,29 +73,45 @@ export function chooseProxy(o: ProxyFlags, cfg: GateConfig): ProxyChoice {
   let choice: ProxyChoice;
   const transport = o.proxyTransport === 'auto' ? undefined : o.proxyTransport;
   if (o.preset !== undefined) {
-    if (o.proxyCmd !== undefined || o.proxyUrl !== undefined) throw new UserError('--preset cannot be combined with --proxy-cmd or --proxy-url', 2);
+    if (o.proxyCmd !== undefined || o.proxyUrl !== undefined)
+      throw new UserError('--preset cannot be combined with --proxy-cmd or --proxy-url', 2);
     const p = loadPreset(o.preset);
     const spec = presetSpec(p);
     if (spec.kind === 'command') {
       if (o.proxyConfigTemplate !== undefined) spec.configTemplate = resolve(o.proxyConfigTemplate);
       if (transport !== undefined) spec.transport = transport;
-      if (o.proxyEndpoint !== undefined || transport !== undefined) spec.url = spec.transport === 'stdio' ? undefined : endpointTemplate(spec.transport ?? 'streamable-http', o.proxyEndpoint ?? p.endpoint);
+      if (o.proxyEndpoint !== undefined || transport !== undefined)
+        spec.url =
+          spec.transport === 'stdio' ? undefined : endpointTemplate(spec.transport ?? 'streamable-http', o.proxyEndpoint ?? p.endpoint);
     }
     fronts = { transports: p.fronts.transports, upstreams: p.fronts.upstreams, source: `preset ${p.name}` };
     choice = { spec, description: `preset ${p.name}: ${p.command}`, fronts, adapter: presetAdapter(p, adapter, o.adapterExplicit) };
   } else if (o.proxyUrl !== undefined) {
     if (o.proxyCmd !== undefined) throw new UserError('--proxy-url and --proxy-cmd cannot be combined', 2);
     if (transport === 'stdio') throw new UserError('--proxy-transport stdio needs --proxy-cmd (a URL is HTTP)', 2);
-    choice = { spec: { kind: 'url', url: o.proxyUrl, apiKey: o.apiKey, transport }, description: `proxy at ${o.proxyUrl}`, fronts, adapter };
+    choice = {
+      spec: { kind: 'url', url: o.proxyUrl, apiKey: o.apiKey, transport },
+      description: `proxy at ${o.proxyUrl}`,
+      fronts,
+      adapter,
+    };
   } else {
     if (o.apiKey !== undefined) throw new UserError('--api-key needs --proxy-url (a started proxy gets {API_KEY})', 2);
     if (o.proxyCmd !== undefined) {
       const tpl = o.proxyConfigTemplate !== undefined ? resolve(o.proxyConfigTemplate) : undefined;
       // HTTP-served when asked (--proxy-transport / --proxy-endpoint) or when the template uses {PORT}
-      const http = transport !== undefined ? transport !== 'stdio' : o.proxyEndpoint !== undefined || /\{PORT\}/.test(o.proxyCmd) || (tpl !== undefined && cfg.proxy.url !== undefined);
+      const http =
+        transport !== undefined
+          ? transport !== 'stdio'
+          : o.proxyEndpoint !== undefined || /\{PORT\}/.test(o.proxyCmd) || (tpl !== undefined && cfg.proxy.url !== undefined);
       const t = http ? (transport ?? 'streamable-http') : 'stdio';
       const url = http ? endpointTemplate(t as 'streamable-http' | 'sse', o.proxyEndpoint) : undefined;
-      choice = { spec: { kind: 'command', command: o.proxyCmd, configTemplate: tpl, url, transport: t }, description: `--proxy-cmd ${o.proxyCmd}`, fronts, adapter };
+      choice = {
+        spec: { kind: 'command', command: o.proxyCmd, configTemplate: tpl, url, transport: t },
+        description: `--proxy-cmd ${o.proxyCmd}`,
+        fronts,
+        adapter,
+      };
       // a bridge command with one fixture placeholder fronts one upstream: say so, unless --fronts does
       const inferred = o.fronts === undefined && tpl === undefined ? inferFronts(o.proxyCmd) : undefined;
       if (inferred) {
@@ -89,7 +120,8 @@ export function chooseProxy(o: ProxyFlags, cfg: GateConfig): ProxyChoice {
       }
     } else {
       if (o.proxyConfigTemplate !== undefined) throw new UserError('--proxy-config-template needs --proxy-cmd', 2);
-      if (transport !== undefined || o.proxyEndpoint !== undefined) throw new UserError('--proxy-transport/--proxy-endpoint need --proxy-cmd, --proxy-url or --preset', 2);
+      if (transport !== undefined || o.proxyEndpoint !== undefined)
+        throw new UserError('--proxy-transport/--proxy-endpoint need --proxy-cmd, --proxy-url or --preset', 2);
       choice = {
         spec: { kind: 'command', command: cfg.proxy.command, configTemplate: cfg.proxy.config_template, url: cfg.proxy.url },
         description: `reference proxy (${cfg.proxy.command})`,
@@ -125,7 +157,11 @@ export function inferFronts(template: string): Fronts | undefined {
   const ones = uses.filter((u) => ONE_UPSTREAM.some((x) => x.name === u.name));
   if (ones.length !== 1) return undefined;
   const hit = ONE_UPSTREAM.find((x) => x.name === ones[0].name)!;
-  return { transports: hit.transports, upstreams: 1, source: `inferred: the --proxy-cmd template has one {${hit.name}} and no list of upstreams; --fronts overrides` };
+  return {
+    transports: hit.transports,
+    upstreams: 1,
+    source: `inferred: the --proxy-cmd template has one {${hit.name}} and no list of upstreams; --fronts overrides`,
+  };
 }
 
 /** Why a cell of this fixture transport does not apply to the proxy, or null when it does. */

@@ -13,7 +13,8 @@ export interface Ping {
 
 export async function ping(s: ProxySession, server: string, timeoutMs: number): Promise<Ping> {
   const j = await callJson(s, `${server}:ping`, {}, timeoutMs);
-  if (typeof j?.instance_id !== 'string' || typeof j?.counter !== 'number') throw new Error(`ping answer is not {instance_id, counter}: ${oneLine(JSON.stringify(j))}`);
+  if (typeof j?.instance_id !== 'string' || typeof j?.counter !== 'number')
+    throw new Error(`ping answer is not {instance_id, counter}: ${oneLine(JSON.stringify(j))}`);
   return { instance_id: j.instance_id, counter: j.counter };
 }
 
@@ -23,7 +24,13 @@ export interface Recovery {
   evidence: Record<string, unknown>;
 }
 
-export async function awaitNewInstance(s: ProxySession, server: string, old: string, recoveryMs: number, callMs: number): Promise<Recovery> {
+export async function awaitNewInstance(
+  s: ProxySession,
+  server: string,
+  old: string,
+  recoveryMs: number,
+  callMs: number,
+): Promise<Recovery> {
   const t0 = Date.now();
   const deadline = t0 + recoveryMs;
   let polls = 0;
@@ -34,8 +41,17 @@ export async function awaitNewInstance(s: ProxySession, server: string, old: str
       const p = await ping(s, server, Math.max(500, Math.min(callMs, deadline - Date.now())));
       if (p.instance_id !== old) {
         const ev = { old_instance: old, new_instance: p.instance_id, counter: p.counter, polls, recovered_after_ms: Date.now() - t0 };
-        if (p.counter !== 1) return { ok: false, reason: `a new instance answered but its counter is ${p.counter}, not 1 (pings reached it that the gate did not send?)`, evidence: ev };
-        return { ok: true, reason: `a new fixture process (instance ${p.instance_id}, counter 1) answered after ${ev.recovered_after_ms} ms and ${polls} poll(s), no restart requested`, evidence: ev };
+        if (p.counter !== 1)
+          return {
+            ok: false,
+            reason: `a new instance answered but its counter is ${p.counter}, not 1 (pings reached it that the gate did not send?)`,
+            evidence: ev,
+          };
+        return {
+          ok: true,
+          reason: `a new fixture process (instance ${p.instance_id}, counter 1) answered after ${ev.recovered_after_ms} ms and ${polls} poll(s), no restart requested`,
+          evidence: ev,
+        };
       }
       last = `still the old instance ${old}`;
     } catch (e) {

@@ -42,11 +42,17 @@ export function combineRuns(runs: readonly (readonly StepResult[])[], steps: Gat
   const last = runs[runs.length - 1];
   return last.map((lastStep) => {
     const mine = runs.map((r) => r.find((s) => s.name === lastStep.name)).filter((s): s is StepResult => s !== undefined);
-    const ran = mine.map((s, i) => ({ s, run: i + 1 })).filter(({ s }) => s.status === 'pass' || s.status === 'fail' || s.status === 'flaky');
+    const ran = mine
+      .map((s, i) => ({ s, run: i + 1 }))
+      .filter(({ s }) => s.status === 'pass' || s.status === 'fail' || s.status === 'flaky');
     if (ran.length === 0) return { ...lastStep, reason: `${lastStep.reason} (in all ${runs.length} runs)` };
     const passes = ran.filter(({ s }) => s.status === 'pass').length;
     const failed = ran.filter(({ s }) => s.status !== 'pass');
-    const rate = stepRate(passes, ran.length, failed.map((f) => f.run));
+    const rate = stepRate(
+      passes,
+      ran.length,
+      failed.map((f) => f.run),
+    );
     const min = steps[lastStep.name]?.min_pass_rate;
     const status: StepStatus = repeatStatus(passes, ran.length, min);
     const shown = failed[0]?.s ?? ran[ran.length - 1].s;

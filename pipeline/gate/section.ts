@@ -20,17 +20,31 @@ const COLOUR: Record<StepStatus, string> = {
 };
 
 /** the word on the pill (short, so the 13 step columns fit); the title says it in full with the reason */
-const LABEL: Record<StepStatus, string> = { pass: 'pass', flaky: 'flaky', fail: 'fail', blocked: 'blocked', skipped: 'skipped', not_applicable: 'n/a' };
+const LABEL: Record<StepStatus, string> = {
+  pass: 'pass',
+  flaky: 'flaky',
+  fail: 'fail',
+  blocked: 'blocked',
+  skipped: 'skipped',
+  not_applicable: 'n/a',
+};
 
 function pill(status: StepStatus, title: string) {
-  return rich(html`<span class="gate-st" title="${status.replace('_', ' ')}: ${title}" style="${COLOUR[status]};display:inline-block;padding:2px 6px;border-radius:3px;font-size:11px;white-space:nowrap">${LABEL[status]}</span>`, status);
+  return rich(
+    html`<span class="gate-st" title="${status.replace('_', ' ')}: ${title}" style="${COLOUR[status]};display:inline-block;padding:2px 6px;border-radius:3px;font-size:11px;white-space:nowrap">${LABEL[status]}</span>`,
+    status,
+  );
 }
 
 export const gateSection: ReportSection<GateReport> = {
   id: 'gate',
   title: 'Release gate',
   provenanceKeys: ['gate'],
-  schemaRefs: ['gate-report.schema.json#/properties/cells', 'gate-report.schema.json#/$defs/step', 'gate-report.schema.json#/properties/fixture_compliance'],
+  schemaRefs: [
+    'gate-report.schema.json#/properties/cells',
+    'gate-report.schema.json#/$defs/step',
+    'gate-report.schema.json#/properties/fixture_compliance',
+  ],
   build(g) {
     const rows: TableRow[] = g.cells.map((c) => {
       const row: TableRow = {
@@ -50,19 +64,43 @@ export const gateSection: ReportSection<GateReport> = {
     const verdict = g.verdict.toUpperCase();
     const word = verdictWord(g);
     const redOptional = word.startsWith(`${verdict} (`) ? word.slice(verdict.length + 2, -1) : '';
-    const failing = g.cells.flatMap((c) => c.steps.filter((s) => s.status === 'fail').map((s) => html`<b>${c.id}</b> step ${s.order} ${s.name}: ${s.reason}`));
+    const failing = g.cells.flatMap((c) =>
+      c.steps.filter((s) => s.status === 'fail').map((s) => html`<b>${c.id}</b> step ${s.order} ${s.name}: ${s.reason}`),
+    );
     return {
       tiles: [
-        { label: 'Verdict', value: verdict, sub: `${redOptional ? `${redOptional}; ` : ''}exit code ${g.exit_code}`, provenance: 'measured' },
-        { label: 'Cells green', value: `${g.counts.pass + (g.options.allow_flaky ? g.counts.flaky : 0)} / ${g.cells.length}`, sub: countsText(g.counts), provenance: 'measured' },
-        { label: 'Wall time', value: `${fmtNum(g.timing.total_ms / 1000, 1)} s`, sub: `${g.options.jobs} cells in parallel`, provenance: 'measured' },
+        {
+          label: 'Verdict',
+          value: verdict,
+          sub: `${redOptional ? `${redOptional}; ` : ''}exit code ${g.exit_code}`,
+          provenance: 'measured',
+        },
+        {
+          label: 'Cells green',
+          value: `${g.counts.pass + (g.options.allow_flaky ? g.counts.flaky : 0)} / ${g.cells.length}`,
+          sub: countsText(g.counts),
+          provenance: 'measured',
+        },
+        {
+          label: 'Wall time',
+          value: `${fmtNum(g.timing.total_ms / 1000, 1)} s`,
+          sub: `${g.options.jobs} cells in parallel`,
+          provenance: 'measured',
+        },
       ],
       blocks: [
-        { kind: 'kv', items: [{ label: 'Proxy under test', value: `${g.proxy.description}${g.proxy.style ? ` (${g.proxy.style} style)` : ''}` }, { label: 'Generated', value: g.generated_at }] },
+        {
+          kind: 'kv',
+          items: [
+            { label: 'Proxy under test', value: `${g.proxy.description}${g.proxy.style ? ` (${g.proxy.style} style)` : ''}` },
+            { label: 'Generated', value: g.generated_at },
+          ],
+        },
         {
           kind: 'table',
           id: 'gate-grid',
-          caption: 'Each cell (fixture transport × protocol era) runs the steps in order; a failed step blocks only the steps that need it. Hover a mark for its reason (n/a = not applicable).',
+          caption:
+            'Each cell (fixture transport × protocol era) runs the steps in order; a failed step blocks only the steps that need it. Hover a mark for its reason (n/a = not applicable).',
           columns: [
             { key: 'cell', label: 'Cell', type: 'key' },
             { key: 'required', label: 'Required', type: 'text' },
@@ -89,7 +127,14 @@ export const gateSection: ReportSection<GateReport> = {
                   { key: 'evaluated', label: 'Checks evaluated', type: 'int' as const },
                   { key: 'failing', label: 'Failing', type: 'text' as const },
                 ],
-                rows: g.fixture_compliance.runs.map((r) => ({ wire: r.wire, revision: r.revision, grade: r.grade ?? 'no grade', score: r.score, evaluated: r.evaluated, failing: r.failing.join(', ') })),
+                rows: g.fixture_compliance.runs.map((r) => ({
+                  wire: r.wire,
+                  revision: r.revision,
+                  grade: r.grade ?? 'no grade',
+                  score: r.score,
+                  evaluated: r.evaluated,
+                  failing: r.failing.join(', '),
+                })),
                 rowClasses: g.fixture_compliance.runs.map((r) => (r.failing.length ? 'err' : '')),
               },
             ]

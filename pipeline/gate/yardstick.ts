@@ -55,7 +55,10 @@ function row(wire: YardstickRun['wire'], r: RunReport): YardstickRun {
  * `fixtureEnv`: extra fixture environment (tests: a FIXTURE_BREAK knob shows the step can fail);
  * `tag`: the run's MCPGAUGE_GATE_TAG value for the fixtures started here (found by the sweep).
  */
-export async function gradeYardstick(cfg: GateConfig, o: { fixtureEnv?: Record<string, string>; tag?: string } = {}): Promise<YardstickResult> {
+export async function gradeYardstick(
+  cfg: GateConfig,
+  o: { fixtureEnv?: Record<string, string>; tag?: string } = {},
+): Promise<YardstickResult> {
   const env = { ...FEATURES, ...o.fixtureEnv, ...(o.tag ? { [TAG_ENV]: o.tag } : {}) };
   const t0 = performance.now();
   const c = cfg.compliance;
@@ -80,7 +83,8 @@ export async function gradeYardstick(cfg: GateConfig, o: { fixtureEnv?: Record<s
   ] as const) {
     const fx = await startFixtureProcess({ transport, args: [...extra], env, readyTimeoutMs: cfg.timeouts.ready_ms });
     try {
-      for (const spec of specs) for (const r of (await comply({ kind: 'http', url: fx.url, headers: {} }, opts(spec))).report.runs) runs.push(row(wire, r));
+      for (const spec of specs)
+        for (const r of (await comply({ kind: 'http', url: fx.url, headers: {} }, opts(spec))).report.runs) runs.push(row(wire, r));
     } finally {
       await fx.stop();
     }
@@ -89,8 +93,18 @@ export async function gradeYardstick(cfg: GateConfig, o: { fixtureEnv?: Record<s
   const low = runs.filter((r) => !atLeast(r.grade, c.min_grade));
   const duration_ms = Math.round(performance.now() - t0);
   if (low.length) {
-    const failing = low.flatMap((r) => r.failing).slice(0, 8).join(', ');
-    return { ...base, runs, status: 'fail', min_grade: c.min_grade, reason: `the fixture itself grades below ${c.min_grade}: ${summary}${failing ? `; failing: ${failing}` : ''}`, duration_ms };
+    const failing = low
+      .flatMap((r) => r.failing)
+      .slice(0, 8)
+      .join(', ');
+    return {
+      ...base,
+      runs,
+      status: 'fail',
+      min_grade: c.min_grade,
+      reason: `the fixture itself grades below ${c.min_grade}: ${summary}${failing ? `; failing: ${failing}` : ''}`,
+      duration_ms,
+    };
   }
   return { ...base, runs, status: 'pass', min_grade: c.min_grade, reason: `fixture ${summary} >= ${c.min_grade}`, duration_ms };
 }

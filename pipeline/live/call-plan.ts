@@ -20,7 +20,10 @@ export function liveStyle(proxyWire: WireTool[], s: LiveSettings): { style: 'dis
   if (s.style !== 'auto') return { style: s.style, reason: `set by ${s.styleSource}` };
   return proxyWire.some((t) => t.name === s.discoveryTool)
     ? { style: 'discovery', reason: `tools/list has ${s.discoveryTool}` }
-    : { style: 'passthrough', reason: `tools/list has no ${s.discoveryTool}: the upstream tools are listed directly (${proxyWire.length} tools)` };
+    : {
+        style: 'passthrough',
+        reason: `tools/list has no ${s.discoveryTool}: the upstream tools are listed directly (${proxyWire.length} tools)`,
+      };
 }
 
 /** How discovery calls are made: which details are measured and which arguments are sent. */
@@ -40,29 +43,50 @@ export function planCalls(proxyWire: WireTool[], s: LiveSettings, target: Opened
       `${describeTarget(target.proxy)}: the proxy lists no tool named ${JSON.stringify(discoveryTool)} (it lists: ${proxyWire.map((t) => t.name).join(', ') || 'nothing'}); set --discovery-tool`,
     );
   }
-  const declared = (schemaMissing(dtool.inputSchema) ? {} : ((dtool.inputSchema as Record<string, unknown>).properties ?? {})) as Record<string, unknown>;
+  const declared = (schemaMissing(dtool.inputSchema) ? {} : ((dtool.inputSchema as Record<string, unknown>).properties ?? {})) as Record<
+    string,
+    unknown
+  >;
   const details = s.wantDetails.filter((d) => d === 'full' || (argNames.detail !== null && argNames.detail in declared));
   if (s.wantDetails.includes('compact') && !details.includes('compact')) {
-    errors.push({ where: 'menu', message: `compact detail not measured: ${discoveryTool} declares no ${JSON.stringify(argNames.detail)} argument` });
+    errors.push({
+      where: 'menu',
+      message: `compact detail not measured: ${discoveryTool} declares no ${JSON.stringify(argNames.detail)} argument`,
+    });
   }
   const sendDetail = argNames.detail !== null && argNames.detail in declared;
   // a limit goes out when the tool declares it (or declares nothing at all): strict proxies reject unknown arguments
   const sendLimit = argNames.limit !== null && (argNames.limit in declared || Object.keys(declared).length === 0);
   if (argNames.limit !== null && !sendLimit) {
-    errors.push({ where: 'menu', message: `no limit sent: ${discoveryTool} declares no ${JSON.stringify(argNames.limit)} argument (the proxy's default applies)` });
+    errors.push({
+      where: 'menu',
+      message: `no limit sent: ${discoveryTool} declares no ${JSON.stringify(argNames.limit)} argument (the proxy's default applies)`,
+    });
   }
   if (argNames.query && Object.keys(declared).length > 0 && !(argNames.query in declared)) {
-    errors.push({ where: 'menu', message: `${discoveryTool} declares no ${JSON.stringify(argNames.query)} argument (declared: ${Object.keys(declared).join(', ')}); set --query-arg` });
+    errors.push({
+      where: 'menu',
+      message: `${discoveryTool} declares no ${JSON.stringify(argNames.query)} argument (declared: ${Object.keys(declared).join(', ')}); set --query-arg`,
+    });
   }
   return { details, sendDetail, sendLimit, proxyTools: proxyWire.map((t) => toolRecordOf('proxy', t)) };
 }
 
 /** Stage 5: the full menu: listed from the upstreams, known from the embedded target, or the corpus file (labelled). */
-export async function upstreamMenu(target: OpenedTarget, corpus: Corpus, s: LiveSettings, opts: LiveOptions, log: (m: string) => void): Promise<UpstreamMenu> {
+export async function upstreamMenu(
+  target: OpenedTarget,
+  corpus: Corpus,
+  s: LiveSettings,
+  opts: LiveOptions,
+  log: (m: string) => void,
+): Promise<UpstreamMenu> {
   if (target.upstreamMenu) return target.upstreamMenu;
   if (target.upstreams.length > 0) {
     log(`live: listing ${target.upstreams.length} upstreams from ${opts.upstreamsFile}`);
-    const tools = await listUpstreams(target.upstreams, { timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, protocol: opts.protocol }).catch((e: Error) => {
+    const tools = await listUpstreams(target.upstreams, {
+      timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      protocol: opts.protocol,
+    }).catch((e: Error) => {
       throw new UserError(`${opts.upstreamsFile}: ${oneLine(e.message, 500)}`);
     });
     return { tools, source: `tools/list of the upstreams in ${opts.upstreamsFile}`, live: true };

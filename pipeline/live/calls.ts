@@ -51,7 +51,10 @@ export async function waitUntilIndexed(call: DiscoveryCall, golden: GoldenSet, r
       if (p.resultCount > 0 || p.flag !== undefined) return;
     }
     if (Date.now() > deadline) {
-      errors.push({ where: 'ready', message: `the proxy returned no results for the first ${probes.length} golden queries for ${readyMs} ms (not indexed yet?)` });
+      errors.push({
+        where: 'ready',
+        message: `the proxy returned no results for the first ${probes.length} golden queries for ${readyMs} ms (not indexed yet?)`,
+      });
       return;
     }
     await new Promise((r2) => setTimeout(r2, 250));
@@ -62,7 +65,16 @@ export async function waitUntilIndexed(call: DiscoveryCall, golden: GoldenSet, r
 export interface DetailRun {
   detail: Detail;
   /** per query: first successful text, first error, successful latencies */
-  perQuery: { id: string; query: string; text?: string; error?: string; latencies: number[]; failedLatencies: number[]; failures: number; varied: boolean }[];
+  perQuery: {
+    id: string;
+    query: string;
+    text?: string;
+    error?: string;
+    latencies: number[];
+    failedLatencies: number[];
+    failures: number;
+    varied: boolean;
+  }[];
   timed: number[];
   warmup: number;
 }
@@ -106,7 +118,8 @@ export async function measureDetail(
   }
   for (const pq of dr.perQuery) {
     if (pq.text === undefined) errors.push({ where: `query:${pq.id}/${detail}`, message: pq.error ?? 'failed' });
-    else if (pq.failures > 0) errors.push({ where: `query:${pq.id}/${detail}`, message: `${pq.failures} of ${plan.runs} runs failed (first: ${pq.error})` });
+    else if (pq.failures > 0)
+      errors.push({ where: `query:${pq.id}/${detail}`, message: `${pq.failures} of ${plan.runs} runs failed (first: ${pq.error})` });
   }
   const varied = dr.perQuery.filter((pq) => pq.varied).map((pq) => pq.id);
   if (varied.length > 0) {

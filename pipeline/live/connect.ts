@@ -7,7 +7,11 @@ import { oneLine } from './calls.ts';
 import type { LiveOptions } from './types.ts';
 
 /** Stage 3: connect to the proxy; the server's self-description. */
-export async function connectProxy(target: OpenedTarget, opts: LiveOptions, log: (m: string) => void): Promise<{ conn: McpConnection; proxyInfo: LiveReport['proxy'] }> {
+export async function connectProxy(
+  target: OpenedTarget,
+  opts: LiveOptions,
+  log: (m: string) => void,
+): Promise<{ conn: McpConnection; proxyInfo: LiveReport['proxy'] }> {
   let conn: McpConnection;
   const co = { timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, protocol: opts.protocol ?? 'legacy' } as const;
   try {

@@ -24,7 +24,9 @@ export function headlineProblem(proxyTools: readonly ToolRecord[], upstreamTools
   const side = (label: string, tools: readonly ToolRecord[]) => {
     const missing = tools.filter((t) => schemaMissing(t.inputSchema)).map((t) => t.tool_id);
     if (missing.length) {
-      problems.push(`${missing.length} ${label} tool(s) without an inputSchema (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''})`);
+      problems.push(
+        `${missing.length} ${label} tool(s) without an inputSchema (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''})`,
+      );
     } else if (tools.length >= 2 && !tools.some((t) => declaresProperties(t.inputSchema))) {
       problems.push(`every ${label} schema is an empty stub (no tool declares a parameter)`);
     }

@@ -92,7 +92,11 @@ export function parseLapText(text: string, where: string, inHouse: number): LapR
  * `/sse`); a request there goes on to the proxy URL (its path and query, which may hold a key)
  * with the run's headers added. Other paths (an SSE message endpoint) pass as they are.
  */
-export async function startForwarder(to: string, headers: Record<string, string> = {}, sse = false): Promise<{ url: string; close(): Promise<void> }> {
+export async function startForwarder(
+  to: string,
+  headers: Record<string, string> = {},
+  sse = false,
+): Promise<{ url: string; close(): Promise<void> }> {
   const up = new URL(to);
   const send = up.protocol === 'https:' ? httpsRequest : httpRequest;
   const entry = sse ? '/sse' : '/mcp';
@@ -107,10 +111,20 @@ export async function startForwarder(to: string, headers: Record<string, string>
     }
     const h: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && k !== 'host') h[k] = v;
-    const out = send({ protocol: up.protocol, hostname: up.hostname, port: up.port, method: req.method, path, headers: { ...h, ...headers, host: up.host } }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
-    });
+    const out = send(
+      {
+        protocol: up.protocol,
+        hostname: up.hostname,
+        port: up.port,
+        method: req.method,
+        path,
+        headers: { ...h, ...headers, host: up.host },
+      },
+      (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      },
+    );
     out.on('error', (e) => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`forwarder: ${e.message}`);
@@ -140,7 +154,12 @@ type LapRun = { ok: true; stdout: string } | { ok: false; error: string };
  * group when it exits is killed.
  */
 async function runLap(argv: string[], url: string, timeoutMs: number, env: Record<string, string>, secrets: string[]): Promise<LapRun> {
-  const r = await runGroup(argv[0], [...argv.slice(1), 'lint', '--mcp-url', url, '--json'], { timeoutMs, env, label: 'lap lint', maxBytes: 16 * 1024 * 1024 });
+  const r = await runGroup(argv[0], [...argv.slice(1), 'lint', '--mcp-url', url, '--json'], {
+    timeoutMs,
+    env,
+    label: 'lap lint',
+    maxBytes: 16 * 1024 * 1024,
+  });
   if (r.ok || (!r.timedOut && !r.spawnError && r.stdout.trim())) return { ok: true, stdout: r.stdout };
   const how = r.spawnError
     ? `cannot start ${argv[0]}: ${r.spawnError}`
@@ -175,7 +194,10 @@ export async function lapSection(o: LapOptions): Promise<LapResult> {
       try {
         text = readInputText(o.lapJson, 'a LAP JSON file');
       } catch (e) {
-        return { executed: false, skip_reason: `LAP artifact unreadable: ${isInputRefusal(e) ? e.message : `${o.lapJson}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`}` };
+        return {
+          executed: false,
+          skip_reason: `LAP artifact unreadable: ${isInputRefusal(e) ? e.message : `${o.lapJson}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`}`,
+        };
       }
       const r = parseLapText(text, o.lapJson, o.inHouseMenuTokens);
       if (r.executed) r.artifact_path = o.lapJson;
@@ -184,7 +206,8 @@ export async function lapSection(o: LapOptions): Promise<LapResult> {
     const t = o.target;
     if (!o.httpUrl || t?.kind === 'stdio') return { executed: false, skip_reason: LAP_NO_URL_REASON };
     const mode = lapMode(o.mode);
-    if (typeof mode === 'object') return { executed: false, skip_reason: `skipped: ${LAP_ENV}=${JSON.stringify(mode.bad)} is not one of ${LAP_MODES.join(', ')}` };
+    if (typeof mode === 'object')
+      return { executed: false, skip_reason: `skipped: ${LAP_ENV}=${JSON.stringify(mode.bad)} is not one of ${LAP_MODES.join(', ')}` };
     if (mode === 'off') return { executed: false, skip_reason: `skipped: LAP disabled (${LAP_ENV}=off)` };
     let argv: string[];
     let version: string | undefined;

@@ -24,7 +24,21 @@
  * - The python that builds the venv: `python` option, else $MCPGAUGE_LAP_PYTHON, else python3 on PATH.
  * - Never throws: every problem is `{ok: false, reason}` naming what was missing.
  */
-import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -95,7 +109,13 @@ export function lapVenvDir(root = DEFAULT_VENV_ROOT): string {
 
 function venvOf(dir: string): LapVenv {
   const python = join(dir, 'bin', 'python');
-  return { dir, python, argv: [python, '-m', 'lap.cli'], tiktokenCache: join(dir, 'tiktoken-cache'), version: `lap-score ${LAP_SCORE_VERSION}` };
+  return {
+    dir,
+    python,
+    argv: [python, '-m', 'lap.cli'],
+    tiktokenCache: join(dir, 'tiktoken-cache'),
+    version: `lap-score ${LAP_SCORE_VERSION}`,
+  };
 }
 
 /** Ready = READY marker for this requirement + the venv's python + the tokenizer file. */
@@ -118,9 +138,14 @@ const oneLine = (s: string) => s.trim().split('\n').filter(Boolean).slice(-1)[0]
  * step left in its group when it exited is killed. `code`: the OS error, `timeout after N ms`,
  * the signal, or the exit code.
  */
-async function run(cmd: string, args: string[], timeoutMs: number, env?: NodeJS.ProcessEnv): Promise<{ ok: boolean; out: string; err: string; code: string }> {
+async function run(
+  cmd: string,
+  args: string[],
+  timeoutMs: number,
+  env?: NodeJS.ProcessEnv,
+): Promise<{ ok: boolean; out: string; err: string; code: string }> {
   const r = await runGroup(cmd, args, { timeoutMs, env: env ?? process.env, label: `lap venv: ${cmd} ${args.slice(0, 2).join(' ')}` });
-  const code = r.spawnError ?? (r.timedOut ? `timeout after ${timeoutMs} ms` : r.signal ?? String(r.exitCode));
+  const code = r.spawnError ?? (r.timedOut ? `timeout after ${timeoutMs} ms` : (r.signal ?? String(r.exitCode)));
   return { ok: r.ok, out: r.stdout, err: r.stderr, code };
 }
 
@@ -167,12 +192,18 @@ export function cl100kTiktokenFile(): Buffer {
   }
   const data = Buffer.from(lines.join('\n') + '\n', 'utf8');
   const got = createHash('sha256').update(data).digest('hex');
-  if (got !== CL100K_SHA256) throw new Error(`cl100k_base ranks from npm tiktoken hash to ${got.slice(0, 12)}…, tiktoken expects ${CL100K_SHA256.slice(0, 12)}…`);
+  if (got !== CL100K_SHA256)
+    throw new Error(`cl100k_base ranks from npm tiktoken hash to ${got.slice(0, 12)}…, tiktoken expects ${CL100K_SHA256.slice(0, 12)}…`);
   return data;
 }
 
 /** Take the build lock, or wait while a live builder holds it. 'ready' when the venv became ready (`isReady`) meanwhile. */
-async function lock(path: string, isReady: () => boolean, deadline: number, log: (m: string) => void): Promise<'locked' | 'ready' | 'timeout'> {
+async function lock(
+  path: string,
+  isReady: () => boolean,
+  deadline: number,
+  log: (m: string) => void,
+): Promise<'locked' | 'ready' | 'timeout'> {
   let said = false;
   for (;;) {
     try {
@@ -221,7 +252,9 @@ export async function ensureLapVenv(o: EnsureVenvOptions = {}): Promise<EnsureVe
   const isReady = () => venvReady(dir) && (broken === undefined || readyStamp(dir) !== broken.stamp);
   const failed = (reason: string): EnsureVenvResult => ({
     ok: false,
-    reason: broken ? `skipped: the LAP venv ${dir} did not answer \`python ${SMOKE_ARGS.join(' ')}\` (${broken.why}) and rebuilding it failed: ${reason.replace(/^skipped: /, '')}` : reason,
+    reason: broken
+      ? `skipped: the LAP venv ${dir} did not answer \`python ${SMOKE_ARGS.join(' ')}\` (${broken.why}) and rebuilding it failed: ${reason.replace(/^skipped: /, '')}`
+      : reason,
   });
   try {
     if (venvReady(dir)) {
@@ -229,24 +262,39 @@ export async function ensureLapVenv(o: EnsureVenvOptions = {}): Promise<EnsureVe
       const why = await smoke(dir, left(o.smokeTimeoutMs ?? SMOKE_TIMEOUT_MS));
       if (why === null) return { ok: true, built: false, ...venvOf(dir) };
       broken = { why, stamp };
-      if (o.offline) return { ok: false, reason: `skipped: the LAP venv ${dir} did not answer \`python ${SMOKE_ARGS.join(' ')}\` (${why}) and ${LAP_ENV}=offline forbids rebuilding it` };
+      if (o.offline)
+        return {
+          ok: false,
+          reason: `skipped: the LAP venv ${dir} did not answer \`python ${SMOKE_ARGS.join(' ')}\` (${why}) and ${LAP_ENV}=offline forbids rebuilding it`,
+        };
       log(`live: LAP venv: ${dir} did not answer \`python ${SMOKE_ARGS.join(' ')}\` (${why}): rebuilding it once`);
     }
-    if (o.offline) return { ok: false, reason: `skipped: the ${LAP_SCORE_REQUIREMENT} venv is not built (${dir}) and ${LAP_ENV}=offline forbids installing it` };
+    if (o.offline)
+      return {
+        ok: false,
+        reason: `skipped: the ${LAP_SCORE_REQUIREMENT} venv is not built (${dir}) and ${LAP_ENV}=offline forbids installing it`,
+      };
     const python = o.python ?? (process.env[LAP_PYTHON_ENV] || undefined) ?? findOnPath('python3');
-    if (!python) return failed(`skipped: python3 not found on PATH (LAP needs Python >= 3.10 with venv and pip to install ${LAP_SCORE_REQUIREMENT}; or set ${LAP_PYTHON_ENV})`);
+    if (!python)
+      return failed(
+        `skipped: python3 not found on PATH (LAP needs Python >= 3.10 with venv and pip to install ${LAP_SCORE_REQUIREMENT}; or set ${LAP_PYTHON_ENV})`,
+      );
     const ver = await run(python, ['-c', 'import sys, venv, ensurepip; print("%d.%d" % sys.version_info[:2])'], left(30_000));
     if (!ver.ok) {
       const why = oneLine(ver.err);
-      return failed(`skipped: ${python} cannot make a venv with pip (${why.includes('ensurepip') ? 'no ensurepip; Debian/Ubuntu: apt-get install python3-venv' : why || ver.code})`);
+      return failed(
+        `skipped: ${python} cannot make a venv with pip (${why.includes('ensurepip') ? 'no ensurepip; Debian/Ubuntu: apt-get install python3-venv' : why || ver.code})`,
+      );
     }
     const [maj, min] = ver.out.trim().split('.').map(Number);
-    if (maj < 3 || (maj === 3 && min < 10)) return failed(`skipped: ${python} is Python ${ver.out.trim()}; ${LAP_SCORE_REQUIREMENT} needs >= 3.10`);
+    if (maj < 3 || (maj === 3 && min < 10))
+      return failed(`skipped: ${python} is Python ${ver.out.trim()}; ${LAP_SCORE_REQUIREMENT} needs >= 3.10`);
     mkdirSync(root, { recursive: true });
     const lockPath = join(root, `.lap-score-${LAP_SCORE_VERSION}.lock`);
     const got = await lock(lockPath, isReady, deadline, log);
     if (got === 'ready') return { ok: true, built: false, ...venvOf(dir) };
-    if (got === 'timeout') return failed(`skipped: another run is still building the LAP venv (${lockPath}); gave up after ${timeoutMs} ms`);
+    if (got === 'timeout')
+      return failed(`skipped: another run is still building the LAP venv (${lockPath}); gave up after ${timeoutMs} ms`);
     const tmp = join(root, `.lap-score-${LAP_SCORE_VERSION}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
     try {
       if (isReady()) return { ok: true, built: false, ...venvOf(dir) };
@@ -256,18 +304,37 @@ export async function ensureLapVenv(o: EnsureVenvOptions = {}): Promise<EnsureVe
       log(`live: LAP venv: building ${dir} (${python} -m venv, pip install ${LAP_SCORE_REQUIREMENT}; once)`);
       const t0 = Date.now();
       const mk = await run(python, ['-m', 'venv', tmp], left(), o.env);
-      if (!mk.ok) return failed(`skipped: ${python} -m venv failed: ${oneLine(mk.err) || mk.code} (Debian/Ubuntu: apt-get install python3-venv)`);
+      if (!mk.ok)
+        return failed(`skipped: ${python} -m venv failed: ${oneLine(mk.err) || mk.code} (Debian/Ubuntu: apt-get install python3-venv)`);
       const pip = await run(
         join(tmp, 'bin', 'python'),
-        ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--quiet', '--retries', '1', '--timeout', '20', LAP_SCORE_REQUIREMENT],
+        [
+          '-m',
+          'pip',
+          'install',
+          '--disable-pip-version-check',
+          '--no-input',
+          '--quiet',
+          '--retries',
+          '1',
+          '--timeout',
+          '20',
+          LAP_SCORE_REQUIREMENT,
+        ],
         left(),
         o.env,
       );
-      if (!pip.ok) return failed(`skipped: pip could not install ${LAP_SCORE_REQUIREMENT} (PyPI unreachable? set ${LAP_ENV}=off or offline): ${redactText(oneLine(pip.err)) || pip.code}`);
+      if (!pip.ok)
+        return failed(
+          `skipped: pip could not install ${LAP_SCORE_REQUIREMENT} (PyPI unreachable? set ${LAP_ENV}=off or offline): ${redactText(oneLine(pip.err)) || pip.code}`,
+        );
       const v = venvOf(tmp);
       mkdirSync(v.tiktokenCache, { recursive: true });
       writeFileSync(join(v.tiktokenCache, sha1(CL100K_URL)), cl100kTiktokenFile());
-      writeFileSync(join(tmp, READY), JSON.stringify({ requirement: LAP_SCORE_REQUIREMENT, python: ver.out.trim(), built_at: new Date().toISOString() }) + '\n');
+      writeFileSync(
+        join(tmp, READY),
+        JSON.stringify({ requirement: LAP_SCORE_REQUIREMENT, python: ver.out.trim(), built_at: new Date().toISOString() }) + '\n',
+      );
       try {
         renameSync(tmp, dir);
       } catch (e) {

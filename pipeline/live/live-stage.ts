@@ -63,14 +63,55 @@ export async function runLive(opts: LiveOptions = {}): Promise<LiveReport> {
     const style = liveStyle(proxyWire, s);
     log(`live: style ${style.style} (${style.reason})`);
     const plan: CallPlan =
-      style.style === 'discovery' ? planCalls(proxyWire, s, target, errors) : { details: [], sendDetail: false, sendLimit: false, proxyTools: proxyWire.map((t) => toolRecordOf('proxy', t)) };
+      style.style === 'discovery'
+        ? planCalls(proxyWire, s, target, errors)
+        : { details: [], sendDetail: false, sendLimit: false, proxyTools: proxyWire.map((t) => toolRecordOf('proxy', t)) };
     const upstream = await upstreamMenu(target, corpus, s, opts, log);
     const upstreamTools = upstream.tools.map((u) => toolRecordOf(u.server, u.tool));
     const headlineReason = headlineProblem(plan.proxyTools, upstreamTools);
-    const measured = await measureCalls({ conn, s, plan, style: style.style, golden, probeReadiness: target.kind !== 'embedded', opts, errors, notComputed, log });
-    const run: LiveRun = { s, opts, conn, target, corpus, golden, proxyWire, plan, upstream, upstreamTools, headlineReason, measured, errors, notComputed, log };
+    const measured = await measureCalls({
+      conn,
+      s,
+      plan,
+      style: style.style,
+      golden,
+      probeReadiness: target.kind !== 'embedded',
+      opts,
+      errors,
+      notComputed,
+      log,
+    });
+    const run: LiveRun = {
+      s,
+      opts,
+      conn,
+      target,
+      corpus,
+      golden,
+      proxyWire,
+      plan,
+      upstream,
+      upstreamTools,
+      headlineReason,
+      measured,
+      errors,
+      notComputed,
+      log,
+    };
     const figures = await measuredFigures(run, style.style);
-    return assembleLiveReport({ target, upstream, s, style, measured, notComputed, proxyInfo: connected.proxyInfo, corpusId: corpus.id, headlineReason, ...figures, errors });
+    return assembleLiveReport({
+      target,
+      upstream,
+      s,
+      style,
+      measured,
+      notComputed,
+      proxyInfo: connected.proxyInfo,
+      corpusId: corpus.id,
+      headlineReason,
+      ...figures,
+      errors,
+    });
   } finally {
     if (conn) await conn.close();
     await target.close();
@@ -105,26 +146,72 @@ async function measuredFigures(r: LiveRun, style: 'discovery' | 'passthrough') {
   const proxyListing = baselineArm.renderListing(plan.proxyTools);
   const fullListing = baselineArm.renderListing(upstreamTools);
   const tokenizers = s.tokenizerNames.map((n) => getTokenizer(n));
-  const menus = countMenus(tokenizers, { proxyListing, fullListing, proxyToolCount: plan.proxyTools.length, upstreamToolCount: upstreamTools.length, upstreamLive: upstream.live });
+  const menus = countMenus(tokenizers, {
+    proxyListing,
+    fullListing,
+    proxyToolCount: plan.proxyTools.length,
+    upstreamToolCount: upstreamTools.length,
+    upstreamLive: upstream.live,
+  });
   const partitions = partitionAll(detailRuns, errors);
   const { responses, response_summary } = countResponses(tokenizers, detailRuns, partitions);
   const retrieval = await scoreProxyRankings(detailRuns, partitions, r.golden, opts.bootstrap);
   const latency = latencyRows(detailRuns, s.runs);
   // savings and break-even only against the full menu of the upstreams this proxy fronts
-  const economics = upstream.live || discovery.status !== 'measured' ? liveEconomics(menus, response_summary, r.corpus.id, headlineReason) : { break_even: [], session_estimates: [], curves: [] };
+  const economics =
+    upstream.live || discovery.status !== 'measured'
+      ? liveEconomics(menus, response_summary, r.corpus.id, headlineReason)
+      : { break_even: [], session_estimates: [], curves: [] };
   if (!upstream.live && discovery.status === 'measured') {
-    notComputed.push({ what: 'break-even and menu savings', reason: `the full menu was not listed from the upstreams this proxy fronts (${upstream.source}); pass --upstreams FILE` });
+    notComputed.push({
+      what: 'break-even and menu savings',
+      reason: `the full menu was not listed from the upstreams this proxy fronts (${upstream.source}); pass --upstreams FILE`,
+    });
   }
-  for (const x of retrieval) if (!x.summary) notComputed.push({ what: `retrieval (${x.detail})`, reason: x.not_computed_reason ?? 'no usable response' });
-  const passthrough = style === 'passthrough' && upstreamTools.length > 0 && upstream.live ? comparePassthroughMenus(plan.proxyTools, upstreamTools, getTokenizer(tokenizers[0].name), (t) => baselineArm.renderListing(t), opts.toolMap) : undefined;
-  if (style === 'passthrough' && !passthrough) notComputed.push({ what: 'pass-through menu comparison', reason: `no upstream menu listed live (${upstream.source}); pass --upstreams FILE` });
+  for (const x of retrieval)
+    if (!x.summary) notComputed.push({ what: `retrieval (${x.detail})`, reason: x.not_computed_reason ?? 'no usable response' });
+  const passthrough =
+    style === 'passthrough' && upstreamTools.length > 0 && upstream.live
+      ? comparePassthroughMenus(
+          plan.proxyTools,
+          upstreamTools,
+          getTokenizer(tokenizers[0].name),
+          (t) => baselineArm.renderListing(t),
+          opts.toolMap,
+        )
+      : undefined;
+  if (style === 'passthrough' && !passthrough)
+    notComputed.push({
+      what: 'pass-through menu comparison',
+      reason: `no upstream menu listed live (${upstream.source}); pass --upstreams FILE`,
+    });
   const resultCost =
     discovery.status === 'measured'
       ? await resultCostStage({
-          opts, conn: r.conn, proxyToolNames: r.proxyWire.map((t) => t.name), golden: r.golden, detailRuns, partitions, upstream, corpusTools: r.corpus.tools, target: r.target, tokenizers, callTimeoutMs: s.callTimeoutMs, log: r.log,
+          opts,
+          conn: r.conn,
+          proxyToolNames: r.proxyWire.map((t) => t.name),
+          golden: r.golden,
+          detailRuns,
+          partitions,
+          upstream,
+          corpusTools: r.corpus.tools,
+          target: r.target,
+          tokenizers,
+          callTimeoutMs: s.callTimeoutMs,
+          log: r.log,
         })
       : undefined;
-  if (resultCost) countResultCalls(resultCost, economics, { corpusId: r.corpus.id, menus, responseSummary: response_summary, firstTokenizer: tokenizers[0]?.name, counts: measured.counts, errors, log: r.log });
+  if (resultCost)
+    countResultCalls(resultCost, economics, {
+      corpusId: r.corpus.id,
+      menus,
+      responseSummary: response_summary,
+      firstTokenizer: tokenizers[0]?.name,
+      counts: measured.counts,
+      errors,
+      log: r.log,
+    });
   const lap = await lapSection({
     lapJson: opts.lapJson,
     mode: opts.lap,

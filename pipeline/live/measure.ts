@@ -42,7 +42,10 @@ export async function measureCalls(m: MeasureInput): Promise<Measured> {
   const detailRuns: DetailRun[] = [];
   let discovery: Measured['discovery'];
   if (m.style === 'passthrough') {
-    discovery = { status: 'not_applicable', reason: 'pass-through: the proxy lists the upstream tools directly; no golden query is sent to an arbitrary tool' };
+    discovery = {
+      status: 'not_applicable',
+      reason: 'pass-through: the proxy lists the upstream tools directly; no golden query is sent to an arbitrary tool',
+    };
   } else if (s.noGolden) {
     discovery = { status: 'not_measured', reason: '--golden none: no discovery queries were sent' };
   } else {

@@ -50,7 +50,12 @@ export function comparePassthroughMenus(
 }
 
 /** Latency of a cheap, side-effect-free call (tools/list), `runs` times after `warmup` calls. */
-export async function cheapCallLatency(conn: McpConnection, runs: number, warmup: number, timeoutMs: number): Promise<{ row?: LiveLatency & { method: string }; errors: string[] }> {
+export async function cheapCallLatency(
+  conn: McpConnection,
+  runs: number,
+  warmup: number,
+  timeoutMs: number,
+): Promise<{ row?: LiveLatency & { method: string }; errors: string[] }> {
   const errors: string[] = [];
   const timed: number[] = [];
   for (let i = 0; i < warmup + runs; i++) {

@@ -16,7 +16,7 @@
 import { httpTarget } from '../adapter/transport.ts';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, } from 'node:path';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { connectMcp, describeTarget, type McpTarget, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
 import { discardScratch, loadProxyConfig, targetOf, type UpstreamConfig } from '../proxy/config.ts';
@@ -31,7 +31,6 @@ export type { TargetOptions };
 /** connect + tools/list deadline for processes the live stage starts (slow, loaded machines need room) */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
 export type EmbeddedServer = (typeof EMBEDDED_SERVERS)[number];
-
 
 /** One upstream tool as listed over the wire, with the server it came from. */
 export interface UpstreamTool {
@@ -84,7 +83,10 @@ export async function listUpstreams(
   const lists = await Promise.all(
     entries.map(async (e) => {
       const target = targetOf(e);
-      const conn = await connectMcp(target, { timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, protocol: e.protocol ?? opts.protocol ?? 'legacy' }).catch((err: Error) => {
+      const conn = await connectMcp(target, {
+        timeoutMs: opts.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+        protocol: e.protocol ?? opts.protocol ?? 'legacy',
+      }).catch((err: Error) => {
         throw new Error(`upstream ${JSON.stringify(e.name)}: ${err.message}`);
       });
       try {
@@ -132,9 +134,19 @@ export async function embeddedUpstreams(dir: string, which: readonly string[] = 
       out.push({ name, command: node, args: [join(nm, 'server-filesystem', 'dist', 'index.js'), root], env: {} });
     } else if (name === 'memory') {
       writeMemorySeed(join(dir, 'memory.jsonl'));
-      out.push({ name, command: node, args: [join(nm, 'server-memory', 'dist', 'index.js')], env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } });
+      out.push({
+        name,
+        command: node,
+        args: [join(nm, 'server-memory', 'dist', 'index.js')],
+        env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
+      });
     } else if (name === 'sequential-thinking') {
-      out.push({ name, command: node, args: [join(nm, 'server-sequential-thinking', 'dist', 'index.js')], env: { DISABLE_THOUGHT_LOGGING: 'true' } });
+      out.push({
+        name,
+        command: node,
+        args: [join(nm, 'server-sequential-thinking', 'dist', 'index.js')],
+        env: { DISABLE_THOUGHT_LOGGING: 'true' },
+      });
     } else {
       out.push({ name, command: node, args: [join(nm, 'server-everything', 'dist', 'index.js'), 'stdio'], env: {} });
     }
@@ -197,11 +209,28 @@ export async function openTarget(opts: TargetOptions): Promise<OpenedTarget> {
     const http = urlTarget(opts.proxyUrl, opts.apiKey);
     // --transport sse: the deprecated HTTP+SSE transport (a bare origin gets /sse instead of /mcp): the adapter's target
     const proxy: McpTarget = opts.transport === 'sse' ? httpTarget(opts.proxyUrl, 'sse', opts.apiKey) : http;
-    return { kind: 'url', description: `proxy at ${proxy.url}${opts.apiKey ? ' (API key)' : ''}`, proxy, upstreams, httpUrl: http.url, direct: upstreams, placeholders: {}, close: closeExternal };
+    return {
+      kind: 'url',
+      description: `proxy at ${proxy.url}${opts.apiKey ? ' (API key)' : ''}`,
+      proxy,
+      upstreams,
+      httpUrl: http.url,
+      direct: upstreams,
+      placeholders: {},
+      close: closeExternal,
+    };
   }
   if (opts.proxyCmd !== undefined) {
     const proxy = commandTarget(opts.proxyCmd);
-    return { kind: 'command', description: `proxy command: ${opts.proxyCmd}`, proxy, upstreams, direct: upstreams, placeholders: {}, close: closeExternal };
+    return {
+      kind: 'command',
+      description: `proxy command: ${opts.proxyCmd}`,
+      proxy,
+      upstreams,
+      direct: upstreams,
+      placeholders: {},
+      close: closeExternal,
+    };
   }
   if (upstreamConfig) {
     discardScratch(upstreamConfig);
@@ -243,7 +272,13 @@ async function openEmbedded(opts: TargetOptions): Promise<OpenedTarget> {
     const { startProxy } = await import('../proxy/index.ts');
     const config = loadProxyConfig(configPath);
     const retriever = opts.retriever ?? DEFAULT_RETRIEVER_ID;
-    const booting = startProxy(config, { transport: 'http', port: 0, retriever, retrieverOptions: opts.retrieverOptions, log: (m) => log(`proxy: ${m}`) });
+    const booting = startProxy(config, {
+      transport: 'http',
+      port: 0,
+      retriever,
+      retrieverOptions: opts.retrieverOptions,
+      log: (m) => log(`proxy: ${m}`),
+    });
     // registered before anything can fail, so a failed listing still closes a proxy that did boot
     cleanups.push(async () => {
       const p = await booting.catch(() => null);

@@ -19,19 +19,39 @@
  */
 import { connectMcp, type CallResult, type McpConnection, type ProtocolChoice } from '../mcp/client.ts';
 import { targetOf, type UpstreamConfig } from '../proxy/config.ts';
-import type { Span, Tokenizer, } from '../tokens/tokenizer.ts';
+import type { Span, Tokenizer } from '../tokens/tokenizer.ts';
 import type { GoldenSet, JsonValue } from '../types.ts';
 import { mean, percentile } from '../util/stats.ts';
-import { taskSessionEstimates, } from '../economics/session.ts';
+import { taskSessionEstimates } from '../economics/session.ts';
 import type { ResponsePartition } from './spans.ts';
 import { fillPlaceholders } from '../toolresults/seed.ts';
 import type { DetailRun } from './calls.ts';
 import type { OpenedTarget, UpstreamMenu } from './proxy-under-test.ts';
 import type { LiveOptions } from './types.ts';
 
-import { RESULT_COMPONENTS, type LiveResultCallRow, type LiveResultCost, type LiveResultSkip, type LiveResultSummary, type ResultComponent, type ResultComponents, type ResultTokens, type TaskSessionEstimateRow } from '../report/types/live-results.ts';
+import {
+  RESULT_COMPONENTS,
+  type LiveResultCallRow,
+  type LiveResultCost,
+  type LiveResultSkip,
+  type LiveResultSummary,
+  type ResultComponent,
+  type ResultComponents,
+  type ResultTokens,
+  type TaskSessionEstimateRow,
+} from '../report/types/live-results.ts';
 
-export { RESULT_COMPONENTS, type LiveResultCallRow, type LiveResultCost, type LiveResultSkip, type LiveResultSummary, type ResultComponent, type ResultComponents, type ResultTokens, type TaskSessionEstimateRow } from '../report/types/live-results.ts';
+export {
+  RESULT_COMPONENTS,
+  type LiveResultCallRow,
+  type LiveResultCost,
+  type LiveResultSkip,
+  type LiveResultSummary,
+  type ResultComponent,
+  type ResultComponents,
+  type ResultTokens,
+  type TaskSessionEstimateRow,
+} from '../report/types/live-results.ts';
 
 export interface ResultCallsInput {
   proxy: McpConnection;
@@ -132,7 +152,11 @@ export function countResult(result: CallResult, tk: Tokenizer): ResultTokens {
 }
 
 /** Why calling `toolId` is not allowed (null = safe): read-only annotation or the golden allow-list. */
-export function unsafeReason(toolId: string, annotations: ReadonlyMap<string, Record<string, unknown> | undefined>, allow: readonly string[]): string | null {
+export function unsafeReason(
+  toolId: string,
+  annotations: ReadonlyMap<string, Record<string, unknown> | undefined>,
+  allow: readonly string[],
+): string | null {
   if (allow.includes(toolId)) return null;
   if (!annotations.has(toolId)) return `${toolId} is not listed by the upstreams (annotations unknown) and not in call_allow`;
   if (annotations.get(toolId)?.readOnlyHint === true) return null;
@@ -142,7 +166,12 @@ export function unsafeReason(toolId: string, annotations: ReadonlyMap<string, Re
 const PLACEHOLDER = /<[A-Z][A-Z_]*>/;
 const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim().slice(0, 300);
 const resultError = (r: CallResult): string =>
-  oneLine((r.content ?? []).filter((c) => c.type === 'text').map((c) => String(c.text)).join(' ') || 'isError result');
+  oneLine(
+    (r.content ?? [])
+      .filter((c) => c.type === 'text')
+      .map((c) => String(c.text))
+      .join(' ') || 'isError result',
+  );
 
 interface PlannedCall {
   id: string;
@@ -152,7 +181,12 @@ interface PlannedCall {
 }
 
 /** The golden calls that will run: the proxy ranked the tool within topK, it is safe to call, every placeholder filled; the rest go to `skipped` with the reason. */
-function planCalls(input: ResultCallsInput, candidates: ResultCallsInput['golden']['queries'], topK: number, skipped: LiveResultSkip[]): PlannedCall[] {
+function planCalls(
+  input: ResultCallsInput,
+  candidates: ResultCallsInput['golden']['queries'],
+  topK: number,
+  skipped: LiveResultSkip[],
+): PlannedCall[] {
   const allow = input.golden.call_allow ?? [];
   const planned: PlannedCall[] = [];
   for (const q of candidates) {
@@ -211,10 +245,14 @@ export async function measureResultCalls(input: ResultCallsInput): Promise<LiveR
     method: RESULT_COST_METHOD,
   });
   if (!input.proxyToolNames.includes(input.callTool)) {
-    const listed = input.proxyToolNames.length > 12 ? `${input.proxyToolNames.slice(0, 12).join(', ')}, … (${input.proxyToolNames.length} tools)` : input.proxyToolNames.join(', ') || 'no tools';
+    const listed =
+      input.proxyToolNames.length > 12
+        ? `${input.proxyToolNames.slice(0, 12).join(', ')}, … (${input.proxyToolNames.length} tools)`
+        : input.proxyToolNames.join(', ') || 'no tools';
     missing = `the proxy lists no ${JSON.stringify(input.callTool)} tool (it lists: ${listed}); set --call-tool (and --call-name-arg/--call-args-arg)`;
     log(`live: result cost: no result calls: ${missing}`);
-    for (const q of candidates) skipped.push({ query_id: q.id, tool_id: q.call!.tool_id, reason: `the proxy lists no ${JSON.stringify(input.callTool)} tool` });
+    for (const q of candidates)
+      skipped.push({ query_id: q.id, tool_id: q.call!.tool_id, reason: `the proxy lists no ${JSON.stringify(input.callTool)} tool` });
     return out();
   }
   const planned = planCalls(input, candidates, topK, skipped);
@@ -225,7 +263,11 @@ export async function measureResultCalls(input: ResultCallsInput): Promise<LiveR
     if (!cfg) return null;
     let c = direct.get(server);
     if (!c) {
-      c = connectMcp(targetOf(cfg), { timeoutMs: input.timeoutMs, protocol: cfg.protocol ?? input.protocol ?? 'legacy', clientName: 'mcpgauge-direct' });
+      c = connectMcp(targetOf(cfg), {
+        timeoutMs: input.timeoutMs,
+        protocol: cfg.protocol ?? input.protocol ?? 'legacy',
+        clientName: 'mcpgauge-direct',
+      });
       c.catch(() => {});
       direct.set(server, c);
     }
@@ -263,7 +305,17 @@ export async function measureResultCalls(input: ResultCallsInput): Promise<LiveR
         }
       }
       for (const tk of input.tokenizers) {
-        const row: LiveResultCallRow = { query_id: p.id, tool_id: p.toolId, tokenizer: tk.name, rank: p.rank, ok: proxyError === undefined, call_tokens: tk.count(JSON.stringify(callArgs)), call_tool: callTool, ...(useHint ? { call_with: true } : {}), overhead_tokens: null };
+        const row: LiveResultCallRow = {
+          query_id: p.id,
+          tool_id: p.toolId,
+          tokenizer: tk.name,
+          rank: p.rank,
+          ok: proxyError === undefined,
+          call_tokens: tk.count(JSON.stringify(callArgs)),
+          call_tool: callTool,
+          ...(useHint ? { call_with: true } : {}),
+          overhead_tokens: null,
+        };
         if (proxyError !== undefined) row.error = proxyError;
         else row.proxy = countResult(viaProxy!, tk);
         if (directError !== undefined) row.direct_error = directError;
@@ -300,7 +352,6 @@ function summarize(rows: readonly LiveResultCallRow[], tokenizers: readonly Toke
   return out;
 }
 
-
 /**
  * Per tokenizer and detail level: menu + tasks x (mean discovery response + mean call + mean
  * result), from the measured live numbers (provenance `estimated`: it is a model of a session).
@@ -316,7 +367,12 @@ export function taskSessions(
     const rs = cost.summary.find((s) => s.tokenizer === m.tokenizer);
     if (!rs) continue;
     for (const s of responseSummary.filter((x) => x.tokenizer === m.tokenizer)) {
-      for (const row of taskSessionEstimates({ menuTokens: m.proxy_menu_tokens.value, meanDiscoveryResponseTokens: s.mean, meanCallTokens: rs.mean_call_tokens, meanResultTokens: rs.mean_result_tokens })) {
+      for (const row of taskSessionEstimates({
+        menuTokens: m.proxy_menu_tokens.value,
+        meanDiscoveryResponseTokens: s.mean,
+        meanCallTokens: rs.mean_call_tokens,
+        meanResultTokens: rs.mean_result_tokens,
+      })) {
         out.push({ corpus_id: corpusId, arm: `proxy_${s.detail}`, tokenizer: rs.tokenizer, result_n: rs.n, ...row });
       }
     }

@@ -29,7 +29,13 @@ export function countMenus(tokenizers: Tokenizer[], m: MenuTexts): LiveMenu[] {
   return tokenizers.map((tk) => ({
     tokenizer: tk.name,
     proxy_menu_tokens: { value: tk.count(m.proxyListing), unit: 'tokens', provenance: 'measured', tokenizer: tk.name, n: m.proxyToolCount },
-    full_menu_tokens: { value: tk.count(m.fullListing), unit: 'tokens', provenance: m.upstreamLive ? 'measured' : 'estimated', tokenizer: tk.name, n: m.upstreamToolCount },
+    full_menu_tokens: {
+      value: tk.count(m.fullListing),
+      unit: 'tokens',
+      provenance: m.upstreamLive ? 'measured' : 'estimated',
+      tokenizer: tk.name,
+      n: m.upstreamToolCount,
+    },
     proxy_tool_count: m.proxyToolCount,
     upstream_tool_count: m.upstreamToolCount,
   }));
@@ -70,7 +76,14 @@ export function countResponses(
         // per row: the median over the runs (of the failed calls for an error row)
         const latency = round3(percentile(pq.latencies.length ? pq.latencies : pq.failedLatencies, 50) || 0);
         if (pq.text === undefined) {
-          responses.push({ query_id: pq.id, detail: dr.detail, tokenizer: tk.name, ok: false, error: pq.error ?? 'failed', latency_ms: latency });
+          responses.push({
+            query_id: pq.id,
+            detail: dr.detail,
+            tokenizer: tk.name,
+            ok: false,
+            error: pq.error ?? 'failed',
+            latency_ms: latency,
+          });
           continue;
         }
         const p = partitions.get(partKey(dr.detail, pq.id))!;
@@ -165,14 +178,25 @@ export function latencyRows(detailRuns: DetailRun[], runs: number): LiveLatency[
  * `proxy_<detail>`. Session estimates always; break-even only with an authoritative headline
  * (`headlineReason` null) and a positive mean response when the full menu is larger.
  */
-export function liveEconomics(menus: LiveMenu[], summary: LiveResponseSummary[], corpusId: string, headlineReason: string | null): LiveReport['economics'] {
+export function liveEconomics(
+  menus: LiveMenu[],
+  summary: LiveResponseSummary[],
+  corpusId: string,
+  headlineReason: string | null,
+): LiveReport['economics'] {
   const out: LiveReport['economics'] = { break_even: [], session_estimates: [], curves: [] };
   for (const m of menus) {
     for (const s of summary.filter((x) => x.tokenizer === m.tokenizer)) {
       const key = { corpus_id: corpusId, arm: `proxy_${s.detail}`, tokenizer: m.tokenizer };
-      out.session_estimates.push(...sessionRows(key, sessionEstimates({ menuTokens: m.proxy_menu_tokens.value, meanResponseTokens: s.mean, retryRate: 0 })));
+      out.session_estimates.push(
+        ...sessionRows(key, sessionEstimates({ menuTokens: m.proxy_menu_tokens.value, meanResponseTokens: s.mean, retryRate: 0 })),
+      );
       if (headlineReason) continue;
-      const input = { fullMenuTokens: m.full_menu_tokens.value, discoveryMenuTokens: m.proxy_menu_tokens.value, meanResponseTokens: s.mean };
+      const input = {
+        fullMenuTokens: m.full_menu_tokens.value,
+        discoveryMenuTokens: m.proxy_menu_tokens.value,
+        meanResponseTokens: s.mean,
+      };
       if (input.fullMenuTokens > input.discoveryMenuTokens && s.mean <= 0) continue;
       const curve = breakEvenCurve(input);
       out.break_even.push(breakEvenRow(key, curve.break_even));

@@ -9,7 +9,8 @@ import type { ArgNames, LiveOptions } from './types.ts';
 
 function posInt(v: unknown, name: string, min: number, dflt: number): number {
   if (v === undefined) return dflt;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new UserError(`${name} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min)
+    throw new UserError(`${name} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -36,7 +37,8 @@ export interface LiveSettings {
 
 function maxErrorRate(v: number | undefined): number {
   if (v === undefined) return 0;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1) throw new UserError(`--max-error-rate must be a number in 0..1, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1)
+    throw new UserError(`--max-error-rate must be a number in 0..1, got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -50,10 +52,12 @@ export function resolveSettings(opts: LiveOptions): LiveSettings {
   };
   if (!argNames.query) throw new UserError('--query-arg: empty name');
   const wantDetails: Detail[] = opts.details ?? ['full', 'compact'];
-  for (const d of wantDetails) if (d !== 'full' && d !== 'compact') throw new UserError(`detail must be "full" or "compact", got ${JSON.stringify(d)}`);
+  for (const d of wantDetails)
+    if (d !== 'full' && d !== 'compact') throw new UserError(`detail must be "full" or "compact", got ${JSON.stringify(d)}`);
   // names checked now; the encodings are loaded after the calls (a run killed early never pays for them)
   const tokenizerNames = [...new Set(opts.tokenizers ?? [...TOKENIZER_NAMES])];
-  for (const n of tokenizerNames) if (!isTokenizerName(n)) throw new UserError(`unknown tokenizer "${n}" (valid: ${TOKENIZER_NAMES.join(', ')})`);
+  for (const n of tokenizerNames)
+    if (!isTokenizerName(n)) throw new UserError(`unknown tokenizer "${n}" (valid: ${TOKENIZER_NAMES.join(', ')})`);
   if (tokenizerNames.length === 0) throw new UserError(`no tokenizer given (valid: ${TOKENIZER_NAMES.join(', ')})`);
   return {
     discoveryTool,
@@ -80,6 +84,7 @@ export async function loadQueries(s: LiveSettings): Promise<{ corpus: Corpus; go
   const corpus = await loadCorpus(s.corpusFile);
   if (s.noGolden) return { corpus, golden: { corpus_version: corpus.version, queries: [] } };
   let golden = await loadGolden(s.goldenFile, corpus, { allowCorpusVersionMismatch: s.allowVersionMismatch });
-  if (s.maxQueries !== undefined && s.maxQueries < golden.queries.length) golden = { ...golden, queries: golden.queries.slice(0, s.maxQueries) };
+  if (s.maxQueries !== undefined && s.maxQueries < golden.queries.length)
+    golden = { ...golden, queries: golden.queries.slice(0, s.maxQueries) };
   return { corpus, golden };
 }

@@ -66,10 +66,22 @@ export function partitionResponse(text: string): ResponsePartition {
     const read = readDiscoveryResponse(bytes, {
       structure: (end) => emit('other', end),
       topPair: (key, end) => emit(key === 'usage_instructions' ? 'usage_instructions' : 'other', end),
-      entryPair: (key, end) => emit(key === null ? 'metadata' : SCHEMA_KEYS.has(key) ? 'input_schemas' : DESCRIPTION_KEYS.has(key) ? 'descriptions' : 'metadata', end),
+      entryPair: (key, end) =>
+        emit(
+          key === null ? 'metadata' : SCHEMA_KEYS.has(key) ? 'input_schemas' : DESCRIPTION_KEYS.has(key) ? 'descriptions' : 'metadata',
+          end,
+        ),
     });
     const flag = read.sawToolArray ? undefined : 'JSON response without a tools array: no per-tool components';
-    return { spans, byteLength: n, json: true, flag, resultCount: read.resultCount, ranking: read.ranking, ...(read.callWith ? { callWith: read.callWith } : {}) };
+    return {
+      spans,
+      byteLength: n,
+      json: true,
+      flag,
+      resultCount: read.resultCount,
+      ranking: read.ranking,
+      ...(read.callWith ? { callWith: read.callWith } : {}),
+    };
   } catch (e) {
     if (!(e instanceof JsonScanError)) throw e;
     return {

@@ -90,4 +90,3 @@ export interface LiveOptions extends TargetOptions {
   /** every discovery call goes through this (side-by-side systems take turns; systems/turnstile.ts) */
   turns?: { run<T>(fn: () => Promise<T>): Promise<T> };
 }
-

@@ -107,10 +107,7 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
       : protocol === 'auto'
         ? { mode: 'auto' as const, probe: { timeoutMs: Math.min(timeoutMs, 5000) } }
         : { mode: { pin: protocol } };
-  const client = new Client(
-    { name: opts.clientName ?? 'mcpgauge', version: VERSION },
-    { capabilities: {}, versionNegotiation },
-  );
+  const client = new Client({ name: opts.clientName ?? 'mcpgauge', version: VERSION }, { capabilities: {}, versionNegotiation });
   const io: StreamState = { stderr: '' };
   const transport = openTransport(target, opts, io);
   // stdout lines that are not JSON while connecting (the SDK skips them silently): a server that
@@ -157,7 +154,10 @@ export async function connectMcp(target: McpTarget, opts: ConnectOptions = {}): 
         out.push(...res.tools);
         if (page === 0) {
           const r = res as { ttlMs?: unknown; cacheScope?: unknown };
-          hint = { ...(typeof r.ttlMs === 'number' && Number.isFinite(r.ttlMs) ? { ttlMs: Math.max(0, r.ttlMs) } : {}), ...(typeof r.cacheScope === 'string' ? { cacheScope: r.cacheScope } : {}) };
+          hint = {
+            ...(typeof r.ttlMs === 'number' && Number.isFinite(r.ttlMs) ? { ttlMs: Math.max(0, r.ttlMs) } : {}),
+            ...(typeof r.cacheScope === 'string' ? { cacheScope: r.cacheScope } : {}),
+          };
         }
         cursor = res.nextCursor;
         // an empty-string cursor is a valid cursor, not the end (MCP pagination)
@@ -196,7 +196,11 @@ interface StreamState {
 }
 
 /** The SDK transport of a target: stdio (stderr kept, stdout bounded) or streamable HTTP / SSE (responses bounded). */
-function openTransport(target: McpTarget, opts: ConnectOptions, io: StreamState): StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport {
+function openTransport(
+  target: McpTarget,
+  opts: ConnectOptions,
+  io: StreamState,
+): StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport {
   if (target.kind === 'stdio') {
     const st = new StdioClientTransport({
       command: target.command,

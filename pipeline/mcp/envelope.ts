@@ -18,7 +18,12 @@ export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 export type JsonRpcId = string | number | null;
 
 /** A JSON-RPC error response `{jsonrpc, id, error: {code, message[, data]}}`. */
-export function rpcError(id: unknown, code: number, message: string, data?: unknown): { jsonrpc: '2.0'; id: unknown; error: { code: number; message: string; data?: unknown } } {
+export function rpcError(
+  id: unknown,
+  code: number,
+  message: string,
+  data?: unknown,
+): { jsonrpc: '2.0'; id: unknown; error: { code: number; message: string; data?: unknown } } {
   return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
 }
 
@@ -40,6 +45,9 @@ export function readableId(body: unknown): string | number | null {
 }
 
 /** The JSON-RPC error body for an invalid envelope. */
-export function invalidRequestBody(body: unknown, why: string): { jsonrpc: '2.0'; id: string | number | null; error: { code: -32600; message: string } } {
+export function invalidRequestBody(
+  body: unknown,
+  why: string,
+): { jsonrpc: '2.0'; id: string | number | null; error: { code: -32600; message: string } } {
   return { jsonrpc: '2.0', id: readableId(body), error: { code: -32600, message: `Invalid Request: ${why}` } };
 }

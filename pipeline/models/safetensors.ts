@@ -60,10 +60,12 @@ export function readF16Tensor(buf: Buffer, name: string, shape: readonly number[
   const t = header[name];
   if (!t) throw new UserError(`${where}: no tensor ${JSON.stringify(name)} (has ${Object.keys(header).join(', ')})`);
   if (t.dtype !== 'F16') throw new UserError(`${where}: tensor ${name} is ${t.dtype}, expected F16`);
-  if (t.shape.length !== shape.length || t.shape.some((d, i) => d !== shape[i])) throw new UserError(`${where}: tensor ${name} has shape [${t.shape}], expected [${shape}]`);
+  if (t.shape.length !== shape.length || t.shape.some((d, i) => d !== shape[i]))
+    throw new UserError(`${where}: tensor ${name} has shape [${t.shape}], expected [${shape}]`);
   const count = shape.reduce((a, b) => a * b, 1);
   const [begin, end] = t.data_offsets;
-  if (end - begin !== count * 2 || dataStart + end > buf.length) throw new UserError(`${where}: tensor ${name} data_offsets [${begin}, ${end}] do not fit ${count} F16 values in the file`);
+  if (end - begin !== count * 2 || dataStart + end > buf.length)
+    throw new UserError(`${where}: tensor ${name} data_offsets [${begin}, ${end}] do not fit ${count} F16 values in the file`);
   const out = new Float32Array(count);
   const base = dataStart + begin;
   const table = f16Table();

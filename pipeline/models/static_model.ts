@@ -38,7 +38,9 @@ export function loadStaticModel(spec: ModelSpec = WORDLLAMA, root: string = DEFA
   let tokenizer: Tokenizer;
   try {
     // loaded here, not at import: a command that never embeds (comply, fixture) never loads it
-    const { Tokenizer: TokenizerClass } = createRequire(import.meta.url)('@huggingface/tokenizers') as typeof import('@huggingface/tokenizers');
+    const { Tokenizer: TokenizerClass } = createRequire(import.meta.url)(
+      '@huggingface/tokenizers',
+    ) as typeof import('@huggingface/tokenizers');
     tokenizer = new TokenizerClass(JSON.parse(tokBuf.toString('utf8')), {});
   } catch (e) {
     throw new UserError(`${dir}/${spec.tokenizer.name}: cannot build the tokenizer (${(e as Error).message})`);

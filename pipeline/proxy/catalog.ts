@@ -76,7 +76,9 @@ export class ToolCatalog {
         if (!entries.has(record.tool_id)) entries.set(record.tool_id, { record, wire, upstream: u });
       }
     }
-    const docs = [...entries.values()].map((e) => proxyIndexDoc(e.record)).sort((a, b) => (a.tool_id < b.tool_id ? -1 : a.tool_id > b.tool_id ? 1 : 0));
+    const docs = [...entries.values()]
+      .map((e) => proxyIndexDoc(e.record))
+      .sort((a, b) => (a.tool_id < b.tool_id ? -1 : a.tool_id > b.tool_id ? 1 : 0));
     const retriever = createRetriever(this.retrieverId, this.retrieverOptions);
     const gen = ++this.generation;
     const swap = () => {

@@ -122,7 +122,10 @@ export function substituteEnv(text: string, env: NodeJS.ProcessEnv, where: () =>
 function withScratchDir(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; made(): string | undefined } {
   let dir: string | undefined;
   const out: NodeJS.ProcessEnv = { ...env };
-  Object.defineProperty(out, 'SCRATCH_DIR', { enumerable: true, get: () => (dir ??= mkdtempSync(join(tmpdir(), 'mcpgauge-proxy-scratch-'))) });
+  Object.defineProperty(out, 'SCRATCH_DIR', {
+    enumerable: true,
+    get: () => (dir ??= mkdtempSync(join(tmpdir(), 'mcpgauge-proxy-scratch-'))),
+  });
   return { env: out, made: () => dir };
 }
 
@@ -151,7 +154,13 @@ function labelOf(entry: unknown, i: number): string {
 }
 
 /** a JSON pointer's segments, unescaped (RFC 6901) */
-const segmentsOf = (ptr: string): string[] => (ptr === '' ? [] : ptr.slice(1).split('/').map((x) => x.replace(/~1/g, '/').replace(/~0/g, '~')));
+const segmentsOf = (ptr: string): string[] =>
+  ptr === ''
+    ? []
+    : ptr
+        .slice(1)
+        .split('/')
+        .map((x) => x.replace(/~1/g, '/').replace(/~0/g, '~'));
 
 function valueAt(raw: unknown, segs: readonly string[]): unknown {
   let v: unknown = raw;
@@ -160,7 +169,22 @@ function valueAt(raw: unknown, segs: readonly string[]): unknown {
 }
 
 /** the order the fields are read in (messages of earlier fields win) */
-const FIELD_ORDER = ['servers', 'listen', 'api_key', 'restart', 'max_tools_limit', 'tools_limit', 'call_timeout_ms', 'connect_timeout_ms', 'health_interval_ms', 'health_timeout_ms', 'upstream_protocol', 'max_buffered_bytes', 'max_upstream_list_bytes', 'retriever'];
+const FIELD_ORDER = [
+  'servers',
+  'listen',
+  'api_key',
+  'restart',
+  'max_tools_limit',
+  'tools_limit',
+  'call_timeout_ms',
+  'connect_timeout_ms',
+  'health_interval_ms',
+  'health_timeout_ms',
+  'upstream_protocol',
+  'max_buffered_bytes',
+  'max_upstream_list_bytes',
+  'retriever',
+];
 
 const rangeMessage = (field: string, node: SchemaNode, v: unknown, max: number = node.maximum): string =>
   `field "${field}" must be ${node.type === 'integer' ? 'an integer' : 'a number'} in ${node.minimum}..${max}, got ${JSON.stringify(v)}`;
@@ -181,10 +205,18 @@ function schemaMessage(e: ErrorObject, raw: unknown): { rank: number[]; msg: str
   const base = FIELD_ORDER.indexOf(field) + 3;
   if (segs.length === 0) {
     if (e.keyword === 'type') return { rank: [0], msg: 'top level must be a JSON object' };
-    if (e.keyword === 'additionalProperties') return { rank: [1, keyRank(raw, extra)], msg: `unknown field ${got(extra)} (allowed: ${keysOf(S).join(', ')})` };
+    if (e.keyword === 'additionalProperties')
+      return { rank: [1, keyRank(raw, extra)], msg: `unknown field ${got(extra)} (allowed: ${keysOf(S).join(', ')})` };
     if (e.keyword === 'required') return { rank: [2], msg: 'missing field "servers" (an array of upstream servers)' };
   } else if (field === 'servers') {
-    if (rest.length === 0) return { rank: [base, -1], msg: e.keyword === 'minItems' ? 'field "servers" is empty: configure at least one upstream server' : 'field "servers" must be an array' };
+    if (rest.length === 0)
+      return {
+        rank: [base, -1],
+        msg:
+          e.keyword === 'minItems'
+            ? 'field "servers" is empty: configure at least one upstream server'
+            : 'field "servers" must be an array',
+      };
     const i = Number(rest[0]);
     const entry = valueAt(raw, ['servers', rest[0]]) as Record<string, unknown>;
     const label = labelOf(entry, i);
@@ -195,15 +227,21 @@ function schemaMessage(e: ErrorObject, raw: unknown): { rank: number[]; msg: str
       if (e.keyword === 'type') return { rank: [base, i, 0], msg: `${label}: must be an object with "name" and "command" or "url"` };
       if (e.keyword === 'required' && !e.schemaPath.includes('/anyOf/')) return nameMsg();
       if (e.keyword === 'not') return bad([3], 'url', 'cannot be combined with "command" (an entry is either stdio or remote)');
-      if (e.keyword === 'anyOf' || e.keyword === 'required') return bad([4], 'command', 'is missing (give "command" for a stdio server or "url" for a remote one)');
+      if (e.keyword === 'anyOf' || e.keyword === 'required')
+        return bad([4], 'command', 'is missing (give "command" for a stdio server or "url" for a remote one)');
       if (e.keyword === 'if') return { rank: [Infinity], msg: '' };
       if (e.keyword === 'additionalProperties') {
         const kind = entry.command !== undefined ? 'stdio' : 'remote';
-        return bad([6, keyRank(entry, extra)], extra, `is not allowed in a ${kind} entry (allowed: ${keysOf(S.$defs[`${kind}_server`]).join(', ')})`);
+        return bad(
+          [6, keyRank(entry, extra)],
+          extra,
+          `is not allowed in a ${kind} entry (allowed: ${keysOf(S.$defs[`${kind}_server`]).join(', ')})`,
+        );
       }
     }
     if (sub === 'name') return nameMsg();
-    if (sub === 'protocol') return { rank: [base, i, 5], msg: `field "${label}.protocol" must be one of ${S.$defs.protocol.enum.join('|')}, got ${got(v)}` };
+    if (sub === 'protocol')
+      return { rank: [base, i, 5], msg: `field "${label}.protocol" must be one of ${S.$defs.protocol.enum.join('|')}, got ${got(v)}` };
     if (sub === 'command') return bad([7], 'command', 'must be a non-empty string');
     if (sub === 'url') return bad([7], 'url', 'must be a string');
     if (sub === 'args') return bad([8], 'args', 'must be an array of strings');
@@ -215,7 +253,8 @@ function schemaMessage(e: ErrorObject, raw: unknown): { rank: number[]; msg: str
     }
   } else if (field === 'listen') {
     const node = S.properties.listen;
-    if (rest.length === 0 && e.keyword === 'additionalProperties') return { rank: [base, 1, keyRank(v, extra)], msg: `listen: unknown field ${got(extra)} (allowed: ${keysOf(node).join(', ')})` };
+    if (rest.length === 0 && e.keyword === 'additionalProperties')
+      return { rank: [base, 1, keyRank(v, extra)], msg: `listen: unknown field ${got(extra)} (allowed: ${keysOf(node).join(', ')})` };
     if (rest.length === 0) return { rank: [base, 0], msg: 'field "listen" must be an object {host, port}' };
     if (rest[0] === 'host') return { rank: [base, 2], msg: `field "listen.host" must be a non-empty string, got ${got(v)}` };
     if (rest[0] === 'port') return { rank: [base, 3], msg: rangeMessage('listen.port', node.properties.port, v) };
@@ -224,9 +263,11 @@ function schemaMessage(e: ErrorObject, raw: unknown): { rank: number[]; msg: str
   } else if (field === 'restart') {
     const node = S.properties.restart;
     const keys = keysOf(node);
-    if (rest.length === 0 && e.keyword === 'additionalProperties') return { rank: [base, 1, keyRank(v, extra)], msg: `restart: unknown field ${got(extra)} (allowed: ${keys.join(', ')})` };
+    if (rest.length === 0 && e.keyword === 'additionalProperties')
+      return { rank: [base, 1, keyRank(v, extra)], msg: `restart: unknown field ${got(extra)} (allowed: ${keys.join(', ')})` };
     if (rest.length === 0) return { rank: [base, 0], msg: 'field "restart" must be an object' };
-    if (keys.includes(rest[0])) return { rank: [base, 2 + keys.indexOf(rest[0])], msg: rangeMessage(`restart.${rest[0]}`, node.properties[rest[0]], v) };
+    if (keys.includes(rest[0]))
+      return { rank: [base, 2 + keys.indexOf(rest[0])], msg: rangeMessage(`restart.${rest[0]}`, node.properties[rest[0]], v) };
   } else if (field === 'upstream_protocol') {
     return { rank: [base], msg: `field "upstream_protocol" must be one of ${S.$defs.protocol.enum.join('|')}, got ${got(v)}` };
   } else if (field === 'retriever') {
@@ -234,7 +275,11 @@ function schemaMessage(e: ErrorObject, raw: unknown): { rank: number[]; msg: str
   } else if (field === 'tools_limit') {
     const max = valueAt(raw, ['max_tools_limit']);
     const node = S.properties.tools_limit;
-    const okMax = typeof max === 'number' && Number.isInteger(max) && max >= S.properties.max_tools_limit.minimum && max <= S.properties.max_tools_limit.maximum;
+    const okMax =
+      typeof max === 'number' &&
+      Number.isInteger(max) &&
+      max >= S.properties.max_tools_limit.minimum &&
+      max <= S.properties.max_tools_limit.maximum;
     return { rank: [base], msg: rangeMessage('tools_limit', node, v, okMax ? max : CONFIG_DEFAULTS.max_tools_limit) };
   } else if (rest.length === 0 && S.properties[field]?.minimum !== undefined) {
     return { rank: [base], msg: rangeMessage(field, S.properties[field], v) };
@@ -308,7 +353,12 @@ function validateWith(raw: unknown, source: string, env: NodeJS.ProcessEnv): Pro
       return bad('url', `is not a valid URL: ${JSON.stringify(url)}`);
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') bad('url', `must be http:// or https://, got ${JSON.stringify(url)}`);
-    const out: RemoteServerConfig = { name: entry.name, url, transport: entry.transport ?? 'streamable-http', headers: strMap(entry.headers, 'headers') };
+    const out: RemoteServerConfig = {
+      name: entry.name,
+      url,
+      transport: entry.transport ?? 'streamable-http',
+      headers: strMap(entry.headers, 'headers'),
+    };
     if (entry.protocol) out.protocol = entry.protocol;
     return out;
   });

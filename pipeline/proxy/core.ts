@@ -144,7 +144,10 @@ export class ProxyCore {
     const name = typeof args.name === 'string' ? args.name.trim() : '';
     const i = name.indexOf(':');
     if (i <= 0 || i === name.length - 1) {
-      return textResult(`call_tool: invalid tool name ${JSON.stringify(name)} (expected "server:tool" as returned by retrieve_tools)`, true);
+      return textResult(
+        `call_tool: invalid tool name ${JSON.stringify(name)} (expected "server:tool" as returned by retrieve_tools)`,
+        true,
+      );
     }
     const server = name.slice(0, i);
     const tool = name.slice(i + 1);
@@ -157,7 +160,12 @@ export class ProxyCore {
     // test-only: drop-meta always, flaky-meta on every third call that carries a caller _meta
     const dropMeta = this.sabotage.has('drop-meta') || (this.sabotage.has('flaky-meta') && carriesCallerMeta(ctx.meta) && everyThirdCall());
     try {
-      const res = await upstream.callTool(tool, a as Record<string, unknown>, this.config.call_timeout_ms, dropMeta ? { ...ctx, meta: undefined } : ctx);
+      const res = await upstream.callTool(
+        tool,
+        a as Record<string, unknown>,
+        this.config.call_timeout_ms,
+        dropMeta ? { ...ctx, meta: undefined } : ctx,
+      );
       return forwardResult(res, !dropMeta);
     } catch (e) {
       const msg = isCallFailure(e) ? (e as Error).message : `upstream '${server}' failed: ${(e as Error).message}`;
@@ -168,7 +176,8 @@ export class ProxyCore {
   async upstreamServers(args: { action?: unknown; name?: unknown }): Promise<ToolResult> {
     const action = args.action ?? 'list';
     if (action === 'list') return textResult({ servers: this.upstreamStatus(), total_tools: this.toolCount() });
-    if (action !== 'restart') return textResult(`upstream_servers: 'action' must be "list" or "restart", got ${JSON.stringify(action)}`, true);
+    if (action !== 'restart')
+      return textResult(`upstream_servers: 'action' must be "list" or "restart", got ${JSON.stringify(action)}`, true);
     const name = typeof args.name === 'string' ? args.name : '';
     const u = this.upstreams.find((x) => x.name === name);
     if (!u) {

@@ -33,7 +33,20 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { UserError } from '../types.ts';
 
 export const SABOTAGE_ENV = 'MCPGAUGE_PROXY_SABOTAGE';
-export const SABOTAGE_SWITCHES = ['drop-meta', 'serialize', 'no-timeout', 'swallow-cancel', 'drop-progress', 'progress-no-cancel', 'progress-no-restart', 'manual-restart', 'no-reconnect', 'flaky-meta', 'net-no-deadline', 'stale-index'] as const;
+export const SABOTAGE_SWITCHES = [
+  'drop-meta',
+  'serialize',
+  'no-timeout',
+  'swallow-cancel',
+  'drop-progress',
+  'progress-no-cancel',
+  'progress-no-restart',
+  'manual-restart',
+  'no-reconnect',
+  'flaky-meta',
+  'net-no-deadline',
+  'stale-index',
+] as const;
 export const SABOTAGE_STATE_ENV = 'MCPGAUGE_PROXY_SABOTAGE_STATE';
 export type SabotageSwitch = (typeof SABOTAGE_SWITCHES)[number];
 
@@ -41,7 +54,10 @@ export function readSabotage(env: NodeJS.ProcessEnv = process.env): ReadonlySet<
   const raw = env[SABOTAGE_ENV];
   if (raw === undefined || raw.trim() === '') return new Set();
   const out = new Set<SabotageSwitch>();
-  for (const s of raw.split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const s of raw
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     if (!(SABOTAGE_SWITCHES as readonly string[]).includes(s)) {
       throw new UserError(`${SABOTAGE_ENV}: unknown switch ${JSON.stringify(s)} (valid: ${SABOTAGE_SWITCHES.join(', ')})`);
     }

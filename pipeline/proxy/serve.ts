@@ -5,7 +5,7 @@
  */
 import { CORS_ALLOW_HEADERS, closeServer, hostGuard, isLoopbackHost, listen, originPolicy, sendJson, urlHost } from '../util/http.ts';
 import { VERSION } from '../constants.ts';
-import { createServer, type IncomingMessage, type Server as HttpServer, } from 'node:http';
+import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { McpServer, createMcpHandler, fromJsonSchema, type McpServerFactory } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
@@ -112,7 +112,11 @@ export function proxyServerFactory(core: ProxyCore): McpServerFactory {
  * carries that token (the upstream's progress goes back to the caller under the caller's token).
  */
 function callContext(ctx: {
-  mcpReq?: { _meta?: Record<string, unknown>; signal?: AbortSignal; notify?: (n: { method: string; params: Record<string, unknown> }) => Promise<void> };
+  mcpReq?: {
+    _meta?: Record<string, unknown>;
+    signal?: AbortSignal;
+    notify?: (n: { method: string; params: Record<string, unknown> }) => Promise<void>;
+  };
 }): CallContext {
   const raw = ctx?.mcpReq?._meta;
   const meta = raw ? Object.fromEntries(Object.entries(raw).filter(([k]) => k !== 'progressToken')) : undefined;
@@ -182,7 +186,12 @@ export async function serveHttp(
     for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
     if (req.method === 'OPTIONS') {
       // a browser preflight carries no credentials: answer it before the key check
-      res.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS', 'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS, 'Access-Control-Max-Age': '86400', 'Content-Length': '0' });
+      res.writeHead(204, {
+        'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
+        'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS,
+        'Access-Control-Max-Age': '86400',
+        'Content-Length': '0',
+      });
       res.end();
       return;
     }

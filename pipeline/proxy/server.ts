@@ -57,7 +57,8 @@ export async function startProxy(config: ProxyConfig, opts: StartProxyOptions): 
     throw new UserError(`proxy: transport must be "http" or "stdio", got ${JSON.stringify(opts.transport)}`);
   }
   const port = opts.port ?? config.listen.port;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UserError(`proxy: port must be an integer in 0..65535, got ${JSON.stringify(port)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UserError(`proxy: port must be an integer in 0..65535, got ${JSON.stringify(port)}`);
   let apiKey = '';
   if (opts.transport === 'http') {
     const envKey = process.env[API_KEY_ENV];

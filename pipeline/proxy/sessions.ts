@@ -63,7 +63,11 @@ export const BUSY_RETRY_AFTER_S = 1;
  * Retry-After; the socket is closed so the rest of the body is not read). The bytes are held in
  * the budget while the body is read and released when it is complete, refused or aborted.
  */
-async function readBody(req: IncomingMessage, res: ServerResponse, budget: BodyBudget): Promise<{ ok: true; body: unknown } | { ok: false }> {
+async function readBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  budget: BodyBudget,
+): Promise<{ ok: true; body: unknown } | { ok: false }> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -100,10 +104,18 @@ function refuseBusy(res: ServerResponse, budget: BodyBudget): void {
   if (!res.headersSent) {
     const text = JSON.stringify({
       jsonrpc: '2.0',
-      error: { code: -32000, message: `server busy: request bodies in flight exceed ${budget.max} bytes (max_buffered_bytes); retry later` },
+      error: {
+        code: -32000,
+        message: `server busy: request bodies in flight exceed ${budget.max} bytes (max_buffered_bytes); retry later`,
+      },
       id: null,
     });
-    res.writeHead(503, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Retry-After': String(BUSY_RETRY_AFTER_S), Connection: 'close' });
+    res.writeHead(503, {
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(text),
+      'Retry-After': String(BUSY_RETRY_AFTER_S),
+      Connection: 'close',
+    });
     res.end(text, () => res.socket?.destroy());
   } else res.end();
   // a client that does not read its answer still loses the connection soon
@@ -120,7 +132,12 @@ export interface LegacySessions {
   close(): Promise<void>;
 }
 
-export function legacySessions(factory: McpServerFactory, stateless: Stateless, log: (m: string) => void, budget: BodyBudget = bodyBudget(CONFIG_DEFAULTS.max_buffered_bytes)): LegacySessions {
+export function legacySessions(
+  factory: McpServerFactory,
+  stateless: Stateless,
+  log: (m: string) => void,
+  budget: BodyBudget = bodyBudget(CONFIG_DEFAULTS.max_buffered_bytes),
+): LegacySessions {
   const sessions = new Map<string, Session>();
   const touch = (id: string) => {
     const s = sessions.get(id);

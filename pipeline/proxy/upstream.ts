@@ -5,7 +5,16 @@
  * States: connecting -> connected -> (connection lost) backoff -> connecting -> ...
  * `failed` only when restart.max_attempts is set and exhausted; `closed` after close().
  */
-import { MessageTooLarge, connectMcp, describeTarget, type CallResult, type McpConnection, type ProgressParams, type ProtocolChoice, type WireTool } from '../mcp/client.ts';
+import {
+  MessageTooLarge,
+  connectMcp,
+  describeTarget,
+  type CallResult,
+  type McpConnection,
+  type ProgressParams,
+  type ProtocolChoice,
+  type WireTool,
+} from '../mcp/client.ts';
 import { canonicalJson } from '../corpus/canonical.ts';
 import { targetOf, type RestartPolicy, type UpstreamConfig } from './config.ts';
 import type { SabotageSwitch } from './sabotage.ts';
@@ -203,9 +212,17 @@ export class Upstream {
       onTimeout = () => {
         const total = Date.now() - started;
         if (lastProgress !== undefined && total >= maxTotal) {
-          reject(new CallFailure(`upstream '${this.name}' was still reporting progress on tools/call '${tool}' after ${total} ms, the most a call may take (${PROGRESS_MAX_TIMEOUTS} × the ${timeoutMs} ms call timeout)`));
+          reject(
+            new CallFailure(
+              `upstream '${this.name}' was still reporting progress on tools/call '${tool}' after ${total} ms, the most a call may take (${PROGRESS_MAX_TIMEOUTS} × the ${timeoutMs} ms call timeout)`,
+            ),
+          );
         } else if (lastProgress !== undefined) {
-          reject(new CallFailure(`upstream '${this.name}' did not answer tools/call '${tool}' within the ${timeoutMs} ms call timeout after its last progress notification (${total} ms in all)`));
+          reject(
+            new CallFailure(
+              `upstream '${this.name}' did not answer tools/call '${tool}' within the ${timeoutMs} ms call timeout after its last progress notification (${total} ms in all)`,
+            ),
+          );
         } else {
           reject(new CallFailure(`upstream '${this.name}' did not answer tools/call '${tool}' within the ${timeoutMs} ms call timeout`));
         }
@@ -232,7 +249,13 @@ export class Upstream {
       : undefined;
     const meta = sabotage?.has('drop-meta') ? undefined : ctx.meta;
     // The SDK's own request timeout is a backstop a little after ours, so our message wins.
-    const call = conn.callTool(tool, args, { timeoutMs: remaining + 1000, signal: ac.signal, meta, onprogress, maxTotalTimeoutMs: onprogress ? maxTotal + 1000 : undefined });
+    const call = conn.callTool(tool, args, {
+      timeoutMs: remaining + 1000,
+      signal: ac.signal,
+      meta,
+      onprogress,
+      maxTotalTimeoutMs: onprogress ? maxTotal + 1000 : undefined,
+    });
     try {
       return await Promise.race([call, guards]);
     } catch (e) {
@@ -285,7 +308,9 @@ export class Upstream {
     const target = targetOf(this.cfg);
     // a boot can take seconds (npx, a cold python): one line when it starts and one when it is ready
     const t0 = Date.now();
-    this.opts.log(`upstream '${this.name}': starting (${describeTarget(target)}${this.failedAttempts ? `, attempt ${this.failedAttempts + 1}` : ''})`);
+    this.opts.log(
+      `upstream '${this.name}': starting (${describeTarget(target)}${this.failedAttempts ? `, attempt ${this.failedAttempts + 1}` : ''})`,
+    );
     try {
       conn = await connectMcp(target, {
         protocol: this.cfg.protocol ?? this.opts.protocol,
@@ -302,7 +327,10 @@ export class Upstream {
         const big = c.limitExceeded();
         if (big) return this.lost(gen, tooLargeReason(big), { tooLarge: true });
         const tail = c.stderrText().trim().split('\n').slice(-2).join(' | ');
-        this.lost(gen, `connection closed${c.pid ? ` (pid ${c.pid} exited)` : ''}${tail ? ` (stderr: ${oneLine(tail).slice(0, 300)})` : ''}`);
+        this.lost(
+          gen,
+          `connection closed${c.pid ? ` (pid ${c.pid} exited)` : ''}${tail ? ` (stderr: ${oneLine(tail).slice(0, 300)})` : ''}`,
+        );
       };
       c.client.onerror = () => {
         /* transport noise; a real loss arrives through onclose or a failed health check */
@@ -435,7 +463,10 @@ export class Upstream {
       const tools = await Promise.race([
         conn.listAllTools({ timeoutMs: this.opts.healthTimeoutMs + 1000 }),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer to tools/list within ${this.opts.healthTimeoutMs} ms`)), this.opts.healthTimeoutMs);
+          timer = setTimeout(
+            () => reject(new Error(`no answer to tools/list within ${this.opts.healthTimeoutMs} ms`)),
+            this.opts.healthTimeoutMs,
+          );
         }),
       ]);
       this.applyTools(gen, tools);
@@ -528,7 +559,9 @@ export class Upstream {
         void sub.closed.then((why) => {
           if (gen !== this.gen || this.closed || why === 'local') return;
           const delay = backoffDelay(this.opts.restart, ++this.relistens);
-          this.opts.log(`upstream '${this.name}': the subscriptions/listen stream ended (${why}); re-listing, listening again in ${delay} ms`);
+          this.opts.log(
+            `upstream '${this.name}': the subscriptions/listen stream ended (${why}); re-listing, listening again in ${delay} ms`,
+          );
           void this.refreshTools(gen);
           setTimeout(() => {
             if (gen === this.gen && !this.closed) this.listen(gen, c);
@@ -536,7 +569,8 @@ export class Upstream {
         });
       },
       (e: Error) => {
-        if (gen === this.gen) this.opts.log(`upstream '${this.name}': subscriptions/listen failed (${oneLine(e.message)}); the health check re-lists instead`);
+        if (gen === this.gen)
+          this.opts.log(`upstream '${this.name}': subscriptions/listen failed (${oneLine(e.message)}); the health check re-lists instead`);
       },
     );
   }
@@ -585,10 +619,13 @@ export class Upstream {
           resolve();
         }
       };
-      const t = setTimeout(() => {
-        this.waiters.delete(done);
-        resolve();
-      }, Math.max(0, deadline - Date.now()));
+      const t = setTimeout(
+        () => {
+          this.waiters.delete(done);
+          resolve();
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       this.waiters.add(done);
       done();
     });
@@ -616,7 +653,9 @@ function tooLargeReason(e: MessageTooLarge): string {
 }
 
 function oneLine(s: string): string {
-  return String(s ?? '').replace(/\s+/g, ' ').trim();
+  return String(s ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** JSON round trip: drops undefined values so canonicalJson never sees them. */

@@ -17,7 +17,6 @@ import { html, trustedHtml, type SafeHtml } from './html.ts';
 
 type Row = Record<string, string | number | null>;
 
-
 const specCache = new Map<string, TopLevelSpec>();
 /** Load a chart's Vega-Lite spec (no data) from reports-template/charts/<id>.vl.json. */
 export function loadChartSpec(id: string): TopLevelSpec {
@@ -31,7 +30,10 @@ export function loadChartSpec(id: string): TopLevelSpec {
 
 /** Chart ids present in the template folder (used by tests to see every spec is wired). */
 export function templateChartIds(): string[] {
-  return readdirSync(`${TEMPLATE_DIR}charts`).filter((f) => f.endsWith('.vl.json')).map((f) => f.slice(0, -'.vl.json'.length)).sort();
+  return readdirSync(`${TEMPLATE_DIR}charts`)
+    .filter((f) => f.endsWith('.vl.json'))
+    .map((f) => f.slice(0, -'.vl.json'.length))
+    .sort();
 }
 
 /** the charts' font; the page's CSS sets it on every chart (figure.chart svg), so no text repeats it */
@@ -59,7 +61,13 @@ const GEOMETRY_ATTR = / (d|transform|x|y|x1|x2|y1|y2|width|height)="([^"]*)"/g;
  * rounded to 1/100 px (it writes e.g. 90.49999999999999). Text and labels are left as written.
  */
 export function slimSvg(svg: string): string {
-  return svg.split(FONT_ATTR).join('').replace(GEOMETRY_ATTR, (_m, name: string, v: string) => ` ${name}="${v.replace(/-?\d+\.\d{3,}/g, (n) => String(Number(Number(n).toFixed(2))))}"`);
+  return svg
+    .split(FONT_ATTR)
+    .join('')
+    .replace(
+      GEOMETRY_ATTR,
+      (_m, name: string, v: string) => ` ${name}="${v.replace(/-?\d+\.\d{3,}/g, (n) => String(Number(Number(n).toFixed(2))))}"`,
+    );
 }
 
 /** Vega-Lite compile warnings known to be harmless for these specs (layers inside facets). */
@@ -85,7 +93,8 @@ export function applyColors(spec: unknown, c: ChartColors | undefined): void {
       enc.color.scale = { domain: c.domain, range: c.range };
       // an offset channel on the same field takes the same domain (Vega-Lite unions the two and
       // warns when only one of them is explicit)
-      for (const ch of ['xOffset', 'yOffset']) if (enc[ch]?.field === c.field) enc[ch].scale = { ...(enc[ch].scale as object), domain: c.domain };
+      for (const ch of ['xOffset', 'yOffset'])
+        if (enc[ch]?.field === c.field) enc[ch].scale = { ...(enc[ch].scale as object), domain: c.domain };
     }
     for (const k of ['spec', 'layer']) if (k in rec) walk(rec[k]);
   };
@@ -102,20 +111,29 @@ export async function renderChartSvgHere(id: string, rows: Row[], note?: string,
   const spec = loadChartSpec(id) as TopLevelSpec & { data?: unknown; title?: { text: string; subtitle?: string }; config?: unknown };
   spec.data = { values: rows };
   applyColors(spec, color);
-  if (note && spec.title && typeof spec.title === 'object') spec.title.subtitle = `${spec.title.subtitle ?? ''}${spec.title.subtitle ? ' · ' : ''}${note}`;
+  if (note && spec.title && typeof spec.title === 'object')
+    spec.title.subtitle = `${spec.title.subtitle ?? ''}${spec.title.subtitle ? ' · ' : ''}${note}`;
   spec.config = CHART_CONFIG;
   // vega + vega-lite load on the first chart only (comply's html output and the CLI start skip them)
   const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
   const warnings: string[] = [];
   const logger = {
-    level(): number { return vega.Warn; },
+    level(): number {
+      return vega.Warn;
+    },
     warn(...args: unknown[]) {
       warnings.push(args.map(String).join(' '));
       return logger;
     },
-    info() { return logger; },
-    debug() { return logger; },
-    error(...args: unknown[]) { throw new Error(`chart ${id}: ${args.map(String).join(' ')}`); },
+    info() {
+      return logger;
+    },
+    debug() {
+      return logger;
+    },
+    error(...args: unknown[]) {
+      throw new Error(`chart ${id}: ${args.map(String).join(' ')}`);
+    },
   };
   const vg = compile(spec, { logger: logger as never }).spec;
   chartWarnings.set(id, warnings);

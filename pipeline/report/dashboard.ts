@@ -44,7 +44,11 @@ export function chartIdsFor(r: Report): string[] {
  * list, pipeline/sections.ts REPORT_SECTIONS) bound to it, then `extra`: sections of other
  * documents drawn after them (e.g. the compliance section of a comply report).
  */
-export async function renderDashboard(report: Report, sections: readonly ReportSection<Report>[], extra: SectionInput[] = []): Promise<string> {
+export async function renderDashboard(
+  report: Report,
+  sections: readonly ReportSection<Report>[],
+  extra: SectionInput[] = [],
+): Promise<string> {
   return renderPage({
     title: `mcpgauge report · ${report.corpora.map((c) => c.id).join(', ') || 'no corpus'}`,
     generator: `${report.meta.tool.name} ${report.meta.tool.version}`,

@@ -93,7 +93,7 @@ export interface Tile {
 export type Block =
   | TableDetails
   | { kind: 'charts'; charts: ChartRef[] }
-  | { kind: 'heading'; text: string; provenance?: Provenance; /** DOM id (a link target) */ id?: string }
+  | { kind: 'heading'; text: string; provenance?: Provenance /** DOM id (a link target) */; id?: string }
   | { kind: 'paragraph'; text: string | SafeHtml; muted?: boolean }
   | { kind: 'kv'; items: { label: string; value: string | SafeHtml }[] }
   | { kind: 'list'; items: (string | SafeHtml)[] }

@@ -30,10 +30,15 @@ export interface QueryRowBlock {
 export function queryRowBlocks(r: Report): QueryRowBlock[] {
   const out: QueryRowBlock[] = [];
   for (const x of r.retrieval) {
-    if (isScored(x)) out.push({ keys: { source: 'offline', corpus: x.corpus_id, arm: x.arm, retriever: x.retriever.id, system: null }, row: x });
+    if (isScored(x))
+      out.push({ keys: { source: 'offline', corpus: x.corpus_id, arm: x.arm, retriever: x.retriever.id, system: null }, row: x });
   }
   const live = (l: NonNullable<Report['live']>, system: string | null) => {
-    for (const x of l.retrieval) out.push({ keys: { source: `live_${x.detail}`, corpus: l.corpus_id ?? null, arm: `proxy_${x.detail}`, retriever: null, system }, row: x });
+    for (const x of l.retrieval)
+      out.push({
+        keys: { source: `live_${x.detail}`, corpus: l.corpus_id ?? null, arm: `proxy_${x.detail}`, retriever: null, system },
+        row: x,
+      });
   };
   if (r.live) live(r.live, null);
   for (const s of r.systems ?? []) if (s.live) live(s.live, s.name);

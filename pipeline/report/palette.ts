@@ -14,7 +14,13 @@ const ARM_COLORS = ['#4c78a8', '#f58518', '#e45756', '#54a24b', '#b79a20', '#439
 const MODE_COLORS: Record<string, string> = { full: '#7b4fa0', compact: '#2ca6a4' };
 const TOKENIZER_COLORS: Record<string, string> = { cl100k_base: '#5a6b7b', o200k_base: '#c9a227' };
 const SYSTEM_COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
-const COMPONENT_COLORS: Record<string, string> = { input_schemas: '#8da0cb', descriptions: '#a6d854', usage_instructions: '#ffd92f', metadata: '#e5c494', other: '#b3b3b3' };
+const COMPONENT_COLORS: Record<string, string> = {
+  input_schemas: '#8da0cb',
+  descriptions: '#a6d854',
+  usage_instructions: '#ffd92f',
+  metadata: '#e5c494',
+  other: '#b3b3b3',
+};
 const FALLBACK = '#79706e';
 
 export type ColorKind = 'arm' | 'mode' | 'tokenizer' | 'system' | 'component';
@@ -61,7 +67,12 @@ export interface ChartColors {
 }
 
 /** The colours of `field` over `rows`, each value naming one (kind, id). */
-export function chartColors(rows: readonly Record<string, unknown>[], field: string, name: (v: string) => { kind: ColorKind; id: string }, p: Palette): ChartColors {
+export function chartColors(
+  rows: readonly Record<string, unknown>[],
+  field: string,
+  name: (v: string) => { kind: ColorKind; id: string },
+  p: Palette,
+): ChartColors {
   const domain: string[] = [];
   for (const row of rows) {
     const v = row[field];
@@ -72,7 +83,12 @@ export function chartColors(rows: readonly Record<string, unknown>[], field: str
 }
 
 /** Colours of a field whose values are ids of one kind (arm ids, tokenizer names, modes, systems). */
-export function colorsBy(r: Pick<Report, 'arms' | 'systems' | 'scale'>, rows: readonly Record<string, unknown>[], field: string, kind: ColorKind): ChartColors {
+export function colorsBy(
+  r: Pick<Report, 'arms' | 'systems' | 'scale'>,
+  rows: readonly Record<string, unknown>[],
+  field: string,
+  kind: ColorKind,
+): ChartColors {
   return chartColors(rows, field, (id) => ({ kind, id }), paletteOf(r));
 }
 

@@ -20,7 +20,11 @@ export type TableRow = Record<string, unknown>;
 /** A per_query table row as the QueryRow it was written from (null columns = absent optional fields). */
 function queryRowOf(t: TableRow): QueryRow {
   const num = (k: string) => (typeof t[k] === 'number' ? (t[k] as number) : undefined);
-  const row: QueryRow = { query_id: String(t.query_id), query: String(t.query), first_relevant_rank: num('first_relevant_rank') ?? null } as QueryRow;
+  const row: QueryRow = {
+    query_id: String(t.query_id),
+    query: String(t.query),
+    first_relevant_rank: num('first_relevant_rank') ?? null,
+  } as QueryRow;
   const r = row as unknown as Record<string, unknown>;
   for (const k of ['recall_at_1', 'recall_at_3', 'recall_at_5', 'recall_at_10', 'rr', 'ndcg_at_10', 'ap', 'comprehensive_at_5']) {
     const v = num(k);
@@ -40,7 +44,13 @@ function queryRowOf(t: TableRow): QueryRow {
 export function joinQueryRows(report: Report, rows: readonly TableRow[], where: string): Report {
   const byKey = new Map<string, QueryRow[]>();
   for (const t of rows) {
-    const key = queryKeyString({ source: String(t.source), corpus: (t.corpus as string | null) ?? null, arm: String(t.arm), retriever: (t.retriever as string | null) ?? null, system: (t.system as string | null) ?? null });
+    const key = queryKeyString({
+      source: String(t.source),
+      corpus: (t.corpus as string | null) ?? null,
+      arm: String(t.arm),
+      retriever: (t.retriever as string | null) ?? null,
+      system: (t.system as string | null) ?? null,
+    });
     let list = byKey.get(key);
     if (!list) byKey.set(key, (list = []));
     list.push(queryRowOf(t));
@@ -50,8 +60,12 @@ export function joinQueryRows(report: Report, rows: readonly TableRow[], where: 
     const got = byKey.get(queryKeyString(keys)) ?? [];
     used += got.length;
     const what = `${keys.source} ${keys.system ? `${keys.system} ` : ''}${keys.corpus ?? ''}/${keys.arm}${keys.retriever ? `/${keys.retriever}` : ''}`;
-    if (got.length !== row.query_count) throw new UserError(`${where}: ${got.length} per-query rows for ${what}, the report says ${row.query_count} (a table of another run?)`);
-    if (queryIdsDigest(got) !== row.query_ids_sha256) throw new UserError(`${where}: the per-query rows for ${what} are not the queries the report scored (query_ids_sha256 differs)`);
+    if (got.length !== row.query_count)
+      throw new UserError(
+        `${where}: ${got.length} per-query rows for ${what}, the report says ${row.query_count} (a table of another run?)`,
+      );
+    if (queryIdsDigest(got) !== row.query_ids_sha256)
+      throw new UserError(`${where}: the per-query rows for ${what} are not the queries the report scored (query_ids_sha256 differs)`);
     row.per_query = got;
   }
   if (used !== rows.length) throw new UserError(`${where}: ${rows.length - used} per-query rows match no retrieval row of the report`);
@@ -64,10 +78,14 @@ export async function readQueryTable(path: string, of: string): Promise<TableRow
   try {
     buf = readFileSync(path);
   } catch (e) {
-    throw new UserError(`${path}: cannot read the per-query table of ${of} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); it is written beside report.json`);
+    throw new UserError(
+      `${path}: cannot read the per-query table of ${of} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); it is written beside report.json`,
+    );
   }
   try {
-    return (await parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer })) as TableRow[];
+    return (await parquetReadObjects({
+      file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer,
+    })) as TableRow[];
   } catch (e) {
     throw new UserError(`${path}: not a readable Parquet file (${(e as Error).message})`);
   }

@@ -47,7 +47,11 @@ export function badge(p: Provenance | undefined): SafeHtml {
 }
 
 /** a rich cell (escaped by construction) */
-export const rich = (fragment: SafeHtml, sort?: number | string | null, extra: Omit<RichCell, 'rich' | 'sort'> = {}): RichCell => ({ rich: fragment, sort, ...extra });
+export const rich = (fragment: SafeHtml, sort?: number | string | null, extra: Omit<RichCell, 'rich' | 'sort'> = {}): RichCell => ({
+  rich: fragment,
+  sort,
+  ...extra,
+});
 
 // ---------------------------------------------------------------------------------------------
 // tables
@@ -72,10 +76,14 @@ function figureCell(f: Figure | undefined | null, c: Column): Cell {
   if (!f) return { html: DASH, sort: null, num: true };
   const fmt = (x: number) => (c.metric ? fmtMetric(x) : c.digits !== undefined ? fmtNum(x, c.digits) : fmtInt(x));
   const v = fmt(f.value);
-  const ci = f.ci95 ? html` <span class="ci">[${c.metric ? fmtMetric(f.ci95[0]) : fmtNum(f.ci95[0], 1)}, ${c.metric ? fmtMetric(f.ci95[1]) : fmtNum(f.ci95[1], 1)}]</span>` : '';
+  const ci = f.ci95
+    ? html` <span class="ci">[${c.metric ? fmtMetric(f.ci95[0]) : fmtNum(f.ci95[0], 1)}, ${c.metric ? fmtMetric(f.ci95[1]) : fmtNum(f.ci95[1], 1)}]</span>`
+    : '';
   const title = `${f.value} ${f.unit} (${f.provenance}${f.tokenizer ? `, ${f.tokenizer}` : ''}${f.n !== undefined ? `, n=${f.n}` : ''})`;
   const neg = c.pct && f.value < 0;
-  const body = neg ? html`<span class="neg" title="${title}">${v}${c.pct ? '%' : ''}</span>` : html`<span title="${title}">${v}${c.pct ? '%' : ''}</span>`;
+  const body = neg
+    ? html`<span class="neg" title="${title}">${v}${c.pct ? '%' : ''}</span>`
+    : html`<span title="${title}">${v}${c.pct ? '%' : ''}</span>`;
   return { html: html`${body}${ci}${c.badge ? badge(f.provenance) : ''}`, sort: f.value, num: true };
 }
 
@@ -192,7 +200,9 @@ export function renderTable(t: TableDetails, inDetails = false): SafeHtml {
   let data: SafeHtml | string = '';
   if (later > 0) {
     const columnClass = t.columns.map((c) => cellClass(cellOf(undefined, c)));
-    const rows = t.rows.slice(now).map((row, i) => [t.rowClasses?.[now + i] ?? '', ...rowCells(t, row).map((c, j) => cellData(c, columnClass[j]))]);
+    const rows = t.rows
+      .slice(now)
+      .map((row, i) => [t.rowClasses?.[now + i] ?? '', ...rowCells(t, row).map((c, j) => cellData(c, columnClass[j]))]);
     data = html`${mode === 'paged' ? html`<button type="button" class="more" data-more="${t.id}">Show all ${fmtInt(t.rows.length)} rows (${fmtInt(now)} shown)</button>` : ''}<script type="${PACKED_ROWS_TYPE}" id="${t.id}-rows">${packRows({ cls: columnClass, rows })}</script>`;
   }
   if (!t.filter || !t.id) return html`${table}${data}`;
@@ -304,7 +314,10 @@ export async function renderPage(p: PageInput): Promise<string> {
     generator: p.generator,
     title: p.title,
     header: p.header,
-    sections: joinHtml(rendered.filter((x) => x.value !== ''), '\n'),
+    sections: joinHtml(
+      rendered.filter((x) => x.value !== ''),
+      '\n',
+    ),
     footer: p.footer,
     // the script is our own file, inserted verbatim (escaping would change its CSP hash)
     script: trustedHtml(script, 'reports-template/page.js, our own file'),

@@ -36,7 +36,9 @@ export function toQueryRow(q: QueryResult): QueryRow {
 
 /** A retrieval row's `query_ids_sha256`: sha256 (hex) of its query ids in golden order, joined by "\n". */
 export function queryIdsDigest(rows: readonly { query_id: string }[]): string {
-  return createHash('sha256').update(rows.map((q) => q.query_id).join('\n')).digest('hex');
+  return createHash('sha256')
+    .update(rows.map((q) => q.query_id).join('\n'))
+    .digest('hex');
 }
 
 export function breakEvenRow(key: RowKey, be: EconBreakEvenRow): BreakEvenRow {

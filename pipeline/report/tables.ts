@@ -148,20 +148,33 @@ export function reportTables(report: Report): FlatTable[] {
 
   const perQuery = makeTable('per_query', PER_QUERY_COLUMNS);
   for (const { keys, row } of queryRowBlocks(report)) {
-    for (const q of row.per_query ?? []) perQuery.push({ ...q, ...keys, top: JSON.stringify(q.top), gold: q.gold === undefined ? null : JSON.stringify(q.gold) });
+    for (const q of row.per_query ?? [])
+      perQuery.push({ ...q, ...keys, top: JSON.stringify(q.top), gold: q.gold === undefined ? null : JSON.stringify(q.gold) });
   }
 
   const arms = makeTable('arms', ARM_COLUMNS);
   for (const a of report.arms) {
     const common = {
-      corpus: a.corpus_id, arm: a.arm, skipped: a.skipped, skip_reason: a.skip_reason ?? null, index_altering: a.index_altering,
-      lower_bound: a.lower_bound, retry_rate: a.retry_rate, skipped_tools: a.skipped_tools,
+      corpus: a.corpus_id,
+      arm: a.arm,
+      skipped: a.skipped,
+      skip_reason: a.skip_reason ?? null,
+      index_altering: a.index_altering,
+      lower_bound: a.lower_bound,
+      retry_rate: a.retry_rate,
+      skipped_tools: a.skipped_tools,
     };
     const toks = Object.entries(a.by_tokenizer);
     if (toks.length === 0) arms.push({ ...common, tokenizer: null });
     for (const [tok, s] of toks) {
       arms.push({
-        ...common, tokenizer: tok, total_tokens: s.total_tokens.value, mean: s.mean, p50: s.p50, p95: s.p95, max: s.max,
+        ...common,
+        tokenizer: tok,
+        total_tokens: s.total_tokens.value,
+        mean: s.mean,
+        p50: s.p50,
+        p95: s.p95,
+        max: s.max,
         savings_vs_baseline_pct: s.savings_vs_baseline_pct.value,
       });
     }
@@ -187,7 +200,9 @@ function validity(values: readonly unknown[]): { bitmap?: Uint8Array; nulls: num
   for (const v of values) if (v === null) nulls++;
   if (nulls === 0) return { nulls };
   const bitmap = new Uint8Array((values.length + 7) >> 3);
-  values.forEach((v, i) => { if (v !== null) bitmap[i >> 3] |= 1 << (i & 7); });
+  values.forEach((v, i) => {
+    if (v !== null) bitmap[i >> 3] |= 1 << (i & 7);
+  });
   return { bitmap, nulls };
 }
 
@@ -208,8 +223,17 @@ function arrowVector(kind: ColumnKind, values: readonly (string | number | boole
         offsets[i + 1] = bytes;
       });
       const data = Buffer.alloc(bytes);
-      values.forEach((v, i) => { if (v !== null) data.write(String(v), offsets[i], 'utf8'); });
-      return makeVector(makeData({ type: new Utf8(), ...common, valueOffsets: offsets, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) }));
+      values.forEach((v, i) => {
+        if (v !== null) data.write(String(v), offsets[i], 'utf8');
+      });
+      return makeVector(
+        makeData({
+          type: new Utf8(),
+          ...common,
+          valueOffsets: offsets,
+          data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+        }),
+      );
     }
     case 'int':
       return makeVector(makeData({ type: new Int32(), ...common, data: Int32Array.from(values, (v) => (v === null ? 0 : Number(v))) }));
@@ -217,7 +241,9 @@ function arrowVector(kind: ColumnKind, values: readonly (string | number | boole
       return makeVector(makeData({ type: new Float64(), ...common, data: Float64Array.from(values, (v) => (v === null ? 0 : Number(v))) }));
     case 'bool': {
       const data = new Uint8Array((length + 7) >> 3);
-      values.forEach((v, i) => { if (v === true) data[i >> 3] |= 1 << (i & 7); });
+      values.forEach((v, i) => {
+        if (v === true) data[i >> 3] |= 1 << (i & 7);
+      });
       return makeVector(makeData({ type: new Bool(), ...common, data }));
     }
   }
@@ -244,6 +270,12 @@ export function toParquet(t: FlatTable): Uint8Array {
 /** report.json's `tables`: each table's files (relative to report.json), row count and columns. */
 export function tableIndex(tables: readonly FlatTable[]): ReportTables {
   const out: ReportTables = {};
-  for (const t of tables) out[t.name] = { arrow: `tables/${t.name}.arrow`, parquet: `tables/${t.name}.parquet`, rows: t.rows, columns: t.columns.map((c) => ({ ...c })) };
+  for (const t of tables)
+    out[t.name] = {
+      arrow: `tables/${t.name}.arrow`,
+      parquet: `tables/${t.name}.parquet`,
+      rows: t.rows,
+      columns: t.columns.map((c) => ({ ...c })),
+    };
   return out;
 }

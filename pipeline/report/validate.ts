@@ -86,7 +86,9 @@ function crossChecks(r: Report): string[] {
     corpusRef(`/retrieval/${i}`, x.corpus_id);
     const key = retrievalKey(x);
     if (retrievalKeys.has(key)) {
-      out.push(`/retrieval/${i} duplicate row for corpus ${JSON.stringify(x.corpus_id)}, arm ${JSON.stringify(x.arm)}, retriever ${JSON.stringify(x.retriever?.id ?? null)}`);
+      out.push(
+        `/retrieval/${i} duplicate row for corpus ${JSON.stringify(x.corpus_id)}, arm ${JSON.stringify(x.arm)}, retriever ${JSON.stringify(x.retriever?.id ?? null)}`,
+      );
     }
     retrievalKeys.add(key);
   });

@@ -40,7 +40,12 @@ export function reportJsonText(report: Report): string {
  * `sections`: the dashboard's section list (pipeline/sections.ts REPORT_SECTIONS; the renderer
  * imports no producer, so the list is handed in); `extraSections`: other documents' sections.
  */
-export async function writeReport(report: Report, outDir: string, sections: readonly ReportSection<Report>[], extraSections: SectionInput[] = []): Promise<WrittenReport> {
+export async function writeReport(
+  report: Report,
+  outDir: string,
+  sections: readonly ReportSection<Report>[],
+  extraSections: SectionInput[] = [],
+): Promise<WrittenReport> {
   const valid = validateReport(report);
   // with the chart worker (charts.ts startChartWorker, started by `bench`), the charts and the
   // page render while this thread writes the JSON and the tables; without it, in this order anyway
@@ -56,7 +61,11 @@ export async function writeReport(report: Report, outDir: string, sections: read
   const files: { path: string; data: string | Uint8Array }[] = [];
   for (const { t, arrow, parquet } of tables) {
     files.push({ path: `tables/${t.name}.arrow`, data: arrow }, { path: `tables/${t.name}.parquet`, data: parquet });
-    out.tables[t.name] = { arrow: join(outDir, 'tables', `${t.name}.arrow`), parquet: join(outDir, 'tables', `${t.name}.parquet`), rows: t.rows };
+    out.tables[t.name] = {
+      arrow: join(outDir, 'tables', `${t.name}.arrow`),
+      parquet: join(outDir, 'tables', `${t.name}.parquet`),
+      rows: t.rows,
+    };
   }
   files.push({ path: 'dashboard.html', data: html }, { path: 'report.json', data: json });
   // written in this order (report.json last); a crash leaves each file old or new, never missing

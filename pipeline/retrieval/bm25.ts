@@ -21,8 +21,10 @@ export type PlainBm25Params = { k1: number; b: number; fields: string[] };
 export function createPlainBm25Retriever(opts: { k1?: unknown; b?: unknown } = {}): SyncRetriever<PlainBm25Params> {
   const k1 = opts.k1 ?? 1.2;
   const b = opts.b ?? 0.75;
-  if (typeof k1 !== 'number' || !Number.isFinite(k1) || k1 < 0) throw new UserError(`bm25: k1 must be a finite number >= 0, got ${String(k1)}`);
-  if (typeof b !== 'number' || !Number.isFinite(b) || b < 0 || b > 1) throw new UserError(`bm25: b must be a number in [0, 1], got ${String(b)}`);
+  if (typeof k1 !== 'number' || !Number.isFinite(k1) || k1 < 0)
+    throw new UserError(`bm25: k1 must be a finite number >= 0, got ${String(k1)}`);
+  if (typeof b !== 'number' || !Number.isFinite(b) || b < 0 || b > 1)
+    throw new UserError(`bm25: b must be a number in [0, 1], got ${String(b)}`);
   const engine = createBm25Engine({
     label: 'bm25',
     k1,
@@ -31,7 +33,11 @@ export function createPlainBm25Retriever(opts: { k1?: unknown; b?: unknown } = {
     queryTerms: (q) => termCounts(plainTokens(q)),
     queryKey: `terms:${PLAIN_ANALYZER_ID}`,
   });
-  return { meta: { id: 'bm25', analyzer: PLAIN_ANALYZER_ID, params: { k1, b, fields: ['description'] } }, build: engine.build, search: engine.search };
+  return {
+    meta: { id: 'bm25', analyzer: PLAIN_ANALYZER_ID, params: { k1, b, fields: ['description'] } },
+    build: engine.build,
+    search: engine.search,
+  };
 }
 
 export const bm25PlainRetriever: RetrieverEntry = {

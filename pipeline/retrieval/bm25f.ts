@@ -94,14 +94,18 @@ export function resolveParams(opts: Bm25Options = {}): Bm25Params {
     b: opts.b ?? DEFAULT_BM25_PARAMS.b,
     weights: { ...DEFAULT_BM25_PARAMS.weights, ...(opts.weights ?? {}) },
   };
-  if (typeof p.k1 !== 'number' || !Number.isFinite(p.k1) || p.k1 < 0) throw new UserError(`bm25: k1 must be a finite number >= 0, got ${String(p.k1)}`);
-  if (typeof p.b !== 'number' || !Number.isFinite(p.b) || p.b < 0 || p.b > 1) throw new UserError(`bm25: b must be a number in [0, 1], got ${String(p.b)}`);
+  if (typeof p.k1 !== 'number' || !Number.isFinite(p.k1) || p.k1 < 0)
+    throw new UserError(`bm25: k1 must be a finite number >= 0, got ${String(p.k1)}`);
+  if (typeof p.b !== 'number' || !Number.isFinite(p.b) || p.b < 0 || p.b > 1)
+    throw new UserError(`bm25: b must be a number in [0, 1], got ${String(p.b)}`);
   for (const k of Object.keys(p.weights)) {
-    if (!(FIELD_NAMES as readonly string[]).includes(k)) throw new UserError(`bm25: unknown field weight "${k}" (fields: ${FIELD_NAMES.join(', ')})`);
+    if (!(FIELD_NAMES as readonly string[]).includes(k))
+      throw new UserError(`bm25: unknown field weight "${k}" (fields: ${FIELD_NAMES.join(', ')})`);
   }
   for (const f of FIELD_NAMES) {
     const w = p.weights[f];
-    if (typeof w !== 'number' || !Number.isFinite(w) || w < 0) throw new UserError(`bm25: weights.${f} must be a finite number >= 0, got ${String(w)}`);
+    if (typeof w !== 'number' || !Number.isFinite(w) || w < 0)
+      throw new UserError(`bm25: weights.${f} must be a finite number >= 0, got ${String(w)}`);
   }
   if (FIELD_NAMES.every((f) => p.weights[f] === 0)) throw new UserError('bm25: at least one field weight must be > 0');
   return p;

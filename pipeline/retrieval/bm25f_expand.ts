@@ -32,10 +32,12 @@ export const DEFAULT_EXPAND = { mode: 'query' as ExpandMode, weight: 0.3, senses
 /** The cross-validation grid (first entry = the defaults, preferred on a tie). */
 export const EXPAND_GRID: ExpandOptions[] = (() => {
   const g: ExpandOptions[] = [{ ...DEFAULT_EXPAND }];
-  for (const mode of EXPAND_MODES) for (const weight of [0.15, 0.3, 0.6]) for (const senses of [1, 3]) {
-    if (mode === DEFAULT_EXPAND.mode && weight === DEFAULT_EXPAND.weight && senses === DEFAULT_EXPAND.senses) continue;
-    g.push({ mode, weight, senses });
-  }
+  for (const mode of EXPAND_MODES)
+    for (const weight of [0.15, 0.3, 0.6])
+      for (const senses of [1, 3]) {
+        if (mode === DEFAULT_EXPAND.mode && weight === DEFAULT_EXPAND.weight && senses === DEFAULT_EXPAND.senses) continue;
+        g.push({ mode, weight, senses });
+      }
   return g;
 })();
 
@@ -69,9 +71,12 @@ function memoExpansion(key: string, compute: () => string[]): string[] {
 
 export function resolveExpand(opts: ExpandOptions = {}): ExpandParams {
   const { mode = DEFAULT_EXPAND.mode, weight = DEFAULT_EXPAND.weight, senses = DEFAULT_EXPAND.senses, ...rest } = opts;
-  if (!(EXPAND_MODES as readonly unknown[]).includes(mode)) throw new UserError(`bm25f_expand: mode must be one of ${EXPAND_MODES.join(', ')}, got ${String(mode)}`);
-  if (typeof weight !== 'number' || !Number.isFinite(weight) || weight <= 0) throw new UserError(`bm25f_expand: weight must be a finite number > 0, got ${String(weight)}`);
-  if (typeof senses !== 'number' || !Number.isInteger(senses) || senses < 1) throw new UserError(`bm25f_expand: senses must be an integer >= 1, got ${String(senses)}`);
+  if (!(EXPAND_MODES as readonly unknown[]).includes(mode))
+    throw new UserError(`bm25f_expand: mode must be one of ${EXPAND_MODES.join(', ')}, got ${String(mode)}`);
+  if (typeof weight !== 'number' || !Number.isFinite(weight) || weight <= 0)
+    throw new UserError(`bm25f_expand: weight must be a finite number > 0, got ${String(weight)}`);
+  if (typeof senses !== 'number' || !Number.isInteger(senses) || senses < 1)
+    throw new UserError(`bm25f_expand: senses must be an integer >= 1, got ${String(senses)}`);
   return { ...resolveParams(rest), mode: mode as ExpandMode, weight, senses, wordnet: WORDNET_VERSION() };
 }
 
@@ -87,7 +92,10 @@ export function createExpandRetriever(opts?: ExpandOptions): SyncRetriever<Expan
       key: `wordnet-expansion:${p.senses}`,
       tokens: (d: IndexDoc) =>
         memoExpansion(`d\u0000${p.senses}\u0000${d.name}\u0000${d.description}`, () => {
-          const words = new Set([...identifierParts(d.name).filter((w) => /^[a-z]+$/.test(w) && !STOP_WORDS.has(w)), ...plainWords(d.description)]);
+          const words = new Set([
+            ...identifierParts(d.name).filter((w) => /^[a-z]+$/.test(w) && !STOP_WORDS.has(w)),
+            ...plainWords(d.description),
+          ]);
           return expansionTerms(words, p.senses, new Set());
         }),
     });
@@ -99,7 +107,9 @@ export function createExpandRetriever(opts?: ExpandOptions): SyncRetriever<Expan
     fields,
     queryTerms: (q) => {
       const terms = termCounts(analyze(q));
-      if (onQuery) for (const t of memoExpansion(`q\u0000${p.senses}\u0000${q}`, () => expansionTerms(plainWords(q), p.senses, new Set(terms.keys())))) terms.set(t, p.weight);
+      if (onQuery)
+        for (const t of memoExpansion(`q\u0000${p.senses}\u0000${q}`, () => expansionTerms(plainWords(q), p.senses, new Set(terms.keys()))))
+          terms.set(t, p.weight);
       return terms;
     },
     queryKey: `terms:${ANALYZER_ID}${onQuery ? `+wordnet-query:${p.senses}:${p.weight}` : ''}`,

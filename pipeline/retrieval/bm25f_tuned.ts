@@ -17,7 +17,8 @@ const WEIGHT_SETS = [
 
 export const TUNED_GRID: RetrieverOptions[] = (() => {
   const out: RetrieverOptions[] = [];
-  for (const k1 of [1.2, 0.6, 2.0]) for (const b of [0.75, 0.3, 1.0]) for (const w of WEIGHT_SETS) out.push({ k1, b, ...(w ? { weights: w } : {}) });
+  for (const k1 of [1.2, 0.6, 2.0])
+    for (const b of [0.75, 0.3, 1.0]) for (const w of WEIGHT_SETS) out.push({ k1, b, ...(w ? { weights: w } : {}) });
   return out;
 })();
 

@@ -19,10 +19,18 @@ export interface PairedDelta {
 }
 
 export function pairedDelta(a: number[], b: number[], aCi: [number, number], bootstrap: { iterations: number; seed: number }): PairedDelta {
-  if (a.length !== b.length || a.length === 0) throw new UserError(`pairedDelta: need two equal, non-empty per-query columns (got ${a.length} and ${b.length})`);
+  if (a.length !== b.length || a.length === 0)
+    throw new UserError(`pairedDelta: need two equal, non-empty per-query columns (got ${a.length} and ${b.length})`);
   const d = a.map((x, i) => x - b[i]);
   const [ci] = bootstrapMeans([d], bootstrap.iterations, bootstrap.seed);
   const delta = mean(d);
   const half = (aCi[1] - aCi[0]) / 2;
-  return { delta, ci95: ci, a_ci_half_width: half, beats_by_more_than_half_width: delta > half, paired_ci_excludes_zero: ci[0] > 0 || ci[1] < 0, n: d.length };
+  return {
+    delta,
+    ci95: ci,
+    a_ci_half_width: half,
+    beats_by_more_than_half_width: delta > half,
+    paired_ci_excludes_zero: ci[0] > 0 || ci[1] < 0,
+    n: d.length,
+  };
 }

@@ -55,7 +55,13 @@ export function createEmbedRetriever(opts: EmbedOptions = {}): EmbedRetriever {
     meta: {
       id: 'embed',
       analyzer: `embeddings:${client.api}:${opts.model}`,
-      params: { api: client.api, model: opts.model, batch: (opts.batch as number) ?? DEFAULT_EMBED_BATCH, doc_text: 'name (_ and - as spaces) + ": " + description', similarity: 'cosine' },
+      params: {
+        api: client.api,
+        model: opts.model,
+        batch: (opts.batch as number) ?? DEFAULT_EMBED_BATCH,
+        doc_text: 'name (_ and - as spaces) + ": " + description',
+        similarity: 'cosine',
+      },
     },
     client,
     async build(docs) {

@@ -72,7 +72,8 @@ function vectorsOf(api: EmbedApi, body: unknown, n: number, where: string): numb
   }
   if (vs.length !== n) throw new UserError(`${where}: asked for ${n} embeddings, got ${vs.length}`);
   for (const v of vs) {
-    if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== 'number' || !Number.isFinite(x))) throw new UserError(`${where}: an embedding is not a non-empty array of finite numbers`);
+    if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== 'number' || !Number.isFinite(x)))
+      throw new UserError(`${where}: an embedding is not a non-empty array of finite numbers`);
   }
   return vs as number[][];
 }
@@ -89,7 +90,8 @@ export function createEmbedClient(opts: EmbedClientOptions): EmbedClient {
     for (const line of readFileSync(cacheFile, 'utf8').split('\n')) {
       try {
         const e = JSON.parse(line) as { model: string; sha256: string; vector: number[] };
-        if (e.model === opts.model && typeof e.sha256 === 'string' && Array.isArray(e.vector)) cache.set(e.sha256, Float32Array.from(e.vector));
+        if (e.model === opts.model && typeof e.sha256 === 'string' && Array.isArray(e.vector))
+          cache.set(e.sha256, Float32Array.from(e.vector));
       } catch {
         /* an unreadable line is re-embedded */
       }

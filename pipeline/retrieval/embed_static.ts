@@ -31,7 +31,8 @@ export function staticDocText(d: IndexDoc): string {
 
 function rootOf(opts?: RetrieverOptions): string {
   const r = opts?.modelsDir;
-  if (r !== undefined && (typeof r !== 'string' || r === '')) throw new UserError(`embed_static: modelsDir must be a folder path, got ${JSON.stringify(r)}`);
+  if (r !== undefined && (typeof r !== 'string' || r === ''))
+    throw new UserError(`embed_static: modelsDir must be a folder path, got ${JSON.stringify(r)}`);
   return (r as string | undefined) ?? DEFAULT_MODELS_DIR;
 }
 
@@ -81,7 +82,13 @@ export function createStaticRetriever(opts: StaticOptions = {}): StaticRetriever
     meta: {
       id: 'embed_static',
       analyzer: `static-embeddings:${WORDLLAMA.id}`,
-      params: { model: `${WORDLLAMA.project}==${WORDLLAMA.version} ${WORDLLAMA.weights.member}`, dims: WORDLLAMA.tensor.shape[1], doc_text: STATIC_DOC_TEXT, query_text: 'as typed', similarity: 'cosine (mean of token vectors, L2-normalised)' },
+      params: {
+        model: `${WORDLLAMA.project}==${WORDLLAMA.version} ${WORDLLAMA.weights.member}`,
+        dims: WORDLLAMA.tensor.shape[1],
+        doc_text: STATIC_DOC_TEXT,
+        query_text: 'as typed',
+        similarity: 'cosine (mean of token vectors, L2-normalised)',
+      },
     },
     model: getModel,
     build(docs) {

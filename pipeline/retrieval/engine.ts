@@ -135,7 +135,16 @@ function analyzeDocs(docs: IndexDoc[], fields: readonly FieldSpec[]): Pass1 {
     }
   }
   docStart[n] = tTerm.length;
-  return { docs: docs.slice(), vocab: v, df: Int32Array.from(dfList), lens, tTerm: Int32Array.from(tTerm), tField: Int32Array.from(tField), tCount: Int32Array.from(tCount), docStart };
+  return {
+    docs: docs.slice(),
+    vocab: v,
+    df: Int32Array.from(dfList),
+    lens,
+    tTerm: Int32Array.from(tTerm),
+    tField: Int32Array.from(tField),
+    tCount: Int32Array.from(tCount),
+    docStart,
+  };
 }
 
 /** pass 1, shared when every field names its tokens (FieldSpec.key) and the docs array is unchanged */
@@ -160,7 +169,8 @@ function docIds(docs: IndexDoc[], label: string): string[] {
     const doc = docs[d];
     if (!doc || typeof doc.tool_id !== 'string' || doc.tool_id === '') throw new UserError(`${label}: doc #${d} has no tool_id`);
     for (const f of ['server', 'name', 'description', 'params'] as const) {
-      if (typeof doc[f] !== 'string') throw new UserError(`${label}: doc ${doc.tool_id}: field "${f}" must be a string, got ${typeof doc[f]}`);
+      if (typeof doc[f] !== 'string')
+        throw new UserError(`${label}: doc ${doc.tool_id}: field "${f}" must be a string, got ${typeof doc[f]}`);
     }
     if (seen.has(doc.tool_id)) throw new UserError(`${label}: duplicate tool_id "${doc.tool_id}" in index docs`);
     seen.add(doc.tool_id);
@@ -256,9 +266,10 @@ export function createBm25Engine(spec: EngineSpec): Bm25Engine {
   const fields = spec.fields;
   const weights = fields.map((f) => f.weight);
   // everything a ranking depends on besides docs, query and k (undefined: not memoised)
-  const memoKey = spec.queryKey !== undefined && fields.every((f) => typeof f.key === 'string')
-    ? `bm25\u0000${spec.k1}\u0000${spec.b}\u0000${fields.map((f) => `${f.key}=${f.weight}`).join('\u0000')}\u0000${spec.queryKey}`
-    : undefined;
+  const memoKey =
+    spec.queryKey !== undefined && fields.every((f) => typeof f.key === 'string')
+      ? `bm25\u0000${spec.k1}\u0000${spec.b}\u0000${fields.map((f) => `${f.key}=${f.weight}`).join('\u0000')}\u0000${spec.queryKey}`
+      : undefined;
   let builtDocs: IndexDoc[] = [];
 
   let ids: string[] = [];

@@ -20,7 +20,12 @@ export function createHybridEmbedRetriever(opts: EmbedOptions & { k?: unknown } 
     meta: {
       id: 'hybrid_embed',
       analyzer: `${lex.meta.analyzer} | ${dense.meta.analyzer}`,
-      params: { members: ['bm25f', 'embed'], k, depth: RRF_DEPTH, member_params: { bm25f: JSON.parse(JSON.stringify(lex.meta.params)), embed: dense.meta.params } },
+      params: {
+        members: ['bm25f', 'embed'],
+        k,
+        depth: RRF_DEPTH,
+        member_params: { bm25f: JSON.parse(JSON.stringify(lex.meta.params)), embed: dense.meta.params },
+      },
     },
     async build(docs: IndexDoc[]): Promise<void> {
       lex.build(docs);

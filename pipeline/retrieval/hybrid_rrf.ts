@@ -42,7 +42,9 @@ export function createRrfRetriever(opts: { members?: unknown; k?: unknown } = {}
   if (!Array.isArray(members) || members.length < 2 || new Set(members).size !== members.length) {
     throw new UserError(`hybrid_rrf: members must list two or more distinct retrievers, got ${JSON.stringify(members)}`);
   }
-  for (const m of members) if (!(m in LEXICAL_MEMBERS)) throw new UserError(`hybrid_rrf: unknown member ${JSON.stringify(m)} (valid: ${Object.keys(LEXICAL_MEMBERS).join(', ')})`);
+  for (const m of members)
+    if (!(m in LEXICAL_MEMBERS))
+      throw new UserError(`hybrid_rrf: unknown member ${JSON.stringify(m)} (valid: ${Object.keys(LEXICAL_MEMBERS).join(', ')})`);
   const rs = (members as string[]).map((m) => LEXICAL_MEMBERS[m]());
   const params: RrfParams = {
     members: members as string[],
@@ -53,7 +55,12 @@ export function createRrfRetriever(opts: { members?: unknown; k?: unknown } = {}
   return {
     meta: { id: 'hybrid_rrf', analyzer: rs.map((r) => r.meta.analyzer).join(' | '), params },
     build: (docs) => rs.forEach((r) => r.build(docs)),
-    search: (q, limit) => fuseRankings(rs.map((r) => r.search(q, Math.max(RRF_DEPTH, limit))), k, limit),
+    search: (q, limit) =>
+      fuseRankings(
+        rs.map((r) => r.search(q, Math.max(RRF_DEPTH, limit))),
+        k,
+        limit,
+      ),
   };
 }
 

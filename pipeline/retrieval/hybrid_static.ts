@@ -32,19 +32,33 @@ export const HYBRID_STATIC_GRID: { lexical: string; w: number; k: number }[] = (
   const out: { lexical: string; w: number; k: number }[] = [{ ...DEFAULT_HYBRID_STATIC }];
   for (const lexical of ['bm25f', 'bm25f_snowball', 'bm25f_expand']) {
     for (const w of [0.5, 0.65, 0.8, 0.9]) {
-      for (const k of [60, 20, 5]) if (!(lexical === DEFAULT_HYBRID_STATIC.lexical && w === DEFAULT_HYBRID_STATIC.w && k === DEFAULT_HYBRID_STATIC.k)) out.push({ lexical, w, k });
+      for (const k of [60, 20, 5])
+        if (!(lexical === DEFAULT_HYBRID_STATIC.lexical && w === DEFAULT_HYBRID_STATIC.w && k === DEFAULT_HYBRID_STATIC.k))
+          out.push({ lexical, w, k });
     }
   }
   return out;
 })();
 
-export type HybridStaticParams = { members: string[]; weights: number[]; k: number; depth: number; member_params: { [id: string]: JsonValue } };
+export type HybridStaticParams = {
+  members: string[];
+  weights: number[];
+  k: number;
+  depth: number;
+  member_params: { [id: string]: JsonValue };
+};
 
-export function createHybridStaticRetriever(opts: StaticOptions & { lexical?: unknown; w?: unknown; k?: unknown } = {}): SyncRetriever<HybridStaticParams> {
+export function createHybridStaticRetriever(
+  opts: StaticOptions & { lexical?: unknown; w?: unknown; k?: unknown } = {},
+): SyncRetriever<HybridStaticParams> {
   const lexical = opts.lexical ?? DEFAULT_HYBRID_STATIC.lexical;
-  if (typeof lexical !== 'string' || !(lexical in LEXICAL_MEMBERS)) throw new UserError(`hybrid_static: unknown lexical member ${JSON.stringify(lexical)} (valid: ${Object.keys(LEXICAL_MEMBERS).join(', ')})`);
+  if (typeof lexical !== 'string' || !(lexical in LEXICAL_MEMBERS))
+    throw new UserError(
+      `hybrid_static: unknown lexical member ${JSON.stringify(lexical)} (valid: ${Object.keys(LEXICAL_MEMBERS).join(', ')})`,
+    );
   const w = opts.w ?? DEFAULT_HYBRID_STATIC.w;
-  if (typeof w !== 'number' || !(w > 0 && w < 1)) throw new UserError(`hybrid_static: w (dense weight) must be a number in (0, 1), got ${String(w)}`);
+  if (typeof w !== 'number' || !(w > 0 && w < 1))
+    throw new UserError(`hybrid_static: w (dense weight) must be a number in (0, 1), got ${String(w)}`);
   const k = checkRrfK(opts.k ?? DEFAULT_HYBRID_STATIC.k, 'hybrid_static');
   const lex = LEXICAL_MEMBERS[lexical]();
   const dense = createStaticRetriever(opts);
@@ -53,7 +67,13 @@ export function createHybridStaticRetriever(opts: StaticOptions & { lexical?: un
     meta: {
       id: 'hybrid_static',
       analyzer: `${dense.meta.analyzer} | ${lex.meta.analyzer}`,
-      params: { members: ['embed_static', lexical], weights, k, depth: RRF_DEPTH, member_params: { embed_static: dense.meta.params, [lexical]: JSON.parse(JSON.stringify(lex.meta.params)) } },
+      params: {
+        members: ['embed_static', lexical],
+        weights,
+        k,
+        depth: RRF_DEPTH,
+        member_params: { embed_static: dense.meta.params, [lexical]: JSON.parse(JSON.stringify(lex.meta.params)) },
+      },
     },
     build(docs: IndexDoc[]) {
       dense.build(docs);
@@ -69,7 +89,8 @@ export function createHybridStaticRetriever(opts: StaticOptions & { lexical?: un
 export const hybridStaticRetriever: RetrieverEntry = {
   id: 'hybrid_static',
   label: 'RRF (embed_static + lexical)',
-  description: 'weighted reciprocal-rank fusion of embed_static and a lexical retriever (member, dense weight and k chosen by 5-fold CV); offline',
+  description:
+    'weighted reciprocal-rank fusion of embed_static and a lexical retriever (member, dense weight and k chosen by 5-fold CV); offline',
   create: (opts) => createHybridStaticRetriever(opts as StaticOptions & { lexical?: unknown; w?: unknown; k?: unknown }),
   unavailable: (opts) => embedStaticRetriever.unavailable!(opts),
   prepare: (opts, log) => embedStaticRetriever.prepare!(opts, log),

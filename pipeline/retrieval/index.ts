@@ -5,7 +5,15 @@
  */
 export { RETRIEVERS, DEFAULT_RETRIEVER_ID, retrieverIds, getRetrieverEntry, createRetriever, resolveRetrieverIds } from './registry.ts';
 export { scoreGolden, scoreRankings, scoreQuery, SUMMARY_METRICS } from './metrics.ts';
-export type { QueryMetrics, QueryScore, QueryResult, SummaryMetric, MetricFigure, RetrievalSummary, ScoreGoldenOptions } from './metrics.ts';
+export type {
+  QueryMetrics,
+  QueryScore,
+  QueryResult,
+  SummaryMetric,
+  MetricFigure,
+  RetrievalSummary,
+  ScoreGoldenOptions,
+} from './metrics.ts';
 export { evaluateRetriever } from './evaluate.ts';
 export type { RetrievalCosts, EvaluatedRetriever } from './evaluate.ts';
 export { pairedDelta } from './compare.ts';

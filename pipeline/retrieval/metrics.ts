@@ -216,7 +216,8 @@ export function queryScorer(labels: GoldenLabel[]): (ranking: string[]) => Query
 }
 
 function positiveInt(fn: string, v: unknown, name: string, min: number): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new UserError(`${fn}: ${name} must be an integer >= ${min}, got ${String(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min)
+    throw new UserError(`${fn}: ${name} must be an integer >= ${min}, got ${String(v)}`);
   return v;
 }
 
@@ -372,10 +373,13 @@ export function scoreRankings(
 ): { perQuery: QueryResult[]; summary: RetrievalSummary } {
   const plan = planScoring(golden, opts, 'scoreRankings');
   if (!Array.isArray(rankings) || rankings.length !== plan.prepared.length) {
-    throw new UserError(`scoreRankings: ${Array.isArray(rankings) ? rankings.length : 'no'} rankings for ${plan.prepared.length} golden queries`);
+    throw new UserError(
+      `scoreRankings: ${Array.isArray(rankings) ? rankings.length : 'no'} rankings for ${plan.prepared.length} golden queries`,
+    );
   }
   const outcomes = rankings.map((r, i) => {
-    if (!Array.isArray(r) || r.some((x) => typeof x !== 'string')) throw new UserError(`scoreRankings: the ranking of golden query ${plan.prepared[i].q.id} is not an array of tool ids`);
+    if (!Array.isArray(r) || r.some((x) => typeof x !== 'string'))
+      throw new UserError(`scoreRankings: the ranking of golden query ${plan.prepared[i].q.id} is not an array of tool ids`);
     return { ranking: r.slice(0, plan.k) };
   });
   return scoreOutcomes(plan, outcomes);
@@ -396,7 +400,8 @@ export async function scoreGolden(
   for (const { q } of plan.prepared) {
     try {
       const res = await search(q.query);
-      if (!Array.isArray(res) || res.some((x) => typeof x !== 'string')) throw new Error('search returned something other than an array of tool ids');
+      if (!Array.isArray(res) || res.some((x) => typeof x !== 'string'))
+        throw new Error('search returned something other than an array of tool ids');
       outcomes.push({ ranking: res.slice(0, plan.k) });
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);

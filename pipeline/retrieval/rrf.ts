@@ -12,7 +12,8 @@ import type { SearchHit } from './engine.ts';
 export const RRF_DEPTH = 50;
 
 export function checkRrfK(k: unknown, who: string): number {
-  if (typeof k !== 'number' || !Number.isFinite(k) || k < 0) throw new UserError(`${who}: k must be a finite number >= 0, got ${String(k)}`);
+  if (typeof k !== 'number' || !Number.isFinite(k) || k < 0)
+    throw new UserError(`${who}: k must be a finite number >= 0, got ${String(k)}`);
   return k;
 }
 
@@ -29,7 +30,12 @@ export function fuseRankings(rankings: readonly (readonly SearchHit[])[], k: num
  * Weighted reciprocal-rank fusion: score(d) = sum over rankings r of  w_r / (k + rank_r(d)).
  * Same tie rule as fuseRankings. Used by `hybrid_static` (weights chosen by CV).
  */
-export function fuseWeighted(rankings: readonly (readonly SearchHit[])[], weights: readonly number[], k: number, limit: number): SearchHit[] {
+export function fuseWeighted(
+  rankings: readonly (readonly SearchHit[])[],
+  weights: readonly number[],
+  k: number,
+  limit: number,
+): SearchHit[] {
   if (weights.length !== rankings.length) throw new UserError(`fuseWeighted: ${rankings.length} rankings, ${weights.length} weights`);
   const score = new Map<string, number>();
   rankings.forEach((r, ri) => r.forEach((h, i) => score.set(h.tool_id, (score.get(h.tool_id) ?? 0) + weights[ri] / (k + i + 1))));

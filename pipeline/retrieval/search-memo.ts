@@ -27,7 +27,13 @@ export function withSearchMemo<T>(fn: () => Promise<T>): Promise<T> {
  * `run()`'s hits for (docs, key, query, k), from the memo when a scope is active and this
  * search was already run in it; a fresh array each time (the hits themselves are shared).
  */
-export function memoSearch(docs: readonly IndexDoc[], key: string | undefined, query: string, k: number, run: () => SearchHit[]): SearchHit[] {
+export function memoSearch(
+  docs: readonly IndexDoc[],
+  key: string | undefined,
+  query: string,
+  k: number,
+  run: () => SearchHit[],
+): SearchHit[] {
   const memo = key === undefined ? undefined : scope.getStore();
   if (!memo) return run();
   let byDocs = memo.get(docs);

@@ -21,9 +21,32 @@ type Pos = (typeof POS)[number];
 
 /** WordNet's regular detachment rules (morphy), per part of speech: [suffix, replacement]. */
 const DETACH: Record<Pos, [string, string][]> = {
-  noun: [['s', ''], ['ses', 's'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['ies', 'y']],
-  verb: [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', '']],
-  adj: [['er', ''], ['est', ''], ['er', 'e'], ['est', 'e']],
+  noun: [
+    ['s', ''],
+    ['ses', 's'],
+    ['xes', 'x'],
+    ['zes', 'z'],
+    ['ches', 'ch'],
+    ['shes', 'sh'],
+    ['men', 'man'],
+    ['ies', 'y'],
+  ],
+  verb: [
+    ['s', ''],
+    ['ies', 'y'],
+    ['es', 'e'],
+    ['es', ''],
+    ['ed', 'e'],
+    ['ed', ''],
+    ['ing', 'e'],
+    ['ing', ''],
+  ],
+  adj: [
+    ['er', ''],
+    ['est', ''],
+    ['er', 'e'],
+    ['est', 'e'],
+  ],
   adv: [],
 };
 
@@ -97,7 +120,13 @@ function synsetWords(buf: Buffer, offset: number): string[] {
   const f = buf.toString('latin1', offset, end < 0 ? buf.length : end).split(' ');
   const count = parseInt(f[3], 16);
   const out: string[] = [];
-  for (let i = 0; i < count; i++) out.push(f[4 + 2 * i].replace(/\([a-z]+\)$/, '').replace(/_/g, ' ').toLowerCase());
+  for (let i = 0; i < count; i++)
+    out.push(
+      f[4 + 2 * i]
+        .replace(/\([a-z]+\)$/, '')
+        .replace(/_/g, ' ')
+        .toLowerCase(),
+    );
   return out;
 }
 

@@ -35,7 +35,15 @@ export function growthRows(r: Report): Record<string, string | number | null>[] 
     for (const p of s.points) {
       if (!p.ok) continue;
       const v = f.value(p, tk);
-      if (typeof v === 'number' && v > 0) out.push({ figure: LABELS[f.figure] ?? f.figure, figure_order: fi, system: p.system, system_order: order.get(p.system) ?? 0, n: p.upstream_tools, value: v });
+      if (typeof v === 'number' && v > 0)
+        out.push({
+          figure: LABELS[f.figure] ?? f.figure,
+          figure_order: fi,
+          system: p.system,
+          system_order: order.get(p.system) ?? 0,
+          n: p.upstream_tools,
+          value: v,
+        });
     }
   });
   return out;
@@ -71,55 +79,118 @@ export const scaleSection: ReportSection<Report> = {
   /** one line per growth fit (first tokenizer, or none) */
   summary: (r) => {
     const tk = r.meta.tokenizers[0]?.name;
-    return (r.scale?.fits ?? []).filter((f) => f.tokenizer === undefined || f.tokenizer === tk).map((f) => `growth ${f.system} ${f.figure}: exponent ${f.exponent} (R² ${f.r2}, ${f.n} points, computed)`);
+    return (r.scale?.fits ?? [])
+      .filter((f) => f.tokenizer === undefined || f.tokenizer === tk)
+      .map((f) => `growth ${f.system} ${f.figure}: exponent ${f.exponent} (R² ${f.r2}, ${f.n} points, computed)`);
   },
   build(r) {
     const s = r.scale!;
     const tk = primaryTokenizer(r);
     const rows = growthRows(r);
-    const chart: ChartRef = { kind: 'chart', spec: SCALE_CHART, rows, color: colorsBy(r, rows, 'system', 'system'), note: tk, empty: 'no point was measured' };
+    const chart: ChartRef = {
+      kind: 'chart',
+      spec: SCALE_CHART,
+      rows,
+      color: colorsBy(r, rows, 'system', 'system'),
+      note: tk,
+      empty: 'no point was measured',
+    };
     const failed = s.points.filter((p) => !p.ok);
     const blocks: Block[] = [
       {
         kind: 'kv',
         items: [
-          { label: 'Catalog', value: `${s.catalog.corpus_id} (${s.catalog.source}), seed ${s.catalog.seed}, sizes ${s.catalog.sizes.join(', ')}, tools/list pages of ${s.catalog.page_size}` },
-          { label: 'Queries', value: `${s.queries.ids.length} golden queries (${s.queries.source}), limit ${s.queries.limit}, detail ${s.queries.detail}, ${s.queries.runs} run(s) after ${s.queries.warmup} warm-up` },
+          {
+            label: 'Catalog',
+            value: `${s.catalog.corpus_id} (${s.catalog.source}), seed ${s.catalog.seed}, sizes ${s.catalog.sizes.join(', ')}, tools/list pages of ${s.catalog.page_size}`,
+          },
+          {
+            label: 'Queries',
+            value: `${s.queries.ids.length} golden queries (${s.queries.source}), limit ${s.queries.limit}, detail ${s.queries.detail}, ${s.queries.runs} run(s) after ${s.queries.warmup} warm-up`,
+          },
           { label: 'Systems', value: s.systems.map((x) => `${x.name} (${x.spec})`).join(', ') },
           { label: 'Point deadline', value: `${s.point_timeout_ms} ms` },
         ],
       },
-      ...(failed.length ? [{ kind: 'banner' as const, tone: 'warn' as const, title: `${failed.length} point(s) failed`, text: failed.map((p) => `${p.system} at N=${p.catalog_size}: ${p.error}`).join('; ') }] : []),
+      ...(failed.length
+        ? [
+            {
+              kind: 'banner' as const,
+              tone: 'warn' as const,
+              title: `${failed.length} point(s) failed`,
+              text: failed.map((p) => `${p.system} at N=${p.catalog_size}: ${p.error}`).join('; '),
+            },
+          ]
+        : []),
       { kind: 'charts', charts: [chart] },
       { kind: 'heading', text: 'Growth exponents (log-log slope against upstream tools)', provenance: r.provenance['scale.fits'] },
       {
-        kind: 'table', id: 'scale-fits',
+        kind: 'table',
+        id: 'scale-fits',
         columns: [
-          { key: 'system', label: 'System', type: 'key' }, { key: 'figure', label: 'Figure', type: 'ident' }, { key: 'tokenizer', label: 'Tokenizer', type: 'ident' },
-          { key: 'exponent', label: 'Exponent', type: 'num', digits: 3 }, { key: 'r2', label: 'R²', type: 'num', digits: 3 }, { key: 'n', label: 'Points', type: 'int' }, { key: 'provenance', label: 'Provenance', type: 'ident' },
+          { key: 'system', label: 'System', type: 'key' },
+          { key: 'figure', label: 'Figure', type: 'ident' },
+          { key: 'tokenizer', label: 'Tokenizer', type: 'ident' },
+          { key: 'exponent', label: 'Exponent', type: 'num', digits: 3 },
+          { key: 'r2', label: 'R²', type: 'num', digits: 3 },
+          { key: 'n', label: 'Points', type: 'int' },
+          { key: 'provenance', label: 'Provenance', type: 'ident' },
         ],
         rows: s.fits.map((f) => ({ ...f, tokenizer: f.tokenizer ?? '—' })),
       },
       { kind: 'heading', text: `Measured points (${tk})`, provenance: r.provenance['scale.points'] },
       {
-        kind: 'table', id: 'scale-points',
+        kind: 'table',
+        id: 'scale-points',
         columns: [
-          { key: 'system', label: 'System', type: 'key' }, { key: 'catalog_size', label: 'N', type: 'int' }, { key: 'upstream_tools', label: 'Upstream tools', type: 'int' }, { key: 'status', label: 'Status', type: 'text' },
-          { key: 'listed_tools', label: 'Listed', type: 'int' }, { key: 'menu_tokens', label: 'Menu tokens', type: 'int' }, { key: 'full_menu_tokens', label: 'Full menu', type: 'int' },
-          { key: 'response_p50', label: 'Resp. p50', type: 'num', digits: 0 }, { key: 'response_p95', label: 'Resp. p95', type: 'num', digits: 0 },
-          { key: 'ready_ms', label: 'Ready ms', type: 'num', digits: 0 }, { key: 'latency_p50_ms', label: 'p50 ms', type: 'num', digits: 2 }, { key: 'latency_p99_ms', label: 'p99 ms', type: 'num', digits: 2 }, { key: 'latency_n', label: 'n', type: 'int' },
-          { key: 'rss_mb', label: 'RSS MB', type: 'num', digits: 1 }, { key: 'rss_peak_mb', label: 'Peak MB', type: 'num', digits: 1 },
-          { key: 'break_even', label: 'Break-even', type: 'num', digits: 1 }, { key: 'errors', label: 'Errors', type: 'int' }, { key: 'wall_s', label: 'Wall s', type: 'num', digits: 1 },
+          { key: 'system', label: 'System', type: 'key' },
+          { key: 'catalog_size', label: 'N', type: 'int' },
+          { key: 'upstream_tools', label: 'Upstream tools', type: 'int' },
+          { key: 'status', label: 'Status', type: 'text' },
+          { key: 'listed_tools', label: 'Listed', type: 'int' },
+          { key: 'menu_tokens', label: 'Menu tokens', type: 'int' },
+          { key: 'full_menu_tokens', label: 'Full menu', type: 'int' },
+          { key: 'response_p50', label: 'Resp. p50', type: 'num', digits: 0 },
+          { key: 'response_p95', label: 'Resp. p95', type: 'num', digits: 0 },
+          { key: 'ready_ms', label: 'Ready ms', type: 'num', digits: 0 },
+          { key: 'latency_p50_ms', label: 'p50 ms', type: 'num', digits: 2 },
+          { key: 'latency_p99_ms', label: 'p99 ms', type: 'num', digits: 2 },
+          { key: 'latency_n', label: 'n', type: 'int' },
+          { key: 'rss_mb', label: 'RSS MB', type: 'num', digits: 1 },
+          { key: 'rss_peak_mb', label: 'Peak MB', type: 'num', digits: 1 },
+          { key: 'break_even', label: 'Break-even', type: 'num', digits: 1 },
+          { key: 'errors', label: 'Errors', type: 'int' },
+          { key: 'wall_s', label: 'Wall s', type: 'num', digits: 1 },
         ],
         rows: s.points.map((p) => pointRow(p, tk)),
         rowClasses: s.points.map((p) => (p.ok ? '' : 'err')),
       },
       { kind: 'heading', text: 'Where break-even lands for each N', provenance: r.provenance['scale.break_even'] },
-      { kind: 'paragraph', text: 'break-even calls = (full menu − the system\'s menu) / its mean discovery response, per catalog size: below that many discovery calls per session the proxy costs fewer tokens than the full menu.' },
       {
-        kind: 'table', id: 'scale-break-even',
-        columns: [{ key: 'catalog_size', label: 'N', type: 'int' }, { key: 'system', label: 'System', type: 'key' }, { key: 'full_menu_tokens', label: 'Full menu', type: 'int' }, { key: 'menu_tokens', label: 'Menu', type: 'int' }, { key: 'mean', label: 'Mean response', type: 'num', digits: 1 }, { key: 'break_even', label: 'Break-even calls', type: 'num', digits: 1 }],
-        rows: s.points.filter((p) => p.ok && p.break_even_calls).map((p) => ({ catalog_size: p.catalog_size, system: p.system, full_menu_tokens: p.full_menu_tokens?.[tk], menu_tokens: p.menu_tokens?.[tk], mean: p.response_tokens?.[tk]?.mean, break_even: p.break_even_calls?.[tk] })),
+        kind: 'paragraph',
+        text: "break-even calls = (full menu − the system's menu) / its mean discovery response, per catalog size: below that many discovery calls per session the proxy costs fewer tokens than the full menu.",
+      },
+      {
+        kind: 'table',
+        id: 'scale-break-even',
+        columns: [
+          { key: 'catalog_size', label: 'N', type: 'int' },
+          { key: 'system', label: 'System', type: 'key' },
+          { key: 'full_menu_tokens', label: 'Full menu', type: 'int' },
+          { key: 'menu_tokens', label: 'Menu', type: 'int' },
+          { key: 'mean', label: 'Mean response', type: 'num', digits: 1 },
+          { key: 'break_even', label: 'Break-even calls', type: 'num', digits: 1 },
+        ],
+        rows: s.points
+          .filter((p) => p.ok && p.break_even_calls)
+          .map((p) => ({
+            catalog_size: p.catalog_size,
+            system: p.system,
+            full_menu_tokens: p.full_menu_tokens?.[tk],
+            menu_tokens: p.menu_tokens?.[tk],
+            mean: p.response_tokens?.[tk]?.mean,
+            break_even: p.break_even_calls?.[tk],
+          })),
       },
       { kind: 'list', items: s.notes },
     ];

@@ -58,7 +58,6 @@ export interface ScaleOptions {
   progress?: (line: string) => void;
 }
 
-
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 /** direct relists its whole catalog at every DIRECT_EVERY-th query slot (a 5,000-tool listing takes a while) */
 const DIRECT_EVERY = 4;
@@ -139,7 +138,8 @@ export async function runScale(o: ScaleOptions): Promise<ScaleReport> {
   if (queries.length === 0) throw new UserError(`${goldenFile}: no queries for the scale sweep`);
   for (const s of o.systems) {
     const fixed = systemKind(s.kind).fixedUpstreams;
-    if (fixed) log(`scale: system ${s.name} is ${fixed.what}; it cannot be put in front of each catalog, its points are recorded as failed`);
+    if (fixed)
+      log(`scale: system ${s.name} is ${fixed.what}; it cannot be put in front of each catalog, its points are recorded as failed`);
   }
 
   const points: ScalePoint[] = [];
@@ -158,7 +158,8 @@ export async function runScale(o: ScaleOptions): Promise<ScaleReport> {
         // no catalog at this size: every system's point fails with the reason, the sweep goes on
         const reason = `the catalog fixture did not list its tools: ${(e as Error).message.split('\n')[0]}`;
         log(`scale N=${n}: ${reason}`);
-        for (const spec of o.systems) points.push({ system: spec.name, catalog_size: n, upstream_tools: 0, ok: false, error: reason, wall_ms: 0, errors: 0 });
+        for (const spec of o.systems)
+          points.push({ system: spec.name, catalog_size: n, upstream_tools: 0, ok: false, error: reason, wall_ms: 0, errors: 0 });
         continue;
       }
       const fullTokens = listingTokens(full, tks);
@@ -166,7 +167,15 @@ export async function runScale(o: ScaleOptions): Promise<ScaleReport> {
       const order = o.systems.map((_, i) => o.systems[(i + ni) % o.systems.length]);
       const lives: Live[] = order.map((spec) => ({
         spec,
-        point: { system: spec.name, catalog_size: n, upstream_tools: full.length, ok: true, wall_ms: 0, full_menu_tokens: fullTokens, errors: 0 },
+        point: {
+          system: spec.name,
+          catalog_size: n,
+          upstream_tools: full.length,
+          ok: true,
+          wall_ms: 0,
+          full_menu_tokens: fullTokens,
+          errors: 0,
+        },
         t0: 0,
         deadlineAt: 0,
         texts: new Map(),
@@ -174,7 +183,20 @@ export async function runScale(o: ScaleOptions): Promise<ScaleReport> {
         done: 0,
       }));
       // start each system alone (time to ready without competition)
-      for (const l of lives) await startLive(l, { upstream, dir, expectedTools: full.length, probeQuery: queries[0].query, timeoutMs, pointTimeoutMs, adapter: o.adapter, apiKey: o.apiKey, tks, descriptions, progress: (m) => progress(`scale N=${n} ${m}`) });
+      for (const l of lives)
+        await startLive(l, {
+          upstream,
+          dir,
+          expectedTools: full.length,
+          probeQuery: queries[0].query,
+          timeoutMs,
+          pointTimeoutMs,
+          adapter: o.adapter,
+          apiKey: o.apiKey,
+          tks,
+          descriptions,
+          progress: (m) => progress(`scale N=${n} ${m}`),
+        });
       await measureInterleaved(lives, queries, { runs, warmup, limit, detail, timeoutMs, pointTimeoutMs, n, progress });
       for (const l of lives) {
         await closeLive(l, tks, runs, queries.length);
@@ -206,7 +228,11 @@ export async function runScale(o: ScaleOptions): Promise<ScaleReport> {
     }),
     point_timeout_ms: pointTimeoutMs,
     points,
-    fits: fitScale(points, names, tks.map((t) => t.name)),
+    fits: fitScale(
+      points,
+      names,
+      tks.map((t) => t.name),
+    ),
     notes,
   };
 }
@@ -214,7 +240,19 @@ export async function runScale(o: ScaleOptions): Promise<ScaleReport> {
 /** Starts one system of a point alone (time to ready without competition); a failure fails only its point. */
 async function startLive(
   l: Live,
-  e: { upstream: UpstreamConfig; dir: string; expectedTools: number; probeQuery: string; timeoutMs: number; pointTimeoutMs: number; adapter: ScaleOptions['adapter']; apiKey: ScaleOptions['apiKey']; tks: Tokenizer[]; descriptions: Map<string, string>; progress: (m: string) => void },
+  e: {
+    upstream: UpstreamConfig;
+    dir: string;
+    expectedTools: number;
+    probeQuery: string;
+    timeoutMs: number;
+    pointTimeoutMs: number;
+    adapter: ScaleOptions['adapter'];
+    apiKey: ScaleOptions['apiKey'];
+    tks: Tokenizer[];
+    descriptions: Map<string, string>;
+    progress: (m: string) => void;
+  },
 ): Promise<void> {
   l.t0 = performance.now();
   l.deadlineAt = Date.now() + e.pointTimeoutMs;
@@ -225,7 +263,16 @@ async function startLive(
     return;
   }
   try {
-    const ctx = { upstreams: [e.upstream], workDir: e.dir, expectedTools: e.expectedTools, probeQuery: e.probeQuery, timeoutMs: e.timeoutMs, readyTimeoutMs: e.pointTimeoutMs, adapter: e.adapter, apiKey: e.apiKey };
+    const ctx = {
+      upstreams: [e.upstream],
+      workDir: e.dir,
+      expectedTools: e.expectedTools,
+      probeQuery: e.probeQuery,
+      timeoutMs: e.timeoutMs,
+      readyTimeoutMs: e.pointTimeoutMs,
+      adapter: e.adapter,
+      apiKey: e.apiKey,
+    };
     l.sys = await withDeadline(openSystem(l.spec, ctx), l.deadlineAt, 'start', (late) => void late.close());
     e.descriptions.set(l.spec.name, l.sys.description);
     l.point.ready_ms = round3(l.sys.readyMs);
@@ -233,7 +280,12 @@ async function startLive(
     l.point.listed_tools = l.sys.menu.length;
     l.point.menu_tokens = listingTokens(l.sys.menu, e.tks);
   } catch (err) {
-    fail(l, err instanceof Deadline ? `exceeded the per-point deadline of ${e.pointTimeoutMs} ms while starting` : `did not start: ${(err as Error).message.split('\n')[0]}`);
+    fail(
+      l,
+      err instanceof Deadline
+        ? `exceeded the per-point deadline of ${e.pointTimeoutMs} ms while starting`
+        : `did not start: ${(err as Error).message.split('\n')[0]}`,
+    );
   }
 }
 
@@ -255,7 +307,16 @@ async function closeLive(l: Live, tks: Tokenizer[], runs: number, queryCount: nu
 async function measureInterleaved(
   lives: Live[],
   queries: readonly GoldenQuery[],
-  c: { runs: number; warmup: number; limit: number; detail: Detail; timeoutMs: number; pointTimeoutMs: number; n: number; progress: (s: string) => void },
+  c: {
+    runs: number;
+    warmup: number;
+    limit: number;
+    detail: Detail;
+    timeoutMs: number;
+    pointTimeoutMs: number;
+    n: number;
+    progress: (s: string) => void;
+  },
 ): Promise<void> {
   const active = () => lives.filter((l) => l.point.ok && l.sys);
   const total = c.runs * queries.length;
@@ -312,8 +373,16 @@ async function measureInterleaved(
 function summarize(l: Live, tks: readonly Tokenizer[], runs: number, queryCount: number): void {
   const p = l.point;
   if (l.timed.length > 0) {
-    p.latency_of = l.sys?.discover || l.texts.size > 0 ? 'the discovery tool (client-measured)' : `a full tools/list of every upstream (all pages), at every ${DIRECT_EVERY}th query of each of ${runs} passes`;
-    p.latency = { n: l.timed.length, p50_ms: round3(percentile(l.timed, 50)), p99_ms: round3(percentile(l.timed, 99)), max_ms: round3(Math.max(...l.timed)) };
+    p.latency_of =
+      l.sys?.discover || l.texts.size > 0
+        ? 'the discovery tool (client-measured)'
+        : `a full tools/list of every upstream (all pages), at every ${DIRECT_EVERY}th query of each of ${runs} passes`;
+    p.latency = {
+      n: l.timed.length,
+      p50_ms: round3(percentile(l.timed, 50)),
+      p99_ms: round3(percentile(l.timed, 99)),
+      max_ms: round3(Math.max(...l.timed)),
+    };
   }
   if (l.texts.size > 0) {
     p.response_tokens = {};

@@ -13,7 +13,14 @@ export type PrepareLive = (opts: LiveOptions) => Promise<{ opts: LiveOptions; ru
 export async function measureLive(spec: SpecOf<string, object>, env: MeasureEnv, prepare: PrepareLive): Promise<SystemBlock> {
   let running: RunningProxy | undefined;
   try {
-    const blank: LiveOptions = { ...env.base, turns: env.turns, proxyUrl: undefined, proxyCmd: undefined, apiKey: undefined, upstreamsFile: undefined };
+    const blank: LiveOptions = {
+      ...env.base,
+      turns: env.turns,
+      proxyUrl: undefined,
+      proxyCmd: undefined,
+      apiKey: undefined,
+      upstreamsFile: undefined,
+    };
     const p = await prepare(blank);
     running = p.running;
     const live = await runLive(p.opts);

@@ -10,7 +10,18 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { freePort, launchProxy, loadPreset, presetAdapter, presetSpec, runtimeValues, shellLine, ADAPTER_DEFAULTS, type Preset, type RunningProxy } from '../adapter/index.ts';
+import {
+  freePort,
+  launchProxy,
+  loadPreset,
+  presetAdapter,
+  presetSpec,
+  runtimeValues,
+  shellLine,
+  ADAPTER_DEFAULTS,
+  type Preset,
+  type RunningProxy,
+} from '../adapter/index.ts';
 import type { UpstreamConfig } from '../proxy/config.ts';
 import type { LiveOptions } from '../live/types.ts';
 import { UserError } from '../types.ts';
@@ -29,15 +40,28 @@ export interface StartedPreset {
 }
 
 /** Start preset `name` in front of `all` (a single-upstream preset: the one named `upstream`, default fixture). */
-export async function startPreset(name: string, all: UpstreamConfig[], workDir: string, o: { upstream?: string; callTimeoutMs?: number; readyTimeoutMs?: number; where?: string } = {}): Promise<StartedPreset> {
+export async function startPreset(
+  name: string,
+  all: UpstreamConfig[],
+  workDir: string,
+  o: { upstream?: string; callTimeoutMs?: number; readyTimeoutMs?: number; where?: string } = {},
+): Promise<StartedPreset> {
   const where = o.where ?? `preset ${name}`;
   const preset = loadPreset(name, where);
   let upstreams = all;
   if (preset.fronts.upstreams === 1) {
     const want = o.upstream ?? 'fixture';
     const u = all.find((x) => x.name === want);
-    if (!u) throw new UserError(`${where}: fronts one upstream; ${JSON.stringify(want)} is not among ${all.map((x) => x.name).join(', ')} (choose with upstream=NAME)`, 2);
-    if (!('command' in u)) throw new UserError(`${where}: upstream ${want} is not a stdio server (this preset fronts ${preset.fronts.transports.join(', ')})`, 2);
+    if (!u)
+      throw new UserError(
+        `${where}: fronts one upstream; ${JSON.stringify(want)} is not among ${all.map((x) => x.name).join(', ')} (choose with upstream=NAME)`,
+        2,
+      );
+    if (!('command' in u))
+      throw new UserError(
+        `${where}: upstream ${want} is not a stdio server (this preset fronts ${preset.fronts.transports.join(', ')})`,
+        2,
+      );
     upstreams = [u];
   } else if (o.upstream !== undefined) {
     throw new UserError(`${where}: upstream= is for single-upstream presets; ${preset.name} fronts every upstream`, 2);
@@ -45,7 +69,11 @@ export async function startPreset(name: string, all: UpstreamConfig[], workDir: 
   const dir = join(workDir, `preset-${preset.name}-${randomBytes(3).toString('hex')}`);
   mkdirSync(dir, { recursive: true });
   const upstreamsFile = join(dir, 'upstreams.proxy.json');
-  writeFileSync(upstreamsFile, `${JSON.stringify({ description: `upstreams of preset ${preset.name}`, servers: upstreams, health_interval_ms: 0 }, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(
+    upstreamsFile,
+    `${JSON.stringify({ description: `upstreams of preset ${preset.name}`, servers: upstreams, health_interval_ms: 0 }, null, 2)}\n`,
+    { mode: 0o600 },
+  );
   const apiKey = randomBytes(16).toString('hex');
   const first = upstreams[0] as { command: string; args?: string[]; env?: Record<string, string> };
   const envWords = Object.entries(first.env ?? {}).map(([k, v]) => `${k}=${v}`);
@@ -96,7 +124,10 @@ async function untilListening(r: RunningProxy, timeoutMs: number, where: string)
     });
     if (ok) return;
     const ex = r.exit();
-    if (ex) throw new Error(`${where}: the proxy exited (code ${ex.code}, signal ${ex.signal}) before listening: ${r.output().trim().split('\n').slice(-3).join(' | ').slice(0, 300)}`);
+    if (ex)
+      throw new Error(
+        `${where}: the proxy exited (code ${ex.code}, signal ${ex.signal}) before listening: ${r.output().trim().split('\n').slice(-3).join(' | ').slice(0, 300)}`,
+      );
     if (Date.now() > end) throw new Error(`${where}: not listening on ${u.host} after ${timeoutMs} ms`);
     await new Promise((res) => setTimeout(res, 100));
   }
@@ -106,7 +137,8 @@ async function untilListening(r: RunningProxy, timeoutMs: number, where: string)
 export function presetLiveOptions(p: StartedPreset): Partial<LiveOptions> {
   const t = p.running.target;
   const o: Partial<LiveOptions> = { ...p.adapter, upstreamsFile: p.upstreamsFile };
-  if (t.kind === 'stdio') o.proxyCmd = shellLine([...Object.entries(t.env ?? {}).map(([k, v]) => `${k}=${v}`), t.command, ...(t.args ?? [])]);
+  if (t.kind === 'stdio')
+    o.proxyCmd = shellLine([...Object.entries(t.env ?? {}).map(([k, v]) => `${k}=${v}`), t.command, ...(t.args ?? [])]);
   else {
     o.proxyUrl = t.url;
     if (t.kind === 'sse') o.transport = 'sse';

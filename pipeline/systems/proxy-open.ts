@@ -9,7 +9,15 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resultText } from '../mcp/client.ts';
-import { ADAPTER_DEFAULTS, freePort, launchProxy, openProxySession, type AdapterOptions, type ProxySession, type RunningProxy } from '../adapter/index.ts';
+import {
+  ADAPTER_DEFAULTS,
+  freePort,
+  launchProxy,
+  openProxySession,
+  type AdapterOptions,
+  type ProxySession,
+  type RunningProxy,
+} from '../adapter/index.ts';
 import { MCPGAUGE_BIN, type OpenedSystem, type SpecOf, type SystemContext } from './types.ts';
 
 export interface Launched {
@@ -33,7 +41,12 @@ function writeConfig(spec: SpecOf<string, object>, ctx: SystemContext, retriever
 }
 
 /** Start a proxy by a command template (adapter placeholders + {CONFIG_FILE} ...); HTTP-served at {PORT} when the template uses it, else stdio. */
-export async function launchCommand(spec: SpecOf<string, object>, template: string, ctx: SystemContext, retriever?: string): Promise<Launched> {
+export async function launchCommand(
+  spec: SpecOf<string, object>,
+  template: string,
+  ctx: SystemContext,
+  retriever?: string,
+): Promise<Launched> {
   const config = writeConfig(spec, ctx, retriever);
   const apiKey = randomBytes(16).toString('hex');
   const http = template.includes('{PORT}');
@@ -45,7 +58,10 @@ export async function launchCommand(spec: SpecOf<string, object>, template: stri
     API_KEY: apiKey,
     WORK_DIR: ctx.workDir,
   };
-  const running = await launchProxy({ kind: 'command', command: template, url: http ? 'http://127.0.0.1:{PORT}/mcp' : undefined }, { workDir: ctx.workDir, values, secrets: [apiKey] });
+  const running = await launchProxy(
+    { kind: 'command', command: template, url: http ? 'http://127.0.0.1:{PORT}/mcp' : undefined },
+    { workDir: ctx.workDir, values, secrets: [apiKey] },
+  );
   return { running, apiKey };
 }
 
@@ -90,7 +106,11 @@ export async function openProxy(spec: SpecOf<string, object>, ctx: SystemContext
     const end = Date.now() + ctx.timeoutMs;
     for (;;) {
       try {
-        session = await openProxySession(target, { adapter: adapter ?? ctx.adapter ?? ADAPTER_DEFAULTS, protocol: ctx.protocol, timeoutMs: ctx.timeoutMs });
+        session = await openProxySession(target, {
+          adapter: adapter ?? ctx.adapter ?? ADAPTER_DEFAULTS,
+          protocol: ctx.protocol,
+          timeoutMs: ctx.timeoutMs,
+        });
         break;
       } catch (e) {
         if (running.served !== 'http' || running.exit() !== null || Date.now() > end) throw e;

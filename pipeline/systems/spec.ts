@@ -30,7 +30,9 @@ export function parseSystemSpec(arg: string): SystemSpec {
   const where = `--system ${JSON.stringify(arg)}`;
   const kind = SYSTEM_KINDS.find((k) => k.accepts(spec));
   if (kind) return kind.parse(spec, name, where) as SystemSpec;
-  throw new UserError(`${where}: unknown system spec ${JSON.stringify(spec)} (valid: ${SYSTEM_SYNTAXES.join(', ')}, each optionally NAME=...)`);
+  throw new UserError(
+    `${where}: unknown system spec ${JSON.stringify(spec)} (valid: ${SYSTEM_SYNTAXES.join(', ')}, each optionally NAME=...)`,
+  );
 }
 
 /** Every `--system` value; names must be unique (give NAME= to tell two of a kind apart). */
@@ -38,7 +40,8 @@ export function parseSystems(args: readonly string[]): SystemSpec[] {
   const out = args.map(parseSystemSpec);
   const seen = new Set<string>();
   for (const s of out) {
-    if (seen.has(s.name)) throw new UserError(`--system: two systems named ${JSON.stringify(s.name)}; name them, e.g. --system a=${s.spec} --system b=...`);
+    if (seen.has(s.name))
+      throw new UserError(`--system: two systems named ${JSON.stringify(s.name)}; name them, e.g. --system a=${s.spec} --system b=...`);
     seen.add(s.name);
   }
   if (out.length === 0) throw new UserError('--system: no system given');

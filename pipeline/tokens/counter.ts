@@ -14,7 +14,8 @@ export function tokenizerNames(list: readonly string[] | 'all'): TokenizerName[]
   if (names.length === 0) throw new UserError(`no tokenizer given (valid: ${TOKENIZER_NAMES.join(', ')})`);
   const out: TokenizerName[] = [];
   for (const n of names) {
-    if (!isTokenizerName(n)) getTokenizer(n); // throws the UserError naming it
+    if (!isTokenizerName(n))
+      getTokenizer(n); // throws the UserError naming it
     else if (!out.includes(n)) out.push(n);
   }
   return out;
@@ -48,7 +49,11 @@ const ALL_REMOTE_MIN_CHARS = 4_000_000;
 /** below this many characters a scope is counted on this thread only (see parallelMinChars) */
 export const PARALLEL_MIN_CHARS = 2_000_000;
 
-export function makeCounter(names: TokenizerName[], startWorker: (() => CountWorker) | null, minChars: number): Counter & { close(): Promise<void> } {
+export function makeCounter(
+  names: TokenizerName[],
+  startWorker: (() => CountWorker) | null,
+  minChars: number,
+): Counter & { close(): Promise<void> } {
   let worker: CountWorker | null = null;
   let used = false;
   // one memo per tokenizer for the whole run: a line counted once is not tokenized again
@@ -108,4 +113,3 @@ export function makeCounter(names: TokenizerName[], startWorker: (() => CountWor
     },
   };
 }
-

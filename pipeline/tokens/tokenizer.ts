@@ -94,7 +94,10 @@ class TiktokenTokenizer implements Tokenizer {
   /** piece of a cut text -> its count */
   private pieceMemo = new Map<string, number>();
 
-  constructor(readonly name: TokenizerName, private readonly enc: Tiktoken) {}
+  constructor(
+    readonly name: TokenizerName,
+    private readonly enc: Tiktoken,
+  ) {}
 
   count(text: string): number {
     if (text.length === 0) return 0;

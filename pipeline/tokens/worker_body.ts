@@ -34,13 +34,20 @@ port.on('message', (msg: CountRequest) => {
       return counts;
     });
     reply = { id: msg.id, counts: all };
-    port.postMessage(reply, all.map((c) => c.buffer));
+    port.postMessage(
+      reply,
+      all.map((c) => c.buffer),
+    );
     return;
   } catch (e) {
     const err = e as Error;
     reply = {
       id: msg.id,
-      error: { name: err?.name ?? 'Error', message: err?.message ?? String(e), ...(e instanceof UserError ? { exitCode: e.exitCode } : {}) },
+      error: {
+        name: err?.name ?? 'Error',
+        message: err?.message ?? String(e),
+        ...(e instanceof UserError ? { exitCode: e.exitCode } : {}),
+      },
     };
   }
   port.postMessage(reply);

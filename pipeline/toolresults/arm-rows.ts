@@ -6,7 +6,7 @@
  * `lossy_n`, and is left out of every saving.
  */
 import { canonicalJson } from '../corpus/canonical.ts';
-import type { Tokenizer, } from '../tokens/tokenizer.ts';
+import type { Tokenizer } from '../tokens/tokenizer.ts';
 import { mean } from '../util/stats.ts';
 import type { JsonValue } from '../types.ts';
 import { RESULT_BASELINE_ARM_ID, type ResultArm } from '../../arms/result-types.ts';
@@ -17,7 +17,6 @@ import type { ResultArmRow, ResultArmSummary, ResultClassScope, ResultRoundTrip 
 export type { ResultArmRow, ResultArmSummary, ResultClassScope, ResultRoundTrip };
 
 export const RESULT_CLASS_SCOPES: readonly ResultClassScope[] = Object.freeze(['tabular', 'non_tabular', 'all'] as const);
-
 
 export interface ResultArmsRun {
   rows: ResultArmRow[];
@@ -83,10 +82,14 @@ export function runResultArms(set: ResultFixtureSet, arms: readonly ResultArm[],
   const base = arms.find((a) => a.meta.id === RESULT_BASELINE_ARM_ID);
   if (!base) throw new Error(`runResultArms: the ${RESULT_BASELINE_ARM_ID} arm must be selected (savings are measured against it)`);
   const rendered = new Map<string, Rendered>(); // arm \0 fixture
-  for (const f of set.fixtures) for (const a of arms) rendered.set(`${a.meta.id}\u0000${f.id}`, renderChecked(a, f.payload, f.payload_class));
+  for (const f of set.fixtures)
+    for (const a of arms) rendered.set(`${a.meta.id}\u0000${f.id}`, renderChecked(a, f.payload, f.payload_class));
   for (const f of set.fixtures) {
     const r = rendered.get(`${RESULT_BASELINE_ARM_ID}\u0000${f.id}`)!;
-    if (r.ok !== true) throw new Error(`fixture ${f.id}: the ${RESULT_BASELINE_ARM_ID} arm does not round-trip (${r.error ?? r.skip}); the fixture file is not valid JSON data`);
+    if (r.ok !== true)
+      throw new Error(
+        `fixture ${f.id}: the ${RESULT_BASELINE_ARM_ID} arm does not round-trip (${r.error ?? r.skip}); the fixture file is not valid JSON data`,
+      );
   }
   const rows: ResultArmRow[] = [];
   for (const tk of tokenizers) {
@@ -94,7 +97,16 @@ export function runResultArms(set: ResultFixtureSet, arms: readonly ResultArm[],
       const jsonTokens = tk.count(rendered.get(`${RESULT_BASELINE_ARM_ID}\u0000${f.id}`)!.text!);
       for (const a of arms) {
         const r = rendered.get(`${a.meta.id}\u0000${f.id}`)!;
-        const row: ResultArmRow = { fixture_id: f.id, payload_class: f.payload_class, arm: a.meta.id, tokenizer: tk.name, skipped: r.skip !== undefined, json_tokens: jsonTokens, savings_vs_json_pct: null, round_trip: r.ok };
+        const row: ResultArmRow = {
+          fixture_id: f.id,
+          payload_class: f.payload_class,
+          arm: a.meta.id,
+          tokenizer: tk.name,
+          skipped: r.skip !== undefined,
+          json_tokens: jsonTokens,
+          savings_vs_json_pct: null,
+          round_trip: r.ok,
+        };
         if (r.skip !== undefined) row.skip_reason = r.skip;
         else {
           const tokens = tk.count(r.text!);

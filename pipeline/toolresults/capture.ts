@@ -16,12 +16,36 @@ import { join, relative, resolve } from 'node:path';
 import { connectMcp, describeTarget, type CallResult, type McpConnection, type McpTarget } from '../mcp/client.ts';
 import { sha256Hex } from '../corpus/canonical.ts';
 import { DATASETS_DIR, REPO_ROOT } from '../constants.ts';
-import { allowedDir, memoryFile, normalizeStrings, NPM4_SERVERS, packageInfo, withRealpaths, writeExclusiveAtomic, type FreezeContext } from '../corpus/freeze.ts';
+import {
+  allowedDir,
+  memoryFile,
+  normalizeStrings,
+  NPM4_SERVERS,
+  packageInfo,
+  withRealpaths,
+  writeExclusiveAtomic,
+  type FreezeContext,
+} from '../corpus/freeze.ts';
 import { fixtureStdioTarget } from '../fixture/launch.ts';
 import { UserError, type JsonValue } from '../types.ts';
-import { labelFixture, RESULTS_VERSION_RE, serializeResultFixtures, type PayloadFrom, type ResultFixture, type ReturnedShape } from './fixture-file.ts';
+import {
+  labelFixture,
+  RESULTS_VERSION_RE,
+  serializeResultFixtures,
+  type PayloadFrom,
+  type ResultFixture,
+  type ReturnedShape,
+} from './fixture-file.ts';
 import { capturePlan, type CaptureCall } from './plan.ts';
-import { ALLOWED_DIR_PLACEHOLDER, copySeedFolder, fillPlaceholders, loadSeedGraph, SEED_FILES_DIR, SEED_GRAPH_FILE, seedFolderSha256 } from './seed.ts';
+import {
+  ALLOWED_DIR_PLACEHOLDER,
+  copySeedFolder,
+  fillPlaceholders,
+  loadSeedGraph,
+  SEED_FILES_DIR,
+  SEED_GRAPH_FILE,
+  seedFolderSha256,
+} from './seed.ts';
 
 export interface FreezeResultsOptions {
   /** e.g. "results-reference-v2"; the file is <outDir>/<version>.json */
@@ -70,7 +94,10 @@ function replaceKeys(v: unknown, keys: readonly string[]): unknown {
 export function payloadOf(r: CallResult): { payload: JsonValue; from: PayloadFrom; returned: ReturnedShape } {
   const blocks = r.content ?? [];
   const allText = blocks.length > 0 && blocks.every((b) => b.type === 'text' && typeof b.text === 'string');
-  const text = blocks.filter((b) => b.type === 'text' && typeof b.text === 'string').map((b) => b.text as string).join('');
+  const text = blocks
+    .filter((b) => b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text as string)
+    .join('');
   const returned: ReturnedShape = {
     content_types: blocks.map((b) => b.type),
     structured_content: r.structuredContent !== undefined,
@@ -90,7 +117,14 @@ export function payloadOf(r: CallResult): { payload: JsonValue; from: PayloadFro
   return { payload: text, from: 'text', returned };
 }
 
-async function captureCall(conn: McpConnection, server: string, call: CaptureCall, subs: Readonly<Record<string, string>>, normSubs: Array<[string, string]>, timeoutMs: number): Promise<ResultFixture> {
+async function captureCall(
+  conn: McpConnection,
+  server: string,
+  call: CaptureCall,
+  subs: Readonly<Record<string, string>>,
+  normSubs: Array<[string, string]>,
+  timeoutMs: number,
+): Promise<ResultFixture> {
   const id = `${server}:${call.tool}/${call.label}`;
   let res: CallResult;
   try {
@@ -98,18 +132,22 @@ async function captureCall(conn: McpConnection, server: string, call: CaptureCal
   } catch (e) {
     throw new UserError(`freeze-results: ${id}: tools/call failed: ${(e as Error).message.split('\n')[0]}`);
   }
-  if (res.isError) throw new UserError(`freeze-results: ${id}: the tool returned an error: ${JSON.stringify(res.content ?? []).slice(0, 300)}`);
+  if (res.isError)
+    throw new UserError(`freeze-results: ${id}: the tool returned an error: ${JSON.stringify(res.content ?? []).slice(0, 300)}`);
   const normalized = stripClock(normalizeStrings(res, normSubs, new Map())) as CallResult;
   const { payload, from, returned } = payloadOf(normalized);
   const finalPayload = call.volatileKeys?.length ? (replaceKeys(payload, call.volatileKeys) as JsonValue) : payload;
-  if (finalPayload !== payload && returned.text_is_pretty_json !== undefined) returned.text_is_pretty_json = JSON.stringify(finalPayload, null, 2) === JSON.stringify(payload, null, 2) && returned.text_is_pretty_json;
+  if (finalPayload !== payload && returned.text_is_pretty_json !== undefined)
+    returned.text_is_pretty_json =
+      JSON.stringify(finalPayload, null, 2) === JSON.stringify(payload, null, 2) && returned.text_is_pretty_json;
   return labelFixture({ id, server, tool: call.tool, arguments: call.arguments, payload_from: from, returned, payload: finalPayload });
 }
 
 export async function freezeResults(opts: FreezeResultsOptions): Promise<FreezeResultsResult> {
   const log = opts.log ?? (() => {});
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  if (!RESULTS_VERSION_RE.test(opts.version)) throw new UserError(`--version ${JSON.stringify(opts.version)}: must match ${RESULTS_VERSION_RE} (e.g. results-reference-v2)`);
+  if (!RESULTS_VERSION_RE.test(opts.version))
+    throw new UserError(`--version ${JSON.stringify(opts.version)}: must match ${RESULTS_VERSION_RE} (e.g. results-reference-v2)`);
   const outDir = resolve(opts.outDir ?? DATASETS_DIR);
   const out = join(outDir, `${opts.version}.json`);
   // refuse before booting anything (writeExclusiveAtomic checks again at the end)
@@ -145,12 +183,25 @@ export async function freezeResults(opts: FreezeResultsOptions): Promise<FreezeR
         if (!spec) throw new Error(`capture plan names unknown server ${entry.server}`);
         const pkg = packageInfo(spec.package);
         licenses.add(pkg.license);
-        target = { kind: 'stdio', command: process.execPath, args: [join(pkg.dir, spec.entry), ...spec.args(ctx)], env: spec.env?.(ctx) ?? {}, cwd: REPO_ROOT };
+        target = {
+          kind: 'stdio',
+          command: process.execPath,
+          args: [join(pkg.dir, spec.entry), ...spec.args(ctx)],
+          env: spec.env?.(ctx) ?? {},
+          cwd: REPO_ROOT,
+        };
         placeholders = spec.placeholders(ctx);
         info = { name: spec.name, package: spec.package, package_version: pkg.version, package_license: pkg.license };
       }
       const argSubs = { [ALLOWED_DIR_PLACEHOLDER]: allowedDir(ctx) };
-      const normSubs = withRealpaths([...placeholders, [allowedDir(ctx), ALLOWED_DIR_PLACEHOLDER], [memoryFile(ctx), '<MEMORY_FILE>'], [tmp, '<TMP>'], [REPO_ROOT, '<REPO>'], ...(host.length >= 3 ? [[host, '<HOST>'] as [string, string]] : [])]);
+      const normSubs = withRealpaths([
+        ...placeholders,
+        [allowedDir(ctx), ALLOWED_DIR_PLACEHOLDER],
+        [memoryFile(ctx), '<MEMORY_FILE>'],
+        [tmp, '<TMP>'],
+        [REPO_ROOT, '<REPO>'],
+        ...(host.length >= 3 ? [[host, '<HOST>'] as [string, string]] : []),
+      ]);
       log(`freeze-results: ${entry.server}: ${entry.calls.length} calls`);
       let conn: McpConnection;
       try {
@@ -160,7 +211,12 @@ export async function freezeResults(opts: FreezeResultsOptions): Promise<FreezeR
       }
       try {
         const sv = conn.client.getServerVersion();
-        serversInfo.push({ ...info, server_info: sv ? { name: sv.name, version: sv.version } : null, protocol_version: conn.protocolVersion ?? null, calls: entry.calls.length });
+        serversInfo.push({
+          ...info,
+          server_info: sv ? { name: sv.name, version: sv.version } : null,
+          protocol_version: conn.protocolVersion ?? null,
+          calls: entry.calls.length,
+        });
         for (const call of entry.calls) fixtures.push(await captureCall(conn, entry.server, call, argSubs, normSubs, timeoutMs));
       } finally {
         await conn.close();
@@ -173,7 +229,8 @@ export async function freezeResults(opts: FreezeResultsOptions): Promise<FreezeR
     version: opts.version,
     name: 'Tool-call results of the MCP reference servers and the mcpgauge fixture on shipped seed data',
     license: `outputs of: ${[...licenses].join('; ')}; seed data: this project`,
-    attribution: 'Captured over MCP stdio from @modelcontextprotocol/server-* (github.com/modelcontextprotocol/servers) and this project\'s fixture',
+    attribution:
+      "Captured over MCP stdio from @modelcontextprotocol/server-* (github.com/modelcontextprotocol/servers) and this project's fixture",
     generated_from: {
       generator: 'mcpgauge corpus freeze-results',
       transport: 'stdio',
@@ -187,7 +244,8 @@ export async function freezeResults(opts: FreezeResultsOptions): Promise<FreezeR
       },
       payload_rule:
         'all-text result whose text parses as a JSON object/array: that value (text_json); other all-text result: the text (text); a result with any non-text block: the content array as returned (content)',
-      tabular_rule: 'tabular = a JSON array of >= 2 objects, each with >= 1 key, only primitive values (string, number, boolean, null), all with the same key set; anything else non_tabular',
+      tabular_rule:
+        'tabular = a JSON array of >= 2 objects, each with >= 1 key, only primitive values (string, number, boolean, null), all with the same key set; anything else non_tabular',
       normalization:
         'placeholders: <ALLOWED_DIR> temp copy of the seed folder, <MEMORY_FILE> temp memory file, <TMP> run temp folder, <REPO> repo path, <HOST> host name, <TIME> clock readings (Date#toString, ISO-8601), <INSTANCE_ID> per-process ids; seed copy has modes 0755/0644 and times 2026-01-01T00:00:00Z; directory_tree order is the host readdir order',
     },
@@ -195,5 +253,12 @@ export async function freezeResults(opts: FreezeResultsOptions): Promise<FreezeR
   });
   writeExclusiveAtomic(out, text);
   const parsed = JSON.parse(text) as { fixtures_sha256: string; tabular_count: number; non_tabular_count: number };
-  return { path: out, version: opts.version, fixture_count: fixtures.length, tabular_count: parsed.tabular_count, non_tabular_count: parsed.non_tabular_count, fixtures_sha256: parsed.fixtures_sha256 };
+  return {
+    path: out,
+    version: opts.version,
+    fixture_count: fixtures.length,
+    tabular_count: parsed.tabular_count,
+    non_tabular_count: parsed.non_tabular_count,
+    fixtures_sha256: parsed.fixtures_sha256,
+  };
 }

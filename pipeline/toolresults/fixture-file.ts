@@ -90,12 +90,24 @@ export function labelFixture(f: Omit<ResultFixture, 'payload_class' | 'not_tabul
   };
   if (why !== null) {
     // keep the field order stable: label fields before `returned`
-    return { id: out.id, server: out.server, tool: out.tool, arguments: out.arguments, payload_from: out.payload_from, payload_class: out.payload_class, not_tabular_because: why, returned: out.returned, payload: out.payload };
+    return {
+      id: out.id,
+      server: out.server,
+      tool: out.tool,
+      arguments: out.arguments,
+      payload_from: out.payload_from,
+      payload_class: out.payload_class,
+      not_tabular_because: why,
+      returned: out.returned,
+      payload: out.payload,
+    };
   }
   return out;
 }
 
-export function serializeResultFixtures(meta: Omit<ResultFixtureFile, 'format' | 'format_version' | 'fixture_count' | 'tabular_count' | 'non_tabular_count' | 'fixtures_sha256'>): string {
+export function serializeResultFixtures(
+  meta: Omit<ResultFixtureFile, 'format' | 'format_version' | 'fixture_count' | 'tabular_count' | 'non_tabular_count' | 'fixtures_sha256'>,
+): string {
   const file: ResultFixtureFile = {
     format: RESULTS_FORMAT,
     format_version: RESULTS_FORMAT_VERSION,
@@ -113,22 +125,53 @@ export function serializeResultFixtures(meta: Omit<ResultFixtureFile, 'format' |
   return JSON.stringify(file, null, 2) + '\n';
 }
 
-const TOP_KEYS = ['format', 'format_version', 'version', 'name', 'license', 'attribution', 'generated_from', 'fixture_count', 'tabular_count', 'non_tabular_count', 'fixtures_sha256', 'fixtures'];
-const FIXTURE_KEYS = new Set(['id', 'server', 'tool', 'arguments', 'payload_from', 'payload_class', 'not_tabular_because', 'returned', 'payload']);
+const TOP_KEYS = [
+  'format',
+  'format_version',
+  'version',
+  'name',
+  'license',
+  'attribution',
+  'generated_from',
+  'fixture_count',
+  'tabular_count',
+  'non_tabular_count',
+  'fixtures_sha256',
+  'fixtures',
+];
+const FIXTURE_KEYS = new Set([
+  'id',
+  'server',
+  'tool',
+  'arguments',
+  'payload_from',
+  'payload_class',
+  'not_tabular_because',
+  'returned',
+  'payload',
+]);
 
 /** Validate parsed data as a result fixture file; every problem is a one-line UserError naming file and JSON path. */
 export function parseResultFixtures(file: string, data: unknown): ResultFixtureSet {
   if (!isPlainObject(data)) fail(file, '$', `expected an object, got ${typeName(data)}`);
   for (const k of Object.keys(data)) if (!TOP_KEYS.includes(k)) fail(file, jp('$', k), `unknown key (allowed: ${TOP_KEYS.join(', ')})`);
-  if (data.format !== RESULTS_FORMAT) fail(file, '$.format', `expected ${JSON.stringify(RESULTS_FORMAT)}, got ${JSON.stringify(data.format)}`);
-  if (data.format_version !== RESULTS_FORMAT_VERSION) fail(file, '$.format_version', `unsupported version ${JSON.stringify(data.format_version)} (this build reads ${RESULTS_FORMAT_VERSION})`);
+  if (data.format !== RESULTS_FORMAT)
+    fail(file, '$.format', `expected ${JSON.stringify(RESULTS_FORMAT)}, got ${JSON.stringify(data.format)}`);
+  if (data.format_version !== RESULTS_FORMAT_VERSION)
+    fail(
+      file,
+      '$.format_version',
+      `unsupported version ${JSON.stringify(data.format_version)} (this build reads ${RESULTS_FORMAT_VERSION})`,
+    );
   for (const k of ['version', 'name', 'license', 'attribution', 'fixtures_sha256']) {
-    if (typeof data[k] !== 'string' || (data[k] as string).trim() === '') fail(file, `$.${k}`, `must be a non-empty string, got ${JSON.stringify(data[k])}`);
+    if (typeof data[k] !== 'string' || (data[k] as string).trim() === '')
+      fail(file, `$.${k}`, `must be a non-empty string, got ${JSON.stringify(data[k])}`);
   }
   const version = data.version as string;
   if (!RESULTS_VERSION_RE.test(version)) fail(file, '$.version', `${JSON.stringify(version)} must match ${RESULTS_VERSION_RE}`);
   const stem = basename(file).replace(/\.json$/, '');
-  if (/^results-.*-v\d+$/.test(stem) && stem !== version) fail(file, '$.version', `${JSON.stringify(version)} differs from the file name stem ${JSON.stringify(stem)}`);
+  if (/^results-.*-v\d+$/.test(stem) && stem !== version)
+    fail(file, '$.version', `${JSON.stringify(version)} differs from the file name stem ${JSON.stringify(stem)}`);
   if (!isPlainObject(data.generated_from)) fail(file, '$.generated_from', `expected an object, got ${typeName(data.generated_from)}`);
   if (!Array.isArray(data.fixtures) || data.fixtures.length === 0) fail(file, '$.fixtures', 'must be a non-empty array');
   const seen = new Set<string>();
@@ -140,25 +183,41 @@ export function parseResultFixtures(file: string, data: unknown): ResultFixtureS
   ];
   for (const [k, n] of counts) if (data[k] !== n) fail(file, `$.${k}`, `is ${JSON.stringify(data[k])} but the fixtures give ${n}`);
   const sha = fixturesSha256(fixtures);
-  if (data.fixtures_sha256 !== sha) fail(file, '$.fixtures_sha256', `does not match the fixtures (computed ${sha}): frozen fixtures were edited; capture a new version with mcpgauge corpus freeze-results`);
+  if (data.fixtures_sha256 !== sha)
+    fail(
+      file,
+      '$.fixtures_sha256',
+      `does not match the fixtures (computed ${sha}): frozen fixtures were edited; capture a new version with mcpgauge corpus freeze-results`,
+    );
   return { ...(data as unknown as ResultFixtureFile), fixtures, source: file };
 }
 
 function parseFixture(file: string, p: string, f: unknown, seen: Set<string>): ResultFixture {
   if (!isPlainObject(f)) fail(file, p, `expected an object, got ${typeName(f)}`);
   for (const k of Object.keys(f)) if (!FIXTURE_KEYS.has(k)) fail(file, jp(p, k), `unknown key (allowed: ${[...FIXTURE_KEYS].join(', ')})`);
-  for (const k of ['id', 'server', 'tool']) if (typeof f[k] !== 'string' || (f[k] as string).trim() === '') fail(file, `${p}.${k}`, `must be a non-empty string, got ${JSON.stringify(f[k])}`);
+  for (const k of ['id', 'server', 'tool'])
+    if (typeof f[k] !== 'string' || (f[k] as string).trim() === '')
+      fail(file, `${p}.${k}`, `must be a non-empty string, got ${JSON.stringify(f[k])}`);
   const id = f.id as string;
   if (seen.has(id)) fail(file, `${p}.id`, `duplicate fixture id ${JSON.stringify(id)}`);
   seen.add(id);
   if (!isPlainObject(f.arguments)) fail(file, `${p}.arguments`, `expected an object, got ${typeName(f.arguments)}`);
-  if (!(PAYLOAD_FROM as readonly unknown[]).includes(f.payload_from)) fail(file, `${p}.payload_from`, `must be one of ${PAYLOAD_FROM.join(', ')}, got ${JSON.stringify(f.payload_from)}`);
-  if (!(PAYLOAD_CLASSES as readonly unknown[]).includes(f.payload_class)) fail(file, `${p}.payload_class`, `must be one of ${PAYLOAD_CLASSES.join(', ')}, got ${JSON.stringify(f.payload_class)}`);
+  if (!(PAYLOAD_FROM as readonly unknown[]).includes(f.payload_from))
+    fail(file, `${p}.payload_from`, `must be one of ${PAYLOAD_FROM.join(', ')}, got ${JSON.stringify(f.payload_from)}`);
+  if (!(PAYLOAD_CLASSES as readonly unknown[]).includes(f.payload_class))
+    fail(file, `${p}.payload_class`, `must be one of ${PAYLOAD_CLASSES.join(', ')}, got ${JSON.stringify(f.payload_class)}`);
   if (!('payload' in f) || f.payload === undefined) fail(file, `${p}.payload`, 'missing');
   const computed = classifyPayload(f.payload as JsonValue);
-  if (computed !== f.payload_class) fail(file, `${p}.payload_class`, `labelled ${f.payload_class} but the tabular rule gives ${computed} (${whyNotTabular(f.payload) ?? 'uniform array of flat objects'})`);
-  if (f.payload_from === 'text' && typeof f.payload !== 'string') fail(file, `${p}.payload`, `payload_from "text" needs a string payload, got ${typeName(f.payload)}`);
-  if (!isPlainObject(f.returned) || !Array.isArray(f.returned.content_types)) fail(file, `${p}.returned`, 'expected {content_types, structured_content, text_bytes}');
+  if (computed !== f.payload_class)
+    fail(
+      file,
+      `${p}.payload_class`,
+      `labelled ${f.payload_class} but the tabular rule gives ${computed} (${whyNotTabular(f.payload) ?? 'uniform array of flat objects'})`,
+    );
+  if (f.payload_from === 'text' && typeof f.payload !== 'string')
+    fail(file, `${p}.payload`, `payload_from "text" needs a string payload, got ${typeName(f.payload)}`);
+  if (!isPlainObject(f.returned) || !Array.isArray(f.returned.content_types))
+    fail(file, `${p}.returned`, 'expected {content_types, structured_content, text_bytes}');
   return f as unknown as ResultFixture;
 }
 

@@ -64,7 +64,12 @@ export function capturePlan(graph: SeedGraph): CapturePlanEntry[] {
         {
           label: 'step1',
           tool: 'sequentialthinking',
-          arguments: { thought: 'List the stages of the database migration before writing code.', thoughtNumber: 1, totalThoughts: 3, nextThoughtNeeded: true },
+          arguments: {
+            thought: 'List the stages of the database migration before writing code.',
+            thoughtNumber: 1,
+            totalThoughts: 3,
+            nextThoughtNeeded: true,
+          },
         },
       ],
     },

@@ -25,7 +25,8 @@ export interface SeedGraph {
 
 export function loadSeedGraph(file = SEED_GRAPH_FILE): SeedGraph {
   const g = readJson(file) as Partial<SeedGraph>;
-  if (!Array.isArray(g.entities) || !Array.isArray(g.relations)) throw new UserError(`${file}: expected {entities: [...], relations: [...]}`);
+  if (!Array.isArray(g.entities) || !Array.isArray(g.relations))
+    throw new UserError(`${file}: expected {entities: [...], relations: [...]}`);
   return { entities: g.entities, relations: g.relations };
 }
 

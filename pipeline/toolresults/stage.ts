@@ -5,7 +5,7 @@
  */
 import { relative } from 'node:path';
 import { REPO_ROOT } from '../constants.ts';
-import type { Tokenizer, } from '../tokens/tokenizer.ts';
+import type { Tokenizer } from '../tokens/tokenizer.ts';
 import { loadResultFixtures } from './fixture-file.ts';
 import { resolveResultArms } from '../../arms/result-registry.ts';
 import { runResultArms, RESULT_CLASS_SCOPES, type ResultArmRow } from './arm-rows.ts';
@@ -13,7 +13,6 @@ import { MIN_TABLE_ROWS } from '../../arms/tabular.ts';
 import type { ResultsReport, ToonOrderingRow } from '../report/types/results.ts';
 
 export type { ResultsReport, ToonOrderingRow };
-
 
 export const RESULTS_METHOD =
   'each fixture payload rendered by each result arm; decode(render(payload)) compared with the payload as JSON data (key order ignored); tokens of the rendered text; savings vs the json arm on the same fixtures; a lossy or skipped rendering is never counted in savings';
@@ -66,11 +65,21 @@ export function runResultsStage(opts: { file: string; tokenizers: readonly Token
       tabular_rule: `tabular = a JSON array of >= ${MIN_TABLE_ROWS} objects with only primitive values and one shared key set; anything else non_tabular`,
     },
     arms: arms.map((a) => ({ id: a.meta.id, description: a.meta.description, ...(a.meta.library ? { library: a.meta.library } : {}) })),
-    fixtures: set.fixtures.map((f) => ({ id: f.id, server: f.server, tool: f.tool, payload_class: f.payload_class, payload_from: f.payload_from, ...(f.not_tabular_because ? { not_tabular_because: f.not_tabular_because } : {}) })),
+    fixtures: set.fixtures.map((f) => ({
+      id: f.id,
+      server: f.server,
+      tool: f.tool,
+      payload_class: f.payload_class,
+      payload_from: f.payload_from,
+      ...(f.not_tabular_because ? { not_tabular_because: f.not_tabular_because } : {}),
+    })),
     rows: run.rows,
     summary: run.summary,
     round_trip: run.round_trip,
-    toon_ordering: arms.some((a) => a.meta.id === 'toon') && arms.some((a) => a.meta.id === 'json_compact') ? toonOrdering(run.rows, opts.tokenizers) : [],
+    toon_ordering:
+      arms.some((a) => a.meta.id === 'toon') && arms.some((a) => a.meta.id === 'json_compact')
+        ? toonOrdering(run.rows, opts.tokenizers)
+        : [],
     method: RESULTS_METHOD,
   };
 }

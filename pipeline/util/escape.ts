@@ -23,12 +23,17 @@ const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u
 
 /** Terminal: drop escape sequences and control characters; `\n` and `\t` stay. */
 export function term(s: unknown): string {
-  return String(s ?? '').replace(ESC_SEQ, '').replace(CONTROLS, '');
+  return String(s ?? '')
+    .replace(ESC_SEQ, '')
+    .replace(CONTROLS, '');
 }
 
 /** Terminal, one line: `term`, with `\n` and `\t` (and a CR-LF) folded to one space. */
 export function termLine(s: unknown): string {
-  return String(s ?? '').replace(/[\r\n\t\u2028\u2029]+/g, ' ').replace(ESC_SEQ, '').replace(CONTROLS, '');
+  return String(s ?? '')
+    .replace(/[\r\n\t\u2028\u2029]+/g, ' ')
+    .replace(ESC_SEQ, '')
+    .replace(CONTROLS, '');
 }
 
 /** U+2060 WORD JOINER: invisible, breaks what GitHub links after markdown is rendered (mentions, references, emoji, bare URLs). */

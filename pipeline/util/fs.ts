@@ -1,4 +1,25 @@
-import { accessSync, closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, mkdirSync, mkdtempSync, openSync, readSync, readdirSync, realpathSync, renameSync, rmdirSync, statSync, statfsSync, writeFileSync, rmSync, type Stats } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  statSync,
+  statfsSync,
+  writeFileSync,
+  rmSync,
+  type Stats,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, basename, join, resolve } from 'node:path';
 import { UserError } from '../types.ts';
@@ -16,7 +37,8 @@ let maxInputFlagMb: number | undefined;
 /** Parse a `--max-input-mb` / MCPGAUGE_MAX_INPUT_MB value: a positive number of MiB. */
 export function parseMaxInputMb(v: string, source: string): number {
   const n = Number(v);
-  if (v.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UserError(`${source} must be a positive number of MiB, got ${JSON.stringify(v)}`, 2);
+  if (v.trim() === '' || !Number.isFinite(n) || n <= 0)
+    throw new UserError(`${source} must be a positive number of MiB, got ${JSON.stringify(v)}`, 2);
   return n;
 }
 
@@ -33,7 +55,10 @@ export function maxInputBytes(): number {
 }
 
 /** The OS error of a read (ENOENT, EACCES...) as a one-line UserError that keeps the errno `code`, so a caller can word it its own way; refusals (kind, size) have no `code`. */
-const readError = (path: string, e: unknown): UserError => Object.assign(new UserError(`${path}: cannot read file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`), { code: (e as NodeJS.ErrnoException).code });
+const readError = (path: string, e: unknown): UserError =>
+  Object.assign(new UserError(`${path}: cannot read file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`), {
+    code: (e as NodeJS.ErrnoException).code,
+  });
 /** A refusal of readInputFile / assertInputFile (not a regular file, over the size limit), as opposed to an OS read error. */
 export const isInputRefusal = (e: unknown): e is UserError => e instanceof UserError && (e as NodeJS.ErrnoException).code === undefined;
 
@@ -64,7 +89,8 @@ export function assertInputFile(path: string, what = 'a file'): number {
   }
   if (!st.isFile()) throw new UserError(`${path}: is ${kindOf(st)}, expected ${what} (only regular files are read)`, 2);
   const limit = maxInputBytes();
-  if (st.size > limit) throw new UserError(`${path}: ${mib(st.size)} is over the input size limit of ${mib(limit)} (raise it with ${LIMIT_HINT})`, 2);
+  if (st.size > limit)
+    throw new UserError(`${path}: ${mib(st.size)} is over the input size limit of ${mib(limit)} (raise it with ${LIMIT_HINT})`, 2);
   return st.size;
 }
 
@@ -98,7 +124,8 @@ export function readInputFile(path: string, what = 'a file'): Buffer {
       if (n === 0) break;
       chunks.push(n === buf.length ? buf : buf.subarray(0, n));
       total += n;
-      if (total > limit) throw new UserError(`${path}: grew past the input size limit of ${mib(limit)} while read (raise it with ${LIMIT_HINT})`, 2);
+      if (total > limit)
+        throw new UserError(`${path}: grew past the input size limit of ${mib(limit)} while read (raise it with ${LIMIT_HINT})`, 2);
     }
     return Buffer.concat(chunks, total);
   } finally {
@@ -243,7 +270,11 @@ export function publishDir(staging: string, dest: string): void {
 
 const errText = (e: unknown): string => {
   const err = e as NodeJS.ErrnoException;
-  return err.code ? `${err.code}: ${String(err.message).replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '')}` : String(err?.message ?? e);
+  return err.code
+    ? `${err.code}: ${String(err.message)
+        .replace(/^[A-Z]+: /, '')
+        .replace(/, \w+ '.*'$/, '')}`
+    : String(err?.message ?? e);
 };
 
 /** A dangling symlink at `abs` (lstat sees it, stat does not). */
@@ -307,7 +338,8 @@ export function assertOutputDir(dir: string, flag: string, exitCode = 2): void {
   const abs = resolve(dir);
   const real = existsSync(abs) ? realpathSync(abs) : abs;
   for (const p of new Set([abs, real])) {
-    if (/^\/(proc|sys|dev)(\/|$)/.test(p)) throw new UserError(`${flag} ${abs}: a special file system (/${p.split('/')[1]}), not an output folder`, exitCode);
+    if (/^\/(proc|sys|dev)(\/|$)/.test(p))
+      throw new UserError(`${flag} ${abs}: a special file system (/${p.split('/')[1]}), not an output folder`, exitCode);
   }
   let probe = abs;
   while (!existsSync(probe) && dirname(probe) !== probe) probe = dirname(probe);
@@ -355,7 +387,8 @@ export function writeFileSet(dir: string, files: readonly { path: string; data: 
     } catch {
       st = undefined;
     }
-    if (st && !st.isFile() && !st.isSymbolicLink()) throw new UserError(`${flag} ${abs}: ${t.path} is ${kindOf(st)}, not a file mcpgauge can replace; nothing was written`, 2);
+    if (st && !st.isFile() && !st.isSymbolicLink())
+      throw new UserError(`${flag} ${abs}: ${t.path} is ${kindOf(st)}, not a file mcpgauge can replace; nothing was written`, 2);
   }
   const byDir = new Map<string, Set<string>>();
   for (const t of targets) byDir.set(dirname(t.target), (byDir.get(dirname(t.target)) ?? new Set()).add(basename(t.target)));
@@ -375,7 +408,16 @@ export function writeFileSet(dir: string, files: readonly { path: string; data: 
         renameHook();
         renameSync(temps[i], t.target);
       } catch (e) {
-        throw new UserError(`${flag} ${abs}: cannot replace ${t.path} (${errText(e)}); ${i === 0 ? 'the previous contents were left as they were' : `the files before it in the set (${targets.slice(0, i).map((x) => x.path).join(', ')}) are new, the rest old`}`);
+        throw new UserError(
+          `${flag} ${abs}: cannot replace ${t.path} (${errText(e)}); ${
+            i === 0
+              ? 'the previous contents were left as they were'
+              : `the files before it in the set (${targets
+                  .slice(0, i)
+                  .map((x) => x.path)
+                  .join(', ')}) are new, the rest old`
+          }`,
+        );
       }
     });
   } finally {

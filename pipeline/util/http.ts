@@ -29,7 +29,13 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /** A JSON-RPC error reply with id null; destroys the socket when headers already went out. */
-export function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+export function sendJsonRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -104,6 +110,9 @@ export function originPolicy(extraHosts: readonly string[] = []): OriginPolicy {
  * The Host-header guard (DNS rebinding) for a server bound to loopback: localhost names plus
  * `extraHosts`; null for a non-loopback bind (reached under names we cannot know).
  */
-export function hostGuard(bindHost: string, extraHosts: readonly string[] = []): ((req: IncomingMessage, res: ServerResponse) => boolean) | null {
+export function hostGuard(
+  bindHost: string,
+  extraHosts: readonly string[] = [],
+): ((req: IncomingMessage, res: ServerResponse) => boolean) | null {
   return isLoopbackHost(bindHost) ? hostHeaderValidation([...localhostAllowedHostnames(), ...extraHosts]) : null;
 }

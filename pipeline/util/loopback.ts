@@ -6,7 +6,10 @@ import { isIP } from 'node:net';
  * `localhost`, any address of 127.0.0.0/8, `::1` (any spelling), or an IPv4-mapped 127.x address.
  */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   if (h === 'localhost') return true;
   const kind = isIP(h);
   if (kind === 4) return h.split('.')[0] === '127';

@@ -17,7 +17,8 @@ export function listenProblem(host: string, port: number, e: NodeJS.ErrnoExcepti
   if (e.code === 'EADDRINUSE') return `port ${where} is in use`;
   if (e.code === 'EACCES') return `port ${where}: permission denied (EACCES; ports below 1024 need privileges)`;
   if (e.code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: ${host} is not an address of this machine (EADDRNOTAVAIL)`;
-  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return `cannot listen on ${where}: host ${JSON.stringify(host)} does not resolve (${e.code})`;
+  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN')
+    return `cannot listen on ${where}: host ${JSON.stringify(host)} does not resolve (${e.code})`;
   return `cannot listen on ${where}: ${e.code ?? e.message}`;
 }
 
@@ -27,7 +28,8 @@ export function listenProblem(host: string, port: number, e: NodeJS.ErrnoExcepti
  */
 export function parsePort(raw: string, flag: string): number {
   const s = String(raw).trim();
-  if (!/^\d+$/.test(s) || Number(s) > 65535) throw new UserError(`${flag} must be an integer in 0..65535 (0 = any free port), got ${JSON.stringify(raw)}`, 2);
+  if (!/^\d+$/.test(s) || Number(s) > 65535)
+    throw new UserError(`${flag} must be an integer in 0..65535 (0 = any free port), got ${JSON.stringify(raw)}`, 2);
   return Number(s);
 }
 
@@ -42,7 +44,9 @@ export async function assertPortFree(host: string, port: number, flag: string, h
   await new Promise<void>((resolve, reject) => {
     const probe = createServer();
     const hostProblem = (code?: string) => code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
-    probe.once('error', (e: NodeJS.ErrnoException) => reject(new UserError(`${hostProblem(e.code) ? hostFlag : flag}: ${listenProblem(host, port, e)}`, 2)));
+    probe.once('error', (e: NodeJS.ErrnoException) =>
+      reject(new UserError(`${hostProblem(e.code) ? hostFlag : flag}: ${listenProblem(host, port, e)}`, 2)),
+    );
     probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
   });
 }

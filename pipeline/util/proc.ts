@@ -40,11 +40,33 @@ export function processMemory(pid: number): ProcessMemory | null {
 // Environment allow-list
 
 /** Variables a child always gets (when set): the path, the home, the user, the locale, temp folders. */
-export const BASE_ENV: readonly string[] = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TMP', 'TEMP', 'TERM',
+export const BASE_ENV: readonly string[] = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'TERM',
   // where the Docker engine is (a proxy of the docker cell runs `docker run`): addresses and paths, no credentials
-  'DOCKER_HOST', 'DOCKER_CONTEXT', 'DOCKER_CONFIG', 'DOCKER_CERT_PATH', 'DOCKER_TLS_VERIFY'];
+  'DOCKER_HOST',
+  'DOCKER_CONTEXT',
+  'DOCKER_CONFIG',
+  'DOCKER_CERT_PATH',
+  'DOCKER_TLS_VERIFY',
+];
 /** The project's own non-secret switches (test-only sabotage, debug, threads) pass too. */
-export const PROJECT_ENV: readonly string[] = ['MCPGAUGE_PROXY_SABOTAGE', 'MCPGAUGE_PROXY_SABOTAGE_STATE', 'MCPGAUGE_DEBUG', 'MCPGAUGE_THREADS'];
+export const PROJECT_ENV: readonly string[] = [
+  'MCPGAUGE_PROXY_SABOTAGE',
+  'MCPGAUGE_PROXY_SABOTAGE_STATE',
+  'MCPGAUGE_DEBUG',
+  'MCPGAUGE_THREADS',
+];
 /** Environment variable that asks a child (and what it starts) to exit once this pid is gone (watchParent). */
 export const PARENT_ENV = 'MCPGAUGE_PARENT_PID';
 
@@ -57,7 +79,11 @@ export function secretLikeName(name: string): boolean {
  * The environment of a child the harness starts: BASE_ENV, LC_*, PROJECT_ENV and the names in
  * `pass` from `from` (default process.env), then `extra`. Nothing else of the parent's environment.
  */
-export function allowedEnv(extra: Record<string, string> = {}, pass: readonly string[] = [], from: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function allowedEnv(
+  extra: Record<string, string> = {},
+  pass: readonly string[] = [],
+  from: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(from)) {
     if (v === undefined) continue;
@@ -68,7 +94,10 @@ export function allowedEnv(extra: Record<string, string> = {}, pass: readonly st
 
 /** Values of passed variables whose names look secret (to redact from every artifact). */
 export function passedSecrets(pass: readonly string[], from: NodeJS.ProcessEnv = process.env): string[] {
-  return pass.filter(secretLikeName).map((k) => from[k] ?? '').filter((v) => v.length >= 4);
+  return pass
+    .filter(secretLikeName)
+    .map((k) => from[k] ?? '')
+    .filter((v) => v.length >= 4);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -288,7 +317,11 @@ export interface GroupRun {
  * exited, never rejects; it does not wait for a descendant that left the group to close the pipes.
  * While it runs, a SIGINT/SIGTERM/SIGHUP or the exit of this process kills the group first.
  */
-export function runGroup(command: string, args: readonly string[], o: { timeoutMs: number; label: string; env?: NodeJS.ProcessEnv; cwd?: string; maxBytes?: number; graceMs?: number }): Promise<GroupRun> {
+export function runGroup(
+  command: string,
+  args: readonly string[],
+  o: { timeoutMs: number; label: string; env?: NodeJS.ProcessEnv; cwd?: string; maxBytes?: number; graceMs?: number },
+): Promise<GroupRun> {
   const max = o.maxBytes ?? 8 * 1024 * 1024;
   return new Promise((resolve) => {
     let stdout = '';
@@ -303,10 +336,13 @@ export function runGroup(command: string, args: readonly string[], o: { timeoutM
     };
     child.stdout!.on('data', (d: Buffer) => (stdout = keep(stdout, d)));
     child.stderr!.on('data', (d: Buffer) => (stderr = keep(stderr, d)));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      void stopChild(child, { graceMs: o.graceMs ?? 1000 });
-    }, Math.max(1, o.timeoutMs));
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        void stopChild(child, { graceMs: o.graceMs ?? 1000 });
+      },
+      Math.max(1, o.timeoutMs),
+    );
     const pipesClosed = Promise.all([child.stdout!, child.stderr!].map((st) => new Promise<void>((r) => st.once('close', () => r()))));
     let finished = false;
     const done = (exitCode: number | null, signal: NodeJS.Signals | null) => {

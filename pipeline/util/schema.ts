@@ -31,7 +31,10 @@ const require = createRequire(import.meta.url);
 export function compileSchemaFile(path: string, refs: readonly string[] = []): ValidateFunction {
   const texts = [readFileSync(path, 'utf8'), ...refs.map((r) => readFileSync(r, 'utf8'))];
   const versions = ['ajv', 'ajv-formats'].map((m) => (require(`${m}/package.json`) as { version: string }).version);
-  const key = createHash('sha256').update(JSON.stringify([AJV_CACHE_FORMAT, versions, AJV_OPTIONS, texts])).digest('hex').slice(0, 32);
+  const key = createHash('sha256')
+    .update(JSON.stringify([AJV_CACHE_FORMAT, versions, AJV_OPTIONS, texts]))
+    .digest('hex')
+    .slice(0, 32);
   const file = join(CACHE_ROOT, 'ajv', `${key}.cjs`);
   try {
     const got = require(file) as ValidateFunction;
@@ -63,7 +66,8 @@ export function describeAjvError(e: ErrorObject): string {
   const where = e.instancePath === '' ? '/' : e.instancePath;
   let msg = e.message ?? 'invalid';
   if (e.keyword === 'additionalProperties') msg += ` (${JSON.stringify((e.params as { additionalProperty: string }).additionalProperty)})`;
-  else if (e.keyword === 'enum') msg += ` (${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join('|')})`;
+  else if (e.keyword === 'enum')
+    msg += ` (${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join('|')})`;
   else if (e.keyword === 'const') msg += ` (${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)})`;
   return `${where} ${msg}`;
 }

@@ -30,8 +30,8 @@ export function distribution(values: readonly number[]): Distribution {
     p50: percentile(values, 50),
     p95: percentile(values, 95),
     p99: percentile(values, 99),
-    max: values.length ? values.reduce((a, b) => (Math.max(b , a)), -Infinity) : NaN,
-    min: values.length ? values.reduce((a, b) => (Math.min(b , a)), Infinity) : NaN,
+    max: values.length ? values.reduce((a, b) => Math.max(b, a), -Infinity) : NaN,
+    min: values.length ? values.reduce((a, b) => Math.min(b, a), Infinity) : NaN,
   };
 }
 
@@ -57,7 +57,8 @@ export function seededRandom(seed: number): () => number {
  * (nothing was observed). k must be an integer in [0, n].
  */
 export function wilson95(k: number, n: number): [number, number] {
-  if (!Number.isInteger(k) || !Number.isInteger(n) || n < 0 || k < 0 || k > n) throw new RangeError(`wilson95: need integers 0 <= k <= n, got k=${k}, n=${n}`);
+  if (!Number.isInteger(k) || !Number.isInteger(n) || n < 0 || k < 0 || k > n)
+    throw new RangeError(`wilson95: need integers 0 <= k <= n, got k=${k}, n=${n}`);
   if (n === 0) return [0, 1];
   const z = 1.96;
   const p = k / n;

@@ -24,6 +24,9 @@ export function buildInputs(root) {
 
 export function sourcesHash(root) {
   const h = createHash('sha256');
-  for (const f of buildInputs(root)) h.update(`${f}\0`).update(readFileSync(join(root, f))).update('\0');
+  for (const f of buildInputs(root))
+    h.update(`${f}\0`)
+      .update(readFileSync(join(root, f)))
+      .update('\0');
   return h.digest('hex');
 }

@@ -20,7 +20,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 /** packages bundled into the CLI (everything else in package.json dependencies stays external) */
-export const BUNDLED = ['commander', 'porter2', 'vega', 'vega-lite', 'apache-arrow', 'hyparquet', 'hyparquet-writer', 'csv-parse', 'csv-stringify', '@toon-format/toon'];
+export const BUNDLED = [
+  'commander',
+  'porter2',
+  'vega',
+  'vega-lite',
+  'apache-arrow',
+  'hyparquet',
+  'hyparquet-writer',
+  'csv-parse',
+  'csv-stringify',
+  '@toon-format/toon',
+];
 /** written beside the chunks: output file -> the npm packages bundled into it (test/build/helpers.ts reads it) */
 export const BUNDLE_MAP = 'BUNDLE.json';
 
@@ -52,7 +63,11 @@ export async function bundleCli(root, distDir) {
   });
   const map = {};
   for (const [file, o] of Object.entries(r.metafile.outputs)) {
-    const pkgs = new Set(Object.keys(o.inputs).map((i) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(i)?.[1]).filter(Boolean));
+    const pkgs = new Set(
+      Object.keys(o.inputs)
+        .map((i) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(i)?.[1])
+        .filter(Boolean),
+    );
     map[basename(file)] = [...pkgs].sort();
   }
   writeFileSync(join(distDir, 'bundle', BUNDLE_MAP), `${JSON.stringify(map, null, 1)}\n`);

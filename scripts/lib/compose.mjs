@@ -27,7 +27,10 @@ function portFree(port) {
 }
 
 export async function runOnCompose(root, mcpgaugeArgv, { healthTimeoutMs = 180_000 } = {}) {
-  const img = spawnSync(process.execPath, [path.join(root, 'scripts', 'fixture-image.mjs'), '--no-smoke'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  const img = spawnSync(process.execPath, [path.join(root, 'scripts', 'fixture-image.mjs'), '--no-smoke'], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   if (img.status !== 0) return img.status === 1 ? 1 : 2;
   const client = composeClient();
   if (!client) {
@@ -47,14 +50,19 @@ export async function runOnCompose(root, mcpgaugeArgv, { healthTimeoutMs = 180_0
   const project = `mcpgauge-${randomBytes(3).toString('hex')}`;
   const key = randomBytes(18).toString('base64url');
   const env = { ...process.env, MCPGAUGE_PROXY_API_KEY: key, COMPOSE_PROJECT_NAME: project, MCPGAUGE_PROXY_PORT: String(ports[1]) };
-  const compose = (args, opts = {}) => spawnSync(client[0], [...client.slice(1), ...files, ...args], { cwd: root, env, encoding: 'utf8', ...opts });
+  const compose = (args, opts = {}) =>
+    spawnSync(client[0], [...client.slice(1), ...files, ...args], { cwd: root, env, encoding: 'utf8', ...opts });
   let downDone = false;
   const down = () => {
     if (downDone) return;
     downDone = true;
     const r = compose(['down', '-v', '--remove-orphans', '-t', '5'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    const left = spawnSync('docker', ['ps', '-aq', '--filter', `label=com.docker.compose.project=${project}`], { encoding: 'utf8' }).stdout.trim();
-    say(`torn down (${client.join(' ')} down: exit ${r.status}; containers of project ${project} left: ${left ? left.split('\n').length : 0})`);
+    const left = spawnSync('docker', ['ps', '-aq', '--filter', `label=com.docker.compose.project=${project}`], {
+      encoding: 'utf8',
+    }).stdout.trim();
+    say(
+      `torn down (${client.join(' ')} down: exit ${r.status}; containers of project ${project} left: ${left ? left.split('\n').length : 0})`,
+    );
   };
   const onSignal = (_sig, code) => () => {
     down();
@@ -76,7 +84,13 @@ export async function runOnCompose(root, mcpgaugeArgv, { healthTimeoutMs = 180_0
     let last = '';
     for (;;) {
       const ids = compose(['ps', '-q']).stdout.trim().split('\n').filter(Boolean);
-      const states = ids.map((id) => spawnSync('docker', ['inspect', '--format', '{{.Name}}={{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}', id], { encoding: 'utf8' }).stdout.trim());
+      const states = ids.map((id) =>
+        spawnSync(
+          'docker',
+          ['inspect', '--format', '{{.Name}}={{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}', id],
+          { encoding: 'utf8' },
+        ).stdout.trim(),
+      );
       last = states.join(' ');
       if (states.length === 2 && states.every((s) => s.endsWith('=healthy'))) break;
       if (Date.now() - t0 > healthTimeoutMs) {

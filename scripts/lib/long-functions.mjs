@@ -22,12 +22,19 @@ function nameOf(node) {
   if (node.name && ts.isIdentifier(node.name)) return node.name.text;
   if (ts.isConstructorDeclaration(node)) return 'constructor';
   const p = node.parent;
-  if (p && (ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p)) && ts.isIdentifier(p.name)) return p.name.text;
+  if (p && (ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p)) && ts.isIdentifier(p.name))
+    return p.name.text;
   return '<anonymous>';
 }
 
 const isFunction = (n) =>
-  ts.isFunctionDeclaration(n) || ts.isFunctionExpression(n) || ts.isArrowFunction(n) || ts.isMethodDeclaration(n) || ts.isConstructorDeclaration(n) || ts.isGetAccessorDeclaration(n) || ts.isSetAccessorDeclaration(n);
+  ts.isFunctionDeclaration(n) ||
+  ts.isFunctionExpression(n) ||
+  ts.isArrowFunction(n) ||
+  ts.isMethodDeclaration(n) ||
+  ts.isConstructorDeclaration(n) ||
+  ts.isGetAccessorDeclaration(n) ||
+  ts.isSetAccessorDeclaration(n);
 
 /** functions of one source text longer than `max` lines: [{name, line, lines}] */
 export function longFunctionsIn(text, fileName = 'x.ts', max = MAX_FUNCTION_LINES) {

@@ -11,7 +11,9 @@ export const UNIT_GUARD_MARK = 'unit layer:';
 if (process.env.NODE_TEST_CONTEXT) {
   const refuse = (what) =>
     function () {
-      throw new Error(`${UNIT_GUARD_MARK} ${what} is not allowed in a unit-layer test (scripts/lib/test-layers.mjs lists this file as unit: move it out of UNIT)`);
+      throw new Error(
+        `${UNIT_GUARD_MARK} ${what} is not allowed in a unit-layer test (scripts/lib/test-layers.mjs lists this file as unit: move it out of UNIT)`,
+      );
     };
   const cp = require('node:child_process');
   for (const f of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork']) cp[f] = refuse(`child_process.${f}`);

@@ -32,7 +32,14 @@ async function child(target: string[]): Promise<Figures> {
   const { comply } = await import('../../pipeline/comply/comply.ts');
   const { parseTarget } = await import('../../pipeline/comply/gather/server-target.ts');
   const t0 = performance.now();
-  const { report, recording } = await comply(parseTarget(target, {}), { spec: 'auto', timeoutMs: 15_000, startupTimeoutMs: 60_000, selection: { only: [], skip: [] }, invasive: true, secrets: [] });
+  const { report, recording } = await comply(parseTarget(target, {}), {
+    spec: 'auto',
+    timeoutMs: 15_000,
+    startupTimeoutMs: 60_000,
+    selection: { only: [], skip: [] },
+    invasive: true,
+    secrets: [],
+  });
   const wallMs = performance.now() - t0;
   const ex = recording.evidence.flatMap((e) => e.exchanges);
   const hs = ex.filter((e) => e.probe === 'handshake');
@@ -60,7 +67,10 @@ function runChild(target: string[]): Promise<Figures> {
 }
 
 async function everythingHttp(): Promise<{ url: string; stop(): void }> {
-  const c = spawn(process.execPath, ['--import', PRELOAD, EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const c = spawn(process.execPath, ['--import', PRELOAD, EVERYTHING, 'streamableHttp'], {
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const url = await new Promise<string>((res, rej) => {
     let e = '';
     c.stderr!.on('data', (d) => {
@@ -98,5 +108,7 @@ if (process.argv[2] === '--child') {
   } finally {
     srv.stop();
   }
-  console.log('target (not asserted): catalog < 1000 ms on stdio; measured by performance.now() in the prober process, RSS by process.resourceUsage().maxRSS');
+  console.log(
+    'target (not asserted): catalog < 1000 ms on stdio; measured by performance.now() in the prober process, RSS by process.resourceUsage().maxRSS',
+  );
 }

@@ -15,7 +15,12 @@ const FEATURES = 'resources,prompts,completions,logging,progress,urls,subscribe,
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const peer = await ensureSuite();
-const fx = await startFixtureProcess({ transport: 'streamable-http', args: ['--max-sessions', '100000'], env: { FIXTURE_FEATURES: FEATURES }, readyTimeoutMs: 60_000 });
+const fx = await startFixtureProcess({
+  transport: 'streamable-http',
+  args: ['--max-sessions', '100000'],
+  env: { FIXTURE_FEATURES: FEATURES },
+  readyTimeoutMs: 60_000,
+});
 try {
   const suiteMs: number[] = [];
   const complyMs: number[] = [];
@@ -28,13 +33,18 @@ try {
     const checks = s.scenarios.reduce((n, v) => n + v.succeeded + v.failed, 0);
     suiteLine = `${s.scenarios.filter((v) => v.passed).length}/${s.scenarios.length} scenarios passed, ${checks} checks`;
     const t0 = performance.now();
-    const { report } = await comply({ kind: 'http', url: fx.url, headers: {} }, { spec: '2025-11-25', timeoutMs: 15_000, startupTimeoutMs: 60_000, selection: { only: [], skip: [] }, invasive: true, secrets: [] });
+    const { report } = await comply(
+      { kind: 'http', url: fx.url, headers: {} },
+      { spec: '2025-11-25', timeoutMs: 15_000, startupTimeoutMs: 60_000, selection: { only: [], skip: [] }, invasive: true, secrets: [] },
+    );
     complyMs.push(performance.now() - t0);
     const r = report.runs[0];
     complyLine = `${r.conformance.evaluated + r.security.evaluated}/${r.conformance.applicable + r.security.applicable} checks evaluated, grade ${r.conformance.grade}`;
   }
   const [a, b] = [median(suiteMs), median(complyMs)];
-  console.log(`official suite 0.1.16 (Node 22 CLI, --suite all): wall ${a.toFixed(0)} ms (median of ${ROUNDS}, start-up included); ${suiteLine}`);
+  console.log(
+    `official suite 0.1.16 (Node 22 CLI, --suite all): wall ${a.toFixed(0)} ms (median of ${ROUNDS}, start-up included); ${suiteLine}`,
+  );
   console.log(`mcpgauge comply (2025-11-25, HTTP, in process): wall ${b.toFixed(0)} ms (median of ${ROUNDS}); ${complyLine}`);
   console.log(`ratio suite/comply: ${(a / b).toFixed(2)}x (same fixture process, same run; not asserted)`);
 } finally {

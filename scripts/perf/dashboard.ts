@@ -34,15 +34,20 @@ function ensureLighthouse(): string {
   if (existsSync(pkg) && JSON.parse(readFileSync(pkg, 'utf8')).version === LIGHTHOUSE_VERSION) return LIGHTHOUSE_CLI;
   mkdirSync(TOOL_DIR, { recursive: true });
   // its own package.json, so npm resolves this folder as the project and touches nothing else
-  if (!existsSync(join(TOOL_DIR, 'package.json'))) writeFileSync(join(TOOL_DIR, 'package.json'), '{"name":"mcpgauge-tool-lighthouse","private":true}\n');
+  if (!existsSync(join(TOOL_DIR, 'package.json')))
+    writeFileSync(join(TOOL_DIR, 'package.json'), '{"name":"mcpgauge-tool-lighthouse","private":true}\n');
   console.log(`installing lighthouse@${LIGHTHOUSE_VERSION} into ${TOOL_DIR} (npm, first use) ...`);
   const t0 = performance.now();
-  const r = spawnSync('npm', ['install', '--prefix', TOOL_DIR, '--no-audit', '--no-fund', '--loglevel=error', `lighthouse@${LIGHTHOUSE_VERSION}`], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    // puppeteer-core is a dependency: never let anything fetch a browser
-    env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1', PUPPETEER_SKIP_CHROMIUM_DOWNLOAD: '1' },
-    timeout: 600_000,
-  });
+  const r = spawnSync(
+    'npm',
+    ['install', '--prefix', TOOL_DIR, '--no-audit', '--no-fund', '--loglevel=error', `lighthouse@${LIGHTHOUSE_VERSION}`],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      // puppeteer-core is a dependency: never let anything fetch a browser
+      env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1', PUPPETEER_SKIP_CHROMIUM_DOWNLOAD: '1' },
+      timeout: 600_000,
+    },
+  );
   if (r.status !== 0) throw new Error(`npm install lighthouse@${LIGHTHOUSE_VERSION} exited ${r.status ?? r.signal}`);
   console.log(`installed in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   return LIGHTHOUSE_CLI;
@@ -60,31 +65,50 @@ function serve(file: string): Promise<{ server: Server; url: string }> {
       res.end('not found');
     }
   });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => {
-    const a = server.address();
-    ok({ server, url: `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/dashboard.html` });
-  }));
+  return new Promise((ok) =>
+    server.listen(0, '127.0.0.1', () => {
+      const a = server.address();
+      ok({ server, url: `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/dashboard.html` });
+    }),
+  );
 }
 
-interface Audit { numericValue?: number; details?: { items?: { group?: string; duration?: number }[] } }
-interface Lhr { categories: Record<string, { score: number | null }>; audits: Record<string, Audit>; runtimeError?: { message: string } }
+interface Audit {
+  numericValue?: number;
+  details?: { items?: { group?: string; duration?: number }[] };
+}
+interface Lhr {
+  categories: Record<string, { score: number | null }>;
+  audits: Record<string, Audit>;
+  runtimeError?: { message: string };
+}
 
 /** One Lighthouse run (the CLI in its own process, our server answering) -> its result. */
 function lighthouse(cli: string, url: string, preset: (typeof PRESETS)[number], out: string): Promise<Lhr> {
   const args = [
-    cli, url, '--output=json', `--output-path=${out}`, '--quiet',
+    cli,
+    url,
+    '--output=json',
+    `--output-path=${out}`,
+    '--quiet',
     '--only-categories=performance,accessibility,best-practices',
     '--chrome-flags=--headless=new --no-sandbox --disable-gpu --no-first-run --disable-background-networking --disable-component-update --disable-sync',
     ...(preset === 'desktop' ? ['--preset=desktop'] : []),
   ];
   // asynchronous: the server answering the audit lives in this process
   return new Promise((ok, fail) => {
-    execFile(process.execPath, args, { env: { ...process.env, CHROME_PATH: CHROME }, timeout: 300_000, maxBuffer: 16 << 20 }, (err, _stdout, stderr) => {
-      if (err) return fail(new Error(`lighthouse ${preset} failed: ${String(stderr).trim().split('\n').slice(-3).join(' | ') || err.message}`));
-      const lhr = JSON.parse(readFileSync(out, 'utf8')) as Lhr;
-      if (lhr.runtimeError) return fail(new Error(`lighthouse ${preset}: ${lhr.runtimeError.message}`));
-      ok(lhr);
-    });
+    execFile(
+      process.execPath,
+      args,
+      { env: { ...process.env, CHROME_PATH: CHROME }, timeout: 300_000, maxBuffer: 16 << 20 },
+      (err, _stdout, stderr) => {
+        if (err)
+          return fail(new Error(`lighthouse ${preset} failed: ${String(stderr).trim().split('\n').slice(-3).join(' | ') || err.message}`));
+        const lhr = JSON.parse(readFileSync(out, 'utf8')) as Lhr;
+        if (lhr.runtimeError) return fail(new Error(`lighthouse ${preset}: ${lhr.runtimeError.message}`));
+        ok(lhr);
+      },
+    );
   });
 }
 
@@ -92,7 +116,9 @@ const score = (l: Lhr, c: string) => (l.categories[c]?.score ?? NaN).toFixed(2);
 const ms = (l: Lhr, a: string) => `${Math.round(l.audits[a]?.numericValue ?? NaN).toLocaleString('en-US')} ms`;
 
 function styleLayoutMs(l: Lhr): number {
-  return (l.audits['mainthread-work-breakdown']?.details?.items ?? []).filter((i) => i.group === 'styleLayout').reduce((s, i) => s + (i.duration ?? 0), 0);
+  return (l.audits['mainthread-work-breakdown']?.details?.items ?? [])
+    .filter((i) => i.group === 'styleLayout')
+    .reduce((s, i) => s + (i.duration ?? 0), 0);
 }
 
 async function main(): Promise<void> {
@@ -105,10 +131,14 @@ async function main(): Promise<void> {
   try {
     const html = process.env.PERF_DASHBOARD ? resolve(process.env.PERF_DASHBOARD) : join(tmp, 'dashboard.html');
     if (!process.env.PERF_DASHBOARD) {
-      execFileSync(process.execPath, [BIN, 'report', '--bench', sampleBenchDir(ROOT, tmp), '--results', tmp, '--out', html], { stdio: ['ignore', 'ignore', 'inherit'] });
+      execFileSync(process.execPath, [BIN, 'report', '--bench', sampleBenchDir(ROOT, tmp), '--results', tmp, '--out', html], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
     }
     const file = statSync(html).size;
-    console.log(`dashboard: ${process.env.PERF_DASHBOARD ? html : `mcpgauge report --bench test/data/report.json`} (${(file / 1e6).toFixed(2)} MB), Lighthouse ${LIGHTHOUSE_VERSION}, Chromium ${CHROME}`);
+    console.log(
+      `dashboard: ${process.env.PERF_DASHBOARD ? html : `mcpgauge report --bench test/data/report.json`} (${(file / 1e6).toFixed(2)} MB), Lighthouse ${LIGHTHOUSE_VERSION}, Chromium ${CHROME}`,
+    );
     const cli = ensureLighthouse();
     const served = await serve(html);
     server = served.server;
@@ -122,7 +152,9 @@ async function main(): Promise<void> {
           `blocking ${ms(l, 'total-blocking-time')}, largest paint ${ms(l, 'largest-contentful-paint')}, style and layout ${Math.round(styleLayoutMs(l)).toLocaleString('en-US')} ms`,
       );
     }
-    console.log('goal: desktop performance >= 0.90, accessibility and best practices 1.00, <= 5,000 DOM elements, <= 1.5 MB (printed, not asserted)');
+    console.log(
+      'goal: desktop performance >= 0.90, accessibility and best practices 1.00, <= 5,000 DOM elements, <= 1.5 MB (printed, not asserted)',
+    );
   } finally {
     server?.close();
     rmSync(tmp, { recursive: true, force: true });

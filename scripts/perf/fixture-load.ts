@@ -33,7 +33,11 @@ async function serveRole(role: string): Promise<void> {
         try {
           const m = JSON.parse(Buffer.concat(chunks).toString('utf8'));
           const input = m.params?.arguments?.input;
-          body = JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: JSON.stringify({ output: input }) }], structuredContent: { output: input } } });
+          body = JSON.stringify({
+            jsonrpc: '2.0',
+            id: m.id,
+            result: { content: [{ type: 'text', text: JSON.stringify({ output: input }) }], structuredContent: { output: input } },
+          });
           res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
         } catch {
           body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
@@ -53,9 +57,10 @@ async function serveRole(role: string): Promise<void> {
       const m = JSON.parse(line);
       if (m.id === undefined) return;
       const input = m.params?.arguments?.input;
-      const result = m.method === 'tools/call'
-        ? { content: [{ type: 'text', text: JSON.stringify({ output: input }) }], structuredContent: { output: input } }
-        : { supportedVersions: [MODERN], capabilities: { tools: {} }, resultType: 'complete', ttlMs: 0, cacheScope: 'private' };
+      const result =
+        m.method === 'tools/call'
+          ? { content: [{ type: 'text', text: JSON.stringify({ output: input }) }], structuredContent: { output: input } }
+          : { supportedVersions: [MODERN], capabilities: { tools: {} }, resultType: 'complete', ttlMs: 0, cacheScope: 'private' };
       process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: m.id, result })}\n`);
     });
     rl.on('close', () => process.exit(0));
@@ -68,7 +73,10 @@ async function serveRole(role: string): Promise<void> {
     s.registerTool(
       'echo',
       { description: 'Echo back the input', inputSchema: z.object({ input: z.string() }), outputSchema: z.object({ output: z.string() }) },
-      async ({ input }) => ({ content: [{ type: 'text' as const, text: JSON.stringify({ output: input }) }], structuredContent: { output: input } }),
+      async ({ input }) => ({
+        content: [{ type: 'text' as const, text: JSON.stringify({ output: input }) }],
+        structuredContent: { output: input },
+      }),
     );
     return s;
   };
@@ -165,7 +173,12 @@ async function httpLoad(port: number, concurrency: number, opts: { ms?: number; 
     new Promise((done) => {
       const input = nextInput();
       const rid = ++id;
-      const body = JSON.stringify({ jsonrpc: '2.0', id: rid, method: 'tools/call', params: { name: 'echo', arguments: { input }, _meta: ENVELOPE } });
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: rid,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { input }, _meta: ENVELOPE },
+      });
       const start = performance.now();
       const req = httpRequest(
         {
@@ -192,7 +205,12 @@ async function httpLoad(port: number, concurrency: number, opts: { ms?: number; 
             try {
               let text = Buffer.concat(chunks).toString('utf8');
               if ((res.headers['content-type'] ?? '').includes('text/event-stream')) {
-                text = text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).pop() ?? '';
+                text =
+                  text
+                    .split('\n')
+                    .filter((l) => l.startsWith('data: '))
+                    .map((l) => l.slice(6))
+                    .pop() ?? '';
               }
               const m = JSON.parse(text);
               if (res.statusCode !== 200 || m.error) errors++;
@@ -247,7 +265,10 @@ class StdioDriver {
   async open(): Promise<void> {
     await new Promise<void>((resolveOpen, reject) => {
       const rid = ++this.id;
-      const t = setTimeout(() => reject(new Error(`${this.child.name}: no answer to server/discover; ${this.child.stderr().slice(-300)}`)), 60_000);
+      const t = setTimeout(
+        () => reject(new Error(`${this.child.name}: no answer to server/discover; ${this.child.stderr().slice(-300)}`)),
+        60_000,
+      );
       this.pending.set(rid, { input: '', start: 0, done: () => (clearTimeout(t), resolveOpen()) });
       this.send({ id: rid, method: 'server/discover', params: { _meta: ENVELOPE } });
     });

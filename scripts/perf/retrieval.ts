@@ -36,7 +36,13 @@ function queriesFor(tools: ToolRecord[]): string[] {
 /** Peer: forward scan over per-doc maps term -> tf~ (same formula, same params). */
 function forwardScanPeer(docs: IndexDoc[]) {
   const p = DEFAULT_BM25_PARAMS;
-  const toks = docs.map((d) => [analyzeJoined(d.name), analyzeParts(d.name), analyze(d.server), analyze(d.description), analyze(d.params, 'params')]);
+  const toks = docs.map((d) => [
+    analyzeJoined(d.name),
+    analyzeParts(d.name),
+    analyze(d.server),
+    analyze(d.description),
+    analyze(d.params, 'params'),
+  ]);
   const avg = FIELD_NAMES.map((_, f) => toks.reduce((s, t) => s + t[f].length, 0) / docs.length);
   const df = new Map<string, number>();
   const fwd = toks.map((ft) => {
@@ -104,8 +110,12 @@ async function section(label: string, tools: ToolRecord[]) {
   }
   const ms = (x: number) => x.toFixed(3);
   console.log(`${label}: ${docs.length} docs (of ${tools.length} tools), ${st.terms} terms, ${st.postings} postings`);
-  console.log(`  build: ${median(buildMs).toFixed(0)} ms median of 3 (${Math.round(docs.length / (median(buildMs) / 1000))} docs/s); peak RSS so far ${rss.toFixed(0)} MB`);
-  console.log(`  search (${qs.length} queries, k=10): p50 ${ms(percentile(lat, 50))} ms, p95 ${ms(percentile(lat, 95))} ms, max ${ms(Math.max(...lat))} ms`);
+  console.log(
+    `  build: ${median(buildMs).toFixed(0)} ms median of 3 (${Math.round(docs.length / (median(buildMs) / 1000))} docs/s); peak RSS so far ${rss.toFixed(0)} MB`,
+  );
+  console.log(
+    `  search (${qs.length} queries, k=10): p50 ${ms(percentile(lat, 50))} ms, p95 ${ms(percentile(lat, 95))} ms, max ${ms(Math.max(...lat))} ms`,
+  );
   console.log(
     `  vs forward-scan peer (${peerQs.length} queries): median ${ms(median(peerLat))} ms vs ${ms(median(idxLat))} ms -> ${(median(peerLat) / median(idxLat)).toFixed(1)}x faster; same top 10 in ${agree}/${peerQs.length}`,
   );

@@ -52,7 +52,10 @@ const SUBJECTS: [string, string, Record<string, unknown>][] = retrieverIds().fla
 const LEXICAL = new Set(retrieverIds().filter((id) => !STATIC.has(id) && !ENDPOINT.has(id)));
 
 function liveFile(): string | undefined {
-  return [join(ROOT, '.cache', 'corpora', 'livemcptool', 'tools.json'), resolve(ROOT, '..', 'shared', 'datasets', 'livemcptool', 'tools.json')].find(existsSync);
+  return [
+    join(ROOT, '.cache', 'corpora', 'livemcptool', 'tools.json'),
+    resolve(ROOT, '..', 'shared', 'datasets', 'livemcptool', 'tools.json'),
+  ].find(existsSync);
 }
 
 function toolsFor(corpus: string): ToolRecord[] {
@@ -115,11 +118,15 @@ if (process.argv[2] === '--child') {
   process.exit(0);
 }
 
-const embedOpts = process.env.MCPGAUGE_EMBED_URL ? { url: process.env.MCPGAUGE_EMBED_URL, model: process.env.MCPGAUGE_EMBED_MODEL } : undefined;
+const embedOpts = process.env.MCPGAUGE_EMBED_URL
+  ? { url: process.env.MCPGAUGE_EMBED_URL, model: process.env.MCPGAUGE_EMBED_MODEL }
+  : undefined;
 const corpora: [string, string][] = [];
 if (liveFile()) corpora.push(['livemcptool', `LiveMCPTool (${liveFile()})`]);
 else {
-  console.log('LiveMCPTool: not found (no .cache/corpora/livemcptool/tools.json and no ../shared/datasets mirror; `make fetch FROM=dir`): syntheticTools(527) instead');
+  console.log(
+    'LiveMCPTool: not found (no .cache/corpora/livemcptool/tools.json and no ../shared/datasets mirror; `make fetch FROM=dir`): syntheticTools(527) instead',
+  );
   corpora.push(['synthetic-527', 'syntheticTools(527)']);
 }
 const model = await ensureModel({ log: (l) => console.log(l) });
@@ -128,7 +135,9 @@ const ratio = (x: number, base: number | undefined) => (base ? `${(x / base).toF
 const t0 = performance.now();
 for (const [corpus, label] of corpora) {
   console.log(`\n${label}: per retriever (own child process each), ${QUERIES} queries k=10, ratios vs ${BASE} in this run`);
-  console.log('  retriever            load ms  build ms (ratio)        query p50 ms (ratio)   query p99 ms (ratio)   peak RSS MB (ratio)  goal');
+  console.log(
+    '  retriever            load ms  build ms (ratio)        query p50 ms (ratio)   query p99 ms (ratio)   peak RSS MB (ratio)  goal',
+  );
   let base: Row | undefined;
   // PERF_RETRIEVERS=bm25f,embed_static,...: only these subjects (bm25f, the peer, always runs)
   const only = process.env.PERF_RETRIEVERS?.split(',').map((x) => x.trim());
@@ -142,7 +151,11 @@ for (const [corpus, label] of corpora) {
       continue;
     }
     const o = ENDPOINT.has(id) ? { ...opts, ...embedOpts } : opts;
-    const res = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', corpus, id, JSON.stringify(o)], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
+    const res = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', corpus, id, JSON.stringify(o)], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+    });
     if (res.status !== 0) {
       console.log(`  ${name.padEnd(20)} failed (exit ${res.status}): ${(res.stderr || '').trim().split('\n').pop()}`);
       continue;
@@ -152,7 +165,8 @@ for (const [corpus, label] of corpora) {
     const goals: string[] = [];
     if (LEXICAL.has(id) && base) goals.push(row.p50_ms <= 3 * base.p50_ms ? 'p50 within 3x' : 'p50 OVER 3x');
     if (STATIC.has(id)) goals.push(`rebuild, nothing changed: ${row.rebuild_ms.toFixed(0)} ms`);
-    if (id === 'bm25f_expand' && corpus === 'synthetic-50000') goals.push(row.build_ms <= 60_000 && row.peak_rss_mb <= 1536 ? 'build within 60 s / 1.5 GB' : 'build OVER 60 s / 1.5 GB');
+    if (id === 'bm25f_expand' && corpus === 'synthetic-50000')
+      goals.push(row.build_ms <= 60_000 && row.peak_rss_mb <= 1536 ? 'build within 60 s / 1.5 GB' : 'build OVER 60 s / 1.5 GB');
     const cell = (v: number, b: number | undefined, d: number) => `${v.toFixed(d)} (${ratio(v, b)})`.padEnd(23);
     console.log(
       `  ${name.padEnd(20)} ${row.load_ms.toFixed(0).padStart(7)}  ${cell(row.build_ms, base?.build_ms, 0)} ${cell(row.p50_ms, base?.p50_ms, 3)} ${cell(row.p99_ms, base?.p99_ms, 3)} ${cell(row.peak_rss_mb, base?.peak_rss_mb, 0)} ${goals.join('; ')}`,

@@ -13,7 +13,12 @@ import { DEFAULT_CORPUS } from '../../pipeline/constants.ts';
 const BUDGET_S = 120;
 const sizes = (process.env.SCALE_SIZES ?? '10,100,1000').split(',').map(Number);
 const t0 = performance.now();
-const rep = await runScale({ sizes, systems: parseSystems(['direct', 'reference']), catalogFrom: resolve(DEFAULT_CORPUS), tokenizers: ['cl100k_base', 'o200k_base'] });
+const rep = await runScale({
+  sizes,
+  systems: parseSystems(['direct', 'reference']),
+  catalogFrom: resolve(DEFAULT_CORPUS),
+  tokenizers: ['cl100k_base', 'o200k_base'],
+});
 const wall = (performance.now() - t0) / 1000;
 console.log('system     N      tools  ok  wall s  ready ms  lat p50 ms  peak RSS MB  menu tokens');
 for (const p of rep.points) {
@@ -24,7 +29,13 @@ for (const p of rep.points) {
 for (const n of sizes) {
   const d = rep.points.find((p) => p.system === 'direct' && p.catalog_size === n);
   const r = rep.points.find((p) => p.system === 'reference' && p.catalog_size === n);
-  if (d?.ready_ms && r?.ready_ms) console.log(`N=${n}: reference time to ready ${(r.ready_ms / d.ready_ms).toFixed(2)}x direct's; menu ${((r.menu_tokens!.cl100k_base / d.menu_tokens!.cl100k_base) * 100).toFixed(1)}% of direct's`);
+  if (d?.ready_ms && r?.ready_ms)
+    console.log(
+      `N=${n}: reference time to ready ${(r.ready_ms / d.ready_ms).toFixed(2)}x direct's; menu ${((r.menu_tokens!.cl100k_base / d.menu_tokens!.cl100k_base) * 100).toFixed(1)}% of direct's`,
+    );
 }
-for (const f of rep.fits.filter((x) => x.tokenizer === undefined || x.tokenizer === 'cl100k_base')) console.log(`growth ${f.system} ${f.figure}: exponent ${f.exponent} (R² ${f.r2}, ${f.n} points, computed)`);
-console.log(`sweep wall ${wall.toFixed(1)} s (budget ${BUDGET_S} s: ${wall <= BUDGET_S ? 'within' : 'OVER'}); this process peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+for (const f of rep.fits.filter((x) => x.tokenizer === undefined || x.tokenizer === 'cl100k_base'))
+  console.log(`growth ${f.system} ${f.figure}: exponent ${f.exponent} (R² ${f.r2}, ${f.n} points, computed)`);
+console.log(
+  `sweep wall ${wall.toFixed(1)} s (budget ${BUDGET_S} s: ${wall <= BUDGET_S ? 'within' : 'OVER'}); this process peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+);

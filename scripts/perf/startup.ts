@@ -42,7 +42,12 @@ const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 function wall(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): number {
   const t0 = performance.now();
-  const r = spawnSync(cmd, args, { cwd: opts.cwd ?? ROOT, env: opts.env ?? process.env, stdio: ['ignore', 'ignore', 'pipe'], timeout: 600_000 });
+  const r = spawnSync(cmd, args, {
+    cwd: opts.cwd ?? ROOT,
+    env: opts.env ?? process.env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: 600_000,
+  });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${[cmd, ...args].join(' ')} exited ${r.status ?? r.signal}: ${String(r.stderr).slice(-300)}`);
   return ms;
@@ -53,7 +58,12 @@ function firstAnswer(args: string[]): Promise<number> {
   return new Promise((resolvePromise, reject) => {
     const t0 = performance.now();
     const c = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'perf', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'perf', version: '1' } },
+    };
     c.stdin.write(`${JSON.stringify(init)}\n`);
     let buf = '';
     c.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -137,9 +147,23 @@ async function main(): Promise<void> {
     }
 
     // 4. offline profile, corpus_v2 setting, vs the floor
-    const frozen = JSON.parse(readFileSync(join(ROOT, 'datasets', 'corpus-npm4-v1.tools.json'), 'utf8')) as { tools: Array<{ tool_id: string; server: string; tool: string; description: string; inputSchema?: unknown }> };
+    const frozen = JSON.parse(readFileSync(join(ROOT, 'datasets', 'corpus-npm4-v1.tools.json'), 'utf8')) as {
+      tools: Array<{ tool_id: string; server: string; tool: string; description: string; inputSchema?: unknown }>;
+    };
     const v2 = join(tmp, 'corpus_v2-like.tools.json');
-    writeFileSync(v2, JSON.stringify({ version: 'corpus_v2-like@npm4-v1', tools: frozen.tools.map((t) => ({ tool_id: t.tool_id, server: t.server, tool: t.tool, description: t.description, schema: t.inputSchema ?? { type: 'object', properties: {}, required: [] } })) }));
+    writeFileSync(
+      v2,
+      JSON.stringify({
+        version: 'corpus_v2-like@npm4-v1',
+        tools: frozen.tools.map((t) => ({
+          tool_id: t.tool_id,
+          server: t.server,
+          tool: t.tool,
+          description: t.description,
+          schema: t.inputSchema ?? { type: 'object', properties: {}, required: [] },
+        })),
+      }),
+    );
     // inside the repository so that `tiktoken` resolves from its node_modules
     mkdirSync(join(ROOT, '.cache', 'perf'), { recursive: true });
     const floorFile = join(ROOT, '.cache', 'perf', 'floor.mjs');
@@ -148,10 +172,27 @@ async function main(): Promise<void> {
     const floor: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       floor.push(wall(process.execPath, [floorFile, v2, join(tmp, 'floor.json')]));
-      prof.push(wall(process.execPath, [BIN, 'bench', '--corpus', v2, '--golden', 'none', '--arms', 'baseline_json,compact_sig,toon_listing', '--result-fixtures', 'none', '--out', join(tmp, `bench-${i}`)]));
+      prof.push(
+        wall(process.execPath, [
+          BIN,
+          'bench',
+          '--corpus',
+          v2,
+          '--golden',
+          'none',
+          '--arms',
+          'baseline_json,compact_sig,toon_listing',
+          '--result-fixtures',
+          'none',
+          '--out',
+          join(tmp, `bench-${i}`),
+        ]),
+      );
     }
     pair('offline profile, corpus_v2 setting (3 arms, report + dashboard)', prof, floor, 'floor (read + 3 arms + tiktoken + JSON)');
-    console.log(`  against the Go bench's 0.39 s min / 0.63 s median (measured beside this project): ${(median(prof) / 630).toFixed(1)}x its median`);
+    console.log(
+      `  against the Go bench's 0.39 s min / 0.63 s median (measured beside this project): ${(median(prof) / 630).toFixed(1)}x its median`,
+    );
 
     // 4b. corpus_v2 itself, beside the Go bench
     const goDir = resolve(process.env.MCPGAUGE_GO_BENCH_DIR ?? join(CACHE_ROOT, 'peers', 'mcpproxy-bench'));
@@ -159,15 +200,41 @@ async function main(): Promise<void> {
     const v2Corpus = 'specs/083-discovery-profiler/datasets/corpus_v2.tools.json';
     const v2Golden = 'specs/065-evaluation-foundation/datasets/retrieval_golden_v1.json';
     if (!existsSync(goBin) || !existsSync(join(goDir, 'src', v2Corpus))) {
-      console.log(`corpus_v2 vs the Go bench: skipped, not built in ${goDir} (bash ../shared/peers/mcpproxy-bench/build.sh <clone of smart-mcp-proxy/mcpproxy-go> ${goDir} node_modules/tiktoken; 2-12 min); the issue's figure for the Go bench is 0.543 s`);
+      console.log(
+        `corpus_v2 vs the Go bench: skipped, not built in ${goDir} (bash ../shared/peers/mcpproxy-bench/build.sh <clone of smart-mcp-proxy/mcpproxy-go> ${goDir} node_modules/tiktoken; 2-12 min); the issue's figure for the Go bench is 0.543 s`,
+      );
     } else {
       const goEnv = { ...process.env, TIKTOKEN_CACHE_DIR: join(goDir, 'tkcache') };
       const goRuns: number[] = [];
       const ours: number[] = [];
       for (let i = 0; i < ROUNDS; i++) {
-        goRuns.push(wall(goBin, ['-corpus-v2', v2Corpus, '-golden', v2Golden, '-arms', 'baseline_json,compact_sig,toon_listing', '-out', join(tmp, `go-${i}`)], { cwd: join(goDir, 'src'), env: goEnv }));
+        goRuns.push(
+          wall(
+            goBin,
+            ['-corpus-v2', v2Corpus, '-golden', v2Golden, '-arms', 'baseline_json,compact_sig,toon_listing', '-out', join(tmp, `go-${i}`)],
+            { cwd: join(goDir, 'src'), env: goEnv },
+          ),
+        );
         // corpus_v2's golden set names corpus_v1 (the same tool ids): --allow-version-mismatch, as the Go bench accepts it
-        ours.push(wall(process.execPath, [BIN, 'bench', '--corpus', join(goDir, 'src', v2Corpus), '--golden', join(goDir, 'src', v2Golden), '--allow-version-mismatch', '--arms', 'baseline_json,compact_sig,toon_listing', '--retriever', 'bm25f', '--tokenizers', 'cl100k_base', '--out', join(tmp, `v2-${i}`)]));
+        ours.push(
+          wall(process.execPath, [
+            BIN,
+            'bench',
+            '--corpus',
+            join(goDir, 'src', v2Corpus),
+            '--golden',
+            join(goDir, 'src', v2Golden),
+            '--allow-version-mismatch',
+            '--arms',
+            'baseline_json,compact_sig,toon_listing',
+            '--retriever',
+            'bm25f',
+            '--tokenizers',
+            'cl100k_base',
+            '--out',
+            join(tmp, `v2-${i}`),
+          ]),
+        );
       }
       pair('corpus_v2 (45 tools, 47 queries), 3 arms, bm25f, cl100k_base, whole process', ours, goRuns, 'the Go bench');
     }

@@ -26,7 +26,10 @@ const ROUNDS = 3;
 function loadCorpus(): { corpus: Corpus; note: string } {
   if (existsSync(LIVE)) {
     // Minimal reader for the mirror's flattened shape (see its ATTRIBUTION.md); the real loader lives in pipeline/corpus.
-    const doc = JSON.parse(readFileSync(LIVE, 'utf8')) as { version: string; tools: { server: string; tool: string; description: string | null; inputSchema?: JsonValue }[] };
+    const doc = JSON.parse(readFileSync(LIVE, 'utf8')) as {
+      version: string;
+      tools: { server: string; tool: string; description: string | null; inputSchema?: JsonValue }[];
+    };
     const tools: ToolRecord[] = doc.tools.map((r) => {
       const t: ToolRecord = { tool_id: `${r.server}:${r.tool}`, server: r.server, tool: r.tool, description: r.description ?? '' };
       if (r.inputSchema !== undefined) t.inputSchema = r.inputSchema;
@@ -35,7 +38,10 @@ function loadCorpus(): { corpus: Corpus; note: string } {
     return { corpus: mk('livemcptool', doc.version, tools, LIVE), note: `${LIVE} (${tools.length} tools)` };
   }
   const tools = syntheticTools(527);
-  return { corpus: mk('synthetic-527', 'synthetic-527@seed42', tools, 'syntheticTools(527)'), note: `syntheticTools(527): ${LIVE} not found` };
+  return {
+    corpus: mk('synthetic-527', 'synthetic-527@seed42', tools, 'syntheticTools(527)'),
+    note: `syntheticTools(527): ${LIVE} not found`,
+  };
 }
 
 function mk(id: string, version: string, tools: ToolRecord[], source: string): Corpus {
@@ -112,7 +118,9 @@ async function main(): Promise<void> {
         if (a.meta.id === BASELINE_ARM_ID) base = r;
         if (round === 0 && name === TOKENIZER_NAMES[0]) {
           const ex = r.skipped_examples[0];
-          console.log(`arm ${a.meta.id}: ${r.tool_ids.length} tools encoded, ${r.skipped_tools} skipped${ex ? ` (e.g. ${ex.tool_id}: ${ex.error})` : ''}`);
+          console.log(
+            `arm ${a.meta.id}: ${r.tool_ids.length} tools encoded, ${r.skipped_tools} skipped${ex ? ` (e.g. ${ex.tool_id}: ${ex.error})` : ''}`,
+          );
         }
       }
       const e2eNs = Number(process.hrtime.bigint() - t0) - paired.rawNs;
@@ -124,10 +132,21 @@ async function main(): Promise<void> {
       e2eRates.push(paired.tokens / (e2eNs / 1e9));
     }
     raw.free();
-    rows.push({ tk: name, tokens, pipeTokS: median(pipeRates), rawTokS: median(rawRates), e2eTokS: median(e2eRates), ratio: median(ratios) });
+    rows.push({
+      tk: name,
+      tokens,
+      pipeTokS: median(pipeRates),
+      rawTokS: median(rawRates),
+      e2eTokS: median(e2eRates),
+      ratio: median(ratios),
+    });
   }
 
-  console.log(`arms: ${arms.map((a) => a.meta.id).join(', ')}; ${ROUNDS} rounds (median) after 1 warm-up; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log(
+    `arms: ${arms.map((a) => a.meta.id).join(', ')}; ${ROUNDS} rounds (median) after 1 warm-up; load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
   console.log('tokenizer     tokens/round  pipeline tok/s   raw tok/s   ratio (target >= 0.8)   runArm end-to-end tok/s  (ratio to raw)');
   for (const r of rows) {
     console.log(

@@ -5,7 +5,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { endpointTemplate, httpTarget, parseTransport, fillCommand, fillConfig, launchProxy, matchToolName, openProxySession, redact, freePort, adapterOptionsFromFlags } from '../../pipeline/adapter/index.ts';
+import {
+  endpointTemplate,
+  httpTarget,
+  parseTransport,
+  fillCommand,
+  fillConfig,
+  launchProxy,
+  matchToolName,
+  openProxySession,
+  redact,
+  freePort,
+  adapterOptionsFromFlags,
+} from '../../pipeline/adapter/index.ts';
 import { fixtureStdioTarget } from '../../pipeline/fixture/launch.ts';
 import { resultText } from '../../pipeline/mcp/client.ts';
 import { UserError } from '../../pipeline/types.ts';
@@ -15,7 +27,10 @@ const REPO = resolve(import.meta.dirname, '..', '..');
 test('fillCommand: an argv placeholder alone in a word expands into words; others fill inside their word', () => {
   const argv = fillCommand('gw --port={PORT} -- {FIXTURE_CMD} --child={FIXTURE_CMD}', { PORT: '123', FIXTURE_CMD: ['node', 'a b.js'] });
   assert.deepEqual(argv, ['gw', '--port=123', '--', 'node', 'a b.js', "--child=node 'a b.js'"]);
-  assert.throws(() => fillCommand('x {NOPE:hang}', { PORT: '1' }), (e: Error) => e instanceof UserError && /unknown placeholder \{NOPE:hang\}/.test(e.message));
+  assert.throws(
+    () => fillCommand('x {NOPE:hang}', { PORT: '1' }),
+    (e: Error) => e instanceof UserError && /unknown placeholder \{NOPE:hang\}/.test(e.message),
+  );
 });
 
 test('fillCommand: a quoted argv placeholder stays one word (shell quoting), e.g. supergateway --stdio "{FIXTURE_CMD}"', () => {
@@ -27,8 +42,14 @@ test('fillCommand: a quoted argv placeholder stays one word (shell quoting), e.g
 
 test('transport: one option for the gate and the live stage; endpoints are URL templates or paths', () => {
   assert.equal(parseTransport('sse', '--proxy-transport'), 'sse');
-  assert.throws(() => parseTransport('ws', '--proxy-transport'), (e: Error) => e instanceof UserError && /--proxy-transport must be one of auto, streamable-http, sse, stdio, got "ws"/.test(e.message));
-  assert.throws(() => parseTransport('stdio', '--transport', ['auto', 'streamable-http', 'sse']), /--transport must be one of auto, streamable-http, sse/);
+  assert.throws(
+    () => parseTransport('ws', '--proxy-transport'),
+    (e: Error) => e instanceof UserError && /--proxy-transport must be one of auto, streamable-http, sse, stdio, got "ws"/.test(e.message),
+  );
+  assert.throws(
+    () => parseTransport('stdio', '--transport', ['auto', 'streamable-http', 'sse']),
+    /--transport must be one of auto, streamable-http, sse/,
+  );
   assert.equal(endpointTemplate('sse'), 'http://127.0.0.1:{PORT}/sse');
   assert.equal(endpointTemplate('streamable-http', '/v1/mcp'), 'http://127.0.0.1:{PORT}/v1/mcp');
   assert.equal(endpointTemplate('sse', 'http://127.0.0.1:{PORT}/events'), 'http://127.0.0.1:{PORT}/events');
@@ -37,11 +58,15 @@ test('transport: one option for the gate and the live stage; endpoints are URL t
 });
 
 test('fillConfig: _JSON placeholders go in raw, other values are escaped for a JSON string', () => {
-  const text = fillConfig('{"cmd": "{FIXTURE_CMD}", "args": {FIXTURE_ARGS_JSON}, "u": "{FIXTURE_URL:hang}"}', {
-    FIXTURE_CMD: ['say', 'a "quoted" word'],
-    FIXTURE_ARGS_JSON: JSON.stringify(['x', 'y "z"']),
-    'FIXTURE_URL:hang': 'http://127.0.0.1:1/mcp',
-  }, 't.json');
+  const text = fillConfig(
+    '{"cmd": "{FIXTURE_CMD}", "args": {FIXTURE_ARGS_JSON}, "u": "{FIXTURE_URL:hang}"}',
+    {
+      FIXTURE_CMD: ['say', 'a "quoted" word'],
+      FIXTURE_ARGS_JSON: JSON.stringify(['x', 'y "z"']),
+      'FIXTURE_URL:hang': 'http://127.0.0.1:1/mcp',
+    },
+    't.json',
+  );
   assert.deepEqual(JSON.parse(text), { cmd: `say 'a "quoted" word'`, args: ['x', 'y "z"'], u: 'http://127.0.0.1:1/mcp' });
   assert.equal(redact('key=abcdef1234 and abcdef1234', ['abcdef1234']), 'key=[redacted] and [redacted]');
 });
@@ -77,7 +102,12 @@ test('a reference proxy launched from a command + config template: discovery sty
   const port = await freePort();
   let out = '';
   const p = await launchProxy(
-    { kind: 'command', command: `MCPGAUGE_PROXY_API_KEY={API_KEY} node {MCPGAUGE} proxy --config {CONFIG_FILE}`, configTemplate: template, url: 'http://127.0.0.1:{PORT}/mcp' },
+    {
+      kind: 'command',
+      command: `MCPGAUGE_PROXY_API_KEY={API_KEY} node {MCPGAUGE} proxy --config {CONFIG_FILE}`,
+      configTemplate: template,
+      url: 'http://127.0.0.1:{PORT}/mcp',
+    },
     {
       workDir: dir,
       secrets: [key],
@@ -86,7 +116,9 @@ test('a reference proxy launched from a command + config template: discovery sty
         API_KEY: key,
         PORT: String(port),
         MCPGAUGE: join(REPO, 'bin', 'mcpgauge.mjs'),
-        SERVERS_JSON: JSON.stringify([{ name: 'fx', command: fx.kind === 'stdio' ? fx.command : '', args: fx.kind === 'stdio' ? fx.args : [] }]),
+        SERVERS_JSON: JSON.stringify([
+          { name: 'fx', command: fx.kind === 'stdio' ? fx.command : '', args: fx.kind === 'stdio' ? fx.args : [] },
+        ]),
       },
     },
   );

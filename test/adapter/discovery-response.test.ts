@@ -42,7 +42,10 @@ test('readDiscoveryResponse: the visited parts end in order at the text end; cal
   assert.deepEqual(read, { resultCount: 2, ranking: ['a', 'b'], callWith: { a: 'call_tool_read' }, sawToolArray: true });
   for (let i = 1; i < ends.length; i++) assert.ok(ends[i][2] >= ends[i - 1][2], `part ${i} ends before the one before it`);
   assert.equal(ends[ends.length - 1][2], enc.encode(text).length);
-  assert.deepEqual(ends.filter((e) => e[0] !== 'structure').map((e) => e[1]), ['name', 'call_with', 'name', 'total']);
+  assert.deepEqual(
+    ends.filter((e) => e[0] !== 'structure').map((e) => e[1]),
+    ['name', 'call_with', 'name', 'total'],
+  );
   // the live stage's attribution reads the same walk: same ranking, same call hints
   const p = partitionResponse(text);
   assert.deepEqual([p.ranking, p.callWith, p.resultCount], [read.ranking, read.callWith, read.resultCount]);

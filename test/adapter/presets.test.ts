@@ -15,7 +15,10 @@ test('every committed preset loads; the npm ones name an installed bin', () => {
     assert.equal(spec.kind, 'command');
     if (p.package) assert.ok(npmBin(p.package).includes(join('node_modules', p.package)), n);
   }
-  assert.equal(presetSpec(loadPreset('supergateway')).kind === 'command' && (presetSpec(loadPreset('supergateway')) as { url?: string }).url, 'http://127.0.0.1:{PORT}/sse');
+  assert.equal(
+    presetSpec(loadPreset('supergateway')).kind === 'command' && (presetSpec(loadPreset('supergateway')) as { url?: string }).url,
+    'http://127.0.0.1:{PORT}/sse',
+  );
 });
 
 test('a preset with an unknown key or an unknown name: one line, exit 2', () => {
@@ -25,8 +28,19 @@ test('a preset with an unknown key or an unknown name: one line, exit 2', () => 
     raw.colour = 'red';
     const f = join(dir, 'bad.json');
     writeFileSync(f, JSON.stringify(raw));
-    assert.throws(() => loadPreset(f), (e: Error) => e instanceof UserError && e.exitCode === 2 && /bad\.json: \/ must NOT have additional properties \("colour"\)/.test(e.message) && !e.message.includes('\n'));
-    assert.throws(() => loadPreset('nope'), (e: Error) => e instanceof UserError && e.exitCode === 2 && /unknown preset "nope" \(presets: mcp-proxy, mcpproxy, reference/.test(e.message));
+    assert.throws(
+      () => loadPreset(f),
+      (e: Error) =>
+        e instanceof UserError &&
+        e.exitCode === 2 &&
+        /bad\.json: \/ must NOT have additional properties \("colour"\)/.test(e.message) &&
+        !e.message.includes('\n'),
+    );
+    assert.throws(
+      () => loadPreset('nope'),
+      (e: Error) =>
+        e instanceof UserError && e.exitCode === 2 && /unknown preset "nope" \(presets: mcp-proxy, mcpproxy, reference/.test(e.message),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -22,15 +22,27 @@ test('baseline_json: name, description, canonical schema; listing joined by a bl
   assert.equal(a.renderTool(tool('t', 'd', { type: 'object', b: 1.0, a: [2, 1] })), 't\nd\n{"a":[2,1],"b":1,"type":"object"}');
   assert.equal(a.renderTool(tool('t', 'd')), 't\nd');
   assert.equal(a.renderListing([tool('a', 'x'), tool('b', 'y', {})]), 'a\nx\n\nb\ny\n{}');
-  assert.deepEqual(a.indexDoc(tool('t', 'd', { z: 1, a: 2 })), { tool_id: 's:t', server: 's', name: 't', description: 'd', params: '{"a":2,"z":1}' });
+  assert.deepEqual(a.indexDoc(tool('t', 'd', { z: 1, a: 2 })), {
+    tool_id: 's:t',
+    server: 's',
+    name: 't',
+    description: 'd',
+    params: '{"a":2,"z":1}',
+  });
   assert.equal(a.indexDoc(tool('t', 'd')).params, '');
-  assert.throws(() => a.renderTool(tool('bad', 'd', { x: Infinity } as unknown as JsonValue)), isEncodeError('baseline_json', 's:bad', /non-finite number at \$\.x/));
+  assert.throws(
+    () => a.renderTool(tool('bad', 'd', { x: Infinity } as unknown as JsonValue)),
+    isEncodeError('baseline_json', 's:bad', /non-finite number at \$\.x/),
+  );
 });
 
 test('compact_json: fixed outer key order, canonical inner schema, JSON array listing', () => {
   const a = getArm('compact_json');
   const t1 = tool('t', 'say "hi"\n', { type: 'object', properties: { b: {}, a: {} } });
-  assert.equal(a.renderTool(t1), '{"name":"t","description":"say \\"hi\\"\\n","inputSchema":{"properties":{"a":{},"b":{}},"type":"object"}}');
+  assert.equal(
+    a.renderTool(t1),
+    '{"name":"t","description":"say \\"hi\\"\\n","inputSchema":{"properties":{"a":{},"b":{}},"type":"object"}}',
+  );
   assert.equal(a.renderTool(tool('n', 'd')), '{"name":"n","description":"d"}');
   const listing = a.renderListing([t1, tool('n', 'd')]);
   assert.deepEqual(JSON.parse(listing), [JSON.parse(a.renderTool(t1)), { name: 'n', description: 'd' }]);
@@ -40,7 +52,12 @@ test('compact_json: fixed outer key order, canonical inner schema, JSON array li
 test('compact_sig: predecessor unit expectations', () => {
   const a = getArm('compact_sig');
   assert.equal(
-    a.renderTool(tool('fetch', 'Fetch a URL.', { properties: { raw: { type: 'boolean' }, url: { type: 'string' }, max_length: { type: 'integer' } }, required: ['url'] })),
+    a.renderTool(
+      tool('fetch', 'Fetch a URL.', {
+        properties: { raw: { type: 'boolean' }, url: { type: 'string' }, max_length: { type: 'integer' } },
+        required: ['url'],
+      }),
+    ),
     'fetch(url:string, max_length?:int, raw?:bool)|Fetch a URL.',
   );
   // input key order never changes the output
@@ -55,7 +72,10 @@ test('compact_sig: predecessor unit expectations', () => {
 test('compact_sig: type resolution, required handling, byte-order sorting', () => {
   const sig = (properties: Record<string, JsonValue>, required?: string[]) =>
     paramsOf(tool('t', 'd', required ? { properties, required } : { properties }));
-  assert.equal(sig({ a: { type: 'object' }, b: { type: 'array' }, c: { type: 'null' }, d: { type: 'uuid' }, e: {} }), 'a?:obj, b?:arr, c?:any, d?:any, e?:any');
+  assert.equal(
+    sig({ a: { type: 'object' }, b: { type: 'array' }, c: { type: 'null' }, d: { type: 'uuid' }, e: {} }),
+    'a?:obj, b?:arr, c?:any, d?:any, e?:any',
+  );
   assert.equal(sig({ a: { type: ['string', 'null', 'integer', 'string', ''] } }), 'a?:string|int');
   assert.equal(sig({ a: { type: ['null'] } }), 'a?:any');
   assert.equal(sig({ a: { type: [] } }), 'a?:any');
@@ -67,10 +87,13 @@ test('compact_sig: type resolution, required handling, byte-order sorting', () =
   // required: declared order, de-duplicated, undeclared names dropped
   assert.equal(sig({ x: { type: 'string' }, y: { type: 'integer' } }, ['y', 'ghost', 'y', 'x']), 'y:int, x:string');
   // optional names in code-point (byte) order: uppercase before lowercase, astral after BMP
-  assert.equal(sig({ b: {}, B: {}, 'é': {}, '😀': {}, '\uffee': {}, a: {} }), 'B?:any, a?:any, b?:any, é?:any, \uffee?:any, 😀?:any');
+  assert.equal(sig({ b: {}, B: {}, é: {}, '😀': {}, '\uffee': {}, a: {} }), 'B?:any, a?:any, b?:any, é?:any, \uffee?:any, 😀?:any');
   // __proto__-like names are plain data
   assert.equal(sig(JSON.parse('{"__proto__":{"type":"string"},"constructor":{}}'), ['constructor']), 'constructor:any, __proto__?:string');
-  assert.equal(signatureOf(sampleTools()[4]), 'query_docs(query:string, limit:int, Zeta?:bool, filters?:obj, mode?:any, ratio?:number, scope?:any, tags?:arr)');
+  assert.equal(
+    signatureOf(sampleTools()[4]),
+    'query_docs(query:string, limit:int, Zeta?:bool, filters?:obj, mode?:any, ratio?:number, scope?:any, tags?:arr)',
+  );
 });
 
 test('compact_sig: malformed schemas are explicit ArmEncodeErrors', () => {
@@ -94,10 +117,16 @@ test('compact_sig: malformed schemas are explicit ArmEncodeErrors', () => {
 
 test('toon_listing: TOON of one tool, one array header for the listing, schema-only params', () => {
   const a = getArm('toon_listing');
-  assert.equal(a.renderTool(tool('t', 'plain words', { type: 'object', required: ['q'] })), 'name: t\ndescription: plain words\ninputSchema:\n  required[1]: q\n  type: object');
+  assert.equal(
+    a.renderTool(tool('t', 'plain words', { type: 'object', required: ['q'] })),
+    'name: t\ndescription: plain words\ninputSchema:\n  required[1]: q\n  type: object',
+  );
   assert.equal(a.renderTool(tool('t', 'a, b')), 'name: t\ndescription: "a, b"');
   assert.equal(a.renderListing([tool('a', 'x'), tool('b', 'y')]), '[2]{name,description}:\n  a,x\n  b,y');
-  assert.equal(a.indexDoc(tool('t', 'd', { type: 'object', properties: { q: { type: 'string' } } })).params, 'properties:\n  q:\n    type: string\ntype: object');
+  assert.equal(
+    a.indexDoc(tool('t', 'd', { type: 'object', properties: { q: { type: 'string' } } })).params,
+    'properties:\n  q:\n    type: string\ntype: object',
+  );
   assert.equal(a.indexDoc(tool('t', 'd')).params, '');
 });
 
@@ -129,7 +158,9 @@ test('tscg: unavailable here with the documented reason; index split of the pred
   assert.equal(await a.available(), TSCG_SKIP_REASON);
   assert.equal(TSCG_SKIP_REASON, 'skipped: @tscg/core not installed');
   assert.throws(() => a.renderTool(sampleTools()[0]), /before available\(\) confirmed/);
-  const rows = predecessorGoldens().tscg_jsonl.split('\n').map((l) => JSON.parse(l) as { tool_id: string; encoded: string });
+  const rows = predecessorGoldens()
+    .tscg_jsonl.split('\n')
+    .map((l) => JSON.parse(l) as { tool_id: string; encoded: string });
   assert.equal(rows.length, 3);
   for (const r of rows) {
     const name = r.tool_id.split(':')[1];

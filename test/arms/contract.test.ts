@@ -26,16 +26,29 @@ test('registry: sorted ids, lookup, resolve', () => {
     () => getArm('toon'),
     (e: unknown) => e instanceof UserError && (e as Error).message === `unknown arm "toon" (valid: ${ARMS.join(', ')})`,
   );
-  assert.deepEqual(resolveArms('all').map((a) => a.meta.id), [...ARMS]);
-  assert.deepEqual(resolveArms(['all']).map((a) => a.meta.id), [...ARMS]);
+  assert.deepEqual(
+    resolveArms('all').map((a) => a.meta.id),
+    [...ARMS],
+  );
+  assert.deepEqual(
+    resolveArms(['all']).map((a) => a.meta.id),
+    [...ARMS],
+  );
   const [first, last] = [ARMS[0], ARMS[ARMS.length - 1]];
-  assert.deepEqual(resolveArms([last, first, last]).map((a) => a.meta.id), [first, last]);
+  assert.deepEqual(
+    resolveArms([last, first, last]).map((a) => a.meta.id),
+    [first, last],
+  );
   assert.throws(() => resolveArms([]), UserError);
   assert.throws(() => resolveArms([first, 'nope']), /unknown arm "nope"/);
 });
 
 test('registry and files agree: one file per arm of each kind, ids unique across kinds', () => {
-  const dir = (kind: string) => readdirSync(join(ARMS_DIR, kind)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)).sort();
+  const dir = (kind: string) =>
+    readdirSync(join(ARMS_DIR, kind))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => f.slice(0, -3))
+      .sort();
   assert.deepEqual(dir('listing'), [...ARMS]);
   assert.deepEqual(dir('result'), [...RESULT_ARMS].sort());
   for (const id of RESULT_ARMS) assert.equal(getResultArm(id).meta.id, id);

@@ -34,7 +34,12 @@ function checkGolden(file: string, actual: string): void {
 /** Deep copy with object keys in reverse order: renderings must not depend on input key order. */
 function reverseKeys(v: JsonValue | undefined): JsonValue | undefined {
   if (Array.isArray(v)) return v.map((x) => reverseKeys(x)!);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).reverse().map((k) => [k, reverseKeys(v[k])!]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .reverse()
+        .map((k) => [k, reverseKeys(v[k])!]),
+    );
   return v;
 }
 
@@ -64,7 +69,10 @@ const first3 = () => sampleTools().slice(0, 3);
 
 test('cross-check: predecessor goldens for the first three corpus_v2 tools', () => {
   const g = predecessorGoldens();
-  assert.deepEqual(first3().map((t) => t.tool_id), ['fetch:fetch', 'filesystem:create_directory', 'filesystem:directory_tree']);
+  assert.deepEqual(
+    first3().map((t) => t.tool_id),
+    ['fetch:fetch', 'filesystem:create_directory', 'filesystem:directory_tree'],
+  );
   assert.equal(getArm('baseline_json').renderTool(first3()[0]), g.baseline_json_fetch_tool);
   assert.equal(getArm('compact_sig').renderListing(first3()), g.compact_sig_listing);
   assert.equal(getArm('tron_dedup').renderListing(first3()), g.tron_dedup_listing);

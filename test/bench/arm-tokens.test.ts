@@ -15,15 +15,23 @@ import { COLLIDING_SCHEMAS, sampleCorpus, sampleTools } from '../arms/sample.ts'
 const TKS = resolveTokenizers('all');
 const golden = (f: string) => readFileSync(fileURLToPath(new URL(`../../arms/golden/${f}`, import.meta.url)), 'utf8').replace(/\n$/, '');
 const tool = (name: string, description: string, inputSchema?: JsonValue): ToolRecord =>
-  inputSchema === undefined ? { tool_id: `s:${name}`, server: 's', tool: name, description } : { tool_id: `s:${name}`, server: 's', tool: name, description, inputSchema };
+  inputSchema === undefined
+    ? { tool_id: `s:${name}`, server: 's', tool: name, description }
+    : { tool_id: `s:${name}`, server: 's', tool: name, description, inputSchema };
 
 test('baseline_json on the sample: totals, distribution, heaviest, index docs', async () => {
   const r = await runArm(getArm('baseline_json'), sampleCorpus(), TKS);
   assert.equal(r.skipped, false);
   assert.equal(r.tool_count, 6);
   assert.equal(r.skipped_tools, 0);
-  assert.deepEqual(r.tool_ids, sampleTools().map((t) => t.tool_id));
-  assert.deepEqual(r.tokens.map((t) => t.tokenizer), ['cl100k_base', 'o200k_base']);
+  assert.deepEqual(
+    r.tool_ids,
+    sampleTools().map((t) => t.tool_id),
+  );
+  assert.deepEqual(
+    r.tokens.map((t) => t.tokenizer),
+    ['cl100k_base', 'o200k_base'],
+  );
   const [cl, o2] = r.tokens;
   // the total is the count of the listing (the committed golden), not a sum of per-tool counts
   assert.equal(cl.total_tokens, getTokenizer('cl100k_base').count(golden('baseline_json.listing.txt')));
@@ -35,11 +43,25 @@ test('baseline_json on the sample: totals, distribution, heaviest, index docs', 
   assert.equal(cl.p95_tokens, 211); // rank ceil(5.7) = 6
   assert.equal(cl.max_tokens, 211);
   assert.equal(cl.savings_vs_baseline_pct, 0);
-  assert.deepEqual(cl.heaviest_tools.map((h) => h.tool_id), [
-    'fetch:fetch', 'search:query_docs', 'filesystem:directory_tree', 'filesystem:create_directory', 'filesystem:list_directory', 'notes:ping',
-  ]);
+  assert.deepEqual(
+    cl.heaviest_tools.map((h) => h.tool_id),
+    [
+      'fetch:fetch',
+      'search:query_docs',
+      'filesystem:directory_tree',
+      'filesystem:create_directory',
+      'filesystem:list_directory',
+      'notes:ping',
+    ],
+  );
   assert.equal(r.index_docs.length, 6);
-  assert.deepEqual(r.index_docs[3], { tool_id: 'notes:ping', server: 'notes', name: 'ping', description: sampleTools()[3].description, params: '' });
+  assert.deepEqual(r.index_docs[3], {
+    tool_id: 'notes:ping',
+    server: 'notes',
+    name: 'ping',
+    description: sampleTools()[3].description,
+    params: '',
+  });
 });
 
 test('savings vs baseline, arm-level skip and ranking agreement over all arms', async () => {
@@ -70,14 +92,18 @@ test('savings vs baseline, arm-level skip and ranking agreement over all arms', 
   const alone = await runArm(getArm('compact_sig'), corpus, TKS);
   assert.equal(alone.tokens[0].savings_vs_baseline_pct, null);
   // a baseline from another corpus is refused
-  await assert.rejects(runArm(getArm('compact_sig'), sampleCorpus(sampleTools(), 'other-v1'), TKS, base), /baseline was run on corpus arms-sample-v1/);
+  await assert.rejects(
+    runArm(getArm('compact_sig'), sampleCorpus(sampleTools(), 'other-v1'), TKS, base),
+    /baseline was run on corpus arms-sample-v1/,
+  );
   await assert.rejects(runArm(getArm('compact_sig'), corpus, TKS, byId.compact_json), /baseline must be a baseline_json result/);
 });
 
 test('rankingAgreement reports a disagreement', () => {
   const row = (arm: string, cl: number, o2: number): ArmRunResult =>
     ({
-      arm, skipped: false,
+      arm,
+      skipped: false,
       tokens: [
         { tokenizer: 'cl100k_base', total_tokens: cl },
         { tokenizer: 'o200k_base', total_tokens: o2 },
@@ -117,7 +143,9 @@ test('a listing-level failure naming a tool skips that tool and renders again (t
   const tools = [tool('one', 'first', COLLIDING_SCHEMAS[0]), sampleTools()[1], tool('two', 'second', COLLIDING_SCHEMAS[1])];
   const r = await runArm(getArm('tron_dedup'), sampleCorpus(tools), TKS);
   assert.equal(r.skipped_tools, 1);
-  assert.deepEqual(r.skipped_examples, [{ tool_id: 's:two', error: 'listing: class name Cd14e8501 collides with a different schema seen earlier in the listing' }]);
+  assert.deepEqual(r.skipped_examples, [
+    { tool_id: 's:two', error: 'listing: class name Cd14e8501 collides with a different schema seen earlier in the listing' },
+  ]);
   assert.deepEqual(r.tool_ids, ['s:one', 'filesystem:create_directory']);
   assert.equal(r.index_docs.length, 2);
   assert.equal(r.tokens[1].total_tokens, getTokenizer('o200k_base').count(getArm('tron_dedup').renderListing([tools[0], tools[1]])));
@@ -127,28 +155,58 @@ test('no encodable tool -> arm-level skip naming the first failure; empty corpus
   const r = await runArm(getArm('compact_sig'), sampleCorpus([tool('x', 'd', 'oops'), tool('y', 'd', 1)]), TKS);
   assert.equal(r.skipped, true);
   assert.equal(r.skipped_tools, 2);
-  assert.equal(r.skip_reason, 'no tool of corpus arms-sample-v1 could be encoded (2 skipped; first: s:x: inputSchema must be a JSON object)');
+  assert.equal(
+    r.skip_reason,
+    'no tool of corpus arms-sample-v1 could be encoded (2 skipped; first: s:x: inputSchema must be a JSON object)',
+  );
   assert.deepEqual(r.tokens, []);
-  await assert.rejects(runArm(getArm('baseline_json'), sampleCorpus([]), TKS), (e: unknown) => e instanceof UserError && /corpus arms-sample-v1: no tools/.test((e as Error).message));
+  await assert.rejects(
+    runArm(getArm('baseline_json'), sampleCorpus([]), TKS),
+    (e: unknown) => e instanceof UserError && /corpus arms-sample-v1: no tools/.test((e as Error).message),
+  );
 });
 
 test('index metadata failures are skips; errors that are not ArmEncodeError propagate', async () => {
   const base = getArm('baseline_json');
   // Test doubles of the Arm interface: the only way to provoke these two failure paths.
-  const docFails: Arm = { ...base, meta: { ...base.meta, id: 'doc_fails' }, indexDoc: (t) => { throw new ArmEncodeError('doc_fails', 'no metadata', t.tool_id); } };
+  const docFails: Arm = {
+    ...base,
+    meta: { ...base.meta, id: 'doc_fails' },
+    indexDoc: (t) => {
+      throw new ArmEncodeError('doc_fails', 'no metadata', t.tool_id);
+    },
+  };
   const r = await runArm(docFails, sampleCorpus(sampleTools().slice(0, 2)), TKS);
   assert.equal(r.skipped, true);
   assert.deepEqual(r.skipped_examples[0], { tool_id: 'fetch:fetch', error: 'index metadata: no metadata' });
-  const buggy: Arm = { ...base, meta: { ...base.meta, id: 'buggy' }, renderTool: () => { throw new TypeError('boom'); } };
+  const buggy: Arm = {
+    ...base,
+    meta: { ...base.meta, id: 'buggy' },
+    renderTool: () => {
+      throw new TypeError('boom');
+    },
+  };
   await assert.rejects(runArm(buggy, sampleCorpus(), TKS), /boom/);
-  const listingBug: Arm = { ...base, meta: { ...base.meta, id: 'listing_bug' }, renderListing: () => { throw new ArmEncodeError('listing_bug', 'whole listing broken'); } };
-  await assert.rejects(runArm(listingBug, sampleCorpus(), TKS), /arm listing_bug: listing of corpus arms-sample-v1 failed: listing_bug: whole listing broken/);
+  const listingBug: Arm = {
+    ...base,
+    meta: { ...base.meta, id: 'listing_bug' },
+    renderListing: () => {
+      throw new ArmEncodeError('listing_bug', 'whole listing broken');
+    },
+  };
+  await assert.rejects(
+    runArm(listingBug, sampleCorpus(), TKS),
+    /arm listing_bug: listing of corpus arms-sample-v1 failed: listing_bug: whole listing broken/,
+  );
 });
 
 test('heaviest: tokens descending, ties by tool_id ascending, capped', () => {
   const ids = ['m', 'b', 'a', 'z', 'c'];
   assert.deepEqual(heaviest(ids, [5, 9, 9, 1, 5], 4), [
-    { tool_id: 'a', tokens: 9 }, { tool_id: 'b', tokens: 9 }, { tool_id: 'c', tokens: 5 }, { tool_id: 'm', tokens: 5 },
+    { tool_id: 'a', tokens: 9 },
+    { tool_id: 'b', tokens: 9 },
+    { tool_id: 'c', tokens: 5 },
+    { tool_id: 'm', tokens: 5 },
   ]);
 });
 
@@ -159,5 +217,8 @@ test('runs are byte-identical and heaviest is capped at 10', async () => {
   assert.deepEqual(r1, r2);
   assert.equal(r1.tokens[0].heaviest_tools.length, 10);
   // all equal counts -> pure tool_id order
-  assert.deepEqual(r1.tokens[0].heaviest_tools.map((h) => h.tool_id), many.slice(0, 10).map((t) => t.tool_id));
+  assert.deepEqual(
+    r1.tokens[0].heaviest_tools.map((h) => h.tool_id),
+    many.slice(0, 10).map((t) => t.tool_id),
+  );
 });

@@ -22,9 +22,14 @@ const missing = !probe.ok ? `no Docker engine: ${probe.error}` : !client ? 'no d
 
 function run(args: string[]): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [join(REPO, 'scripts', 'bench-discovery.mjs'), ...args], { cwd: REPO, timeout: 600_000, maxBuffer: 32 << 20 }, (e, stdout, stderr) => {
-      done({ code: e ? ((e as { code?: number }).code ?? null) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [join(REPO, 'scripts', 'bench-discovery.mjs'), ...args],
+      { cwd: REPO, timeout: 600_000, maxBuffer: 32 << 20 },
+      (e, stdout, stderr) => {
+        done({ code: e ? ((e as { code?: number }).code ?? null) : 0, stdout, stderr });
+      },
+    );
   });
 }
 

@@ -23,7 +23,17 @@ test('a fresh default offline run reproduces every offline figure of the committ
     retrievers: opts.retrievers,
   });
   // the sample stores the repository path as "<repo>"
-  const fresh = JSON.parse(JSON.stringify({ corpora: res.corpora, arms: res.arms, ranking_agreement: res.ranking_agreement, retrieval: res.retrieval, economics: res.economics }).split(REPO_ROOT).join('<repo>'));
+  const fresh = JSON.parse(
+    JSON.stringify({
+      corpora: res.corpora,
+      arms: res.arms,
+      ranking_agreement: res.ranking_agreement,
+      retrieval: res.retrieval,
+      economics: res.economics,
+    })
+      .split(REPO_ROOT)
+      .join('<repo>'),
+  );
   assert.ok(fresh.retrieval.length > 0 && fresh.economics.break_even.length > 0);
   assert.deepEqual(fresh.corpora, sample.corpora);
   assert.deepEqual(fresh.arms, sample.arms);

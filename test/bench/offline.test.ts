@@ -3,7 +3,7 @@ import { REPO_ROOT as ROOT } from '../../pipeline/constants.ts';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, } from 'node:path';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { runOffline } from '../../pipeline/bench/offline.ts';
 import { assembleReport } from '../../pipeline/bench/report.ts';
@@ -44,7 +44,10 @@ test('offline stage on the frozen corpus: numbers agree with direct computation'
   const sigTotal = sig.by_tokenizer.cl100k_base.total_tokens.value;
   assert.ok(Math.abs(sig.by_tokenizer.cl100k_base.savings_vs_baseline_pct.value - (1 - sigTotal / direct) * 100) < 1e-9);
   // retrieval: baseline and the index-altering compact_sig are scored; compact_json is not re-indexed unless it alters the index
-  const scored = res.retrieval.filter((r) => 'metrics' in r).map((r) => r.arm).sort();
+  const scored = res.retrieval
+    .filter((r) => 'metrics' in r)
+    .map((r) => r.arm)
+    .sort();
   assert.ok(scored.includes('baseline_json') && scored.includes('compact_sig'), scored.join(','));
   const base = res.retrieval.find((r) => r.arm === 'baseline_json')!;
   const goldenCount = (JSON.parse(readFileSync(DEFAULT_GOLDEN, 'utf8')) as { queries: unknown[] }).queries.length;
@@ -84,7 +87,10 @@ test('bench: bad input is a one-line error, non-zero exit, nothing written', () 
     const out = join(dir, 'out');
     const r = cli(['bench', '--out', out, '--bootstrap', '10', ...args]);
     assert.notEqual(r.status, 0, `expected failure for ${args.join(' ')}`);
-    const lines = r.stderr.trim().split('\n').filter((l) => l.startsWith('mcpgauge:'));
+    const lines = r.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('mcpgauge:'));
     assert.equal(lines.length, 1, `one error line for ${args.join(' ')}: ${r.stderr}`);
     assert.match(lines[0], re);
     assert.equal(existsSync(out) ? readdirSync(out).length : 0, 0, 'nothing written');
@@ -109,11 +115,32 @@ test('bench CLI writes a valid report, tables and dashboard', () => {
 
 test('bench --live --no-offline: a live-only report still describes its corpus and validates', () => {
   const dir = tmp();
-  const r = cli(['bench', '--out', dir, '--live', '--no-offline', '--live-queries', '3', '--runs', '1', '--warmup', '0', '--embedded-servers', 'memory', '--bootstrap', '20', '--connect-timeout', '120000']);
+  const r = cli([
+    'bench',
+    '--out',
+    dir,
+    '--live',
+    '--no-offline',
+    '--live-queries',
+    '3',
+    '--runs',
+    '1',
+    '--warmup',
+    '0',
+    '--embedded-servers',
+    'memory',
+    '--bootstrap',
+    '20',
+    '--connect-timeout',
+    '120000',
+  ]);
   assert.equal(r.status, 0, r.stderr);
   const report = validateReport(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')));
   assert.equal(report.arms.length, 0);
-  assert.deepEqual(report.corpora.map((c) => c.id), ['corpus-npm4-v1']);
+  assert.deepEqual(
+    report.corpora.map((c) => c.id),
+    ['corpus-npm4-v1'],
+  );
   assert.equal(report.live?.corpus_id, 'corpus-npm4-v1');
   const menu = report.live!.menus.find((m) => m.tokenizer === 'cl100k_base')!;
   assert.equal(menu.upstream_tool_count, 9); // server-memory's nine tools

@@ -5,7 +5,7 @@
 import { REPO_ROOT as ROOT } from '../../pipeline/constants.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join, } from 'node:path';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { runOffline, threadsFromEnv, type OfflineOptions } from '../../pipeline/bench/offline.ts';
 import { startCountWorker } from '../../pipeline/tokens/worker_client.ts';
@@ -54,7 +54,10 @@ test('offline stage: parallel (worker thread) and single-thread runs are identic
   const { loadCorpus } = await import('../../pipeline/corpus/load.ts');
   const { getArm } = await import('../../arms/registry.ts');
   const corpus = await loadCorpus(NPM4);
-  assert.equal(two.arms.find((a) => a.arm === 'baseline_json')!.by_tokenizer.o200k_base.total_tokens.value, getTokenizer('o200k_base').count(getArm('baseline_json').renderListing(corpus.tools)));
+  assert.equal(
+    two.arms.find((a) => a.arm === 'baseline_json')!.by_tokenizer.o200k_base.total_tokens.value,
+    getTokenizer('o200k_base').count(getArm('baseline_json').renderListing(corpus.tools)),
+  );
 });
 
 test('count worker: an error in the worker is the same one-line error as on the main thread', async () => {
@@ -80,15 +83,25 @@ test('MCPGAUGE_THREADS: 1 forces one thread; a bad value is a one-line error nam
   assert.equal(threadsFromEnv({}), undefined);
   assert.equal(threadsFromEnv({ MCPGAUGE_THREADS: '1' }), 1);
   assert.equal(threadsFromEnv({ MCPGAUGE_THREADS: '2' }), 2);
-  assert.throws(() => threadsFromEnv({ MCPGAUGE_THREADS: 'two' }), (e: unknown) => e instanceof UserError && /MCPGAUGE_THREADS.*"two"/.test(e.message));
+  assert.throws(
+    () => threadsFromEnv({ MCPGAUGE_THREADS: 'two' }),
+    (e: unknown) => e instanceof UserError && /MCPGAUGE_THREADS.*"two"/.test(e.message),
+  );
   assert.throws(() => threadsFromEnv({ MCPGAUGE_THREADS: '0' }), UserError);
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin/mcpgauge.mjs'), 'bench', '--out', join(ROOT, '.tmp', 'never-written'), '--bootstrap', '10'], {
-    encoding: 'utf8',
-    env: { ...process.env, MCPGAUGE_THREADS: 'abc' },
-    timeout: 120_000,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [join(ROOT, 'bin/mcpgauge.mjs'), 'bench', '--out', join(ROOT, '.tmp', 'never-written'), '--bootstrap', '10'],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, MCPGAUGE_THREADS: 'abc' },
+      timeout: 120_000,
+    },
+  );
   assert.notEqual(r.status, 0);
-  const lines = r.stderr.trim().split('\n').filter((l) => l.startsWith('mcpgauge:'));
+  const lines = r.stderr
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('mcpgauge:'));
   assert.equal(lines.length, 1, r.stderr);
   assert.match(lines[0], /MCPGAUGE_THREADS must be a positive integer .*"abc"/);
 });

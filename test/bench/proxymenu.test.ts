@@ -6,6 +6,9 @@ import { captureProxyMenu, serializeProxyMenu } from '../../pipeline/bench/proxy
 
 test('the frozen discovery menu equals what the reference proxy serves over MCP (run scripts/freeze-proxy-menu.mjs after changing it)', async () => {
   const tools = await captureProxyMenu();
-  assert.deepEqual(tools.map((t) => t.tool), ['call_tool', 'describe_tool', 'retrieve_tools', 'upstream_servers']);
+  assert.deepEqual(
+    tools.map((t) => t.tool),
+    ['call_tool', 'describe_tool', 'retrieve_tools', 'upstream_servers'],
+  );
   assert.equal(serializeProxyMenu(tools), readFileSync(DEFAULT_DISCOVERY_MENU, 'utf8'));
 });

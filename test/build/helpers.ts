@@ -14,7 +14,10 @@ export interface Loaded {
 }
 
 /** `node --import <recorder> ...argv`, returning the loaded module URLs. */
-export async function loadedModules(argv: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<Loaded> {
+export async function loadedModules(
+  argv: string[],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+): Promise<Loaded> {
   const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-loads-'));
   try {
     const log = join(dir, 'loaded.txt');
@@ -22,7 +25,10 @@ export async function loadedModules(argv: string[], opts: { env?: NodeJS.Process
       join(dir, 'hooks.mjs'),
       `import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); if (!r.url.startsWith('node:')) appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }\n`,
     );
-    writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`);
+    writeFileSync(
+      join(dir, 'register.mjs'),
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
+    );
     const child = spawn(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, ...argv], {
       env: opts.env ?? process.env,
       cwd: opts.cwd,

@@ -8,7 +8,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -31,7 +31,16 @@ const XDG = join(tmpdir(), `mcpgauge-pack-xdg-${process.pid}`);
 
 function run(cmd: string, args: string[], cwd: string, timeoutMs = 180_000, input?: string): Promise<Run> {
   return new Promise((resolve) => {
-    const env = { ...process.env, PATH, XDG_CACHE_HOME: XDG, MCPGAUGE_CACHE_DIR: '', npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+    const env = {
+      ...process.env,
+      PATH,
+      XDG_CACHE_HOME: XDG,
+      MCPGAUGE_CACHE_DIR: '',
+      npm_config_offline: 'true',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+    };
     const c = execFile(cmd, args, { cwd, env, timeout: timeoutMs, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
@@ -58,11 +67,21 @@ before(async () => {
   const root = { name: 'pack-check', version: '1.0.0', dependencies: { mcpgauge: `file:${tgz}` } };
   const packages: Record<string, unknown> = {
     '': root,
-    'node_modules/mcpgauge': { version: pkg.version, resolved: `file:${tgz}`, license: pkg.license, dependencies: pkg.dependencies, bin: pkg.bin, engines: pkg.engines },
+    'node_modules/mcpgauge': {
+      version: pkg.version,
+      resolved: `file:${tgz}`,
+      license: pkg.license,
+      dependencies: pkg.dependencies,
+      bin: pkg.bin,
+      engines: pkg.engines,
+    },
   };
   for (const [k, v] of Object.entries(lock.packages)) if (k.startsWith('node_modules/') && !v.dev) packages[k] = v;
   writeFileSync(join(inst, 'package.json'), JSON.stringify({ ...root, private: true }, null, 2));
-  writeFileSync(join(inst, 'package-lock.json'), JSON.stringify({ name: root.name, version: root.version, lockfileVersion: 3, requires: true, packages }, null, 1));
+  writeFileSync(
+    join(inst, 'package-lock.json'),
+    JSON.stringify({ name: root.name, version: root.version, lockfileVersion: 3, requires: true, packages }, null, 1),
+  );
   const ci = await run(NPM, ['ci', '--offline', '--loglevel=error'], inst, 240_000);
   assert.equal(ci.code, 0, `npm ci --offline of the tarball failed: ${ci.stderr.slice(-800)}`);
   // a server file of the user's: the installed fixture, as any MCP stdio server
@@ -76,12 +95,31 @@ after(() => {
 
 describe('npm pack: the publishable package', () => {
   it('holds dist/, datasets/, the templates, the bins and nothing else (no tests, no sources, no scripts)', () => {
-    const allowed = /^(bin\/[^/]+\.mjs|dist\/.+\.(js|json)|datasets\/.+|reports-template\/.+|gate\.config\.json|package\.json|README\.md|LICENSE)$/;
-    assert.deepEqual(files.filter((f) => !allowed.test(f)), []);
-    for (const need of ['bin/mcpgauge.mjs', 'bin/mcpfixture.mjs', 'dist/pipeline/cli.js', 'dist/bundle/cli.js', 'dist/bundle/worker_body.js', 'dist/bundle/chart_worker.js', 'dist/pipeline/cli/fixture-entry.js', 'datasets/corpus-npm4-v1.tools.json', 'datasets/schemas/report.schema.json', 'reports-template/dashboard.html', 'gate.config.json']) {
+    const allowed =
+      /^(bin\/[^/]+\.mjs|dist\/.+\.(js|json)|datasets\/.+|reports-template\/.+|gate\.config\.json|package\.json|README\.md|LICENSE)$/;
+    assert.deepEqual(
+      files.filter((f) => !allowed.test(f)),
+      [],
+    );
+    for (const need of [
+      'bin/mcpgauge.mjs',
+      'bin/mcpfixture.mjs',
+      'dist/pipeline/cli.js',
+      'dist/bundle/cli.js',
+      'dist/bundle/worker_body.js',
+      'dist/bundle/chart_worker.js',
+      'dist/pipeline/cli/fixture-entry.js',
+      'datasets/corpus-npm4-v1.tools.json',
+      'datasets/schemas/report.schema.json',
+      'reports-template/dashboard.html',
+      'gate.config.json',
+    ]) {
       assert.ok(files.includes(need), `${need} is in the tarball`);
     }
-    assert.deepEqual(files.filter((f) => /^(test|pipeline|scripts|docs)\//.test(f) || (f.endsWith('.ts') && !f.startsWith('datasets/seeds/'))), []);
+    assert.deepEqual(
+      files.filter((f) => /^(test|pipeline|scripts|docs)\//.test(f) || (f.endsWith('.ts') && !f.startsWith('datasets/seeds/'))),
+      [],
+    );
   });
 
   it('npx mcpgauge --help', async () => {
@@ -92,14 +130,23 @@ describe('npm pack: the publishable package', () => {
   });
 
   it('npx mcpgauge comply -- node server.js', async () => {
-    const r = await run(NPX, ['--offline', 'mcpgauge', 'comply', '--spec-version', '2025-11-25', '--format', 'json', '--', process.execPath, 'server.js'], inst);
+    const r = await run(
+      NPX,
+      ['--offline', 'mcpgauge', 'comply', '--spec-version', '2025-11-25', '--format', 'json', '--', process.execPath, 'server.js'],
+      inst,
+    );
     assert.equal(r.code, 0, r.stderr.slice(-800));
     const rep = JSON.parse(r.stdout) as { runs?: Array<{ grade?: { letter?: string } }> };
     assert.ok(JSON.stringify(rep).includes('"passed"') || JSON.stringify(rep).includes('"pass"'), 'a graded comply report');
   });
 
   it('npx mcpfixture --transport stdio answers initialize and exits 0 at the end of stdin', async () => {
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pack', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pack', version: '1' } },
+    };
     const r = await run(NPX, ['--offline', 'mcpfixture', '--transport', 'stdio'], inst, 60_000, `${JSON.stringify(init)}\n`);
     assert.equal(r.code, 0, r.stderr.slice(-800));
     const first = JSON.parse(r.stdout.split('\n')[0]) as { id: number; result: { serverInfo: { name: string } } };
@@ -110,8 +157,16 @@ describe('npm pack: the publishable package', () => {
   it('npx mcpgauge bench writes ./results of the working folder and caches to $XDG_CACHE_HOME/mcpgauge, nothing into the package', async () => {
     const pkgDir = join(inst, 'node_modules', 'mcpgauge');
     const help = await run(NPX, ['--offline', 'mcpgauge', 'bench', '--help'], inst);
-    assert.match(help.stdout, /--out <dir>\s+output folder \(default: "results\/discovery"\)/, 'the default --out is relative, not a path inside the package');
-    const r = await run(NPX, ['--offline', 'mcpgauge', 'bench', '--tokenizers', 'cl100k_base', '--retriever', 'bm25f', '--bootstrap', '10'], inst);
+    assert.match(
+      help.stdout,
+      /--out <dir>\s+output folder \(default: "results\/discovery"\)/,
+      'the default --out is relative, not a path inside the package',
+    );
+    const r = await run(
+      NPX,
+      ['--offline', 'mcpgauge', 'bench', '--tokenizers', 'cl100k_base', '--retriever', 'bm25f', '--bootstrap', '10'],
+      inst,
+    );
     assert.equal(r.code, 0, r.stderr.slice(-800));
     const out = join(inst, 'results', 'discovery');
     const rep = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { arms?: unknown[]; retrieval?: unknown };

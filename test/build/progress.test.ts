@@ -21,7 +21,15 @@ test('build: a start line before tsc and an end line with the time; silent when 
   const root = mkdtempSync(join(tmpdir(), 'mcpgauge-buildprog-'));
   try {
     mkdirSync(join(root, 'scripts', 'lib'), { recursive: true });
-    for (const f of ['scripts/build.mjs', 'scripts/lib/build-hash.mjs', 'scripts/lib/bundle.mjs', 'tsconfig.json', 'tsconfig.build.json', 'package.json']) copyFileSync(join(REPO_ROOT, f), join(root, f));
+    for (const f of [
+      'scripts/build.mjs',
+      'scripts/lib/build-hash.mjs',
+      'scripts/lib/bundle.mjs',
+      'tsconfig.json',
+      'tsconfig.build.json',
+      'package.json',
+    ])
+      copyFileSync(join(REPO_ROOT, f), join(root, f));
     symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'));
     mkdirSync(join(root, 'pipeline'));
     mkdirSync(join(root, 'arms'));

@@ -23,7 +23,14 @@ test('bench-discovery: every documented ARGS form', () => {
   assert.deepEqual(b(['--no-live']), ['bench', '--out', defaultOut]);
   assert.deepEqual(b(['--out', 'x/dir']), ['bench', '--out', resolve('x/dir'), '--live']);
   assert.deepEqual(b(['--out=/abs/dir', '--no-live']), ['bench', '--out', '/abs/dir']);
-  assert.deepEqual(b(['--arms', 'baseline_json,compact_sig', '--out', '/o']), ['bench', '--out', '/o', '--live', '--arms', 'baseline_json,compact_sig']);
+  assert.deepEqual(b(['--arms', 'baseline_json,compact_sig', '--out', '/o']), [
+    'bench',
+    '--out',
+    '/o',
+    '--live',
+    '--arms',
+    'baseline_json,compact_sig',
+  ]);
   assert.deepEqual(b([], '/c/tools.json'), ['bench', '--out', defaultOut, '--live', '--extra-corpus', '/c/tools.json']);
   assert.throws(() => b(['--out']), /--out needs a value/);
   assert.deepEqual(takeOption(['--out', 'a', '--out=b', 'c'], '--out'), { value: 'b', rest: ['c'] });
@@ -59,11 +66,24 @@ test('make bench-discovery ARGS="--no-live --out DIR" writes the report into DIR
   try {
     const out = join(dir, 'out');
     // -o: treat the dependency stamp as up to date (never reinstall node_modules from a test)
-    const r = spawnSync('make', ['-s', '-o', 'node_modules/.mcpgauge-installed', 'bench-discovery', `ARGS=--no-live --out ${out} --arms baseline_json --bootstrap 20`], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(
+      'make',
+      [
+        '-s',
+        '-o',
+        'node_modules/.mcpgauge-installed',
+        'bench-discovery',
+        `ARGS=--no-live --out ${out} --arms baseline_json --bootstrap 20`,
+      ],
+      { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 },
+    );
     assert.equal(r.status, 0, r.stderr);
     assert.ok(existsSync(join(out, 'report.json')), r.stdout);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
-    assert.deepEqual(report.arms.map((a: { arm: string }) => a.arm), ['baseline_json']);
+    assert.deepEqual(
+      report.arms.map((a: { arm: string }) => a.arm),
+      ['baseline_json'],
+    );
     assert.equal(report.live, undefined);
   } finally {
     rmSync(dir, { recursive: true, force: true });

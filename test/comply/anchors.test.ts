@@ -13,8 +13,13 @@ describe('spec anchors (datasets/spec/anchors.json)', () => {
     assert.deepEqual(Object.keys(list.revisions).sort(), ['2025-11-25', '2026-07-28']);
   });
   it('every check cites a page and anchor that exist in the named revision', () => {
-    const bad = CATALOG.map((c) => [c.meta.id, c.meta.spec.url, anchorProblem(c.meta.spec.url, list)] as const).filter(([, , p]) => p !== null);
-    assert.deepEqual(bad.map(([id, url, p]) => `${id}: ${url}: ${p}`), []);
+    const bad = CATALOG.map((c) => [c.meta.id, c.meta.spec.url, anchorProblem(c.meta.spec.url, list)] as const).filter(
+      ([, , p]) => p !== null,
+    );
+    assert.deepEqual(
+      bad.map(([id, url, p]) => `${id}: ${url}: ${p}`),
+      [],
+    );
   });
   it('the checker refuses what is not in the list (e.g. 2025-11-25 basic#error-codes, which that revision does not have)', () => {
     const base = 'https://modelcontextprotocol.io/specification/';

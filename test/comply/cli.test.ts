@@ -20,7 +20,6 @@ const FIXTURE = [process.execPath, ...FIXTURE_ARGV, '--transport', 'stdio'];
 const tmp = mkdtempSync(join(tmpdir(), 'comply-cli-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-
 const cli = complyCli;
 
 describe('mcpgauge comply CLI', { concurrency: 2, timeout: 240_000 }, () => {
@@ -58,7 +57,17 @@ describe('mcpgauge comply CLI', { concurrency: 2, timeout: 240_000 }, () => {
     assert.equal(s.code, 2, s.err);
     assert.match(s.err, /^mcpgauge comply: nothing gradable on 2025-11-25\/http: the server is unreachable/);
     assert.equal(s.err.trim().split('\n').length, 1, s.err);
-    const r = await cli(['--format', 'json', '--min-grade', 'D', '--timeout', '1000', '--startup-timeout', '1000', 'http://127.0.0.1:9/mcp']);
+    const r = await cli([
+      '--format',
+      'json',
+      '--min-grade',
+      'D',
+      '--timeout',
+      '1000',
+      '--startup-timeout',
+      '1000',
+      'http://127.0.0.1:9/mcp',
+    ]);
     assert.equal(r.code, 2, r.err);
     const rep = JSON.parse(r.out);
     assert.equal(rep.runs[0].conformance.grade, null);
@@ -69,20 +78,34 @@ describe('mcpgauge comply CLI', { concurrency: 2, timeout: 240_000 }, () => {
   it('one run writes every format; JSON matches the schema; SARIF has the 2.1.0 required structure; replay re-grades offline', async () => {
     const files = Object.fromEntries(['json', 'sarif', 'junit', 'markdown', 'html'].map((f) => [f, join(tmp, `out.${f}`)]));
     const rec = join(tmp, 'run.recording.json');
-    const r = await cli(['--format', 'terminal', '--spec-version', '2026-07-28', '--record', rec, '--out', Object.entries(files).map(([f, p]) => `${f}=${p}`).join(','), '--', ...FIXTURE]);
+    const r = await cli([
+      '--format',
+      'terminal',
+      '--spec-version',
+      '2026-07-28',
+      '--record',
+      rec,
+      '--out',
+      Object.entries(files)
+        .map(([f, p]) => `${f}=${p}`)
+        .join(','),
+      '--',
+      ...FIXTURE,
+    ]);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /conformance: A \(score 100/);
     const rep = JSON.parse(readFileSync(files.json, 'utf8'));
     const v = complySchemaValidator();
     assert.ok(v(rep), JSON.stringify(v.errors?.slice(0, 3)));
-    const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as unknown as typeof Ajv2020Module.default;
+    const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ??
+      Ajv2020Module) as unknown as typeof Ajv2020Module.default;
     const sarifOk = new Ajv2020({ strict: false }).compile(SARIF_REQUIRED_SCHEMA);
     const sarif = JSON.parse(readFileSync(files.sarif, 'utf8'));
     assert.ok(sarifOk(sarif), JSON.stringify(sarifOk.errors?.slice(0, 3)));
     assert.equal(sarif.runs[0].results.length, 0, 'a clean fixture has no SARIF results');
     assert.match(readFileSync(files.junit, 'utf8'), /<testsuite name="[^"]*2026-07-28 stdio" tests="\d+" failures="0"/);
     assert.match(readFileSync(files.markdown, 'utf8'), /^# MCP compliance: stdio:/);
-    assert.match(readFileSync(files.html, "utf8"), /^<!doctype html>.*<section id="compliance">/is);
+    assert.match(readFileSync(files.html, 'utf8'), /^<!doctype html>.*<section id="compliance">/is);
     const recorded = JSON.parse(readFileSync(rec, 'utf8'));
     const hs = recorded.evidence[0].exchanges.find((e: { probe: string }) => e.probe === 'handshake');
     assert.match(hs.request.body, /"method":"server\/discover"/, 'request bytes recorded');
@@ -90,14 +113,17 @@ describe('mcpgauge comply CLI', { concurrency: 2, timeout: 240_000 }, () => {
     const re = await cli(['--replay', rec, '--format', 'json']);
     assert.equal(re.code, 0, re.err);
     const rr = JSON.parse(re.out);
-    const verdicts = (x: { runs: Array<{ results: Array<{ id: string; code: string }> }> }) => x.runs.map((run: { results: Array<{ id: string; code: string }> }) => run.results.map((c) => `${c.id}=${c.code}`).join(' '));
+    const verdicts = (x: { runs: Array<{ results: Array<{ id: string; code: string }> }> }) =>
+      x.runs.map((run: { results: Array<{ id: string; code: string }> }) => run.results.map((c) => `${c.id}=${c.code}`).join(' '));
     assert.deepEqual(verdicts(rr), verdicts(rep as never));
     assert.match(rr.provenance.method, /--replay/);
   });
 
   it('a failing server: SARIF results per failing check, --strict exits 1, replay re-grades the failure', async () => {
     const rec = join(tmp, 'broken.recording.json');
-    const r = await cli(['--format', 'sarif', '--strict', '--spec-version', '2026-07-28', '--record', rec, '--', ...FIXTURE], { FIXTURE_BREAK: 'no-caching' });
+    const r = await cli(['--format', 'sarif', '--strict', '--spec-version', '2026-07-28', '--record', rec, '--', ...FIXTURE], {
+      FIXTURE_BREAK: 'no-caching',
+    });
     assert.equal(r.code, 1, r.err);
     const sarif = JSON.parse(r.out);
     const ids = sarif.runs[0].results.map((x: { ruleId: string }) => x.ruleId).sort();
@@ -117,7 +143,10 @@ describe('mcpgauge comply CLI', { concurrency: 2, timeout: 240_000 }, () => {
     assert.notEqual(plain.grade, 'C');
     // the terminal and markdown outputs state the score, the cap and the failing MUSTs next to the letter, and the rule
     const term = (await cli(['--replay', rec])).out;
-    assert.match(term, /conformance: C \(score \d+, \d+% coverage; 2 failing MUSTs: lifecycle-discover-caching, tools-list-caching; capped at C from [AB]\)/);
+    assert.match(
+      term,
+      /conformance: C \(score \d+, \d+% coverage; 2 failing MUSTs: lifecycle-discover-caching, tools-list-caching; capped at C from [AB]\)/,
+    );
     assert.match(term, /any failing MUST caps the letter at B, two or more at C/);
     assert.match(term, /requirement \(our summary\)/);
     const md = (await cli(['--replay', rec, '--format', 'markdown'])).out;
@@ -126,29 +155,67 @@ describe('mcpgauge comply CLI', { concurrency: 2, timeout: 240_000 }, () => {
   });
 
   it('an unknown FIXTURE_BREAK knob exits 2 with one line', async () => {
-    const r = spawnSync(FIXTURE[0], FIXTURE.slice(1), { input: '', encoding: 'utf8', env: { ...process.env, FIXTURE_BREAK: 'no-such-knob' }, timeout: 30_000 });
+    const r = spawnSync(FIXTURE[0], FIXTURE.slice(1), {
+      input: '',
+      encoding: 'utf8',
+      env: { ...process.env, FIXTURE_BREAK: 'no-such-knob' },
+      timeout: 30_000,
+    });
     assert.equal(r.status, 2);
     assert.match(r.stderr, /FIXTURE_BREAK: unknown knob "no-such-knob"/);
   });
 
   it('secrets never reach any output (canary in --auth, -H, -E and --env-file)', async () => {
     // auth mode with the canary as the token: the auth probes really use it (one moves it into ?access_token=)
-    const fx = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env: { FIXTURE_AUTH_TOKEN: 'canary-auth-4b2f' } });
+    const fx = await startFixtureProcess({
+      transport: 'streamable-http',
+      args: ['--stateless'],
+      env: { FIXTURE_AUTH_TOKEN: 'canary-auth-4b2f' },
+    });
     try {
       const envFile = join(tmp, 'secrets.env');
       writeFileSync(envFile, 'FILE_SECRET="canary-file-7d1e"\n');
       const dir = join(tmp, 'canary');
       const outs = ['json', 'sarif', 'junit', 'markdown', 'html'].map((f) => `${f}=${join(dir, `o.${f}`)}`).join(',');
-      const h = await cli(['--format', 'json', '--verbose', '--auth', 'Bearer canary-auth-4b2f', '-H', 'X-Api-Key: canary-hdr-93ac', '--record', join(dir, 'rec.json'), '--out', outs, fx.url]);
+      const h = await cli([
+        '--format',
+        'json',
+        '--verbose',
+        '--auth',
+        'Bearer canary-auth-4b2f',
+        '-H',
+        'X-Api-Key: canary-hdr-93ac',
+        '--record',
+        join(dir, 'rec.json'),
+        '--out',
+        outs,
+        fx.url,
+      ]);
       assert.equal(h.code, 0, h.err);
       const sec = JSON.parse(h.out).runs[0].results.filter((x: { meta: { category: string } }) => x.meta.category === 'security');
-      for (const id of ['security-auth-required', 'security-token-in-uri', 'security-credential-not-echoed']) assert.equal(sec.find((x: { id: string }) => x.id === id)?.status, 'pass', `${id} evaluated with the canary token`);
-      const s = await cli(['--format', 'terminal', '--verbose', '-E', 'API_TOKEN=canary-env-5c7a', '--env-file', envFile, '--record', join(dir, 'rec2.json'), '--', ...FIXTURE]);
+      for (const id of ['security-auth-required', 'security-token-in-uri', 'security-credential-not-echoed'])
+        assert.equal(sec.find((x: { id: string }) => x.id === id)?.status, 'pass', `${id} evaluated with the canary token`);
+      const s = await cli([
+        '--format',
+        'terminal',
+        '--verbose',
+        '-E',
+        'API_TOKEN=canary-env-5c7a',
+        '--env-file',
+        envFile,
+        '--record',
+        join(dir, 'rec2.json'),
+        '--',
+        ...FIXTURE,
+      ]);
       assert.equal(s.code, 0, s.err);
-      const written = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+      const written = readdirSync(dir)
+        .map((f) => readFileSync(join(dir, f), 'utf8'))
+        .join('\n');
       const all = [h.out, h.err, s.out, s.err, written].join('\n');
       assert.ok(written.includes('[redacted]'), 'the Authorization header is recorded, redacted');
-      for (const canary of ['canary-auth-4b2f', 'canary-hdr-93ac', 'canary-env-5c7a', 'canary-file-7d1e']) assert.ok(!all.includes(canary), `${canary} leaked`);
+      for (const canary of ['canary-auth-4b2f', 'canary-hdr-93ac', 'canary-env-5c7a', 'canary-file-7d1e'])
+        assert.ok(!all.includes(canary), `${canary} leaked`);
     } finally {
       await fx.stop();
     }

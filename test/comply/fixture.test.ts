@@ -28,7 +28,11 @@ describe('clean fixture: every applicable check passes', { concurrency: 2, timeo
       const auth = r.results.filter((x) => /^security-(auth|www|token|oauth|prm|challenge|credential|session-not)/.test(x.id));
       assert.ok(auth.length >= 8, `${r.revision}: auth checks present`);
       for (const x of auth) assert.equal(x.status, 'not_applicable', `${r.revision} ${x.id}: ${x.detail}`);
-      assert.equal(r.results.find((x) => x.id === 'security-rate-limiting')?.status, 'not_applicable', 'loopback without auth: no rate limit expected');
+      assert.equal(
+        r.results.find((x) => x.id === 'security-rate-limiting')?.status,
+        'not_applicable',
+        'loopback without auth: no rate limit expected',
+      );
     }
   });
   it('streamable HTTP in auth mode (bearer token, PRM, rate limit) graded with --auth: all pass, every security check evaluated', async () => {
@@ -40,7 +44,11 @@ describe('clean fixture: every applicable check passes', { concurrency: 2, timeo
       // only the session checks (stateless fixture: no session ids) and TLS (a plain http loopback
       // target; the https fixture is graded in tls.test.ts) are not applicable
       const na = r.results.filter((x) => x.meta.category === 'security' && x.status !== 'pass').map((x) => x.id);
-      assert.deepEqual(na, [...(r.revision === '2025-11-25' ? ['security-session-entropy', 'security-session-not-auth'] : []), 'security-tls-required'], r.revision);
+      assert.deepEqual(
+        na,
+        [...(r.revision === '2025-11-25' ? ['security-session-entropy', 'security-session-not-auth'] : []), 'security-tls-required'],
+        r.revision,
+      );
     }
   });
   // one stateful fixture for both: the auto era's 2025-11-25 run is the session-transport run
@@ -54,7 +62,14 @@ describe('clean fixture: every applicable check passes', { concurrency: 2, timeo
     const m = runs.find((r) => r.revision === '2026-07-28')!;
     assert.equal(m.results.find((x) => x.id === 'lifecycle-version-unsupported')?.status, 'pass');
     const legacy = runs.find((r) => r.revision === '2025-11-25')!;
-    for (const id of ['transport-session-required', 'transport-session-unknown', 'transport-session-delete', 'transport-session-id-charset', 'security-session-entropy', 'security-session-not-auth']) {
+    for (const id of [
+      'transport-session-required',
+      'transport-session-unknown',
+      'transport-session-delete',
+      'transport-session-id-charset',
+      'security-session-entropy',
+      'security-session-not-auth',
+    ]) {
       const x = legacy.results.find((y) => y.id === id);
       assert.equal(x?.status, 'pass', `${id}: ${x?.code} ${x?.detail}`);
     }

@@ -10,7 +10,8 @@ const must2 = CATALOG.filter((c) => isRequired(c.meta) && c.meta.category !== 's
 const viaJsonRpc = CATALOG.find((c) => c.meta.severity === 'MUST' && c.meta.basis === 'json-rpc')!.meta;
 const should = CATALOG.find((c) => c.meta.severity === 'SHOULD' && c.meta.category !== 'security')!.meta;
 const sec = CATALOG.find((c) => c.meta.category === 'security')!.meta;
-const r = (meta: typeof must, status: Status) => ({ id: meta.id, status, code: status, detail: '', meta }) as CheckResult & { meta: typeof must };
+const r = (meta: typeof must, status: Status) =>
+  ({ id: meta.id, status, code: status, detail: '', meta }) as CheckResult & { meta: typeof must };
 const many = (meta: typeof must, status: Status, n: number) => Array.from({ length: n }, () => r(meta, status));
 
 describe('comply grading', () => {

@@ -27,7 +27,12 @@ export function fixtureEnv(extra: Record<string, string>): Record<string, string
 }
 
 export async function stdioRuns(spec: SpecChoice, env: Record<string, string>): Promise<RunReport[]> {
-  const target = { kind: 'stdio' as const, command: process.execPath, args: [...FIXTURE_ARGV, '--transport', 'stdio'], env: fixtureEnv(env) };
+  const target = {
+    kind: 'stdio' as const,
+    command: process.execPath,
+    args: [...FIXTURE_ARGV, '--transport', 'stdio'],
+    env: fixtureEnv(env),
+  };
   return (await comply(target, { ...OPTS, spec })).report.runs;
 }
 
@@ -39,11 +44,17 @@ export async function urlRuns(url: string, specs: readonly SpecChoice[], headers
 }
 
 /** One HTTP fixture process (stateless unless `args` says otherwise), graded on each revision asked for (with these request headers). */
-export async function httpRuns(specs: readonly SpecChoice[], env: Record<string, string>, args: readonly string[] = ['--stateless'], headers: Record<string, string> = {}): Promise<RunReport[]> {
+export async function httpRuns(
+  specs: readonly SpecChoice[],
+  env: Record<string, string>,
+  args: readonly string[] = ['--stateless'],
+  headers: Record<string, string> = {},
+): Promise<RunReport[]> {
   const fx = await startFixtureProcess({ transport: 'streamable-http', args: [...args], env, readyTimeoutMs: 60_000 });
   try {
     const out: RunReport[] = [];
-    for (const spec of specs) out.push(...(await comply({ kind: 'http', url: fx.url, headers }, { ...OPTS, spec, secrets: Object.values(headers) })).report.runs);
+    for (const spec of specs)
+      out.push(...(await comply({ kind: 'http', url: fx.url, headers }, { ...OPTS, spec, secrets: Object.values(headers) })).report.runs);
     return out;
   } finally {
     await fx.stop();
@@ -58,10 +69,14 @@ export type Combo = { wire: 'stdio' | 'http'; revision: Revision };
 
 /** `mcpgauge comply URL --format json` as a child process trusting `certFile` (NODE_EXTRA_CA_CERTS): the report's runs */
 export async function complyChild(url: string, spec: SpecChoice, certFile: string, args: readonly string[] = []): Promise<RunReport[]> {
-  const { stdout } = await execFileP(process.execPath, [MCPGAUGE_BIN, 'comply', url, '--format', 'json', '--spec-version', spec, '--timeout', '15000', ...args], {
-    env: { ...process.env, NODE_EXTRA_CA_CERTS: certFile },
-    maxBuffer: 64 * 1024 * 1024,
-  }).catch((e: { stdout?: string; message: string }) => (e.stdout ? { stdout: e.stdout } : Promise.reject(e)));
+  const { stdout } = await execFileP(
+    process.execPath,
+    [MCPGAUGE_BIN, 'comply', url, '--format', 'json', '--spec-version', spec, '--timeout', '15000', ...args],
+    {
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: certFile },
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  ).catch((e: { stdout?: string; message: string }) => (e.stdout ? { stdout: e.stdout } : Promise.reject(e)));
   return (JSON.parse(stdout) as { runs: RunReport[] }).runs;
 }
 
@@ -70,7 +85,13 @@ export async function complyChild(url: string, spec: SpecChoice, certFile: strin
  * trusts the test certificate (NODE_EXTRA_CA_CERTS is read at process start only, so the prober
  * cannot run in this process). Returns the JSON report's runs.
  */
-export async function tlsRuns(specs: readonly SpecChoice[], certFile: string, env: Record<string, string>, args: readonly string[] = ['--stateless'], complyArgs: (spec: SpecChoice) => string[] = () => []): Promise<RunReport[]> {
+export async function tlsRuns(
+  specs: readonly SpecChoice[],
+  certFile: string,
+  env: Record<string, string>,
+  args: readonly string[] = ['--stateless'],
+  complyArgs: (spec: SpecChoice) => string[] = () => [],
+): Promise<RunReport[]> {
   const fx = await startFixtureProcess({ transport: 'streamable-http', args: [...args], env, readyTimeoutMs: 60_000 });
   try {
     if (!fx.url.startsWith('https://')) throw new Error(`the TLS fixture printed ${fx.url}, not an https URL`);

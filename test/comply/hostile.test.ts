@@ -23,7 +23,9 @@ interface Out {
 
 function probe(target: string[], timeoutMs = 1500, startupMs = 1500): Promise<Out> {
   return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, ['--import', 'tsx', CHILD, String(timeoutMs), String(startupMs), ...target], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const c = spawn(process.execPath, ['--import', 'tsx', CHILD, String(timeoutMs), String(startupMs), ...target], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     c.stdout.on('data', (d) => (out += d));
@@ -82,7 +84,9 @@ describe('hostile HTTP servers', { concurrency: 2, timeout: 120_000 }, () => {
     }
   });
   after(async () => {
-    await Promise.all(servers.map((c) => new Promise<void>((r) => (c.exitCode !== null ? r() : (c.once('exit', () => r()), c.kill('SIGTERM'))))));
+    await Promise.all(
+      servers.map((c) => new Promise<void>((r) => (c.exitCode !== null ? r() : (c.once('exit', () => r()), c.kill('SIGTERM'))))),
+    );
   });
   it('an SSE stream that never ends: each request times out, the run finishes', async () => {
     const o = await probe([urls['endless-sse.mjs']]);
@@ -116,8 +120,16 @@ describe('root causes named in seconds', { concurrency: 2, timeout: 120_000 }, (
     const o = await probe(mini('string-ids'), 10_000, 15_000);
     fast(o, 10_000);
     const r = o.runs[0];
-    assert.ok(r.warnings.some((w) => /^root cause: mismatched response ids: the request with id 990001 \(number\) was answered with id "990001" \(string\)/.test(w)), text(o).slice(0, 600));
-    assert.ok(r.failing.some((f) => f.startsWith('lifecycle-id-match: initialize sent with id 1000, answered with id "1000"')), text(o).slice(0, 600));
+    assert.ok(
+      r.warnings.some((w) =>
+        /^root cause: mismatched response ids: the request with id 990001 \(number\) was answered with id "990001" \(string\)/.test(w),
+      ),
+      text(o).slice(0, 600),
+    );
+    assert.ok(
+      r.failing.some((f) => f.startsWith('lifecycle-id-match: initialize sent with id 1000, answered with id "1000"')),
+      text(o).slice(0, 600),
+    );
     assert.match(JSON.stringify(o.era), /answered with id \\"990001\\" for 990001.*fell back to 2025-11-25/);
     assert.notEqual(r.grade, 'A', 'a failing MUST caps the letter');
   });
@@ -131,7 +143,10 @@ describe('root causes named in seconds', { concurrency: 2, timeout: 120_000 }, (
   it('a notification flood is named with its count and method', async () => {
     const o = await probe(mini('flood'), 10_000, 15_000);
     fast(o, 45_000);
-    assert.match(text(o), /root cause: notification flood: the server wrote \d+ notifications nobody asked for in [\d.]+ s \(most: notifications\/message x\d+\)/);
+    assert.match(
+      text(o),
+      /root cause: notification flood: the server wrote \d+ notifications nobody asked for in [\d.]+ s \(most: notifications\/message x\d+\)/,
+    );
   });
   it('an exit right after initialize is named as such, and no later check is blamed', async () => {
     const o = await probe(mini('exit-after-initialize'), 10_000, 15_000);

@@ -62,7 +62,9 @@ function applies(knob: string, c: Combo): string[] {
 export function plan(knob: string): Combo[] {
   const left = new Set(intended(knob));
   const out: Combo[] = [];
-  const order = OWN_PROCESS.has(knob) ? COMBOS.filter((c) => c.wire === 'stdio') : [...COMBOS.filter((c) => c.wire === 'http'), ...COMBOS.filter((c) => c.wire === 'stdio')];
+  const order = OWN_PROCESS.has(knob)
+    ? COMBOS.filter((c) => c.wire === 'stdio')
+    : [...COMBOS.filter((c) => c.wire === 'http'), ...COMBOS.filter((c) => c.wire === 'stdio')];
   while (left.size) {
     let best: Combo | undefined;
     let gain = 0;
@@ -109,7 +111,13 @@ async function runs(combos: Combo[], knob: string): Promise<Map<string, RunRepor
   const http = combos.filter((c) => c.wire === 'http');
   const [s, h] = await Promise.all([
     Promise.all(stdio.map((c) => stdioRuns(c.revision, { ...FEATURES, FIXTURE_BREAK: knob }).then((r) => r[0]))),
-    http.length ? urlRuns(shared.url, http.map((c) => c.revision as Revision), { 'X-Fixture-Break': knob, ...AUTH_HEADER }) : Promise.resolve([] as RunReport[]),
+    http.length
+      ? urlRuns(
+          shared.url,
+          http.map((c) => c.revision as Revision),
+          { 'X-Fixture-Break': knob, ...AUTH_HEADER },
+        )
+      : Promise.resolve([] as RunReport[]),
   ]);
   for (const r of [...s, ...h]) m.set(`${r.wire}/${r.revision}`, r);
   return m;
@@ -123,11 +131,25 @@ describe('every break knob flips exactly its intended checks', { concurrency: 2,
   before(async () => {
     // stateful: 2025-11-25 runs get sessions from the break path's session front (the session knobs need them);
     // auth mode (the auth checks need it): every run carries the token
-    shared = await startFixtureProcess({ transport: 'streamable-http', args: [], env: { ...FEATURES, ...AUTH_MODE, FIXTURE_BREAK: 'per-request' }, readyTimeoutMs: 60_000 });
+    shared = await startFixtureProcess({
+      transport: 'streamable-http',
+      args: [],
+      env: { ...FEATURES, ...AUTH_MODE, FIXTURE_BREAK: 'per-request' },
+      readyTimeoutMs: 60_000,
+    });
     // the HTTP baseline first and alone: its 50-call burst (security-rate-limiting) must reach the fixture within
     // its one-second window, and two stdio runs sharing this event loop spread it past that (0-6 of 50 limited)
-    const httpClean = await runs(COMBOS.filter((c) => c.wire === 'http'), 'none');
-    clean = new Map([...httpClean, ...(await runs(COMBOS.filter((c) => c.wire === 'stdio'), 'none'))]);
+    const httpClean = await runs(
+      COMBOS.filter((c) => c.wire === 'http'),
+      'none',
+    );
+    clean = new Map([
+      ...httpClean,
+      ...(await runs(
+        COMBOS.filter((c) => c.wire === 'stdio'),
+        'none',
+      )),
+    ]);
   });
   after(async () => {
     await shared?.stop();
@@ -138,7 +160,9 @@ describe('every break knob flips exactly its intended checks', { concurrency: 2,
 
   it('the break path with no knob (FIXTURE_BREAK=none) is as clean as the fixture', () => {
     for (const r of clean.values()) {
-      const bad = r.results.filter((x) => x.status !== 'pass' && x.status !== 'not_applicable').map((x) => `${x.id}=${x.code}: ${x.detail}`);
+      const bad = r.results
+        .filter((x) => x.status !== 'pass' && x.status !== 'not_applicable')
+        .map((x) => `${x.id}=${x.code}: ${x.detail}`);
       assert.deepEqual(bad, [], key(r));
     }
   });
@@ -163,15 +187,28 @@ describe('every break knob flips exactly its intended checks', { concurrency: 2,
           const got = r.results.find((x) => x.id === id)!;
           assert.equal(got.status, 'fail', `${knob} on ${key(c)}: ${id} should fail, got ${got.code}: ${got.detail}`);
         }
-        const collateral = r.results.filter((x) => x.status === 'fail' && !want.includes(x.id) && !(ALSO_FAILS[knob] ?? []).includes(x.id)).map((x) => `${x.id}: ${x.detail}`);
+        const collateral = r.results
+          .filter((x) => x.status === 'fail' && !want.includes(x.id) && !(ALSO_FAILS[knob] ?? []).includes(x.id))
+          .map((x) => `${x.id}: ${x.detail}`);
         assert.deepEqual(collateral, [], `${knob} on ${key(c)}: other checks failed`);
         // the cap: a knob that breaks a MUST (stated by the MCP text) leaves its grade at B or lower
         for (const pool of ['conformance', 'security'] as const) {
-          const musts = r.results.filter((x) => x.status === 'fail' && want.includes(x.id) && isRequired(x.meta) && (x.meta.category === 'security') === (pool === 'security'));
+          const musts = r.results.filter(
+            (x) =>
+              x.status === 'fail' &&
+              want.includes(x.id) &&
+              isRequired(x.meta) &&
+              (x.meta.category === 'security') === (pool === 'security'),
+          );
           if (!musts.length) continue;
           const g = r[pool];
           assert.ok(g.failingMust.includes(musts[0].id), `${knob} on ${key(c)}: ${musts[0].id} is listed among the failing MUSTs`);
-          if (g.grade !== null) assert.notEqual(g.grade, 'A', `${knob} on ${key(c)}: a failing MUST (${musts.map((x) => x.id).join(', ')}) must cap the ${pool} grade (score ${g.score}, uncapped ${g.uncapped})`);
+          if (g.grade !== null)
+            assert.notEqual(
+              g.grade,
+              'A',
+              `${knob} on ${key(c)}: a failing MUST (${musts.map((x) => x.id).join(', ')}) must cap the ${pool} grade (score ${g.score}, uncapped ${g.uncapped})`,
+            );
           mustKnobs.add(knob);
         }
       }

@@ -27,7 +27,11 @@ function filesUnder(dir: string): string[] {
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]);
-  return specs.map((s) => relative(COMPLY, resolve(dirname(file), s)).split('\\').join('/'));
+  return specs.map((s) =>
+    relative(COMPLY, resolve(dirname(file), s))
+      .split('\\')
+      .join('/'),
+  );
 }
 
 test('the root of pipeline/comply/ holds at most 12 files', () => {
@@ -53,13 +57,21 @@ test('imports follow the flow: wire/ and gather/ never import the judging or out
 
 test('probes live in one file per check category, each probe with a category whose checks read it', async () => {
   const shared = ['index.ts', 'kit.ts', 'security-kit.ts'];
-  const files = readdirSync(PROBES_DIR).filter((n) => n.endsWith('.ts')).sort();
-  assert.deepEqual(files, [...CATEGORIES.map((c) => `${c}.ts`), ...shared].sort(), 'gather/probes/: <category>.ts for every category, plus the kit and the index');
+  const files = readdirSync(PROBES_DIR)
+    .filter((n) => n.endsWith('.ts'))
+    .sort();
+  assert.deepEqual(
+    files,
+    [...CATEGORIES.map((c) => `${c}.ts`), ...shared].sort(),
+    'gather/probes/: <category>.ts for every category, plus the kit and the index',
+  );
   const placed: string[] = [];
   const misplaced: string[] = [];
   for (const cat of CATEGORIES) {
     const mod = (await import(pathToFileURL(join(PROBES_DIR, `${cat}.ts`)).href)) as Record<string, unknown>;
-    const lists = Object.values(mod).filter((v): v is Probe[] => Array.isArray(v) && v.length > 0 && typeof (v[0] as Probe).build === 'function');
+    const lists = Object.values(mod).filter(
+      (v): v is Probe[] => Array.isArray(v) && v.length > 0 && typeof (v[0] as Probe).build === 'function',
+    );
     assert.equal(lists.length, 1, `${cat}.ts exports one probe list`);
     for (const p of lists[0]) {
       placed.push(p.id);

@@ -15,7 +15,14 @@ test('reference proxy with X-API-Key and Bearer: the auth checks see its 401s; n
   await withProxy({ servers: [fixtureServer()] }, async (p) => {
     const { report } = await comply(
       { kind: 'http', url: p.url, headers: { 'X-API-Key': p.apiKey, Authorization: `Bearer ${p.apiKey}` } },
-      { spec: '2026-07-28', timeoutMs: 15_000, startupTimeoutMs: 60_000, selection: { only: [], skip: [] }, invasive: false, secrets: [p.apiKey] },
+      {
+        spec: '2026-07-28',
+        timeoutMs: 15_000,
+        startupTimeoutMs: 60_000,
+        selection: { only: [], skip: [] },
+        invasive: false,
+        secrets: [p.apiKey],
+      },
     );
     const run = report.runs[0];
     const st = (id: string) => run.results.find((r) => r.id === id)?.status;

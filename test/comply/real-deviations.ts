@@ -15,5 +15,15 @@ export const REAL_DEVIATIONS: Record<string, readonly string[]> = {
   // the v1 SSEServerTransport answers unreadable POST bodies with a plain-text 400, and batches likewise
   'everything-sse': SDK_V1_SSE,
   'sequential-thinking-stdio': ['error-invalid-cursor'],
-  'everything-http': ['error-invalid-cursor', 'lifecycle-id-match', 'error-invalid-request-code', 'error-missing-tool-name', 'error-unknown-tool', 'security-cors-wildcard', 'transport-batch-reject', 'transport-origin', 'transport-session-delete'],
+  'everything-http': [
+    'error-invalid-cursor',
+    'lifecycle-id-match',
+    'error-invalid-request-code',
+    'error-missing-tool-name',
+    'error-unknown-tool',
+    'security-cors-wildcard',
+    'transport-batch-reject',
+    'transport-origin',
+    'transport-session-delete',
+  ],
 };

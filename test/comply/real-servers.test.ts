@@ -24,7 +24,9 @@ const tmp = mkdtempSync(join(tmpdir(), 'comply-real-'));
 writeFileSync(join(tmp, 'a.txt'), 'hello\n');
 const children: ChildProcess[] = [];
 after(async () => {
-  await Promise.all(children.map((c) => new Promise<void>((r) => (c.exitCode !== null ? r() : (c.once('exit', () => r()), c.kill('SIGTERM'))))));
+  await Promise.all(
+    children.map((c) => new Promise<void>((r) => (c.exitCode !== null ? r() : (c.once('exit', () => r()), c.kill('SIGTERM'))))),
+  );
   rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -33,10 +35,18 @@ const env = (extra: Record<string, string> = {}) => {
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) e[k] = v;
   return { ...e, ...extra };
 };
-const stdio = (name: string, args: string[] = [], extra: Record<string, string> = {}): Target => ({ kind: 'stdio', command: process.execPath, args: [entry(name), ...args], env: env(extra) });
+const stdio = (name: string, args: string[] = [], extra: Record<string, string> = {}): Target => ({
+  kind: 'stdio',
+  command: process.execPath,
+  args: [entry(name), ...args],
+  env: env(extra),
+});
 
 async function everythingHttp(mode: 'streamableHttp' | 'sse' = 'streamableHttp'): Promise<string> {
-  const c = spawn(process.execPath, ['--import', PRELOAD, entry('server-everything'), mode], { env: env({ PORT: '0' }), stdio: ['ignore', 'ignore', 'pipe'] });
+  const c = spawn(process.execPath, ['--import', PRELOAD, entry('server-everything'), mode], {
+    env: env({ PORT: '0' }),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   children.push(c);
   return new Promise((resolve, reject) => {
     let e = '';
@@ -50,16 +60,33 @@ async function everythingHttp(mode: 'streamableHttp' | 'sse' = 'streamableHttp')
 }
 
 async function failing(target: Target, wire?: 'sse', grade?: string) {
-  const { report } = await comply(target, { spec: 'auto', timeoutMs: 15_000, startupTimeoutMs: 60_000, selection: { only: [], skip: [] }, invasive: true, secrets: [] });
+  const { report } = await comply(target, {
+    spec: 'auto',
+    timeoutMs: 15_000,
+    startupTimeoutMs: 60_000,
+    selection: { only: [], skip: [] },
+    invasive: true,
+    secrets: [],
+  });
   assert.equal(report.runs.length, 1);
   const run = report.runs[0];
   if (wire) assert.equal(run.wire, wire);
   assert.equal(run.revision, '2025-11-25', 'the SDK v1 reference servers speak 2025-11-25');
   assert.notEqual(run.conformance.grade, null, `graded (coverage ${run.conformance.coverage})`);
-  if (grade) assert.equal(run.conformance.grade, grade, `graded ${run.conformance.grade} (score ${run.conformance.score}, failing MUSTs ${run.conformance.failingMust.join(', ') || 'none'}) with the cap on`);
+  if (grade)
+    assert.equal(
+      run.conformance.grade,
+      grade,
+      `graded ${run.conformance.grade} (score ${run.conformance.score}, failing MUSTs ${run.conformance.failingMust.join(', ') || 'none'}) with the cap on`,
+    );
   // the client-only requirements on stdio are reported, never graded
-  if (run.wire === 'stdio') for (const id of ['error-parse', 'error-invalid-request', 'transport-batch-reject']) assert.equal(run.results.find((x) => x.id === id)?.reason, 'client_only', id);
-  return run.results.filter((x) => x.status === 'fail').map((x) => x.id).sort();
+  if (run.wire === 'stdio')
+    for (const id of ['error-parse', 'error-invalid-request', 'transport-batch-reject'])
+      assert.equal(run.results.find((x) => x.id === id)?.reason, 'client_only', id);
+  return run.results
+    .filter((x) => x.status === 'fail')
+    .map((x) => x.id)
+    .sort();
 }
 
 describe('real servers: only documented deviations fail', { concurrency: 2, timeout: 240_000 }, () => {
@@ -71,13 +98,19 @@ describe('real servers: only documented deviations fail', { concurrency: 2, time
     assert.deepEqual(await failing(stdio('server-everything', ['stdio']), undefined, 'A'), [...REAL_DEVIATIONS['everything-stdio']].sort());
   });
   it('server-sequential-thinking over stdio', async () => {
-    assert.deepEqual(await failing({ kind: 'stdio', command: process.execPath, args: [entry('server-sequential-thinking')], env: env() }, undefined, 'A'), [...REAL_DEVIATIONS['sequential-thinking-stdio']].sort());
+    assert.deepEqual(
+      await failing({ kind: 'stdio', command: process.execPath, args: [entry('server-sequential-thinking')], env: env() }, undefined, 'A'),
+      [...REAL_DEVIATIONS['sequential-thinking-stdio']].sort(),
+    );
   });
   it('server-filesystem over stdio', async () => {
     assert.deepEqual(await failing(stdio('server-filesystem', [tmp])), [...REAL_DEVIATIONS['filesystem-stdio']].sort());
   });
   it('server-memory over stdio', async () => {
-    assert.deepEqual(await failing(stdio('server-memory', [], { MEMORY_FILE_PATH: join(tmp, 'memory.jsonl') })), [...REAL_DEVIATIONS['memory-stdio']].sort());
+    assert.deepEqual(
+      await failing(stdio('server-memory', [], { MEMORY_FILE_PATH: join(tmp, 'memory.jsonl') })),
+      [...REAL_DEVIATIONS['memory-stdio']].sort(),
+    );
   });
   it('server-everything over streamable HTTP', async () => {
     const url = await everythingHttp();

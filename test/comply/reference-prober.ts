@@ -20,7 +20,10 @@ import { CACHE_ROOT, REPO_ROOT } from '../../pipeline/constants.ts';
 
 /** the read-only built copy of the peer, or null when absent (a clone outside the workplace) */
 export function referenceSource(): string | null {
-  const dir = join(process.env.MCPGAUGE_PEERS_SRC ? resolve(process.env.MCPGAUGE_PEERS_SRC) : resolve(REPO_ROOT, '..', 'shared', 'peers'), 'mcp-compliance');
+  const dir = join(
+    process.env.MCPGAUGE_PEERS_SRC ? resolve(process.env.MCPGAUGE_PEERS_SRC) : resolve(REPO_ROOT, '..', 'shared', 'peers'),
+    'mcp-compliance',
+  );
   return existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'dist', 'index.js')) ? dir : null;
 }
 
@@ -45,7 +48,11 @@ const entry = (name: string) => join(dirname(require.resolve(`@modelcontextproto
 export const REFERENCE_SERVERS: Record<string, (seedDir: string) => StdioServer> = {
   'everything-stdio': () => ({ command: process.execPath, args: [entry('server-everything'), 'stdio'] }),
   'filesystem-stdio': (dir) => ({ command: process.execPath, args: [entry('server-filesystem'), dir] }),
-  'memory-stdio': (dir) => ({ command: process.execPath, args: [entry('server-memory')], env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } }),
+  'memory-stdio': (dir) => ({
+    command: process.execPath,
+    args: [entry('server-memory')],
+    env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
+  }),
   'sequential-thinking-stdio': () => ({ command: process.execPath, args: [entry('server-sequential-thinking')] }),
 };
 
@@ -87,8 +94,15 @@ const lastLines = (s: string) => s.trim().split('\n').slice(-5).join(' | ');
 export async function ensureReference(src: string, timeoutMs = 300_000): Promise<ReferencePeer> {
   const dir = join(CACHE_ROOT, 'peers', 'mcp-compliance');
   const marker = join(dir, '.prepared');
-  const want = createHash('sha256').update(readFileSync(join(src, 'package.json'))).update(readFileSync(join(src, 'dist', 'index.js'))).digest('hex').slice(0, 16);
-  const peer = (): ReferencePeer => ({ cli: join(dir, 'dist', 'index.js'), version: (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version });
+  const want = createHash('sha256')
+    .update(readFileSync(join(src, 'package.json')))
+    .update(readFileSync(join(src, 'dist', 'index.js')))
+    .digest('hex')
+    .slice(0, 16);
+  const peer = (): ReferencePeer => ({
+    cli: join(dir, 'dist', 'index.js'),
+    version: (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version,
+  });
   const ready = () => existsSync(marker) && readFileSync(marker, 'utf8').trim() === want;
   if (ready()) return peer();
   mkdirSync(dirname(dir), { recursive: true });
@@ -96,7 +110,8 @@ export async function ensureReference(src: string, timeoutMs = 300_000): Promise
   try {
     cpSync(src, tmp, { recursive: true, filter: (p) => !p.includes(`${src}/node_modules`) });
     const r = await run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: tmp, timeoutMs });
-    if (r.exitCode !== 0) throw new Error(`preparing the reference prober failed (npm install exit ${r.exitCode}): ${lastLines(r.stdout + r.stderr)}`);
+    if (r.exitCode !== 0)
+      throw new Error(`preparing the reference prober failed (npm install exit ${r.exitCode}): ${lastLines(r.stdout + r.stderr)}`);
     writeFileSync(join(tmp, '.prepared'), `${want}\n`);
     if (ready()) return peer(); // a concurrent preparation won
     rmSync(dir, { recursive: true, force: true });
@@ -122,8 +137,16 @@ export interface ReferenceReport {
 }
 
 /** The reference prober on a stdio server: its report and wall time (a report it cannot write is an error naming its output). */
-export async function runReference(peer: ReferencePeer, server: StdioServer, timeoutMs = 120_000): Promise<{ report: ReferenceReport; run: ProbeRun }> {
-  const r = await run(process.execPath, [peer.cli, 'test', '--format', 'json', '--no-color', '--', server.command, ...server.args], { cwd: dirname(dirname(peer.cli)), env: { ...process.env, ...server.env, NO_COLOR: '1' }, timeoutMs });
+export async function runReference(
+  peer: ReferencePeer,
+  server: StdioServer,
+  timeoutMs = 120_000,
+): Promise<{ report: ReferenceReport; run: ProbeRun }> {
+  const r = await run(process.execPath, [peer.cli, 'test', '--format', 'json', '--no-color', '--', server.command, ...server.args], {
+    cwd: dirname(dirname(peer.cli)),
+    env: { ...process.env, ...server.env, NO_COLOR: '1' },
+    timeoutMs,
+  });
   try {
     return { report: JSON.parse(r.stdout) as ReferenceReport, run: r };
   } catch {
@@ -141,8 +164,16 @@ export interface ComplyReport {
 }
 
 /** `mcpgauge comply --format json --spec-version <rev>` (the built CLI) on a stdio server. */
-export async function runComply(server: StdioServer, spec = '2025-11-25', timeoutMs = 120_000): Promise<{ report: ComplyReport; run: ProbeRun }> {
-  const r = await run(process.execPath, [join(REPO_ROOT, 'bin', 'mcpgauge.mjs'), 'comply', '--format', 'json', '--spec-version', spec, '--', server.command, ...server.args], { cwd: REPO_ROOT, env: { ...process.env, ...server.env }, timeoutMs });
+export async function runComply(
+  server: StdioServer,
+  spec = '2025-11-25',
+  timeoutMs = 120_000,
+): Promise<{ report: ComplyReport; run: ProbeRun }> {
+  const r = await run(
+    process.execPath,
+    [join(REPO_ROOT, 'bin', 'mcpgauge.mjs'), 'comply', '--format', 'json', '--spec-version', spec, '--', server.command, ...server.args],
+    { cwd: REPO_ROOT, env: { ...process.env, ...server.env }, timeoutMs },
+  );
   try {
     return { report: JSON.parse(r.stdout) as ComplyReport, run: r };
   } catch {

@@ -18,7 +18,10 @@ const checksDir = fileURLToPath(new URL('../../pipeline/comply/checks/', import.
 
 describe('comply catalog registry', () => {
   it('every file under checks/ is in the catalog, once', () => {
-    const files = readdirSync(checksDir).filter((f) => f.endsWith('.ts') && f !== 'index.ts').map((f) => f.slice(0, -3)).sort();
+    const files = readdirSync(checksDir)
+      .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
+      .map((f) => f.slice(0, -3))
+      .sort();
     const ids = CATALOG.map((c) => c.meta.id).sort();
     assert.deepEqual(ids, files, 'check id = file name, and every file is registered');
     assert.equal(new Set(ids).size, ids.length);
@@ -28,7 +31,11 @@ describe('comply catalog registry', () => {
     const missing = CATALOG.filter((c) => !(c.meta.knob in KNOBS)).map((c) => `${c.meta.id} -> ${c.meta.knob}`);
     assert.deepEqual(missing, [], 'checks whose knob does not exist in pipeline/fixture/breaks/');
     const used = new Set(CATALOG.flatMap((c) => [c.meta.knob, ...(c.meta.moreKnobs ?? [])]));
-    assert.deepEqual(CATALOG.flatMap((c) => (c.meta.moreKnobs ?? []).filter((k) => !(k in KNOBS))), [], 'moreKnobs that do not exist');
+    assert.deepEqual(
+      CATALOG.flatMap((c) => (c.meta.moreKnobs ?? []).filter((k) => !(k in KNOBS))),
+      [],
+      'moreKnobs that do not exist',
+    );
     const unused = Object.keys(KNOBS).filter((k) => k !== 'none' && k !== 'per-request' && !used.has(k));
     assert.deepEqual(unused, [], 'knobs no check claims');
   });
@@ -48,8 +55,14 @@ describe('comply catalog registry', () => {
     for (const c of CATALOG) {
       const m = c.meta;
       assert.match(m.spec.url, /^https:\/\/modelcontextprotocol\.io\/specification\/(2025-11-25|2026-07-28)\//, m.id);
-      if (m.severity === 'best-practice') assert.match(m.spec.requirement, /MUST|SHOULD|MAY|best practice/i, `${m.id}: a best-practice check says so or cites a rule`);
-      else assert.match(m.spec.requirement, /MUST|SHOULD|MAY|required|no normative keyword/, `${m.id}: the requirement names the normative word (or says it has none)`);
+      if (m.severity === 'best-practice')
+        assert.match(m.spec.requirement, /MUST|SHOULD|MAY|best practice/i, `${m.id}: a best-practice check says so or cites a rule`);
+      else
+        assert.match(
+          m.spec.requirement,
+          /MUST|SHOULD|MAY|required|no normative keyword/,
+          `${m.id}: the requirement names the normative word (or says it has none)`,
+        );
       assert.ok(['direct', 'json-rpc', 'inferred'].includes(m.basis), `${m.id}: basis`);
       assert.ok(CATEGORIES.includes(m.category));
       assert.ok(m.fix.length > 10, `${m.id}: fix text`);
@@ -69,8 +82,32 @@ describe('comply catalog registry', () => {
           revision: '2026-07-28',
           wire: 'stdio',
           results: CATALOG.map((c) => ({ id: c.meta.id, status: 'pass', code: 'pass', detail: '', meta: c.meta })),
-          conformance: { score: null, grade: null, coverage: 0, required: { passed: 0, evaluated: 0 }, optional: { passed: 0, evaluated: 0 }, evaluated: 0, applicable: 0, uncapped: null, cap: null, capApplied: true, failingMust: [] },
-          security: { score: null, grade: null, coverage: 0, required: { passed: 0, evaluated: 0 }, optional: { passed: 0, evaluated: 0 }, evaluated: 0, applicable: 0, uncapped: null, cap: null, capApplied: true, failingMust: [] },
+          conformance: {
+            score: null,
+            grade: null,
+            coverage: 0,
+            required: { passed: 0, evaluated: 0 },
+            optional: { passed: 0, evaluated: 0 },
+            evaluated: 0,
+            applicable: 0,
+            uncapped: null,
+            cap: null,
+            capApplied: true,
+            failingMust: [],
+          },
+          security: {
+            score: null,
+            grade: null,
+            coverage: 0,
+            required: { passed: 0, evaluated: 0 },
+            optional: { passed: 0, evaluated: 0 },
+            evaluated: 0,
+            applicable: 0,
+            uncapped: null,
+            cap: null,
+            capApplied: true,
+            failingMust: [],
+          },
           categories: [],
           serverInfo: { name: null, version: null, capabilities: {} },
           warnings: [],

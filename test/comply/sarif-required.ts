@@ -27,7 +27,19 @@ export const SARIF_REQUIRED_SCHEMA = {
                   name: { type: 'string' },
                   version: { type: 'string' },
                   informationUri: { type: 'string', format: 'uri' },
-                  rules: { type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, helpUri: { type: 'string' }, shortDescription: { $ref: '#/$defs/message' }, fullDescription: { $ref: '#/$defs/message' } } } },
+                  rules: {
+                    type: 'array',
+                    items: {
+                      type: 'object',
+                      required: ['id'],
+                      properties: {
+                        id: { type: 'string' },
+                        helpUri: { type: 'string' },
+                        shortDescription: { $ref: '#/$defs/message' },
+                        fullDescription: { $ref: '#/$defs/message' },
+                      },
+                    },
+                  },
                 },
               },
             },
@@ -43,11 +55,26 @@ export const SARIF_REQUIRED_SCHEMA = {
                 ruleIndex: { type: 'integer', minimum: 0 },
                 level: { enum: ['none', 'note', 'warning', 'error'] },
                 message: { $ref: '#/$defs/message' },
-                locations: { type: 'array', items: { type: 'object', properties: { physicalLocation: { type: 'object', required: ['artifactLocation'], properties: { artifactLocation: { type: 'object', required: ['uri'], properties: { uri: { type: 'string' } } } } } } } },
+                locations: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: {
+                      physicalLocation: {
+                        type: 'object',
+                        required: ['artifactLocation'],
+                        properties: { artifactLocation: { type: 'object', required: ['uri'], properties: { uri: { type: 'string' } } } },
+                      },
+                    },
+                  },
+                },
               },
             },
           },
-          invocations: { type: 'array', items: { type: 'object', required: ['executionSuccessful'], properties: { executionSuccessful: { type: 'boolean' } } } },
+          invocations: {
+            type: 'array',
+            items: { type: 'object', required: ['executionSuccessful'], properties: { executionSuccessful: { type: 'boolean' } } },
+          },
         },
       },
     },

@@ -38,9 +38,23 @@ describe('security probes: safe on real servers, evidence-only', { concurrency: 
     writeFileSync(join(tmp, 'keep.txt'), 'unchanged\n');
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-    const { report, recording } = await comply({ kind: 'stdio', command: process.execPath, args: [FS_ENTRY, tmp], env }, { ...OPTS, invasive: true });
-    const tools = new Map(((recording.evidence[0].exchanges.find((e) => e.probe === 'tools-list')?.response?.messages[0] as undefined | { result?: { tools?: Array<{ name: string; annotations?: { readOnlyHint?: boolean } }> } })?.result?.tools ?? []).map((t) => [t.name, t]));
-    assert.ok([...tools.values()].some((t) => t.annotations?.readOnlyHint === false), 'the server lists write tools (the case this test is about)');
+    const { report, recording } = await comply(
+      { kind: 'stdio', command: process.execPath, args: [FS_ENTRY, tmp], env },
+      { ...OPTS, invasive: true },
+    );
+    const tools = new Map(
+      (
+        (
+          recording.evidence[0].exchanges.find((e) => e.probe === 'tools-list')?.response?.messages[0] as
+            | undefined
+            | { result?: { tools?: Array<{ name: string; annotations?: { readOnlyHint?: boolean } }> } }
+        )?.result?.tools ?? []
+      ).map((t) => [t.name, t]),
+    );
+    assert.ok(
+      [...tools.values()].some((t) => t.annotations?.readOnlyHint === false),
+      'the server lists write tools (the case this test is about)',
+    );
     const calls = calledTools(recording.evidence[0]);
     assert.ok(calls.length >= 5, `payload probes were sent (${calls.length})`);
     for (const c of calls) assert.equal(tools.get(c.tool)?.annotations?.readOnlyHint, true, `${c.probe} called ${c.tool}`);
@@ -53,7 +67,10 @@ describe('security probes: safe on real servers, evidence-only', { concurrency: 
   it('--no-invasive sends no payload, no undeclared arguments and no burst', async () => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-    const { recording, report } = await comply({ kind: 'stdio', command: process.execPath, args: [FS_ENTRY, tmp], env }, { ...OPTS, invasive: false });
+    const { recording, report } = await comply(
+      { kind: 'stdio', command: process.execPath, args: [FS_ENTRY, tmp], env },
+      { ...OPTS, invasive: false },
+    );
     assert.deepEqual(calledTools(recording.evidence[0]), []);
     const r = report.runs[0].results.find((x) => x.id === 'security-command-injection')!;
     assert.equal(r.status, 'not_evaluable');
@@ -73,11 +90,31 @@ describe('security probes: safe on real servers, evidence-only', { concurrency: 
   it('the target picker takes only read-only tools, fills required arguments from the schema, prefers path/URL arguments', () => {
     const str = { type: 'string' };
     const tools = [
-      { name: 'write_file', annotations: { readOnlyHint: false }, inputSchema: { type: 'object', properties: { path: str, content: str }, required: ['path', 'content'] } },
+      {
+        name: 'write_file',
+        annotations: { readOnlyHint: false },
+        inputSchema: { type: 'object', properties: { path: str, content: str }, required: ['path', 'content'] },
+      },
       { name: 'delete_all', inputSchema: { type: 'object', properties: { query: str } } },
-      { name: 'search', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { limit: { type: 'integer', minimum: 1 }, query: str }, required: ['limit', 'query'] } },
-      { name: 'read', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { path: str, mode: { type: 'string', enum: ['text', 'hex'] } }, required: ['path', 'mode'] } },
-      { name: 'fetch', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { url: { type: 'string', format: 'uri' } }, required: ['url'] } },
+      {
+        name: 'search',
+        annotations: { readOnlyHint: true },
+        inputSchema: { type: 'object', properties: { limit: { type: 'integer', minimum: 1 }, query: str }, required: ['limit', 'query'] },
+      },
+      {
+        name: 'read',
+        annotations: { readOnlyHint: true },
+        inputSchema: {
+          type: 'object',
+          properties: { path: str, mode: { type: 'string', enum: ['text', 'hex'] } },
+          required: ['path', 'mode'],
+        },
+      },
+      {
+        name: 'fetch',
+        annotations: { readOnlyHint: true },
+        inputSchema: { type: 'object', properties: { url: { type: 'string', format: 'uri' } }, required: ['url'] },
+      },
     ];
     assert.deepEqual(pickInjectionTarget(tools, 'path'), { tool: 'read', arg: 'path', base: { mode: 'text' } });
     assert.deepEqual(pickInjectionTarget(tools, 'url'), { tool: 'fetch', arg: 'url', base: {} });
@@ -86,17 +123,25 @@ describe('security probes: safe on real servers, evidence-only', { concurrency: 
   });
 
   it('a Bearer challenge is read into its parameters; other schemes are not Bearer', () => {
-    assert.deepEqual(bearerChallenge('Bearer resource_metadata="https://a/.well-known/oauth-protected-resource/mcp", scope="mcp files", error=invalid_token'), {
-      resource_metadata: 'https://a/.well-known/oauth-protected-resource/mcp',
-      scope: 'mcp files',
-      error: 'invalid_token',
-    });
+    assert.deepEqual(
+      bearerChallenge(
+        'Bearer resource_metadata="https://a/.well-known/oauth-protected-resource/mcp", scope="mcp files", error=invalid_token',
+      ),
+      {
+        resource_metadata: 'https://a/.well-known/oauth-protected-resource/mcp',
+        scope: 'mcp files',
+        error: 'invalid_token',
+      },
+    );
     assert.equal(bearerChallenge('Basic realm="x"'), null);
     assert.equal(bearerChallenge(undefined), null);
   });
 
   it('the fixture with every security knob of the tool-input kind on stdio: each injection check fails with its evidence', async () => {
-    const [r] = await stdioRuns('2026-07-28', { ...FEATURES, FIXTURE_BREAK: 'command-injection,sql-injection,path-traversal,ssrf-internal' });
+    const [r] = await stdioRuns('2026-07-28', {
+      ...FEATURES,
+      FIXTURE_BREAK: 'command-injection,sql-injection,path-traversal,ssrf-internal',
+    });
     for (const id of ['security-command-injection', 'security-sql-injection', 'security-path-traversal', 'security-ssrf-internal']) {
       const x = r.results.find((y) => y.id === id)!;
       assert.equal(x.status, 'fail', `${id}: ${x.detail}`);

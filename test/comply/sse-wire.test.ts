@@ -33,7 +33,10 @@ describe('legacy HTTP+SSE wire', { concurrency: 1, timeout: 120_000 }, () => {
   it('knobs named on the stream flip their checks over the SSE wire, and nothing else fails', async () => {
     const [r] = await urlRuns(fx.url, ['2025-11-25'], { 'X-Fixture-Break': 'mojibake-output,unknown-method-ok,sse-non-jsonrpc-data' });
     assert.equal(r.wire, 'sse');
-    const failed = r.results.filter((x) => x.status === 'fail').map((x) => x.id).sort();
+    const failed = r.results
+      .filter((x) => x.status === 'fail')
+      .map((x) => x.id)
+      .sort();
     assert.deepEqual(failed, ['error-unknown-method', 'transport-sse-data-jsonrpc', 'transport-unicode-roundtrip']);
   });
 });

@@ -22,12 +22,18 @@ describe('comply on a server that cannot start', { concurrency: 2, timeout: 120_
   it('terminal: the root cause with the stderr error line; no fix, no era-probe warning, no green bar; exit 2 naming the cause', async () => {
     const r = await cli(['--', process.execPath, MISSING]);
     assert.equal(r.code, 2, r.err);
-    assert.match(r.out, /root cause: the server exited with code 1 before answering any request; its stderr: Error: Cannot find module '.*no-such-server\.js'/);
+    assert.match(
+      r.out,
+      /root cause: the server exited with code 1 before answering any request; its stderr: Error: Cannot find module '.*no-such-server\.js'/,
+    );
     assert.doesNotMatch(r.out, /fix:/, 'no fix for a server that never started');
     assert.doesNotMatch(r.out, /must tolerate unknown requests before initialize/, 'no era-probe warning that follows from it');
     assert.doesNotMatch(r.out, /█/, 'no green bar: nothing was exchanged');
     assert.doesNotMatch(r.out, /Node\.js v\d+ *$/m, 'the runtime banner is not the quoted cause');
-    assert.match(r.err, /^mcpgauge comply: nothing gradable on 2025-11-25\/stdio: the server exited with code 1 before answering any request; its stderr: Error: Cannot find module/m);
+    assert.match(
+      r.err,
+      /^mcpgauge comply: nothing gradable on 2025-11-25\/stdio: the server exited with code 1 before answering any request; its stderr: Error: Cannot find module/m,
+    );
   });
 
   it('json and markdown say the same; every --out prints where it wrote', async () => {
@@ -40,7 +46,8 @@ describe('comply on a server that cannot start', { concurrency: 2, timeout: 120_
     const run = JSON.parse(readFileSync(json, 'utf8')).runs[0];
     assert.match(run.startFailure, /exited with code 1 before answering/);
     assert.deepEqual(run.warnings.length, 1);
-    for (const id of ['stdio-framing', 'stdio-stdout-clean']) assert.equal(run.results.find((x: { id: string }) => x.id === id).status, 'not_applicable', id);
+    for (const id of ['stdio-framing', 'stdio-stdout-clean'])
+      assert.equal(run.results.find((x: { id: string }) => x.id === id).status, 'not_applicable', id);
     const text = readFileSync(md, 'utf8');
     assert.match(text, /\*\*Root cause:\*\* the server exited with code 1/);
     assert.doesNotMatch(text, /Fix:/);
@@ -50,15 +57,36 @@ describe('comply on a server that cannot start', { concurrency: 2, timeout: 120_
     const html = join(tmp, 'crash.html');
     const json = join(tmp, 'crash.json');
     // the fixture with a break knob: it answers, and some checks fail
-    const r = await cli(['--spec-version', '2025-11-25', '--out', `html=${html},json=${json}`, '--', process.execPath, ...FIXTURE_ARGV, '--transport', 'stdio'], { FIXTURE_BREAK: 'stdout-banner' });
+    const r = await cli(
+      [
+        '--spec-version',
+        '2025-11-25',
+        '--out',
+        `html=${html},json=${json}`,
+        '--',
+        process.execPath,
+        ...FIXTURE_ARGV,
+        '--transport',
+        'stdio',
+      ],
+      { FIXTURE_BREAK: 'stdout-banner' },
+    );
     assert.notEqual(r.code, 2, r.err);
     assert.match(r.err, /comply: wrote html /);
     const rep = JSON.parse(readFileSync(json, 'utf8'));
     const failing = rep.runs[0].results.filter((x: { status: string }) => x.status === 'fail');
     assert.ok(failing.length > 0, 'the break knob made a check fail');
     const page = readFileSync(html, 'utf8');
-    for (const f of failing) assert.ok(page.includes(f.meta.fix.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')) || page.includes(f.meta.fix), `html has the fix of ${f.id}`);
-    for (const run of rep.runs) for (const g of [run.conformance, run.security]) assert.ok(!(g.cap === null && g.capApplied), `cap ${g.cap} with capApplied ${g.capApplied}`);
+    for (const f of failing)
+      assert.ok(
+        page.includes(
+          f.meta.fix.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
+        ) || page.includes(f.meta.fix),
+        `html has the fix of ${f.id}`,
+      );
+    for (const run of rep.runs)
+      for (const g of [run.conformance, run.security])
+        assert.ok(!(g.cap === null && g.capApplied), `cap ${g.cap} with capApplied ${g.capApplied}`);
   });
 
   it('--list --format json is JSON', async () => {

@@ -80,14 +80,24 @@ describe('security-tls-required', { timeout: 300_000 }, () => {
       // auth mode, the token passed with --auth, and a user header holding a canary on every run:
       // the plain-http probe must carry neither
       const env = { ...FEATURES, ...AUTH_MODE, ...tlsEnv(cert) };
-      const args = (rec: string) => (spec: string) => ['--auth', `Bearer ${AUTH_TOKEN}`, '-H', `X-Canary: ${CANARY}`, '--record', join(cert.dir, `${rec}-${spec}.json`)];
+      const args = (rec: string) => (spec: string) => [
+        '--auth',
+        `Bearer ${AUTH_TOKEN}`,
+        '-H',
+        `X-Canary: ${CANARY}`,
+        '--record',
+        join(cert.dir, `${rec}-${spec}.json`),
+      ];
       clean = await tlsRuns(SPECS, cert.cert, env, ['--stateless'], args('clean'));
       broken = await tlsRuns(SPECS, cert.cert, { ...env, FIXTURE_BREAK: 'tls-plain-too' }, ['--stateless'], args('broken'));
     });
     after(() => cert?.cleanup());
 
     it('clean https fixture: passes on both eras (plain http on its port is refused)', () => {
-      assert.deepEqual(clean.map((r) => r.revision), [...SPECS]);
+      assert.deepEqual(
+        clean.map((r) => r.revision),
+        [...SPECS],
+      );
       for (const r of clean) assert.equal(mine(r).status, 'pass', `${r.revision}: ${mine(r).detail}`);
       for (const r of clean) assert.match(mine(r).detail, /refused/);
     });
@@ -99,7 +109,9 @@ describe('security-tls-required', { timeout: 300_000 }, () => {
       for (const [i, r] of broken.entries()) {
         const before = verdicts(clean[i]);
         const after = verdicts(r);
-        const changed = Object.keys(before).filter((id) => id !== ID && before[id] !== after[id]).map((id) => `${id}: ${before[id]} -> ${after[id]}`);
+        const changed = Object.keys(before)
+          .filter((id) => id !== ID && before[id] !== after[id])
+          .map((id) => `${id}: ${before[id]} -> ${after[id]}`);
         assert.deepEqual(changed, [], r.revision);
         assert.equal(Object.keys(after).length, Object.keys(before).length);
       }
@@ -114,16 +126,27 @@ describe('security-tls-required', { timeout: 300_000 }, () => {
         const plain = ex.find((e) => e.probe === 'tls-plain');
         assert.ok(plain?.response, `${spec}: the plain-http probe got an answer from the broken fixture`);
         const names = Object.keys(plain.request.http!.headers).map((h) => h.toLowerCase());
-        assert.ok(!names.includes('authorization') && !names.includes('x-canary') && !names.includes('mcp-session-id'), `${spec}: ${names.join(', ')}`);
+        assert.ok(
+          !names.includes('authorization') && !names.includes('x-canary') && !names.includes('mcp-session-id'),
+          `${spec}: ${names.join(', ')}`,
+        );
         const hs = Object.keys(ex.find((e) => e.probe === 'handshake')!.request.http!.headers).map((h) => h.toLowerCase());
-        assert.ok(hs.includes('authorization') && hs.includes('x-canary'), `${spec}: the https handshake carried the user headers (${hs.join(', ')})`);
+        assert.ok(
+          hs.includes('authorization') && hs.includes('x-canary'),
+          `${spec}: the https handshake carried the user headers (${hs.join(', ')})`,
+        );
       }
     });
   });
 
   it('plain http redirected with 308: to the https URL passes, to an http URL fails', { skip: TLS_SKIP }, async () => {
     const cert = makeCert();
-    const fx = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env: { ...FEATURES, ...tlsEnv(cert) }, readyTimeoutMs: 60_000 });
+    const fx = await startFixtureProcess({
+      transport: 'streamable-http',
+      args: ['--stateless'],
+      env: { ...FEATURES, ...tlsEnv(cert) },
+      readyTimeoutMs: 60_000,
+    });
     const toHttps = await redirectFront(fx.port, (p) => `https://127.0.0.1:${p}/mcp`);
     const toHttp = await redirectFront(fx.port, (p) => `http://127.0.0.1:${p}/elsewhere`);
     try {
@@ -156,7 +179,17 @@ describe('security-tls-required', { timeout: 300_000 }, () => {
     const fx = await startFixtureProcess({ transport: 'streamable-http', args: ['--stateless'], env: FEATURES, readyTimeoutMs: 60_000 });
     let rec: Recording;
     try {
-      ({ recording: rec } = await comply({ kind: 'http', url: fx.url, headers: {} }, { spec: '2026-07-28', timeoutMs: 15_000, startupTimeoutMs: 60_000, selection: { only: [], skip: [] }, invasive: false, secrets: [] }));
+      ({ recording: rec } = await comply(
+        { kind: 'http', url: fx.url, headers: {} },
+        {
+          spec: '2026-07-28',
+          timeoutMs: 15_000,
+          startupTimeoutMs: 60_000,
+          selection: { only: [], skip: [] },
+          invasive: false,
+          secrets: [],
+        },
+      ));
     } finally {
       await fx.stop();
     }

@@ -52,9 +52,22 @@ export function parseDoc(text: string): Doc {
   let table: Row['table'] | 'map' | null = null;
   let header: string[] | null = null;
   for (const line of text.split('\n')) {
-    if (line.startsWith('## ')) [table, header] = [/^## Disagreements/.test(line) ? 'disagreements' : /^## Agreements/.test(line) ? 'agreements' : /^## Check map/.test(line) ? 'map' : null, null];
+    if (line.startsWith('## '))
+      [table, header] = [
+        /^## Disagreements/.test(line)
+          ? 'disagreements'
+          : /^## Agreements/.test(line)
+            ? 'agreements'
+            : /^## Check map/.test(line)
+              ? 'map'
+              : null,
+        null,
+      ];
     if (!table || !line.startsWith('|')) continue;
-    const cells = line.slice(1, -1).split('|').map((c) => c.trim());
+    const cells = line
+      .slice(1, -1)
+      .split('|')
+      .map((c) => c.trim());
     if (!header) {
       header = cells;
       for (const c of table === 'map' ? MAP_COLUMNS : COLUMNS) assert.ok(header.includes(c), `column "${c}" in the ${table} table`);
@@ -69,7 +82,16 @@ export function parseDoc(text: string): Doc {
       map.set(ref, ids(col('mcpgauge check')));
       continue;
     }
-    rows.push({ targets: col('target').split(',').map((t) => t.trim()), ours: ids(col('mcpgauge check')), ourVerdict: col('mcpgauge'), theirs: ids(col('reference check')), theirVerdict: col('reference'), table });
+    rows.push({
+      targets: col('target')
+        .split(',')
+        .map((t) => t.trim()),
+      ours: ids(col('mcpgauge check')),
+      ourVerdict: col('mcpgauge'),
+      theirs: ids(col('reference check')),
+      theirVerdict: col('reference'),
+      table,
+    });
   }
   return { rows, map };
 }
@@ -106,14 +128,22 @@ export function compare(target: string, ours: Map<string, string>, theirs: Map<s
     const mine = doc.map.get(id)!;
     const [o, t] = [ourV(mine), passed ? 'pass' : 'fail'];
     const agree = o === t || (passed && (o === 'not graded' || o === '—'));
-    if (!agree && !listed.some((r) => r.table === 'disagreements' && r.theirs.includes(id))) problems.push(`${target}: ${id} (reference ${t}) vs ${mine.join(', ') || 'no mcpgauge check'} (mcpgauge ${o}) is not listed under Disagreements`);
+    if (!agree && !listed.some((r) => r.table === 'disagreements' && r.theirs.includes(id)))
+      problems.push(
+        `${target}: ${id} (reference ${t}) vs ${mine.join(', ') || 'no mcpgauge check'} (mcpgauge ${o}) is not listed under Disagreements`,
+      );
   }
-  for (const [id, status] of ours) if (status === 'fail' && !listed.some((r) => r.ours.includes(id) && failsOurs(r))) problems.push(`${target}: mcpgauge fails ${id}, the doc does not account for it`);
+  for (const [id, status] of ours)
+    if (status === 'fail' && !listed.some((r) => r.ours.includes(id) && failsOurs(r)))
+      problems.push(`${target}: mcpgauge fails ${id}, the doc does not account for it`);
   for (const r of listed) {
     const [o, t] = [ourV(r.ours), theirV(r.theirs)];
-    if (o !== verdictOf(r.ourVerdict)) problems.push(`${target}: the doc says mcpgauge ${verdictOf(r.ourVerdict)} on ${r.ours.join(', ')}, measured ${o}`);
-    if (t !== verdictOf(r.theirVerdict)) problems.push(`${target}: the doc says reference ${verdictOf(r.theirVerdict)} on ${r.theirs.join(', ') || '—'}, measured ${t}`);
-    if (r.table === 'disagreements' && o === t) problems.push(`${target}: listed under Disagreements, but both sides measured ${o} (${r.ours.join(', ')})`);
+    if (o !== verdictOf(r.ourVerdict))
+      problems.push(`${target}: the doc says mcpgauge ${verdictOf(r.ourVerdict)} on ${r.ours.join(', ')}, measured ${o}`);
+    if (t !== verdictOf(r.theirVerdict))
+      problems.push(`${target}: the doc says reference ${verdictOf(r.theirVerdict)} on ${r.theirs.join(', ') || '—'}, measured ${t}`);
+    if (r.table === 'disagreements' && o === t)
+      problems.push(`${target}: listed under Disagreements, but both sides measured ${o} (${r.ours.join(', ')})`);
   }
   return problems;
 }
@@ -126,7 +156,11 @@ describe('docs/comply-vs-reference.md', () => {
       assert.ok(r.ours.length, `a row without an mcpgauge check: ${JSON.stringify(r)}`);
       for (const id of r.ours) assert.ok(known.has(id), `${id} is not an mcpgauge check`);
     }
-    for (const t of TARGETS) assert.ok(rows.some((r) => r.targets.includes(t)), `${t} has no row`);
+    for (const t of TARGETS)
+      assert.ok(
+        rows.some((r) => r.targets.includes(t)),
+        `${t} has no row`,
+      );
     assert.ok(map.size >= 40, `check map rows: ${map.size}`);
     for (const [ref, mine] of map) for (const id of mine) assert.ok(known.has(id), `check map: ${ref} -> ${id}, not an mcpgauge check`);
   });
@@ -134,29 +168,65 @@ describe('docs/comply-vs-reference.md', () => {
     const anchors = loadAnchors();
     const urls = [...new Set([...text.matchAll(/https:\/\/modelcontextprotocol\.io\/specification\/[^\s)|]+/g)].map((m) => m[0]))];
     assert.ok(urls.length >= 10, `spec URLs: ${urls.length}`);
-    assert.deepEqual(urls.map((u) => [u, anchorProblem(u, anchors)]).filter(([, p]) => p), []);
+    assert.deepEqual(
+      urls.map((u) => [u, anchorProblem(u, anchors)]).filter(([, p]) => p),
+      [],
+    );
   });
   it('states the mcpgauge failures real-servers.test.ts checks live, and accounts for each', () => {
     for (const t of TARGETS) {
       const failing = new Set(REAL_DEVIATIONS[t]);
-      for (const r of rows.filter((x) => x.targets.includes(t) && failsOurs(x))) for (const id of r.ours) assert.ok(failing.has(id), `${t}: the doc says mcpgauge fails ${id}, the deviation list does not`);
-      for (const id of failing) assert.ok(rows.some((r) => r.targets.includes(t) && r.ours.includes(id) && failsOurs(r)), `${t}: mcpgauge fails ${id}, the doc does not account for it`);
+      for (const r of rows.filter((x) => x.targets.includes(t) && failsOurs(x)))
+        for (const id of r.ours) assert.ok(failing.has(id), `${t}: the doc says mcpgauge fails ${id}, the deviation list does not`);
+      for (const id of failing)
+        assert.ok(
+          rows.some((r) => r.targets.includes(t) && r.ours.includes(id) && failsOurs(r)),
+          `${t}: mcpgauge fails ${id}, the doc does not account for it`,
+        );
     }
   });
   it('the comparison finds a planted disagreement and a contradicted row', () => {
-    const ours = new Map([['error-invalid-cursor', 'fail'], ['tools-list', 'pass']]);
-    const theirs = new Map([['error-invalid-cursor', true], ['tools-list', false], ['made-up-test', true]]);
-    const doc: Doc = { map: new Map([['error-invalid-cursor', ['error-invalid-cursor']], ['tools-list', ['tools-list']]]), rows: [{ targets: ['x'], ours: ['error-invalid-cursor'], ourVerdict: 'fail', theirs: ['error-invalid-cursor'], theirVerdict: 'fail', table: 'disagreements' }] };
+    const ours = new Map([
+      ['error-invalid-cursor', 'fail'],
+      ['tools-list', 'pass'],
+    ]);
+    const theirs = new Map([
+      ['error-invalid-cursor', true],
+      ['tools-list', false],
+      ['made-up-test', true],
+    ]);
+    const doc: Doc = {
+      map: new Map([
+        ['error-invalid-cursor', ['error-invalid-cursor']],
+        ['tools-list', ['tools-list']],
+      ]),
+      rows: [
+        {
+          targets: ['x'],
+          ours: ['error-invalid-cursor'],
+          ourVerdict: 'fail',
+          theirs: ['error-invalid-cursor'],
+          theirVerdict: 'fail',
+          table: 'disagreements',
+        },
+      ],
+    };
     assert.deepEqual(compare('x', ours, theirs, doc), [
       'x: tools-list (reference fail) vs tools-list (mcpgauge pass) is not listed under Disagreements',
-      'x: the reference ran made-up-test, which the doc\'s check map does not name',
+      "x: the reference ran made-up-test, which the doc's check map does not name",
       'x: the doc says reference fail on error-invalid-cursor, measured pass',
     ]);
   });
 });
 
 const src = referenceSource();
-describe('measured: the reference prober and mcpgauge comply on the npm reference servers over stdio', { concurrency: 2, timeout: 300_000, skip: src ? false : 'the reference prober is not beside this checkout (../shared/peers/mcp-compliance; MCPGAUGE_PEERS_SRC overrides); see ../shared/peers/README.md' }, () => {
+describe('measured: the reference prober and mcpgauge comply on the npm reference servers over stdio', {
+  concurrency: 2,
+  timeout: 300_000,
+  skip: src
+    ? false
+    : 'the reference prober is not beside this checkout (../shared/peers/mcp-compliance; MCPGAUGE_PEERS_SRC overrides); see ../shared/peers/README.md',
+}, () => {
   let peer: ReferencePeer;
   const dirs: string[] = [];
   before(async () => {
@@ -182,9 +252,18 @@ describe('measured: the reference prober and mcpgauge comply on the npm referenc
       const failed = theirs.report.tests.filter((x) => !x.passed).map((x) => x.id);
       const ourFails = run.results.filter((x) => x.status === 'fail').map((x) => x.id);
       const graded = run.results.filter((x) => x.status === 'pass' || x.status === 'fail').length;
-      t.diagnostic(`reference ${theirs.report.toolVersion}: ${theirs.report.grade} (${theirs.report.score}), ${theirs.report.tests.length} tests, ${failed.length} failed [${failed.join(', ')}], wall ${theirs.run.wallMs.toFixed(0)} ms`);
-      t.diagnostic(`mcpgauge comply: ${run.conformance.grade} (${run.conformance.score}), ${graded} graded of ${run.results.length}, ${ourFails.length} failed [${ourFails.join(', ')}], wall ${ours.run.wallMs.toFixed(0)} ms`);
-      const problems = compare(target, new Map(run.results.map((x) => [x.id, x.status])), new Map(theirs.report.tests.map((x) => [x.id, x.passed])), { rows, map });
+      t.diagnostic(
+        `reference ${theirs.report.toolVersion}: ${theirs.report.grade} (${theirs.report.score}), ${theirs.report.tests.length} tests, ${failed.length} failed [${failed.join(', ')}], wall ${theirs.run.wallMs.toFixed(0)} ms`,
+      );
+      t.diagnostic(
+        `mcpgauge comply: ${run.conformance.grade} (${run.conformance.score}), ${graded} graded of ${run.results.length}, ${ourFails.length} failed [${ourFails.join(', ')}], wall ${ours.run.wallMs.toFixed(0)} ms`,
+      );
+      const problems = compare(
+        target,
+        new Map(run.results.map((x) => [x.id, x.status])),
+        new Map(theirs.report.tests.map((x) => [x.id, x.passed])),
+        { rows, map },
+      );
       assert.deepEqual(problems, [], 'docs/comply-vs-reference.md disagrees with the measured verdicts');
     });
   }

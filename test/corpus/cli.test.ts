@@ -14,7 +14,11 @@ after(() => tmp.cleanup());
 
 function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -43,19 +47,36 @@ test('corpus CLI: validate, info, fetch, freeze refusal and --help, with one-lin
   const port = (probe.address() as { port: number }).port;
   await new Promise((r) => probe.close(r));
   // two at a time: the machine is shared
-  const [validate, info] = await Promise.all([run(['corpus', 'validate', corpus, '--golden', golden]), run(['corpus', 'info', corpus, '--json'])]);
+  const [validate, info] = await Promise.all([
+    run(['corpus', 'validate', corpus, '--golden', golden]),
+    run(['corpus', 'info', corpus, '--json']),
+  ]);
   const [invalid, fetchNoNet] = await Promise.all([
     run(['corpus', 'validate', bad, '--golden', golden, '--format', 'mcpgauge']),
     run(['corpus', 'fetch', '--cache', join(tmp.dir, 'cache-a'), '--timeout-ms', '1500'], { HF_ENDPOINT: `http://127.0.0.1:${port}` }),
   ]);
-  const [fetchMirror, freezeAgain] = await Promise.all([run(['corpus', 'fetch', '--from', mirror, '--cache', join(tmp.dir, 'cache-b')]), run(['corpus', 'freeze', '--version', 'corpus-npm4-v1'])]);
+  const [fetchMirror, freezeAgain] = await Promise.all([
+    run(['corpus', 'fetch', '--from', mirror, '--cache', join(tmp.dir, 'cache-b')]),
+    run(['corpus', 'freeze', '--version', 'corpus-npm4-v1']),
+  ]);
 
   assert.equal(validate.code, 0, validate.stderr);
-  assert.equal(validate.stdout, 'ok: corpus-npm4-v1 (mcpgauge): 37 tools, 4 servers, 37 with schema\nok: golden golden-npm4-v1: 72 queries, 141 labels (3: 70, 2: 16, 1: 35, 0: 20), 37/37 tools primary somewhere\n');
+  assert.equal(
+    validate.stdout,
+    'ok: corpus-npm4-v1 (mcpgauge): 37 tools, 4 servers, 37 with schema\nok: golden golden-npm4-v1: 72 queries, 141 labels (3: 70, 2: 16, 1: 35, 0: 20), 37/37 tools primary somewhere\n',
+  );
 
   assert.equal(info.code, 0, info.stderr);
-  const j = JSON.parse(info.stdout) as { corpus: { version: string; committed: boolean }; tool_count: number; servers: Record<string, number>; hygiene: { duplicate_schemas: { distinct: number } } };
-  assert.deepEqual([j.corpus.version, j.corpus.committed, j.tool_count, j.servers], ['corpus-npm4-v1', true, 37, { everything: 13, filesystem: 14, memory: 9, 'sequential-thinking': 1 }]);
+  const j = JSON.parse(info.stdout) as {
+    corpus: { version: string; committed: boolean };
+    tool_count: number;
+    servers: Record<string, number>;
+    hygiene: { duplicate_schemas: { distinct: number } };
+  };
+  assert.deepEqual(
+    [j.corpus.version, j.corpus.committed, j.tool_count, j.servers],
+    ['corpus-npm4-v1', true, 37, { everything: 13, filesystem: 14, memory: 9, 'sequential-thinking': 1 }],
+  );
   assert.equal(j.hygiene.duplicate_schemas.distinct, 28);
 
   for (const r of [invalid, fetchNoNet, freezeAgain]) {
@@ -71,7 +92,6 @@ test('corpus CLI: validate, info, fetch, freeze refusal and --help, with one-lin
 
   assert.equal(fetchMirror.code, 0, fetchMirror.stderr);
   assert.match(fetchMirror.stdout, /^livemcptool: cached .* \(3 tools, 2 servers, .*\ntoolret: skipped, not in mirror/);
-
 });
 
 test('corpus CLI: --help on every subcommand (in-process)', () => {

@@ -36,5 +36,6 @@ test('corpus formats: sniffing where two shapes meet (the earlier format wins, a
 
 test('corpus formats: the folder README names every registered format', () => {
   const readme = readFileSync(join(REPO_ROOT, 'pipeline', 'corpus', 'README.md'), 'utf8');
-  for (const f of CORPUS_FORMAT_LIST) assert.ok(readme.includes(`\`${f.format}\``), `pipeline/corpus/README.md does not name format ${f.format}`);
+  for (const f of CORPUS_FORMAT_LIST)
+    assert.ok(readme.includes(`\`${f.format}\``), `pipeline/corpus/README.md does not name format ${f.format}`);
 });

@@ -27,14 +27,24 @@ export function writeParquet(path: string, columns: Record<string, Array<string 
  * A small ToolRet folder: two tool configs (one id shared identically across both), two query
  * configs, one blank query, one query whose only label has relevance 0, NaN inside a label doc.
  */
-export function writeToolRetFixture(root: string, opts: { unknownLabel?: boolean; dupQuery?: boolean; conflictDoc?: boolean } = {}): string {
+export function writeToolRetFixture(
+  root: string,
+  opts: { unknownLabel?: boolean; dupQuery?: boolean; conflictDoc?: boolean } = {},
+): string {
   writeParquet(join(root, 'tools', 'apibank', 'train-00000.parquet'), {
     id: ['weather_get', 'calendar_add', 'shared_tool'],
-    documentation: ['{"name":"weather_get","description":"Current weather for a city"}', '{"name":"calendar_add","description":"Add an event to a calendar"}', '{"name":"shared","description":"Shared doc"}'],
+    documentation: [
+      '{"name":"weather_get","description":"Current weather for a city"}',
+      '{"name":"calendar_add","description":"Add an event to a calendar"}',
+      '{"name":"shared","description":"Shared doc"}',
+    ],
   });
   writeParquet(join(root, 'tools', 'toolbench', 'train-00000.parquet'), {
     id: ['stock_quote', 'shared_tool'],
-    documentation: ['{"name":"stock_quote","description":"Latest price for a ticker"}', opts.conflictDoc ? '{"name":"shared","description":"DIFFERENT"}' : '{"name":"shared","description":"Shared doc"}'],
+    documentation: [
+      '{"name":"stock_quote","description":"Latest price for a ticker"}',
+      opts.conflictDoc ? '{"name":"shared","description":"DIFFERENT"}' : '{"name":"shared","description":"Shared doc"}',
+    ],
   });
   writeParquet(join(root, 'queries', 'apibank', 'test-00000.parquet'), {
     id: ['apibank_q1', 'apibank_q2', 'apibank_q3', opts.dupQuery ? 'apibank_q1' : 'apibank_q4'],
@@ -64,9 +74,19 @@ export function liveFlat(overrides: Record<string, unknown> = {}): Record<string
     server_count: 2,
     tool_count: 3,
     tools: [
-      { server: 'weather', tool: 'forecast', description: 'Seven-day forecast for a place', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+      {
+        server: 'weather',
+        tool: 'forecast',
+        description: 'Seven-day forecast for a place',
+        inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      },
       { server: 'weather', tool: 'alerts', description: null, inputSchema: { type: 'object', properties: {} } },
-      { server: 'calc', tool: 'add', description: 'Adds two numbers together precisely', inputSchema: '{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}}}' },
+      {
+        server: 'calc',
+        tool: 'add',
+        description: 'Adds two numbers together precisely',
+        inputSchema: '{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}}}',
+      },
     ],
     ...overrides,
   };
@@ -84,8 +104,18 @@ export function liveMarketplace(): unknown[] {
           server_name: 'weather',
           version: '0.1.0',
           tools: [
-            { name: 'forecast', description: 'Seven-day forecast for a place', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, annotations: null },
-            { name: 'alerts', description: null, inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true, destructiveHint: null } },
+            {
+              name: 'forecast',
+              description: 'Seven-day forecast for a place',
+              inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+              annotations: null,
+            },
+            {
+              name: 'alerts',
+              description: null,
+              inputSchema: { type: 'object', properties: {} },
+              annotations: { readOnlyHint: true, destructiveHint: null },
+            },
           ],
         },
       },
@@ -94,7 +124,16 @@ export function liveMarketplace(): unknown[] {
     {
       name: 'Calc MCP',
       tools: {
-        calc: { server_name: 'calc', tools: [{ name: 'add', description: 'Adds two numbers together precisely', inputSchema: { properties: { b: { type: 'number' }, a: { type: 'number' } }, type: 'object' } }] },
+        calc: {
+          server_name: 'calc',
+          tools: [
+            {
+              name: 'add',
+              description: 'Adds two numbers together precisely',
+              inputSchema: { properties: { b: { type: 'number' }, a: { type: 'number' } }, type: 'object' },
+            },
+          ],
+        },
       },
     },
   ];

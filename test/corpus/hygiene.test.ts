@@ -34,9 +34,18 @@ test('degenerate descriptions: each rule, each tool counted once, examples in id
   assert.equal(d.count, 6);
   assert.equal(d.fraction, 6 / 8);
   assert.deepEqual(d.rules, [RULE_EMPTY, RULE_SHORT, 'description matches stub pattern ^Proxy for ']);
-  assert.deepEqual(d.by_rule.map((r) => r.count), [2, 5, 2]);
-  assert.deepEqual(d.examples.map((e) => e.tool_id), ['s:blank', 's:cjk', 's:empty', 's:short', 's:stub', 's:stubshort']);
-  assert.deepEqual(d.examples.find((e) => e.tool_id === 's:stubshort')?.rules, [RULE_SHORT, 'description matches stub pattern ^Proxy for ']);
+  assert.deepEqual(
+    d.by_rule.map((r) => r.count),
+    [2, 5, 2],
+  );
+  assert.deepEqual(
+    d.examples.map((e) => e.tool_id),
+    ['s:blank', 's:cjk', 's:empty', 's:short', 's:stub', 's:stubshort'],
+  );
+  assert.deepEqual(d.examples.find((e) => e.tool_id === 's:stubshort')?.rules, [
+    RULE_SHORT,
+    'description matches stub pattern ^Proxy for ',
+  ]);
 });
 
 test('degenerate descriptions: at most 10 examples, custom stub patterns, invalid pattern is a UserError', () => {
@@ -44,14 +53,25 @@ test('degenerate descriptions: at most 10 examples, custom stub patterns, invali
   const h = corpusHygiene(corpus(many));
   assert.equal(h.degenerate_descriptions.count, 14);
   assert.equal(h.degenerate_descriptions.examples.length, 10);
-  const h2 = corpusHygiene(corpus([tool('s:a', 'TODO: write a description for this tool'), tool('s:b', 'Proxy for something that is long enough')]), { stubPatterns: ['^TODO'] });
+  const h2 = corpusHygiene(
+    corpus([tool('s:a', 'TODO: write a description for this tool'), tool('s:b', 'Proxy for something that is long enough')]),
+    { stubPatterns: ['^TODO'] },
+  );
   assert.equal(h2.degenerate_descriptions.count, 1);
   assert.equal(h2.degenerate_descriptions.examples[0].tool_id, 's:a');
-  assert.throws(() => corpusHygiene(corpus(many), { stubPatterns: ['(unclosed'] }), (e: unknown) => e instanceof UserError && /stub pattern "\(unclosed": invalid regular expression/.test(e.message));
+  assert.throws(
+    () => corpusHygiene(corpus(many), { stubPatterns: ['(unclosed'] }),
+    (e: unknown) => e instanceof UserError && /stub pattern "\(unclosed": invalid regular expression/.test(e.message),
+  );
 });
 
 test('schema sizes: bytes of canonical schema and property counts (n, mean, p50, p95, max)', () => {
-  const tools = [tool('a:one', 'long enough description one', S1), tool('a:two', 'long enough description two', S2), tool('a:three', 'long enough description three', S3), tool('a:none', 'long enough description none')];
+  const tools = [
+    tool('a:one', 'long enough description one', S1),
+    tool('a:two', 'long enough description two', S2),
+    tool('a:three', 'long enough description three', S3),
+    tool('a:none', 'long enough description none'),
+  ];
   const h = corpusHygiene(corpus(tools));
   const b1 = Buffer.byteLength(canonicalJson(S1));
   const b2 = Buffer.byteLength(canonicalJson(S2));
@@ -79,10 +99,13 @@ test('duplicate schemas: canonical equality, distinct count, sharing tools, larg
   assert.equal(d.distinct, 3);
   assert.equal(d.tools_sharing, 5);
   assert.equal(d.groups, 2);
-  assert.deepEqual(d.largest.map((g) => [g.tool_count, g.bytes, g.tool_ids]), [
-    [3, 77, ['a:p1', 'a:p2', 'b:p3']],
-    [2, 33, ['b:e1', 'c:e2']],
-  ]);
+  assert.deepEqual(
+    d.largest.map((g) => [g.tool_count, g.bytes, g.tool_ids]),
+    [
+      [3, 77, ['a:p1', 'a:p2', 'b:p3']],
+      [2, 33, ['b:e1', 'c:e2']],
+    ],
+  );
   assert.match(d.largest[0].schema_sha256, /^[0-9a-f]{12}$/);
 });
 

@@ -24,8 +24,20 @@ async function rejects(p: Promise<unknown>, ...patterns: RegExp[]) {
 }
 
 const TOOLS: ToolRecord[] = [
-  { tool_id: 'b:zeta', server: 'b', tool: 'zeta', description: 'Zeta does the last thing in order', inputSchema: { type: 'object', properties: { x: { type: 'integer' } } } },
-  { tool_id: 'a:alpha', server: 'a', tool: 'alpha', description: 'Alpha does the first thing in order', annotations: { readOnlyHint: true } },
+  {
+    tool_id: 'b:zeta',
+    server: 'b',
+    tool: 'zeta',
+    description: 'Zeta does the last thing in order',
+    inputSchema: { type: 'object', properties: { x: { type: 'integer' } } },
+  },
+  {
+    tool_id: 'a:alpha',
+    server: 'a',
+    tool: 'alpha',
+    description: 'Alpha does the first thing in order',
+    annotations: { readOnlyHint: true },
+  },
 ];
 
 function frozenText(version = 'corpus-test-v1', tools = TOOLS) {
@@ -42,7 +54,10 @@ test('frozen corpus: round trip, sorted canonical records, descriptor', async ()
   assert.equal(c.version, 'corpus-test-v1');
   assert.equal(c.id, 'corpus-test-v1');
   assert.equal(c.committed, false);
-  assert.deepEqual(c.tools.map((t) => t.tool_id), ['a:alpha', 'b:zeta']);
+  assert.deepEqual(
+    c.tools.map((t) => t.tool_id),
+    ['a:alpha', 'b:zeta'],
+  );
   assert.deepEqual(c.tools[0].annotations, { readOnlyHint: true });
   assert.equal(c.tools[0].inputSchema, undefined);
   assert.deepEqual(c.tools[1].inputSchema, { properties: { x: { type: 'integer' } }, type: 'object' });
@@ -60,24 +75,45 @@ test('frozen corpus: the committed corpus-npm4-v1 loads', async () => {
 
 test('frozen corpus: bad input names file, JSON path and reason', async () => {
   const good = JSON.parse(frozenText());
-  await rejects(loadCorpus(file('{"format": "mcpgauge-corpus", ', 'corpus-test-v1.tools.json')), /corpus-test-v1\.tools\.json: \$: malformed JSON/);
+  await rejects(
+    loadCorpus(file('{"format": "mcpgauge-corpus", ', 'corpus-test-v1.tools.json')),
+    /corpus-test-v1\.tools\.json: \$: malformed JSON/,
+  );
   await rejects(loadCorpus(file('', 'corpus-test-v1.tools.json')), /\$: malformed JSON: file is empty/);
-  await rejects(loadCorpus(file({ ...good, tool_count: 3 }, 'corpus-test-v1.tools.json')), /\$\.tool_count: header says 3 tools, rows have 2/);
-  await rejects(loadCorpus(file({ ...good, server_count: 1 }, 'corpus-test-v1.tools.json')), /\$\.server_count: header says 1 servers, rows have 2/);
+  await rejects(
+    loadCorpus(file({ ...good, tool_count: 3 }, 'corpus-test-v1.tools.json')),
+    /\$\.tool_count: header says 3 tools, rows have 2/,
+  );
+  await rejects(
+    loadCorpus(file({ ...good, server_count: 1 }, 'corpus-test-v1.tools.json')),
+    /\$\.server_count: header says 1 servers, rows have 2/,
+  );
   await rejects(loadCorpus(file(good, 'corpus-other-v9.tools.json')), /\$\.version: version "corpus-test-v1" does not match the file name/);
   await rejects(loadCorpus(file({ ...good, extra: 1 }, 'corpus-test-v1.tools.json')), /\$\.extra: unknown key/);
-  await rejects(loadCorpus(file({ ...good, format_version: 2 }, 'corpus-test-v1.tools.json')), /\$\.format_version: unsupported format_version 2/);
+  await rejects(
+    loadCorpus(file({ ...good, format_version: 2 }, 'corpus-test-v1.tools.json')),
+    /\$\.format_version: unsupported format_version 2/,
+  );
   const dup = { ...good, tools: [good.tools[0], good.tools[0], good.tools[1]], tool_count: 3 };
-  await rejects(loadCorpus(file(dup, 'corpus-test-v1.tools.json')), /\$\.tools\[1\]: duplicate tool_id "a:alpha" \(first at \$\.tools\[0\]\)/);
+  await rejects(
+    loadCorpus(file(dup, 'corpus-test-v1.tools.json')),
+    /\$\.tools\[1\]: duplicate tool_id "a:alpha" \(first at \$\.tools\[0\]\)/,
+  );
   const edited = structuredClone(good);
   edited.tools[0].description = 'hand edited';
   await rejects(loadCorpus(file(edited, 'corpus-test-v1.tools.json')), /\$\.tools_sha256: does not match the tools/);
   const badId = structuredClone(good);
   badId.tools[1].tool_id = 'b:other';
-  await rejects(loadCorpus(file(badId, 'corpus-test-v1.tools.json')), /\$\.tools\[1\]\.tool_id: tool_id "b:other" does not equal server:tool "b:zeta"/);
+  await rejects(
+    loadCorpus(file(badId, 'corpus-test-v1.tools.json')),
+    /\$\.tools\[1\]\.tool_id: tool_id "b:other" does not equal server:tool "b:zeta"/,
+  );
   const badSchema = structuredClone(good);
   badSchema.tools[1].inputSchema = [1, 2];
-  await rejects(loadCorpus(file(badSchema, 'corpus-test-v1.tools.json')), /\$\.tools\[1\]\.inputSchema: inputSchema must be a JSON object, got array/);
+  await rejects(
+    loadCorpus(file(badSchema, 'corpus-test-v1.tools.json')),
+    /\$\.tools\[1\]\.inputSchema: inputSchema must be a JSON object, got array/,
+  );
   await rejects(loadCorpus(join(tmp.dir, 'missing.json')), /missing\.json: cannot read corpus \(ENOENT\)/);
 });
 
@@ -96,13 +132,24 @@ test('mcpproxy v1 (no schemas) and v2 (schemas) load; tools sorted, schemas cano
   );
   assert.equal(v1.format, 'mcpproxy-v1');
   assert.equal(v1.version, 'corpus_v1');
-  assert.deepEqual(v1.tools.map((t) => t.tool_id), ['fetch:fetch', 'time:now']);
+  assert.deepEqual(
+    v1.tools.map((t) => t.tool_id),
+    ['fetch:fetch', 'time:now'],
+  );
   assert.ok(v1.tools.every((t) => t.inputSchema === undefined));
 
   const v2 = await loadCorpus(
     file({
       version: 'corpus_v2@2026-07-14',
-      tools: [{ tool_id: 'fetch:fetch', server: 'fetch', tool: 'fetch', description: 'Fetches a URL', schema: { type: 'object', required: ['url'], properties: { url: { type: 'string' } } } }],
+      tools: [
+        {
+          tool_id: 'fetch:fetch',
+          server: 'fetch',
+          tool: 'fetch',
+          description: 'Fetches a URL',
+          schema: { type: 'object', required: ['url'], properties: { url: { type: 'string' } } },
+        },
+      ],
     }),
   );
   assert.equal(v2.format, 'mcpproxy-v2');
@@ -112,10 +159,16 @@ test('mcpproxy v1 (no schemas) and v2 (schemas) load; tools sorted, schemas cano
 test('mcpproxy: bad input', async () => {
   const t = (over: Record<string, unknown> = {}) => ({ tool_id: 'a:x', server: 'a', tool: 'x', description: 'desc for x', ...over });
   await rejects(loadCorpus(file({ tools: [] }), { format: 'mcpproxy' }), /\$\.tools: corpus has no tools/);
-  await rejects(loadCorpus(file({ tools: [t({ schema: { type: 'object' } }), t({ tool_id: 'a:y', tool: 'y' })] })), /\$\.tools\[1\]\.schema: schema is missing \(1 of 2 tools have one/);
+  await rejects(
+    loadCorpus(file({ tools: [t({ schema: { type: 'object' } }), t({ tool_id: 'a:y', tool: 'y' })] })),
+    /\$\.tools\[1\]\.schema: schema is missing \(1 of 2 tools have one/,
+  );
   await rejects(loadCorpus(file({ tools: [t({ schema: {} })] })), /\$\.tools\[0\]\.schema: schema must be a non-empty object, got \{\}/);
   await rejects(loadCorpus(file({ tools: [t(), t()] })), /\$\.tools\[1\]: duplicate tool_id "a:x"/);
-  await rejects(loadCorpus(file({ tools: [t({ description: 7 })] })), /\$\.tools\[0\]\.description: description must be a string, got number/);
+  await rejects(
+    loadCorpus(file({ tools: [t({ description: 7 })] })),
+    /\$\.tools\[0\]\.description: description must be a string, got number/,
+  );
   await rejects(loadCorpus(file({ tools: [t({ server: '' })] })), /\$\.tools\[0\]\.server: server must be a non-empty string/);
   await rejects(loadCorpus(file({ tools: [t({ tool_id: 'a:zzz' })] })), /does not equal server:tool "a:x"/);
 });
@@ -128,9 +181,16 @@ test('LiveMCPTool flattened and marketplace shapes load to identical tools', asy
   assert.equal(flat.version, 'livemcptool@ddea2d24');
   assert.equal(flat.license, 'Apache-2.0');
   assert.match(flat.attribution ?? '', /arXiv:2508\.01780/);
-  assert.deepEqual(flat.tools.map((t) => t.tool_id), ['calc:add', 'weather:alerts', 'weather:forecast']);
+  assert.deepEqual(
+    flat.tools.map((t) => t.tool_id),
+    ['calc:add', 'weather:alerts', 'weather:forecast'],
+  );
   assert.equal(flat.tools[1].description, '', 'null description becomes ""');
-  assert.deepEqual(flat.tools[0].inputSchema, { properties: { a: { type: 'number' }, b: { type: 'number' } }, type: 'object' }, 'string schema parsed');
+  assert.deepEqual(
+    flat.tools[0].inputSchema,
+    { properties: { a: { type: 'number' }, b: { type: 'number' } }, type: 'object' },
+    'string schema parsed',
+  );
 
   const market = await loadCorpus(file(liveMarketplace()));
   assert.equal(market.format, 'livemcptool');
@@ -145,7 +205,10 @@ test('LiveMCPTool marketplace: identical duplicate rows collapse, conflicting on
   assert.equal(c.tools.length, 3);
   const conflict = structuredClone(m[0]) as { tools: { weather: { tools: Array<{ description: string }> } } };
   conflict.tools.weather.tools[0].description = 'something else';
-  await rejects(loadCorpus(file([...m, conflict])), /\$\[3\]\.tools\.weather\.tools\[0\]: duplicate tool "weather:forecast" differs from the one at \$\[0\]\.tools\.weather\.tools\[0\]/);
+  await rejects(
+    loadCorpus(file([...m, conflict])),
+    /\$\[3\]\.tools\.weather\.tools\[0\]: duplicate tool "weather:forecast" differs from the one at \$\[0\]\.tools\.weather\.tools\[0\]/,
+  );
   await rejects(loadCorpus(file([{ name: 'x', tools: [] }])), /\$\[0\]\.tools: expected an object mapping server name/);
   await rejects(loadCorpus(file([{ name: 'x' }])), /\$: marketplace array holds no tools/);
 });
@@ -199,7 +262,15 @@ test('loadCorpus: unknown shapes and wrong explicit formats are one-line errors'
 test('tools/list dump: a real server-memory answer (JSON-RPC response over stdio) loads to the same tools as the frozen corpus', async () => {
   const { connectMcp } = await import('../../pipeline/mcp/client.ts');
   const { REPO_ROOT } = await import('../../pipeline/constants.ts');
-  const conn = await connectMcp({ kind: 'stdio', command: process.execPath, args: [join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')], env: { MEMORY_FILE_PATH: join(tmp.dir, 'mem.jsonl') } }, { timeoutMs: 60_000 });
+  const conn = await connectMcp(
+    {
+      kind: 'stdio',
+      command: process.execPath,
+      args: [join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')],
+      env: { MEMORY_FILE_PATH: join(tmp.dir, 'mem.jsonl') },
+    },
+    { timeoutMs: 60_000 },
+  );
   let tools: unknown[];
   try {
     tools = (await conn.listAllTools()).map((t) => t as unknown);
@@ -214,7 +285,10 @@ test('tools/list dump: a real server-memory answer (JSON-RPC response over stdio
   const frozen = await loadCorpus(join(REPO_ROOT, 'datasets', 'corpus-npm4-v1.tools.json'));
   const fromFreeze = frozen.tools.filter((t) => t.server === 'memory');
   assert.ok(fromFreeze.length >= 9);
-  assert.deepEqual(c.tools.map((t) => t.tool_id), fromFreeze.map((t) => t.tool_id));
+  assert.deepEqual(
+    c.tools.map((t) => t.tool_id),
+    fromFreeze.map((t) => t.tool_id),
+  );
   for (const t of c.tools) {
     const f = fromFreeze.find((x) => x.tool_id === t.tool_id)!;
     assert.equal(canonicalJson(t.inputSchema), canonicalJson(f.inputSchema), t.tool_id);
@@ -227,15 +301,38 @@ test('tools/list dump: a real server-memory answer (JSON-RPC response over stdio
 });
 
 test('tools/list dump: one page, an error response, bad tools are one-line errors naming the JSON path', async () => {
-  const tool = (over: Record<string, unknown> = {}) => ({ name: 'read', description: 'Read a thing', inputSchema: { type: 'object' }, ...over });
-  await rejects(loadCorpus(file({ tools: [tool()], nextCursor: 'abc' }, 's.json')), /\$\.nextCursor: the dump is one page of a paginated tools\/list/);
-  await rejects(loadCorpus(file({ jsonrpc: '2.0', id: 1, result: { tools: [tool()] }, error: { code: -1 } }, 's.json')), /\$\.error: the dump is a JSON-RPC error response/);
+  const tool = (over: Record<string, unknown> = {}) => ({
+    name: 'read',
+    description: 'Read a thing',
+    inputSchema: { type: 'object' },
+    ...over,
+  });
+  await rejects(
+    loadCorpus(file({ tools: [tool()], nextCursor: 'abc' }, 's.json')),
+    /\$\.nextCursor: the dump is one page of a paginated tools\/list/,
+  );
+  await rejects(
+    loadCorpus(file({ jsonrpc: '2.0', id: 1, result: { tools: [tool()] }, error: { code: -1 } }, 's.json')),
+    /\$\.error: the dump is a JSON-RPC error response/,
+  );
   await rejects(loadCorpus(file({ tools: [] }, 's.json'), { format: 'tools-list' }), /\$\.tools: the dump lists no tools/);
-  await rejects(loadCorpus(file({ tools: [tool({ inputSchema: undefined })] }, 's.json')), /\$\.tools\[0\]\.inputSchema: inputSchema must be an object \(MCP requires one\), got undefined/);
-  await rejects(loadCorpus(file({ jsonrpc: '2.0', id: 1, result: { tools: [tool(), tool()] } }, 's.json')), /\$\.result\.tools\[1\]: duplicate tool_id "s:read"/);
-  await rejects(loadCorpus(file({ tools: [tool({ name: 7 })] }, 's.json'), { format: 'tools-list' }), /\$\.tools\[0\]\.name: name must be a string, got number/);
+  await rejects(
+    loadCorpus(file({ tools: [tool({ inputSchema: undefined })] }, 's.json')),
+    /\$\.tools\[0\]\.inputSchema: inputSchema must be an object \(MCP requires one\), got undefined/,
+  );
+  await rejects(
+    loadCorpus(file({ jsonrpc: '2.0', id: 1, result: { tools: [tool(), tool()] } }, 's.json')),
+    /\$\.result\.tools\[1\]: duplicate tool_id "s:read"/,
+  );
+  await rejects(
+    loadCorpus(file({ tools: [tool({ name: 7 })] }, 's.json'), { format: 'tools-list' }),
+    /\$\.tools\[0\]\.name: name must be a string, got number/,
+  );
   // a description may be absent in MCP: loaded as empty, not an error
   assert.equal((await loadCorpus(file({ tools: [tool({ description: undefined })] }, 's.json'))).tools[0].description, '');
   // an mcpproxy file (tool_id on every row) is never taken for a dump
-  assert.equal((await loadCorpus(file({ tools: [{ tool_id: 'a:x', server: 'a', tool: 'x', description: 'desc for x' }] }))).format, 'mcpproxy-v1');
+  assert.equal(
+    (await loadCorpus(file({ tools: [{ tool_id: 'a:x', server: 'a', tool: 'x', description: 'desc for x' }] }))).format,
+    'mcpproxy-v1',
+  );
 });

@@ -27,7 +27,10 @@ test('ToolRet parquet shards -> Corpus + GoldenSet with counted drops', async ()
   assert.equal(corpus.version, 'toolret@unknown-revision');
   assert.equal(corpus.committed, false);
   assert.match(corpus.license, /unstated upstream/);
-  assert.deepEqual(corpus.tools.map((t) => t.tool_id), ['apibank:calendar_add', 'apibank:shared_tool', 'apibank:weather_get', 'toolbench:stock_quote']);
+  assert.deepEqual(
+    corpus.tools.map((t) => t.tool_id),
+    ['apibank:calendar_add', 'apibank:shared_tool', 'apibank:weather_get', 'toolbench:stock_quote'],
+  );
   assert.equal(corpus.tools[2].server, 'apibank');
   assert.equal(corpus.tools[2].tool, 'weather_get');
   assert.equal(corpus.tools[2].description, '{"name":"weather_get","description":"Current weather for a city"}');
@@ -42,7 +45,14 @@ test('ToolRet parquet shards -> Corpus + GoldenSet with counted drops', async ()
   );
   assert.equal(golden.corpus_version, corpus.version);
   assert.deepEqual(
-    { rows: info.tool_rows, collapsed: info.duplicate_tools_collapsed, qrows: info.query_rows, empty: info.dropped_empty_queries, unscoreable: info.dropped_unscoreable, neg: info.dropped_labels_below_1 },
+    {
+      rows: info.tool_rows,
+      collapsed: info.duplicate_tools_collapsed,
+      qrows: info.query_rows,
+      empty: info.dropped_empty_queries,
+      unscoreable: info.dropped_unscoreable,
+      neg: info.dropped_labels_below_1,
+    },
     { rows: 5, collapsed: 1, qrows: 5, empty: 1, unscoreable: 1, neg: 1 },
   );
   // the same folder through the generic entry points
@@ -59,7 +69,13 @@ test('ToolRet: revisions come from FETCH.json when present', async () => {
   const dir = writeToolRetFixture(join(tmp.dir, 'withmanifest', 'toolret'));
   writeFileSync(
     join(dir, 'FETCH.json'),
-    JSON.stringify({ dataset: 'toolret', parts: [{ repo: 'mangopy/ToolRet-Tools', revision: 'e06c38c75612b6536bd959e08cdd345894aba6a7', files: [] }, { repo: 'mangopy/ToolRet-Queries', revision: 'b8c76ad3349ff17497b6bdb28bb5b8f61a0f6445', files: [] }] }),
+    JSON.stringify({
+      dataset: 'toolret',
+      parts: [
+        { repo: 'mangopy/ToolRet-Tools', revision: 'e06c38c75612b6536bd959e08cdd345894aba6a7', files: [] },
+        { repo: 'mangopy/ToolRet-Queries', revision: 'b8c76ad3349ff17497b6bdb28bb5b8f61a0f6445', files: [] },
+      ],
+    }),
   );
   const { corpus, golden } = await loadToolRet(dir);
   assert.equal(corpus.version, 'toolret@e06c38c7');
@@ -67,9 +83,15 @@ test('ToolRet: revisions come from FETCH.json when present', async () => {
 });
 
 test('ToolRet: bad input is a one-line error naming shard, row and reason', async () => {
-  await rejects(loadToolRet(writeToolRetFixture(join(tmp.dir, 'b1'), { unknownLabel: true })), /queries\/apibank\/test-00000\.parquet: \$\[1\]\.labels\[1\]\.id: 1 label\(s\) name no tool in the ToolRet tools \(revisions out of sync\?\): apibank_q2 -> no_such_tool/);
+  await rejects(
+    loadToolRet(writeToolRetFixture(join(tmp.dir, 'b1'), { unknownLabel: true })),
+    /queries\/apibank\/test-00000\.parquet: \$\[1\]\.labels\[1\]\.id: 1 label\(s\) name no tool in the ToolRet tools \(revisions out of sync\?\): apibank_q2 -> no_such_tool/,
+  );
   await rejects(loadToolRet(writeToolRetFixture(join(tmp.dir, 'b2'), { dupQuery: true })), /\$\[3\]\.id: duplicate query id "apibank_q1"/);
-  await rejects(loadToolRet(writeToolRetFixture(join(tmp.dir, 'b3'), { conflictDoc: true })), /toolbench\/train-00000\.parquet: \$\[1\]\.documentation: tool id "shared_tool" also at .* with different documentation/);
+  await rejects(
+    loadToolRet(writeToolRetFixture(join(tmp.dir, 'b3'), { conflictDoc: true })),
+    /toolbench\/train-00000\.parquet: \$\[1\]\.documentation: tool id "shared_tool" also at .* with different documentation/,
+  );
 
   const b4 = writeToolRetFixture(join(tmp.dir, 'b4'));
   writeParquet(join(b4, 'tools', 'apibank', 'train-00000.parquet'), { id: ['x'], doc: ['y'] });
@@ -84,7 +106,11 @@ test('ToolRet: bad input is a one-line error naming shard, row and reason', asyn
   await rejects(loadToolRet(b6), /\$\[1\]\.documentation: tool "blank" has blank documentation/);
 
   const b7 = writeToolRetFixture(join(tmp.dir, 'b7'));
-  writeParquet(join(b7, 'queries', 'toolbench', 'test-00000.parquet'), { id: ['q'], query: ['text'], labels: ['[{"id":"stock_quote","relevance":7}]'] });
+  writeParquet(join(b7, 'queries', 'toolbench', 'test-00000.parquet'), {
+    id: ['q'],
+    query: ['text'],
+    labels: ['[{"id":"stock_quote","relevance":7}]'],
+  });
   await rejects(loadToolRet(b7), /\$\[0\]\.labels\[0\]\.relevance: query "q": relevance must be an integer 0\.\.3, got 7/);
 
   const b8 = writeToolRetFixture(join(tmp.dir, 'b8'));

@@ -8,7 +8,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, } from 'node:path';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { DiffResult } from '../../pipeline/diff/compare.ts';
 
@@ -38,7 +38,10 @@ test('diff: two identical offline runs pass (exit 0), every figure unchanged', (
   assert.equal(d.summary.regression, 0);
   assert.equal(d.summary.unchanged, d.rows.length);
   assert.ok(d.rows.some((x) => x.kind === 'retrieval' && x.old_ci95));
-  assert.ok(d.identity.some((l) => l.startsWith('golden golden-npm4-v2')), d.identity.join('\n'));
+  assert.ok(
+    d.identity.some((l) => l.startsWith('golden golden-npm4-v2')),
+    d.identity.join('\n'),
+  );
 });
 
 test('diff: a worse live run is flagged (exit 1) with the retrieval drop outside the CI; markdown + JSON written', () => {

@@ -17,11 +17,28 @@ import { buildProgram } from '../../pipeline/cli.ts';
 import { REPO_ROOT } from '../../pipeline/constants.ts';
 
 /** The pages checked: the README and every page directly in docs/. */
-const PAGES = ['README.md', ...readdirSync(join(REPO_ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(REPO_ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 /** A backticked span is taken for a repository path when it starts with one of these (generated folders such as results/, dist/, .cache/ are not). */
 const PATH_ROOTS = /^(pipeline|arms|datasets|scripts|test|docs|bin|reports-template|docker|\.ci)\/[\w./-]*$/;
-const TOP_FILES = new Set(['Makefile', 'Dockerfile', 'README.md', 'package.json', 'package-lock.json', 'gate.config.json', 'docker-compose.yml', 'docker-compose.host.yml', 'tsconfig.json', 'tsconfig.build.json']);
+const TOP_FILES = new Set([
+  'Makefile',
+  'Dockerfile',
+  'README.md',
+  'package.json',
+  'package-lock.json',
+  'gate.config.json',
+  'docker-compose.yml',
+  'docker-compose.host.yml',
+  'tsconfig.json',
+  'tsconfig.build.json',
+]);
 /** Not a file: a placeholder inside a path (`corpus-npm4-vN.tools.json`), a gate cell id (`docker/2025-11-25`). */
 const PLACEHOLDER = /-vN\b|^[\w-]+\/\d{4}-\d{2}-\d{2}$/;
 
@@ -108,21 +125,38 @@ export function checkPage(page: string, md: string, root: string, program: Comma
     for (const c of mcpgaugeCalls(code)) {
       const cmd = program.commands.find((k) => k.name() === c.cmd);
       if (!cmd) {
-        problems.push({ page, line: no, what: `\`mcpgauge ${c.cmd}\`: no such command (commands: ${program.commands.map((k) => k.name()).join(', ')})` });
+        problems.push({
+          page,
+          line: no,
+          what: `\`mcpgauge ${c.cmd}\`: no such command (commands: ${program.commands.map((k) => k.name()).join(', ')})`,
+        });
         continue;
       }
       let leaf = cmd;
       if (cmd.commands.length && c.sub) {
         const sub = cmd.commands.find((k) => k.name() === c.sub);
         if (sub) leaf = sub;
-        else if (!cmd.options.some((o) => o.long !== '--version' && o.long !== '--help')) problems.push({ page, line: no, what: `\`mcpgauge ${c.cmd} ${c.sub}\`: no such subcommand (${cmd.commands.map((k) => k.name()).join(', ')})` });
+        else if (!cmd.options.some((o) => o.long !== '--version' && o.long !== '--help'))
+          problems.push({
+            page,
+            line: no,
+            what: `\`mcpgauge ${c.cmd} ${c.sub}\`: no such subcommand (${cmd.commands.map((k) => k.name()).join(', ')})`,
+          });
       }
       if (!flags) continue;
       // the command's own words: before a `--` (a stdio server's command line) and a `#` comment, quoted parts (another program's flags) dropped
-      const own = c.rest.split(/\s--(?:\s|$)/)[0].split(/\s#/)[0].replace(/"[^"]*"|'[^']*'/g, ' ');
+      const own = c.rest
+        .split(/\s--(?:\s|$)/)[0]
+        .split(/\s#/)[0]
+        .replace(/"[^"]*"|'[^']*'/g, ' ');
       const known = longOptions(leaf);
       for (const f of own.match(/(?<![\w-])--[a-z][\w-]*/g) ?? []) {
-        if (!known.has(f)) problems.push({ page, line: no, what: `\`mcpgauge ${leaf === cmd ? cmd.name() : `${cmd.name()} ${leaf.name()}`}\` has no option ${f}` });
+        if (!known.has(f))
+          problems.push({
+            page,
+            line: no,
+            what: `\`mcpgauge ${leaf === cmd ? cmd.name() : `${cmd.name()} ${leaf.name()}`}\` has no option ${f}`,
+          });
       }
     }
   };
@@ -147,7 +181,8 @@ export function checkPage(page: string, md: string, root: string, program: Comma
         problems.push({ page, line: no, what: `link ${target}: ${relative(root, file)} does not exist` });
         continue;
       }
-      if (anchor && file.endsWith('.md') && !anchors(file).has(anchor)) problems.push({ page, line: no, what: `link ${target}: ${relative(root, file)} has no heading #${anchor}` });
+      if (anchor && file.endsWith('.md') && !anchors(file).has(anchor))
+        problems.push({ page, line: no, what: `link ${target}: ${relative(root, file)} has no heading #${anchor}` });
     }
     for (const m of text.matchAll(/`([^`]+)`/g)) {
       const span = m[1].trim();
@@ -175,7 +210,8 @@ test('README.md: at most 200 lines, the two set-up commands, a committed screens
   const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
   const lines = readme.split('\n').length - (readme.endsWith('\n') ? 1 : 0);
   assert.ok(lines <= 200, `README.md has ${lines} lines (at most 200: detail goes to docs/)`);
-  for (const c of ['make bench-discovery', 'make test']) assert.ok(readme.includes(`\n${c} `), `README.md shows \`${c}\` in its set-up block`);
+  for (const c of ['make bench-discovery', 'make test'])
+    assert.ok(readme.includes(`\n${c} `), `README.md shows \`${c}\` in its set-up block`);
   const img = /!\[[^\]]*\]\((docs\/img\/[^)]+\.png)\)/.exec(readme);
   assert.ok(img, 'README.md shows the dashboard screenshot (docs/img/*.png)');
   const size = statSync(join(REPO_ROOT, img![1])).size;
@@ -214,6 +250,10 @@ test('the checker reports a planted bad link, anchor, path, command, subcommand,
     /^`mcpgauge bench` has no option --no-such-flag$/,
   ];
   assert.equal(found.length, expect.length, found.join('\n'));
-  for (const re of expect) assert.ok(found.some((w) => re.test(w)), `not reported: ${re}\n${found.join('\n')}`);
+  for (const re of expect)
+    assert.ok(
+      found.some((w) => re.test(w)),
+      `not reported: ${re}\n${found.join('\n')}`,
+    );
   assert.equal(slugOf('Release QA: `make gate` (`mcpgauge gate`)'), 'release-qa-make-gate-mcpgauge-gate');
 });

@@ -13,9 +13,17 @@ test('the committed gate.config.json is valid, names every cell, and every non-d
   const c = loadGateConfig(join(REPO, 'gate.config.json'));
   assert.deepEqual(Object.keys(c.cells).sort(), [...CELL_IDS].sort());
   for (const [id, cell] of Object.entries(c.cells)) assert.equal(cell.required, !id.startsWith('docker/'), id);
-  assert.deepEqual(STEPS.map((s) => s.meta.order), STEPS.map((_, i) => i + 1), 'steps are listed in order');
+  assert.deepEqual(
+    STEPS.map((s) => s.meta.order),
+    STEPS.map((_, i) => i + 1),
+    'steps are listed in order',
+  );
   const schema = JSON.parse(readFileSync(join(REPO, 'datasets', 'schemas', 'gate.config.schema.json'), 'utf8'));
-  assert.deepEqual(schema.properties.steps.propertyNames.enum, STEPS.map((s) => s.meta.name), 'the schema names every step of the graph');
+  assert.deepEqual(
+    schema.properties.steps.propertyNames.enum,
+    STEPS.map((s) => s.meta.name),
+    'the schema names every step of the graph',
+  );
 });
 
 test('the step graph: needs point at earlier steps; a failure blocks only its dependents', () => {
@@ -47,14 +55,28 @@ test('unknown keys and bad values: one line naming the file and the field, exit 
     ['fresh_ms too small', (c) => (c.timeouts.fresh_ms = 10), /\/timeouts\/fresh_ms must be >= 100/],
     ['unknown cell', (c) => (c.cells['ftp/2025-11-25'] = { required: true }), /\/cells/],
     ['bad tokenizer', (c) => (c.budgets.tokenizer = 'gpt2'), /\/budgets\/tokenizer must be equal to one of the allowed values/],
-    ['bad compliance grade', (c) => (c.compliance = { min_grade: 'Z' }), /\/compliance\/min_grade must be equal to one of the allowed values/],
+    [
+      'bad compliance grade',
+      (c) => (c.compliance = { min_grade: 'Z' }),
+      /\/compliance\/min_grade must be equal to one of the allowed values/,
+    ],
     ['unknown step', (c) => (c.steps = { metta: { required: false } }), /\/steps/],
     ['bad step entry', (c) => (c.steps = { meta: { required: 'no' } }), /\/steps\/meta\/required must be boolean/],
-    ['unknown compliance key', (c) => (c.compliance = { min_grade: 'B', grade: 'A' }), /\/compliance must NOT have additional properties \("grade"\)/],
+    [
+      'unknown compliance key',
+      (c) => (c.compliance = { min_grade: 'B', grade: 'A' }),
+      /\/compliance must NOT have additional properties \("grade"\)/,
+    ],
   ];
   // timeouts.fresh_ms is optional: absent in the committed file, the default applies
   assert.equal(base.timeouts.fresh_ms, DEFAULT_FRESH_MS);
-  assert.equal(validateGateConfig(raw((c) => (c.timeouts.fresh_ms = 1500)), 'x.json').timeouts.fresh_ms, 1500);
+  assert.equal(
+    validateGateConfig(
+      raw((c) => (c.timeouts.fresh_ms = 1500)),
+      'x.json',
+    ).timeouts.fresh_ms,
+    1500,
+  );
   for (const [what, patch, re] of bad) {
     assert.throws(
       () => validateGateConfig(raw(patch), 'x.json'),

@@ -53,7 +53,19 @@ describe('the docker cell on a real engine', { skip: process.env.CI === 'true' ?
       required(c);
       c.timeouts.recovery_ms = 6000;
     };
-    const r = await runGateCli(['--cells', CELL, '--no-fixture-grade', '--proxy-cmd', `${GATEWAY} --break no-respawn`, '--proxy-config-template', REFERENCE_TEMPLATE], {}, { patch });
+    const r = await runGateCli(
+      [
+        '--cells',
+        CELL,
+        '--no-fixture-grade',
+        '--proxy-cmd',
+        `${GATEWAY} --break no-respawn`,
+        '--proxy-config-template',
+        REFERENCE_TEMPLATE,
+      ],
+      {},
+      { patch },
+    );
     try {
       assertRedExactly(r, { [CELL]: 'crash' });
       const cell = r.report!.cells[0];
@@ -70,7 +82,11 @@ describe('the docker cell on a real engine', { skip: process.env.CI === 'true' ?
     assert.equal(spawnSync('docker', ['tag', fixtureImage(), tag]).status, 0);
     try {
       const config = testConfig(dir, required);
-      const child = spawn(process.execPath, [BIN, 'gate', '--config', config, '--out', join(dir, 'out'), '--cells', CELL, '--no-fixture-grade'], { cwd: REPO, env: { ...process.env, CI: 'true', [FIXTURE_IMAGE_ENV]: tag, TMPDIR: dir }, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        [BIN, 'gate', '--config', config, '--out', join(dir, 'out'), '--cells', CELL, '--no-fixture-grade'],
+        { cwd: REPO, env: { ...process.env, CI: 'true', [FIXTURE_IMAGE_ENV]: tag, TMPDIR: dir }, stdio: ['ignore', 'ignore', 'pipe'] },
+      );
       let err = '';
       child.stderr.setEncoding('utf8').on('data', (d) => (err += d));
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
@@ -81,7 +97,10 @@ describe('the docker cell on a real engine', { skip: process.env.CI === 'true' ?
       while (Date.now() < deadline && child.exitCode === null) {
         // (an ancestor filter would match the other cases' containers too: same image id)
         const ps = spawnSync('docker', ['ps', '--format', '{{.Image}} {{.Label "mcpgauge.run"}}'], { encoding: 'utf8' });
-        const ids = ps.stdout.split('\n').filter((l) => l.startsWith(`${tag} `)).map((l) => l.split(' ')[1]);
+        const ids = ps.stdout
+          .split('\n')
+          .filter((l) => l.startsWith(`${tag} `))
+          .map((l) => l.split(' ')[1]);
         if (ids.length >= 4) {
           runIds = [...new Set(ids)];
           break;
@@ -92,7 +111,11 @@ describe('the docker cell on a real engine', { skip: process.env.CI === 'true' ?
       child.kill('SIGINT');
       const code = await exited;
       assert.equal(code, 130, err);
-      assert.deepEqual(await containersWith({ [RUN_LABEL]: runIds[0] }), [], `containers of run ${runIds[0]} survived the SIGINT; stderr: ${err}`);
+      assert.deepEqual(
+        await containersWith({ [RUN_LABEL]: runIds[0] }),
+        [],
+        `containers of run ${runIds[0]} survived the SIGINT; stderr: ${err}`,
+      );
     } finally {
       spawnSync('docker', ['rmi', tag], { stdio: 'ignore' }); // only the tag: the image stays
       rmSync(dir, { recursive: true, force: true });

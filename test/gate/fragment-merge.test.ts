@@ -30,10 +30,15 @@ interface Run {
 
 function cli(args: string[]): Promise<Run> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, 'gate', ...args], { cwd: REPO, env: { ...process.env, CI: 'true', GITHUB_STEP_SUMMARY: '' }, timeout: 400_000 }, (err, stdout, stderr) => {
-      const code = err ? (err as { code?: unknown }).code : 0;
-      done({ code: typeof code === 'number' ? code : null, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, 'gate', ...args],
+      { cwd: REPO, env: { ...process.env, CI: 'true', GITHUB_STEP_SUMMARY: '' }, timeout: 400_000 },
+      (err, stdout, stderr) => {
+        const code = err ? (err as { code?: unknown }).code : 0;
+        done({ code: typeof code === 'number' ? code : null, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -60,7 +65,11 @@ function comparable(r: GateReport): unknown {
   return c;
 }
 
-const untimed = (text: string) => text.replace(/\d+(\.\d+)? s\b/g, 'T s').replace(/time="[\d.]+"/g, 'time="T"').replace(/up to \d+ in parallel/, 'up to N in parallel');
+const untimed = (text: string) =>
+  text
+    .replace(/\d+(\.\d+)? s\b/g, 'T s')
+    .replace(/time="[\d.]+"/g, 'time="T"')
+    .replace(/up to \d+ in parallel/, 'up to N in parallel');
 
 describe('gate fragments and gate merge', () => {
   let dir: string;
@@ -89,7 +98,13 @@ describe('gate fragments and gate merge', () => {
     // written at once: the yardstick (skipped without a compliance block) and the disabled cell, once as the reference proxy, once as another proxy
     await runFragment({ configFile: cfg, cells: ['yardstick'], fragmentDir: frag('fy') });
     await runFragment({ configFile: cfg, cells: [OFF], fragmentDir: frag('fd') });
-    await runFragment({ configFile: cfg, cells: [OFF], fragmentDir: frag('fx'), proxyCmd: GATEWAY, proxyConfigTemplate: REFERENCE_TEMPLATE });
+    await runFragment({
+      configFile: cfg,
+      cells: [OFF],
+      fragmentDir: frag('fx'),
+      proxyCmd: GATEWAY,
+      proxyConfigTemplate: REFERENCE_TEMPLATE,
+    });
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -124,8 +139,12 @@ describe('gate fragments and gate merge', () => {
     assert.deepEqual(m.report.cells[0], read<GateFragment>(join(frag('fa'), 'stdio_2025-11-25.fragment.json')).report!.cells[0]);
     assert.ok(m.report.cells[0].logs.length > 0);
     for (const l of m.report.cells.flatMap((c) => c.logs)) assert.ok(existsSync(join(m.out, l)), `${l} copied`);
-    assert.deepEqual(m.report.merged_from!.fragments.map((f) => `${f.id}:${f.status}`), [`${A}:accepted`, `${OFF}:accepted`, 'yardstick:accepted']);
-    for (const f of ['summary.md', 'junit.xml']) assert.equal(untimed(readFileSync(join(m.out, f), 'utf8')), untimed(readFileSync(join(dir, 'single', f), 'utf8')), f);
+    assert.deepEqual(
+      m.report.merged_from!.fragments.map((f) => `${f.id}:${f.status}`),
+      [`${A}:accepted`, `${OFF}:accepted`, 'yardstick:accepted'],
+    );
+    for (const f of ['summary.md', 'junit.xml'])
+      assert.equal(untimed(readFileSync(join(m.out, f), 'utf8')), untimed(readFileSync(join(dir, 'single', f), 'utf8')), f);
   });
 
   test('a deleted required fragment, a corrupt one, a schema-invalid one, no yardstick: red with the reason', async () => {
@@ -154,15 +173,27 @@ describe('gate fragments and gate merge', () => {
     for (const m of [m1, m2, m3, m4]) assert.deepEqual([m.exitCode, m.report.verdict], [1, 'fail']);
     assert.match(m1.report.failures.join('\n'), new RegExp(`^${A}: fail: no fragment for this cell in .*fail closed$`, 'm'));
     assert.equal(m1.report.cells.find((c) => c.id === OFF)!.status, 'skipped', 'the other cell keeps its result');
-    assert.match(m2.report.failures.join('\n'), new RegExp(`^${A}: fail: fragment \\S*corrupt/stdio_2025-11-25.fragment.json is unparseable \\(`, 'm'));
-    assert.match(m3.report.failures.join('\n'), new RegExp(`^${A}: fail: fragment \\S*invalid/stdio_2025-11-25.fragment.json fails the fragment schema \\(/report/cells/0/status`, 'm'));
+    assert.match(
+      m2.report.failures.join('\n'),
+      new RegExp(`^${A}: fail: fragment \\S*corrupt/stdio_2025-11-25.fragment.json is unparseable \\(`, 'm'),
+    );
+    assert.match(
+      m3.report.failures.join('\n'),
+      new RegExp(
+        `^${A}: fail: fragment \\S*invalid/stdio_2025-11-25.fragment.json fails the fragment schema \\(/report/cells/0/status`,
+        'm',
+      ),
+    );
     assert.match(m4.report.failures.join('\n'), /^fixture-compliance: no yardstick fragment/m);
     assert.equal(m5.exitCode, 0, `--no-fixture-grade does not need it: ${m5.report.failures.join('; ')}`);
     assert.match(readFileSync(join(m1.out, 'summary.md'), 'utf8'), /❌ FAIL[\s\S]*\*\*stdio\/2025-11-25\*\*: no fragment for this cell/);
     // the CLI: red is exit 1 with the reason on stdout
     const r = await cli(['merge', missing, '--config', cfg, '--cells', `${A},${OFF}`, '--out', join(dir, 'merged-cli')]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.match(r.stdout, /^gate merge FAIL: 2 fragment\(s\); 0 pass, 0 flaky, 1 fail, 1 skipped -> .*\n {2}stdio\/2025-11-25: fail: no fragment for this cell/);
+    assert.match(
+      r.stdout,
+      /^gate merge FAIL: 2 fragment\(s\); 0 pass, 0 flaky, 1 fail, 1 skipped -> .*\n {2}stdio\/2025-11-25: fail: no fragment for this cell/,
+    );
   });
 
   test('two fragments for one cell, another config, another proxy build: red; an extra fragment is listed', async () => {
@@ -178,12 +209,30 @@ describe('gate fragments and gate merge', () => {
     assert.equal(dup.exitCode, 1);
     assert.match(dup.report.failures.join('\n'), new RegExp(`^${A}: fail: 2 fragments for one cell \\(.*\\); fail closed$`, 'm'));
     assert.equal(otherCfg.exitCode, 1);
-    assert.match(otherCfg.report.failures.join('\n'), new RegExp(`^${A}: fail: fragment .* comes from a different config \\(config digest sha256:[0-9a-f]{12}…, other.gate.config.json has sha256:[0-9a-f]{12}…\\); fail closed$`, 'm'));
-    assert.match(otherCfg.report.failures.join('\n'), /^fixture-compliance: fragment .*yardstick.fragment.json comes from a different config/m);
+    assert.match(
+      otherCfg.report.failures.join('\n'),
+      new RegExp(
+        `^${A}: fail: fragment .* comes from a different config \\(config digest sha256:[0-9a-f]{12}…, other.gate.config.json has sha256:[0-9a-f]{12}…\\); fail closed$`,
+        'm',
+      ),
+    );
+    assert.match(
+      otherCfg.report.failures.join('\n'),
+      /^fixture-compliance: fragment .*yardstick.fragment.json comes from a different config/m,
+    );
     assert.equal(otherProxy.exitCode, 1);
-    assert.match(otherProxy.report.failures.join('\n'), new RegExp(`^proxy-build: the fragments come from 2 different proxy builds: sha256:[0-9a-f]{12}… \\(${A}, yardstick\\), sha256:[0-9a-f]{12}… \\(${OFF}\\); fail closed$`, 'm'));
+    assert.match(
+      otherProxy.report.failures.join('\n'),
+      new RegExp(
+        `^proxy-build: the fragments come from 2 different proxy builds: sha256:[0-9a-f]{12}… \\(${A}, yardstick\\), sha256:[0-9a-f]{12}… \\(${OFF}\\); fail closed$`,
+        'm',
+      ),
+    );
     assert.deepEqual([extra.exitCode, extra.report.verdict], [0, 'pass']);
-    assert.match(extra.report.advisories.join('\n'), new RegExp(`^extra fragment \\S*fd/sse_2026-07-28.fragment.json \\(${OFF}\\) is not part of this merge: ignored$`, 'm'));
+    assert.match(
+      extra.report.advisories.join('\n'),
+      new RegExp(`^extra fragment \\S*fd/sse_2026-07-28.fragment.json \\(${OFF}\\) is not part of this merge: ignored$`, 'm'),
+    );
     assert.equal(extra.report.merged_from!.fragments.find((f) => f.id === OFF)!.status, 'extra');
   });
 
@@ -201,16 +250,28 @@ describe('gate fragments and gate merge', () => {
     }
     assert.ok(!existsSync(join(dir, 'merged-nope')) && !existsSync(join(dir, 'f2')));
     const exit2 = (e: unknown) => (e as { exitCode?: number }).exitCode === 2;
-    await assert.rejects(mergeFragments({ dirs: [], configFile: cfg }), (e) => exit2(e) && /name at least one fragment folder/.test(String(e)));
-    await assert.rejects(runFragment({ configFile: cfg, cells: ['yardstick'], gradeFixture: false, fragmentDir: join(dir, 'f3') }), (e) => exit2(e) && /cannot be combined with --no-fixture-grade/.test(String(e)));
-    await assert.rejects(runFragment({ configFile: cfg, cells: ['nope/1'], fragmentDir: join(dir, 'f3') }), (e) => exit2(e) && /unknown cell "nope\/1"/.test(String(e)));
+    await assert.rejects(
+      mergeFragments({ dirs: [], configFile: cfg }),
+      (e) => exit2(e) && /name at least one fragment folder/.test(String(e)),
+    );
+    await assert.rejects(
+      runFragment({ configFile: cfg, cells: ['yardstick'], gradeFixture: false, fragmentDir: join(dir, 'f3') }),
+      (e) => exit2(e) && /cannot be combined with --no-fixture-grade/.test(String(e)),
+    );
+    await assert.rejects(
+      runFragment({ configFile: cfg, cells: ['nope/1'], fragmentDir: join(dir, 'f3') }),
+      (e) => exit2(e) && /unknown cell "nope\/1"/.test(String(e)),
+    );
     assert.ok(!existsSync(join(dir, 'f3')));
   });
 });
 
 describe('digests', () => {
   test('canonical JSON ignores key order and whitespace, not values', () => {
-    assert.equal(canonicalJson({ b: 1, a: [1, { d: 2, c: null }] }), canonicalJson(JSON.parse('{ "a": [1, {"c": null, "d": 2}],\n "b": 1 }')));
+    assert.equal(
+      canonicalJson({ b: 1, a: [1, { d: 2, c: null }] }),
+      canonicalJson(JSON.parse('{ "a": [1, {"c": null, "d": 2}],\n "b": 1 }')),
+    );
     assert.notEqual(configDigest({ a: 1 }), configDigest({ a: 2 }));
   });
 

@@ -41,16 +41,26 @@ const inflight = new Map<string, Promise<CallResult>>();
 const factory: McpServerFactory = () => {
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- the low-level Server serves the upstream schemas as they are
   const server = new Server({ name: 'gate-test-gateway', version: '0.0.1' }, { capabilities: { tools: {} } });
-  server.setRequestHandler('tools/list', () => ({
-    tools: core.upstreams.flatMap((u) => u.tools.map((t) => ({ ...t, name: `${u.name}${SEP}${t.name}` }))),
-  }) as never);
+  server.setRequestHandler(
+    'tools/list',
+    () =>
+      ({
+        tools: core.upstreams.flatMap((u) => u.tools.map((t) => ({ ...t, name: `${u.name}${SEP}${t.name}` }))),
+      }) as never,
+  );
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const p = (request as { params?: { name?: unknown; arguments?: unknown; _meta?: Record<string, unknown> } }).params ?? {};
     const name = typeof p.name === 'string' ? p.name : '';
     const i = name.indexOf(SEP);
     if (i <= 0) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
-    const meta = p._meta ? Object.fromEntries(Object.entries(p._meta).filter(([k]) => k !== 'progressToken' && !k.startsWith('io.modelcontextprotocol/'))) : undefined;
-    const run = () => core.callTool({ name: `${name.slice(0, i)}:${name.slice(i + SEP.length)}`, arguments: p.arguments ?? {} }, { meta, signal: ctx.mcpReq.signal });
+    const meta = p._meta
+      ? Object.fromEntries(Object.entries(p._meta).filter(([k]) => k !== 'progressToken' && !k.startsWith('io.modelcontextprotocol/')))
+      : undefined;
+    const run = () =>
+      core.callTool(
+        { name: `${name.slice(0, i)}:${name.slice(i + SEP.length)}`, arguments: p.arguments ?? {} },
+        { meta, signal: ctx.mcpReq.signal },
+      );
     if (broken !== 'mix-sessions') return (await run()) as never;
     // planted bug: one table of calls in flight keyed by the JSON-RPC id alone, shared by every session
     const key = String(ctx.mcpReq.id);
@@ -76,7 +86,9 @@ const http = createServer((req, res) => {
     if (!res.headersSent) res.writeHead(500).end();
   });
 });
-http.listen(Number(values.port ?? 0), '127.0.0.1', () => log(`listening on http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`));
+http.listen(Number(values.port ?? 0), '127.0.0.1', () =>
+  log(`listening on http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`),
+);
 const stop = async () => {
   await sessions.close();
   await core.close();

@@ -62,15 +62,24 @@ export interface GateRunResult {
   report?: GateReport;
 }
 
-export async function runGateCli(args: string[], env: Record<string, string> = {}, opts: { patch?: (c: any) => void; config?: string } = {}): Promise<GateRunResult & { cleanup(): void }> {
+export async function runGateCli(
+  args: string[],
+  env: Record<string, string> = {},
+  opts: { patch?: (c: any) => void; config?: string } = {},
+): Promise<GateRunResult & { cleanup(): void }> {
   const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-gate-test-'));
   const config = opts.config ?? testConfig(dir, opts.patch);
   const out = join(dir, 'out');
   const res = await new Promise<GateRunResult>((done) => {
-    execFile(process.execPath, [BIN, 'gate', '--config', config, '--out', out, '--jobs', '2', ...args], { cwd: REPO, env: { ...process.env, CI: 'true', ...env }, timeout: 400_000 }, (err, stdout, stderr) => {
-      const code = err ? ((err as { code?: number }).code ?? null) : 0;
-      done({ code: typeof code === 'number' ? code : null, stdout, stderr, out });
-    });
+    execFile(
+      process.execPath,
+      [BIN, 'gate', '--config', config, '--out', out, '--jobs', '2', ...args],
+      { cwd: REPO, env: { ...process.env, CI: 'true', ...env }, timeout: 400_000 },
+      (err, stdout, stderr) => {
+        const code = err ? ((err as { code?: number }).code ?? null) : 0;
+        done({ code: typeof code === 'number' ? code : null, stdout, stderr, out });
+      },
+    );
   });
   const rp = join(out, 'gate-report.json');
   if (existsSync(rp)) res.report = JSON.parse(readFileSync(rp, 'utf8')) as GateReport;
@@ -115,9 +124,17 @@ export function assertRedExactly(r: GateRunResult, red: Record<string, string | 
       if ((needs.get(s.name) ?? []).some((n) => reds.has(n) || blocked.has(n))) {
         blocked.add(s.name);
         assert.equal(s.status, 'blocked', `${c.id}: ${s.name} needs a red step and should be blocked: ${table}`);
-      } else assert.ok(['pass', 'not_applicable', 'skipped'].includes(s.status), `${c.id}: ${s.name} is independent of ${[...reds].join(', ')} and should pass: ${table}`);
+      } else
+        assert.ok(
+          ['pass', 'not_applicable', 'skipped'].includes(s.status),
+          `${c.id}: ${s.name} is independent of ${[...reds].join(', ')} and should pass: ${table}`,
+        );
     }
-    for (const n of reds) assert.ok(c.steps.some((s) => s.name === n), `no step ${n}`);
+    for (const n of reds)
+      assert.ok(
+        c.steps.some((s) => s.name === n),
+        `no step ${n}`,
+      );
   }
   assert.deepEqual(report.cells.map((c) => c.id).sort(), [...new Set([...report.options.cells])].sort());
 }
@@ -125,7 +142,12 @@ export function assertRedExactly(r: GateRunResult, red: Record<string, string | 
 /** The test-only sabotage switch of the reference proxy (pipeline/gate/README.md). */
 export const SABOTAGE = 'MCPGAUGE_PROXY_SABOTAGE';
 /** Flags that gate the planted-bug pass-through gateway (test/gate/gateway.ts), optionally with one bug. */
-export const gateway = (brk?: string) => ['--proxy-cmd', brk ? `${GATEWAY} --break ${brk}` : GATEWAY, '--proxy-config-template', REFERENCE_TEMPLATE];
+export const gateway = (brk?: string) => [
+  '--proxy-cmd',
+  brk ? `${GATEWAY} --break ${brk}` : GATEWAY,
+  '--proxy-config-template',
+  REFERENCE_TEMPLATE,
+];
 
 /** One sabotage case: which cells run, and exactly which step of which cell must be red. */
 export interface SabotageCase {
@@ -148,13 +170,24 @@ export function sabotageSuite(title: string, cases: readonly SabotageCase[]): vo
         // the red cases leave the compliance step out (its own tests: compliance-step.test.ts): every
         // independent step runs now, and grading each sabotaged proxy would only add time
         const patch = Object.keys(c.red).length ? (cfg: any) => delete cfg.compliance : undefined;
-        const r = await runGateCli(['--cells', c.cells.join(','), ...(c.args ?? []), ...(c.fixtureGrade ? [] : ['--no-fixture-grade'])], c.env ?? {}, { patch });
+        const r = await runGateCli(
+          ['--cells', c.cells.join(','), ...(c.args ?? []), ...(c.fixtureGrade ? [] : ['--no-fixture-grade'])],
+          c.env ?? {},
+          { patch },
+        );
         try {
           assertRedExactly(r, c.red);
           if (c.fixtureGrade) {
             const y = r.report!.fixture_compliance!;
             assert.equal(y.status, 'pass', y.reason);
-            assert.deepEqual(y.runs.map((x) => `${x.wire}/${x.revision}:${x.grade}`).sort(), ['http-sse/2025-11-25:A', 'http-stateful/2025-11-25:A', 'http-stateless/2025-11-25:A', 'http-stateless/2026-07-28:A', 'stdio/2025-11-25:A', 'stdio/2026-07-28:A']);
+            assert.deepEqual(y.runs.map((x) => `${x.wire}/${x.revision}:${x.grade}`).sort(), [
+              'http-sse/2025-11-25:A',
+              'http-stateful/2025-11-25:A',
+              'http-stateless/2025-11-25:A',
+              'http-stateless/2026-07-28:A',
+              'stdio/2025-11-25:A',
+              'stdio/2026-07-28:A',
+            ]);
             assert.match(readFileSync(join(r.out, 'summary.md'), 'utf8'), /## The yardstick: the fixture's own compliance grade \(pass\)/);
           } else assert.equal(r.report?.fixture_compliance, undefined);
         } finally {

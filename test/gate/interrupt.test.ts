@@ -34,10 +34,11 @@ function descendants(root: number): number[] {
   const t = procTable();
   const out: number[] = [];
   const walk = (p: number) => {
-    for (const [pid, ppid] of t) if (ppid === p) {
-      out.push(pid);
-      walk(pid);
-    }
+    for (const [pid, ppid] of t)
+      if (ppid === p) {
+        out.push(pid);
+        walk(pid);
+      }
   };
   walk(root);
   return out;
@@ -96,10 +97,23 @@ const CASES: Case[] = [
   { signal: 'SIGINT', phase: 'fixture-grade', args: ['--cells', 'stdio/2025-11-25'], marker: /fixture grade: started/, minProcs: 2 },
   { signal: 'SIGTERM', phase: 'fixture-grade', args: ['--cells', 'stdio/2025-11-25'], marker: /fixture grade: started/, minProcs: 2 },
   // HTTP fixtures are the gate's own children; stdio fixtures are the proxy's children (tagged)
-  { signal: 'SIGINT', phase: 'cells', args: ['--cells', 'http-stateless/2025-11-25', '--no-fixture-grade'], marker: /cells: started/, minProcs: 5 },
+  {
+    signal: 'SIGINT',
+    phase: 'cells',
+    args: ['--cells', 'http-stateless/2025-11-25', '--no-fixture-grade'],
+    marker: /cells: started/,
+    minProcs: 5,
+  },
   { signal: 'SIGTERM', phase: 'cells', args: ['--cells', 'stdio/2025-11-25', '--no-fixture-grade'], marker: /cells: started/, minProcs: 5 },
   // no signal: the run deadline (timeouts.run_ms) ends it during the cells phase (exit 2)
-  { signal: null, phase: 'preflight', args: ['--cells', 'http-stateful/2025-11-25', '--no-fixture-grade'], marker: /run [0-9a-f]{8}:/, minProcs: 0, patch: (c) => (c.timeouts.run_ms = 1000) },
+  {
+    signal: null,
+    phase: 'preflight',
+    args: ['--cells', 'http-stateful/2025-11-25', '--no-fixture-grade'],
+    marker: /run [0-9a-f]{8}:/,
+    minProcs: 0,
+    patch: (c) => (c.timeouts.run_ms = 1000),
+  },
 ];
 
 describe('an interrupted gate leaves nothing behind', { concurrency: 2 }, () => {
@@ -108,7 +122,11 @@ describe('an interrupted gate leaves nothing behind', { concurrency: 2 }, () => 
       const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-gate-int-'));
       const out = join(dir, 'out');
       const cfg = testConfig(dir, c.patch);
-      const child = spawn(process.execPath, [BIN, 'gate', '--config', cfg, '--out', out, '--jobs', '2', ...c.args], { cwd: REPO, env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, 'gate', '--config', cfg, '--out', out, '--jobs', '2', ...c.args], {
+        cwd: REPO,
+        env: { ...process.env, CI: 'true' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       child.stderr.on('data', (d) => (stderr += d));
       child.stdout.resume();
@@ -145,9 +163,17 @@ describe('an interrupted gate leaves nothing behind', { concurrency: 2 }, () => 
         const code = await exited;
         const expectCode = c.signal === 'SIGINT' ? 130 : c.signal === 'SIGTERM' ? 143 : 2;
         assert.equal(code, expectCode, stderr);
-        const lines = stderr.trim().split('\n').filter((l) => !l.startsWith('[gate '));
+        const lines = stderr
+          .trim()
+          .split('\n')
+          .filter((l) => !l.startsWith('[gate '));
         assert.equal(lines.length, 1, `one line: ${stderr}`);
-        assert.match(lines[0], c.signal ? new RegExp(`interrupted \\(${c.signal}\\) during ${c.phase}`) : /interrupted \(deadline: the run deadline .* exceeded 1000 ms\)/);
+        assert.match(
+          lines[0],
+          c.signal
+            ? new RegExp(`interrupted \\(${c.signal}\\) during ${c.phase}`)
+            : /interrupted \(deadline: the run deadline .* exceeded 1000 ms\)/,
+        );
         const report = JSON.parse(readFileSync(join(out, 'gate-report.json'), 'utf8')) as GateReport;
         assert.equal(report.verdict, 'interrupted');
         assert.equal(report.exit_code, expectCode);
@@ -156,15 +182,46 @@ describe('an interrupted gate leaves nothing behind', { concurrency: 2 }, () => 
         assert.ok((report.interrupted?.unfinished_cells ?? []).length >= 1);
         await sleep(300);
         const left = seen.filter(alive);
-        assert.deepEqual(left, [], `left running: ${left.map((p) => { try { return `${p}: ${readFileSync(`/proc/${p}/cmdline`, 'latin1').replace(/\0/g, ' ').slice(0, 150)}`; } catch { return String(p); } }).join('\n')}`);
+        assert.deepEqual(
+          left,
+          [],
+          `left running: ${left
+            .map((p) => {
+              try {
+                return `${p}: ${readFileSync(`/proc/${p}/cmdline`, 'latin1').replace(/\0/g, ' ').slice(0, 150)}`;
+              } catch {
+                return String(p);
+              }
+            })
+            .join('\n')}`,
+        );
         assert.deepEqual(pidsWithEnv('MCPGAUGE_GATE_TAG', `${runId}/`), [], 'a process tagged with this run is still running');
         const still = listeningInodes();
-        assert.deepEqual(listening.filter((i) => still.has(i)), [], 'a socket of the run is still listening');
+        assert.deepEqual(
+          listening.filter((i) => still.has(i)),
+          [],
+          'a socket of the run is still listening',
+        );
         if (c.phase === 'cells' && c.signal) assert.ok(listening.length >= 1, 'the cells phase had listening sockets to check');
-        assert.deepEqual(readdirSync(tmpdir()).filter((f) => f.startsWith('mcpgauge-gate-') && !f.startsWith('mcpgauge-gate-int-') && !f.startsWith('mcpgauge-gate-test-') && existsSync(join(tmpdir(), f, 'proxy.config.json')) && f.includes(runId)), []);
+        assert.deepEqual(
+          readdirSync(tmpdir()).filter(
+            (f) =>
+              f.startsWith('mcpgauge-gate-') &&
+              !f.startsWith('mcpgauge-gate-int-') &&
+              !f.startsWith('mcpgauge-gate-test-') &&
+              existsSync(join(tmpdir(), f, 'proxy.config.json')) &&
+              f.includes(runId),
+          ),
+          [],
+        );
       } finally {
         if (child.exitCode === null) child.kill('SIGKILL');
-        for (const p of descendants(child.pid!)) try { process.kill(p, 'SIGKILL'); } catch { /* gone */ }
+        for (const p of descendants(child.pid!))
+          try {
+            process.kill(p, 'SIGKILL');
+          } catch {
+            /* gone */
+          }
         rmSync(dir, { recursive: true, force: true });
       }
     });

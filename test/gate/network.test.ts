@@ -27,7 +27,10 @@ test('network cells run only where asked: config network.enabled, --network, or 
   for (const id of NET_CELLS) assert.ok(withNet.includes(id), id);
   assert.deepEqual(selectCells(cfg, ['stdio/2025-11-25'], true, true).sort(), ['stdio/2025-11-25', ...NET_CELLS].sort());
   assert.deepEqual(selectCells(cfg, ['net:sse/2025-11-25']), ['net:sse/2025-11-25']);
-  assert.deepEqual(NETWORK_STEPS.map((s) => s.meta.name), ['ready', 'call', ...NETWORK_FAULTS.map((f) => `net-${f.name}`)]);
+  assert.deepEqual(
+    NETWORK_STEPS.map((s) => s.meta.name),
+    ['ready', 'call', ...NETWORK_FAULTS.map((f) => `net-${f.name}`)],
+  );
 });
 
 test('the reference proxy is green in every network cell; each verdict carries its toxics and when', { skip: NO_TOXIPROXY }, async () => {
@@ -44,10 +47,20 @@ test('the reference proxy is green in every network cell; each verdict carries i
         assert.ok(st, `${c.id}: step net-${f.name}`);
         assert.equal(st!.status, 'pass', `${c.id} ${st!.name}: ${st!.reason}`);
         const n = st!.evidence.network as any;
-        assert.deepEqual(n.toxics.map((t: any) => t.type), f.toxics(3000).map((t) => t.type), `${c.id} ${st!.name}: the toxics that were set`);
+        assert.deepEqual(
+          n.toxics.map((t: any) => t.type),
+          f.toxics(3000).map((t) => t.type),
+          `${c.id} ${st!.name}: the toxics that were set`,
+        );
         assert.deepEqual([...n.toxiproxy_reported].sort(), n.toxics.map((t: any) => t.name).sort(), 'toxiproxy said they were set');
         const tl = n.timeline_ms;
-        assert.ok(tl.toxics_set <= tl.call_sent && tl.call_sent <= tl.call_answered && tl.call_answered <= tl.toxics_removed && tl.toxics_removed <= tl.recovered, JSON.stringify(tl));
+        assert.ok(
+          tl.toxics_set <= tl.call_sent &&
+            tl.call_sent <= tl.call_answered &&
+            tl.call_answered <= tl.toxics_removed &&
+            tl.toxics_removed <= tl.recovered,
+          JSON.stringify(tl),
+        );
         assert.equal(n.call.outcome === 'ok', f.expect === 'success', `${c.id} ${st!.name}: ${n.call.said}`);
         assert.ok(n.call.ms <= n.call.deadline_ms, `${c.id} ${st!.name}: answered within its deadline`);
         assert.equal(n.second_session.outcome, 'ok', `${c.id} ${st!.name}: a second session is not affected`);

@@ -45,13 +45,18 @@ test('docs/gate.md gate examples of the reference proxy: bare `make gate` (one c
   assert.equal(runs.length, 3);
   // two at a time: each run is a gate with --jobs 2 of its own, the machine has two cores
   const results = [];
-  for (let i = 0; i < runs.length; i += 2) results.push(...(await Promise.all(runs.slice(i, i + 2).map((r) => runGateCli(r.args, {}, { patch: fast })))));
+  for (let i = 0; i < runs.length; i += 2)
+    results.push(...(await Promise.all(runs.slice(i, i + 2).map((r) => runGateCli(r.args, {}, { patch: fast })))));
   try {
     for (const [i, r] of results.entries()) {
       assertRedExactly(r, {});
       const want = runs[i].args.includes('--cells') ? runs[i].args[runs[i].args.indexOf('--cells') + 1].split(',') : [];
       assert.deepEqual(r.report!.cells.map((c) => c.id).sort(), want.sort(), runs[i].line);
-      if (runs[i].args[0] === '--proxy-cmd') assert.match(r.report!.proxy.description, /--proxy-cmd MCPGAUGE_PROXY_API_KEY=(\[redacted\]|\{API_KEY\}) node \{MCPGAUGE\} proxy --port \{PORT\}/);
+      if (runs[i].args[0] === '--proxy-cmd')
+        assert.match(
+          r.report!.proxy.description,
+          /--proxy-cmd MCPGAUGE_PROXY_API_KEY=(\[redacted\]|\{API_KEY\}) node \{MCPGAUGE\} proxy --port \{PORT\}/,
+        );
     }
   } finally {
     for (const r of results) r.cleanup();

@@ -11,7 +11,8 @@ import { SAMPLE_REPORT_PATH } from '../report/sample.ts';
 import { REPO } from './helpers.ts';
 
 const cfg = loadGateConfig(join(REPO, 'gate.config.json'));
-const ctxWith = (baseline: BaselineMetrics | null, metrics: CellMetrics) => ({ cell: CELLS[0], cfg, opts: { baseline }, metrics }) as unknown as CellContext;
+const ctxWith = (baseline: BaselineMetrics | null, metrics: CellMetrics) =>
+  ({ cell: CELLS[0], cfg, opts: { baseline }, metrics }) as unknown as CellContext;
 const base = (m: CellMetrics): BaselineMetrics => ({ source: 'old.json', kind: 'gate', byCell: { [CELLS[0].id]: m } });
 const OLD: CellMetrics = { tokenizer: 'cl100k_base', menu_tokens: 361, discovery_median_tokens: 415, recall_at_5: 1, latency_p95_ms: 30 };
 
@@ -36,5 +37,8 @@ test('a bench report baseline offers its live numbers; a file of neither kind is
   const b = loadBaseline(SAMPLE_REPORT_PATH, 'cl100k_base');
   assert.equal(b.kind, 'bench');
   assert.equal(typeof b.all?.menu_tokens, 'number');
-  assert.throws(() => loadBaseline(join(REPO, 'package.json'), 'cl100k_base'), (e: Error & { exitCode?: number }) => e.exitCode === 2 && /neither a gate report .* nor a bench report/.test(e.message));
+  assert.throws(
+    () => loadBaseline(join(REPO, 'package.json'), 'cl100k_base'),
+    (e: Error & { exitCode?: number }) => e.exitCode === 2 && /neither a gate report .* nor a bench report/.test(e.message),
+  );
 });

@@ -21,17 +21,31 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-function run(cmd: string, args: string[], env: Record<string, string> = {}, cwd = REPO): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  env: Record<string, string> = {},
+  cwd = REPO,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(cmd, args, { cwd, env: { ...process.env, CI: 'true', ...env }, timeout: 300_000, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
-      const code = err ? ((err as { code?: number }).code ?? null) : 0;
-      done({ code: typeof code === 'number' ? code : null, stdout, stderr });
-    });
+    execFile(
+      cmd,
+      args,
+      { cwd, env: { ...process.env, CI: 'true', ...env }, timeout: 300_000, maxBuffer: 64 << 20 },
+      (err, stdout, stderr) => {
+        const code = err ? ((err as { code?: number }).code ?? null) : 0;
+        done({ code: typeof code === 'number' ? code : null, stdout, stderr });
+      },
+    );
   });
 }
 const cli = (args: string[], env: Record<string, string> = {}) => run(process.execPath, [BIN, ...args], env);
 /** stderr lines that are errors (progress lines start with "[gate ") */
-const errorLines = (stderr: string) => stderr.trim().split('\n').filter((l) => l && !l.startsWith('[gate '));
+const errorLines = (stderr: string) =>
+  stderr
+    .trim()
+    .split('\n')
+    .filter((l) => l && !l.startsWith('[gate '));
 
 const CANARY_GH = 'ghp_canaryGateEnv0123456789';
 const CANARY_PASSED = 'passed-secret-canary-98765';
@@ -42,20 +56,35 @@ describe('issue 18 rows', { concurrency: 2 }, () => {
     try {
       const script = join(dir, 'flood.mjs');
       // prints its whole environment (the template mistake that ran /usr/bin/env), then floods, never listens
-      writeFileSync(script, [
-        "for (const [k, v] of Object.entries(process.env)) process.stdout.write(`${k}=${v}\\n`);",
-        "process.stdout.write(`bare value: ${process.env.MY_SERVICE_TOKEN}\\n`);",
-        "const line = 'y'.repeat(200) + '\\n';",
-        'const more = () => { while (process.stdout.write(line)) {} process.stdout.once("drain", more); };',
-        'more();',
-      ].join('\n'));
+      writeFileSync(
+        script,
+        [
+          'for (const [k, v] of Object.entries(process.env)) process.stdout.write(`${k}=${v}\\n`);',
+          'process.stdout.write(`bare value: ${process.env.MY_SERVICE_TOKEN}\\n`);',
+          "const line = 'y'.repeat(200) + '\\n';",
+          'const more = () => { while (process.stdout.write(line)) {} process.stdout.once("drain", more); };',
+          'more();',
+        ].join('\n'),
+      );
       const r = await runGateCli(
-        ['--cells', 'stdio/2025-11-25', '--no-fixture-grade', '--proxy-cmd', `node ${script} --port {PORT}`, '--pass-env', 'MY_SERVICE_TOKEN', '--pass-env', 'MY_PLAIN'],
+        [
+          '--cells',
+          'stdio/2025-11-25',
+          '--no-fixture-grade',
+          '--proxy-cmd',
+          `node ${script} --port {PORT}`,
+          '--pass-env',
+          'MY_SERVICE_TOKEN',
+          '--pass-env',
+          'MY_PLAIN',
+        ],
         { GITHUB_TOKEN: CANARY_GH, MY_SERVICE_TOKEN: CANARY_PASSED, MY_PLAIN: 'plain-value-visible' },
-        { patch: (c) => {
-          c.timeouts.ready_ms = 4000;
-          c.log_cap_bytes = 65536;
-        } },
+        {
+          patch: (c) => {
+            c.timeouts.ready_ms = 4000;
+            c.log_cap_bytes = 65536;
+          },
+        },
       );
       try {
         assert.equal(r.code, 1, r.stderr);
@@ -112,7 +141,10 @@ describe('issue 18 rows', { concurrency: 2 }, () => {
       assert.match(ready.reason, /the proxy exited before it was ready \(code 3, signal null\).*last logged: boom: cannot bind the port/);
       assert.doesNotMatch(ready.reason, /alive but not ready/);
       assert.equal(ready.evidence.alive, false);
-      const [help, unusable] = await Promise.all([run('make', ['-s', 'gate', 'ARGS=--help']), run('make', ['-s', 'gate', `ARGS=--config ${cfg} --out /proc/gateout`])]);
+      const [help, unusable] = await Promise.all([
+        run('make', ['-s', 'gate', 'ARGS=--help']),
+        run('make', ['-s', 'gate', `ARGS=--config ${cfg} --out /proc/gateout`]),
+      ]);
       assert.equal(help.code, 0, help.stderr);
       assert.match(help.stderr, /--pass-env/);
       assert.equal(unusable.code, 2, unusable.stderr);
@@ -138,10 +170,27 @@ describe('issue 18 rows', { concurrency: 2 }, () => {
         [['--out', '/proc/gateout', '--cells', 'stdio/2025-11-25'], /--out \/proc\/gateout: a special file system/],
         [['--out', join(file, 'sub'), '--cells', 'stdio/2025-11-25'], /a-file is not a folder/],
         // an engine that does not answer (CI starts a real one: point this case away from it)
-        [['--out', out, '--cells', 'docker/2025-11-25', '--jobs', '0'], /nothing evaluated: no selected cell can run \(docker\/2025-11-25 skipped: /, { DOCKER_HOST: 'unix:///nonexistent-mcpgauge/docker.sock' }],
-        [['--out', out, '--cells', 'stdio/2025-11-25', '--proxy-cmd', 'no-such-binary-mcpg --port {PORT}'], /--proxy-cmd: cannot start "no-such-binary-mcpg": ENOENT/],
+        [
+          ['--out', out, '--cells', 'docker/2025-11-25', '--jobs', '0'],
+          /nothing evaluated: no selected cell can run \(docker\/2025-11-25 skipped: /,
+          { DOCKER_HOST: 'unix:///nonexistent-mcpgauge/docker.sock' },
+        ],
+        [
+          ['--out', out, '--cells', 'stdio/2025-11-25', '--proxy-cmd', 'no-such-binary-mcpg --port {PORT}'],
+          /--proxy-cmd: cannot start "no-such-binary-mcpg": ENOENT/,
+        ],
         [['--out', out, '--cells', 'stdio/2025-11-25', '--proxy-cmd', `${noexec} --port {PORT}`], /cannot start ".*noexec\.sh": EACCES/],
-        [['--out', out, '--cells', 'stdio/2025-11-25', '--proxy-cmd', 'MCPGAUGE_PROXY_API_KEY={API_KEY} node {MCPGAUGE} proxy --config {CONFIG_FILE}'], /\{CONFIG_FILE\} needs --proxy-config-template FILE/],
+        [
+          [
+            '--out',
+            out,
+            '--cells',
+            'stdio/2025-11-25',
+            '--proxy-cmd',
+            'MCPGAUGE_PROXY_API_KEY={API_KEY} node {MCPGAUGE} proxy --config {CONFIG_FILE}',
+          ],
+          /\{CONFIG_FILE\} needs --proxy-config-template FILE/,
+        ],
         [['--out', out, '--cells', 'stdio/2025-11-25', '--proxy-cmd', 'node x.js {PORTT}'], /unknown placeholder \{PORTT\}/],
         [['--out', out, '--jobs', '-1'], /--jobs must be an integer >= 0/],
         [['--out', out, '--pass-env', 'NOT_SET_ANYWHERE_18'], /--pass-env NOT_SET_ANYWHERE_18: not set/],
@@ -160,7 +209,10 @@ describe('issue 18 rows', { concurrency: 2 }, () => {
       const usage = await Promise.all([cli([...base, '--bogus-flag']), cli(['diff', 'only-one.json']), cli(['bench', '--bogus-flag'])]);
       for (const u of usage) {
         assert.equal(u.code, 2, u.stderr);
-        assert.match(u.stderr, /^mcpgauge (gate|diff|bench): (unknown option '--bogus-flag'|missing required argument 'new')\nRun "mcpgauge (gate|diff|bench) --help" for usage\.\n$/);
+        assert.match(
+          u.stderr,
+          /^mcpgauge (gate|diff|bench): (unknown option '--bogus-flag'|missing required argument 'new')\nRun "mcpgauge (gate|diff|bench) --help" for usage\.\n$/,
+        );
       }
       // --jobs 0 = the number of cores, as --help says
       assert.equal(resolveJobs(0, 3, 7), 7);
@@ -191,7 +243,10 @@ describe('issue 18 rows', { concurrency: 2 }, () => {
       results.forEach((r, i) => {
         const [a, re] = cases[i];
         assert.equal(r.code, 2, `${a.join(' ')}: ${r.stderr}`);
-        const lines = r.stderr.trim().split('\n').filter((l) => /^(mcpgauge: |error: )/.test(l));
+        const lines = r.stderr
+          .trim()
+          .split('\n')
+          .filter((l) => /^(mcpgauge: |error: )/.test(l));
         assert.equal(lines.length, 1, `${a.join(' ')}: ${r.stderr}`);
         assert.match(lines[0], re);
       });

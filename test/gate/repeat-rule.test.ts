@@ -10,7 +10,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, runGateCli } from './helpers.ts';
 
-const step = (name: string, order: number, status: StepStatus, reason = `${name} ${status}`): StepResult => ({ name, order, status, reason, duration_ms: 10, evidence: { said: reason } });
+const step = (name: string, order: number, status: StepStatus, reason = `${name} ${status}`): StepResult => ({
+  name,
+  order,
+  status,
+  reason,
+  duration_ms: 10,
+  evidence: { said: reason },
+});
 
 test('repeatStatus: all pass -> pass, none -> fail, some -> flaky, below min_pass_rate -> fail', () => {
   assert.equal(repeatStatus(5, 5), 'pass');
@@ -27,7 +34,12 @@ test('repeatStatus: all pass -> pass, none -> fail, some -> flaky, below min_pas
 test('combineRuns: rate, Wilson interval, the first failed run shown, blocked runs not counted, min_pass_rate and advisory', () => {
   const runs = [
     [step('ready', 1, 'pass'), step('meta', 4, 'pass'), step('cancel', 8, 'pass'), step('hang', 6, 'fail', 'hung')],
-    [step('ready', 1, 'pass'), step('meta', 4, 'fail', 'meta lost in run 2'), step('cancel', 8, 'blocked', 'blocked by x'), step('hang', 6, 'fail', 'hung')],
+    [
+      step('ready', 1, 'pass'),
+      step('meta', 4, 'fail', 'meta lost in run 2'),
+      step('cancel', 8, 'blocked', 'blocked by x'),
+      step('hang', 6, 'fail', 'hung'),
+    ],
     [step('ready', 1, 'pass'), step('meta', 4, 'pass'), step('cancel', 8, 'pass'), step('hang', 6, 'pass')],
   ];
   const by = Object.fromEntries(combineRuns(runs, {}).map((s) => [s.name, s]));
@@ -44,7 +56,9 @@ test('combineRuns: rate, Wilson interval, the first failed run shown, blocked ru
   assert.equal(by.hang.status, 'flaky');
   assert.deepEqual(by.hang.rate!.failed_runs, [1, 2]);
   // min_pass_rate 0.5 on the point estimate: hang 1/3 fails, meta 2/3 stays flaky; an advisory step is marked
-  const strict = Object.fromEntries(combineRuns(runs, { hang: { min_pass_rate: 0.5 }, meta: { min_pass_rate: 0.5, required: false } }).map((s) => [s.name, s]));
+  const strict = Object.fromEntries(
+    combineRuns(runs, { hang: { min_pass_rate: 0.5 }, meta: { min_pass_rate: 0.5, required: false } }).map((s) => [s.name, s]),
+  );
   assert.equal(strict.hang.status, 'fail');
   assert.match(strict.hang.reason, /below min_pass_rate 0\.5/);
   assert.equal(strict.meta.status, 'flaky');
@@ -79,16 +93,46 @@ test('config: steps.<name>.min_pass_rate is 0..1 and may stand alone', () => {
 });
 
 const report = (steps: StepResult[], repeat: number): GateReport => ({
-  schema_version: 1, tool: 'mcpgauge gate', generated_at: new Date(0).toISOString(), verdict: 'fail', exit_code: 1, run_id: 'abcd1234',
-  proxy: { description: 'p' }, config: { file: 'gate.config.json' },
+  schema_version: 1,
+  tool: 'mcpgauge gate',
+  generated_at: new Date(0).toISOString(),
+  verdict: 'fail',
+  exit_code: 1,
+  run_id: 'abcd1234',
+  proxy: { description: 'p' },
+  config: { file: 'gate.config.json' },
   options: { jobs: 1, allow_flaky: false, cells: ['stdio/2025-11-25'], baseline: null, client_protocol: 'legacy', retries: 0, repeat },
   steps: steps.map((s) => ({ order: s.order, name: s.name, title: s.name, optional: false })),
-  cells: [{ id: 'stdio/2025-11-25', transport: 'stdio', era: '2025-11-25', required: true, status: 'flaky', reason: 'flaky', attempts: repeat, duration_ms: 5, steps, metrics: {}, logs: [] }],
-  counts: { pass: 0, fail: 0, flaky: 1, skipped: 0 }, failures: ['stdio/2025-11-25: flaky'], advisories: [], timing: { total_ms: 5, provenance: 'measured' },
+  cells: [
+    {
+      id: 'stdio/2025-11-25',
+      transport: 'stdio',
+      era: '2025-11-25',
+      required: true,
+      status: 'flaky',
+      reason: 'flaky',
+      attempts: repeat,
+      duration_ms: 5,
+      steps,
+      metrics: {},
+      logs: [],
+    },
+  ],
+  counts: { pass: 0, fail: 0, flaky: 1, skipped: 0 },
+  failures: ['stdio/2025-11-25: flaky'],
+  advisories: [],
+  timing: { total_ms: 5, provenance: 'measured' },
 });
 
 test('summary.md and junit.xml show k/N [lo, hi] for repeated runs; a single run looks as before', () => {
-  const combined = combineRuns([[step('ready', 1, 'pass'), step('meta', 4, 'pass')], [step('ready', 1, 'pass'), step('meta', 4, 'fail')], [step('ready', 1, 'pass'), step('meta', 4, 'pass')]], {});
+  const combined = combineRuns(
+    [
+      [step('ready', 1, 'pass'), step('meta', 4, 'pass')],
+      [step('ready', 1, 'pass'), step('meta', 4, 'fail')],
+      [step('ready', 1, 'pass'), step('meta', 4, 'pass')],
+    ],
+    {},
+  );
   const r = report(combined, 3);
   assert.deepEqual(validateGateReport(r), []);
   const md = renderSummary(r);

@@ -32,7 +32,10 @@ describe('gate --repeat', { concurrency: 2 }, () => {
         assert.equal(s.status, 'pass', `${s.name}: ${s.reason}`);
         assert.deepEqual(s.rate, { passes: 3, runs: 3, rate: 1, wilson95: [0.438, 1], failed_runs: [] }, s.name);
       }
-      assert.ok(cell.steps.some((s) => s.name === 'compliance' && s.status === 'pass'), 'the compliance step ran too');
+      assert.ok(
+        cell.steps.some((s) => s.name === 'compliance' && s.status === 'pass'),
+        'the compliance step ran too',
+      );
       assert.equal(cell.logs.filter((l) => l.endsWith('proxy.log')).length, 3, 'one proxy log per run');
       assert.match(readFileSync(join(r.out, 'summary.md'), 'utf8'), /✅ 3\/3 \[0\.44, 1\.00\]/);
       // --verbose: each step line names its run
@@ -45,7 +48,11 @@ describe('gate --repeat', { concurrency: 2 }, () => {
 
   test('one call in three sabotaged: meta 2/3, interval excludes 1, every other step 3/3, the cell flaky', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-repeat-test-'));
-    const r = await runGateCli(['--cells', CELL, '--no-fixture-grade', '--repeat', '3'], { [SABOTAGE]: 'flaky-meta', MCPGAUGE_PROXY_SABOTAGE_STATE: join(dir, 'count') }, { patch: (c) => delete c.compliance });
+    const r = await runGateCli(
+      ['--cells', CELL, '--no-fixture-grade', '--repeat', '3'],
+      { [SABOTAGE]: 'flaky-meta', MCPGAUGE_PROXY_SABOTAGE_STATE: join(dir, 'count') },
+      { patch: (c) => delete c.compliance },
+    );
     try {
       const why = `stdout: ${r.stdout}\nstderr: ${r.stderr.slice(-2000)}`;
       assert.equal(r.code, 1, why);
@@ -57,10 +64,16 @@ describe('gate --repeat', { concurrency: 2 }, () => {
           assert.deepEqual(s.rate, { passes: 2, runs: 3, rate: 0.667, wilson95: [0.208, 0.939], failed_runs: [3] });
           assert.ok(s.rate!.wilson95[1] < 1, 'the interval excludes 1');
           assert.match(s.reason, /run 3 failed: the caller's _meta did not come back intact/);
-          assert.ok(s.logs?.some((l) => l.includes('attempt-3/')), 'the failed run\'s logs are linked');
+          assert.ok(
+            s.logs?.some((l) => l.includes('attempt-3/')),
+            "the failed run's logs are linked",
+          );
         } else if (s.status !== 'skipped') assert.deepEqual([s.name, s.status, s.rate?.passes, s.rate?.runs], [s.name, 'pass', 3, 3]);
       }
-      assert.match(r.report!.failures.join('\n'), /stdio\/2025-11-25: flaky \(flaky over 3 runs: meta 2\/3 \[0\.21, 0\.94\]\); counts as a pass only with --allow-flaky/);
+      assert.match(
+        r.report!.failures.join('\n'),
+        /stdio\/2025-11-25: flaky \(flaky over 3 runs: meta 2\/3 \[0\.21, 0\.94\]\); counts as a pass only with --allow-flaky/,
+      );
       assert.match(readFileSync(join(r.out, 'summary.md'), 'utf8'), /⚠️ 2\/3 \[0\.21, 0\.94\]/);
     } finally {
       r.cleanup();

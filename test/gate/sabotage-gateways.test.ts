@@ -7,11 +7,31 @@
 import { gateway, sabotageSuite, type SabotageCase } from './helpers.ts';
 
 const CASES: SabotageCase[] = [
-  { name: 'pass-through gateway that never re-spawns its child -> crash', cells: ['stdio/2025-11-25'], args: gateway('no-respawn'), red: { 'stdio/2025-11-25': 'crash' } },
-  { name: "gateway delivering one session's result to another -> isolation", cells: ['http-stateless/2025-11-25'], args: gateway('mix-sessions'), red: { 'http-stateless/2025-11-25': 'isolation' } },
-  { name: 'gateway exiting when its upstream dies -> crash', cells: ['stdio/2025-11-25'], args: gateway('exit-on-death'), red: { 'stdio/2025-11-25': 'crash' } },
-  { name: 'the correct pass-through gateway is green (and the fixture itself grades A)', cells: ['stdio/2025-11-25'], args: gateway(), red: {}, fixtureGrade: true },
+  {
+    name: 'pass-through gateway that never re-spawns its child -> crash',
+    cells: ['stdio/2025-11-25'],
+    args: gateway('no-respawn'),
+    red: { 'stdio/2025-11-25': 'crash' },
+  },
+  {
+    name: "gateway delivering one session's result to another -> isolation",
+    cells: ['http-stateless/2025-11-25'],
+    args: gateway('mix-sessions'),
+    red: { 'http-stateless/2025-11-25': 'isolation' },
+  },
+  {
+    name: 'gateway exiting when its upstream dies -> crash',
+    cells: ['stdio/2025-11-25'],
+    args: gateway('exit-on-death'),
+    red: { 'stdio/2025-11-25': 'crash' },
+  },
+  {
+    name: 'the correct pass-through gateway is green (and the fixture itself grades A)',
+    cells: ['stdio/2025-11-25'],
+    args: gateway(),
+    red: {},
+    fixtureGrade: true,
+  },
 ];
 
 sabotageSuite('sabotaged gateways go red exactly where they should', CASES);
-

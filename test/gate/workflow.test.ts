@@ -14,7 +14,11 @@ import { REPO } from './helpers.ts';
 const WORKFLOW = join(REPO, 'docs', 'ci', 'gate-matrix.yml');
 const text = readFileSync(WORKFLOW, 'utf8');
 
-function run(cmd: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
     execFile(cmd, args, { cwd: REPO, env: { ...process.env, ...env }, timeout: 300_000 }, (err, stdout, stderr) => {
       const code = err ? (err as { code?: unknown }).code : 0;
@@ -23,7 +27,8 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}): Pro
   });
 }
 
-const actionlint = (file: string) => run(process.execPath, [join(REPO, 'scripts', 'actionlint.mjs'), '-no-color', '-format', '{{json .}}', file]);
+const actionlint = (file: string) =>
+  run(process.execPath, [join(REPO, 'scripts', 'actionlint.mjs'), '-no-color', '-format', '{{json .}}', file]);
 
 test('actionlint finds nothing in the workflow, and does find planted mistakes in a copy of it', async () => {
   const clean = await actionlint(WORKFLOW);
@@ -67,7 +72,10 @@ test("the matrix is every cell of gate.config.json plus the yardstick (the list 
     assert.match(line, /^cells=\[/);
     const cells = JSON.parse(line.slice('cells='.length)) as Array<{ id: string; slug: string }>;
     const config = JSON.parse(readFileSync(join(REPO, 'gate.config.json'), 'utf8')) as { cells: Record<string, unknown> };
-    assert.deepEqual(cells.map((c) => c.id), [...Object.keys(config.cells), 'yardstick']);
+    assert.deepEqual(
+      cells.map((c) => c.id),
+      [...Object.keys(config.cells), 'yardstick'],
+    );
     assert.equal(new Set(cells.map((c) => c.slug)).size, cells.length, 'artifact names are unique');
     for (const c of cells) assert.match(c.slug, /^[A-Za-z0-9._-]+$/, 'a valid artifact name part');
   } finally {
@@ -84,7 +92,10 @@ test('each cell job uploads its fragment if: always(); the verdict merges them; 
   const cell = job('cell');
   assert.match(cell, /matrix:\n\s+cell: \$\{\{ fromJSON\(needs\.cells\.outputs\.cells\) \}\}/);
   assert.match(cell, /gate --cells "\$CELL" --fragment fragment\n/);
-  assert.match(cell, /- uses: actions\/upload-artifact@v4\n\s+if: always\(\)[^\n]*\n\s+with:\n\s+name: gate-fragment-\$\{\{ matrix\.cell\.slug \}\}\n\s+path: fragment\n/);
+  assert.match(
+    cell,
+    /- uses: actions\/upload-artifact@v4\n\s+if: always\(\)[^\n]*\n\s+with:\n\s+name: gate-fragment-\$\{\{ matrix\.cell\.slug \}\}\n\s+path: fragment\n/,
+  );
   const verdict = job('verdict');
   assert.match(verdict, /^ {4}needs: cell\n {4}if: always\(\)/);
   assert.match(verdict, /pattern: gate-fragment-\*\n\s+path: fragments/);

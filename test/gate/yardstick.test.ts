@@ -17,7 +17,10 @@ test('a fixture that serves no handshake fails the yardstick (no grade on any wi
   const y = await gradeYardstick(cfg, { fixtureEnv: { FIXTURE_BREAK: 'no-handshake' } });
   assert.equal(y.status, 'fail');
   assert.equal(y.runs.length >= 3, true, JSON.stringify(y.runs));
-  assert.ok(y.runs.every((r) => r.grade === null || r.grade === 'F'), JSON.stringify(y.runs));
+  assert.ok(
+    y.runs.every((r) => r.grade === null || r.grade === 'F'),
+    JSON.stringify(y.runs),
+  );
   assert.match(y.reason, /^the fixture itself grades below B: /);
 });
 

@@ -13,7 +13,10 @@ const BIN = fileURLToPath(new URL('../../bin/mcpgauge.mjs', import.meta.url));
 const SERVER = fileURLToPath(new URL('./servers/proc-comply-server.mjs', import.meta.url));
 
 function comply(tag: string, args: string[]) {
-  const c = spawn(process.execPath, [BIN, 'comply', ...args, '--', process.execPath, SERVER], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, [TAG_VAR]: tag } });
+  const c = spawn(process.execPath, [BIN, 'comply', ...args, '--', process.execPath, SERVER], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, [TAG_VAR]: tag },
+  });
   let err = '';
   c.stderr.on('data', (d) => (err += d));
   const done = new Promise<number | null>((r) => c.on('exit', (code, sig) => r(code ?? (sig ? 128 : null))));

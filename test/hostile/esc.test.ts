@@ -23,10 +23,15 @@ const SERVER = join(import.meta.dirname, 'servers', 'esc-server.mjs');
 
 function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, ...env }, timeout: 120_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      const code = err ? ((err as { code?: number }).code ?? null) : 0;
-      done({ code: typeof code === 'number' ? code : null, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd: REPO, env: { ...process.env, ...env }, timeout: 120_000, maxBuffer: 16 << 20 },
+      (err, stdout, stderr) => {
+        const code = err ? ((err as { code?: number }).code ?? null) : 0;
+        done({ code: typeof code === 'number' ? code : null, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -47,7 +52,11 @@ describe('comply against a hostile server: markdown, terminal, HTML, JUnit', { t
   });
 
   it('markdown: the payload is text (no link, image, HTML, code span, cell or line of its own)', () => {
-    assertInertMarkdown(readFileSync(join(dir, 'c.markdown'), 'utf8'), 'comply markdown', /\[spec\]\(https:\/\/modelcontextprotocol\.io\/[^)\s]*\)/g);
+    assertInertMarkdown(
+      readFileSync(join(dir, 'c.markdown'), 'utf8'),
+      'comply markdown',
+      /\[spec\]\(https:\/\/modelcontextprotocol\.io\/[^)\s]*\)/g,
+    );
   });
 
   it('terminal: no escape sequence or control character, the payload stays on its line', () => {
@@ -59,7 +68,8 @@ describe('comply against a hostile server: markdown, terminal, HTML, JUnit', { t
   it('HTML: the payload is escaped text', () => {
     const page = readFileSync(join(dir, 'c.html'), 'utf8');
     assert.ok(page.includes('APPROVED'), 'the payload reached the page');
-    for (const bad of ['<img src=x>', '<script>alert(1)', '<a href="http://127.0.0.1:9']) assert.ok(!page.includes(bad), `raw ${bad} in the page`);
+    for (const bad of ['<img src=x>', '<script>alert(1)', '<a href="http://127.0.0.1:9'])
+      assert.ok(!page.includes(bad), `raw ${bad} in the page`);
     assert.ok(page.includes('&lt;script&gt;alert(1)&lt;/script&gt;'), 'the payload is shown as text');
   });
 
@@ -80,10 +90,14 @@ describe('gate against a hostile stdio-served proxy: summary.md, $GITHUB_STEP_SU
     gh = join(ghDir, 'step-summary.md');
     // stdio/2025-11-25: the proxy serves, every call is a tool error carrying the payload;
     // stdio/2026-07-28 ({ERA} = 2026-…): it writes the payload on stderr and exits before it is ready
-    r = await runGateCli(['--cells', 'stdio/2025-11-25,stdio/2026-07-28', '--no-fixture-grade', '--verbose', '--proxy-cmd', `{NODE} ${SERVER} {ERA}`], { GITHUB_STEP_SUMMARY: gh }, {
-      // a stdio-served proxy that exits is retried until the ready deadline: keep it short
-      patch: (c) => (c.timeouts.ready_ms = 3000),
-    });
+    r = await runGateCli(
+      ['--cells', 'stdio/2025-11-25,stdio/2026-07-28', '--no-fixture-grade', '--verbose', '--proxy-cmd', `{NODE} ${SERVER} {ERA}`],
+      { GITHUB_STEP_SUMMARY: gh },
+      {
+        // a stdio-served proxy that exits is retried until the ready deadline: keep it short
+        patch: (c) => (c.timeouts.ready_ms = 3000),
+      },
+    );
   });
   after(() => {
     r?.cleanup();
@@ -103,7 +117,11 @@ describe('gate against a hostile stdio-served proxy: summary.md, $GITHUB_STEP_SU
     assertInertMarkdown(summary, 'summary.md', own);
     assert.equal(readFileSync(gh, 'utf8'), summary, '$GITHUB_STEP_SUMMARY gets the same text');
     assert.match(summary, /^# mcpgauge release gate: ❌ FAIL$/m, 'our own heading still renders');
-    assert.match(summary, /^- ❌ \*\*stdio\/2025-11-25\*\*: fail \(required, 1 attempt\)\n( {2}- .*\n)* {2}- ❌ step 3 call: echo returned a tool error: /m, 'our own bold cell name still renders, the step under it');
+    assert.match(
+      summary,
+      /^- ❌ \*\*stdio\/2025-11-25\*\*: fail \(required, 1 attempt\)\n( {2}- .*\n)* {2}- ❌ step 3 call: echo returned a tool error: /m,
+      'our own bold cell name still renders, the step under it',
+    );
   });
 
   it('stderr and stdout: no escape sequence or control character', () => {

@@ -20,7 +20,18 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, REPO, testConfig } from '../gate/helpers.ts';
@@ -43,10 +54,15 @@ interface Run {
 
 function cli(args: string[]): Promise<Run> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, 'gate', ...args], { cwd: REPO, env: { ...process.env, CI: 'true', GITHUB_STEP_SUMMARY: '' }, timeout: 400_000 }, (err, stdout, stderr) => {
-      const code = err ? (err as { code?: unknown }).code : 0;
-      done({ code: typeof code === 'number' ? code : null, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, 'gate', ...args],
+      { cwd: REPO, env: { ...process.env, CI: 'true', GITHUB_STEP_SUMMARY: '' }, timeout: 400_000 },
+      (err, stdout, stderr) => {
+        const code = err ? (err as { code?: unknown }).code : 0;
+        done({ code: typeof code === 'number' ? code : null, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -105,7 +121,10 @@ describe('the gate cannot be talked into green', () => {
       cli(['--config', cfg, '--cells', RED, '--fragment', at('f-red')]),
       cli(['--config', cfgRed, '--cells', RED, '--fragment', at('f-required-red')]),
     ]);
-    const [y1, y2] = await Promise.all([cli(['--config', cfg, '--cells', 'yardstick', '--fragment', at('f-yardstick')]), cli(['--config', cfgRed, '--cells', 'yardstick', '--fragment', at('f-yardstick-red')])]);
+    const [y1, y2] = await Promise.all([
+      cli(['--config', cfg, '--cells', 'yardstick', '--fragment', at('f-yardstick')]),
+      cli(['--config', cfgRed, '--cells', 'yardstick', '--fragment', at('f-yardstick-red')]),
+    ]);
     assert.deepEqual([y1.code, y2.code], [0, 0], why(y1) + why(y2));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -119,7 +138,8 @@ describe('the gate cannot be talked into green', () => {
       cli(['--config', none, '--cells', RED, '--fragment', at('f-none')]),
       cli(['merge', at('f-red'), '--config', none, '--out', at('merged-none')]),
     ]);
-    for (const r of [gate, frag, merge]) refused(r, /cfg-none\/gate\.config\.json: \/cells: no cell is required \(every cell has "required": false\)/);
+    for (const r of [gate, frag, merge])
+      refused(r, /cfg-none\/gate\.config\.json: \/cells: no cell is required \(every cell has "required": false\)/);
     for (const p of ['out-none', 'f-none', 'merged-none']) assert.ok(!existsSync(at(p)), `${p} is not written`);
   });
 
@@ -128,7 +148,8 @@ describe('the gate cannot be talked into green', () => {
       cli(['--config', cfg, '--cells', RED, '--no-fixture-grade', '--out', at('out-optional')]),
       cli(['merge', at('f-red'), at('f-yardstick'), '--config', cfg, '--cells', RED, '--out', at('merged-optional')]),
     ]);
-    for (const r of [gate, merge]) refused(r, new RegExp(`--cells ${RED}: no required cell selected \\(required in \\S*cfg/gate\\.config\\.json: ${GREEN}, `));
+    for (const r of [gate, merge])
+      refused(r, new RegExp(`--cells ${RED}: no required cell selected \\(required in \\S*cfg/gate\\.config\\.json: ${GREEN}, `));
     for (const p of ['out-optional', 'merged-optional']) assert.ok(!existsSync(at(p)), `${p} is not written`);
     // the fragment of the optional red cell: exit 0 (it cannot fail the gate), but not called green
     assert.equal(fragRed.code, 0, why(fragRed));
@@ -143,13 +164,22 @@ describe('the gate cannot be talked into green', () => {
       for (const id of Object.keys(c.cells)) c.cells[id].required = id === HTTP;
     });
     // --fronts stdio: the proxy cannot front the one required (HTTP) cell, so its fragment is not_applicable at once
-    const frags = await Promise.all([HTTP, RED, 'yardstick'].map((id) => cli(['--config', cfgHttp, '--cells', id, '--fronts', 'stdio', '--fragment', at('f-na')])));
-    assert.deepEqual(frags.map((r) => r.code), [0, 0, 0], frags.map(why).join('\n'));
+    const frags = await Promise.all(
+      [HTTP, RED, 'yardstick'].map((id) => cli(['--config', cfgHttp, '--cells', id, '--fronts', 'stdio', '--fragment', at('f-na')])),
+    );
+    assert.deepEqual(
+      frags.map((r) => r.code),
+      [0, 0, 0],
+      frags.map(why).join('\n'),
+    );
     const [merge, single] = await Promise.all([
       cli(['merge', at('f-na'), '--config', cfgHttp, '--cells', `${HTTP},${RED}`, '--out', at('merged-na')]),
       cli(['--config', cfgHttp, '--cells', `${HTTP},${RED}`, '--fronts', 'stdio', '--no-fixture-grade', '--out', at('out-na')]),
     ]);
-    refused(merge, new RegExp(`^mcpgauge: gate merge: no required cell was evaluated: ${HTTP} not applicable: the proxy fronts stdio upstreams only`));
+    refused(
+      merge,
+      new RegExp(`^mcpgauge: gate merge: no required cell was evaluated: ${HTTP} not applicable: the proxy fronts stdio upstreams only`),
+    );
     // the single run has said so since before (after its progress line naming the not-applicable cell)
     assert.equal(single.code, 2, why(single));
     assert.match(single.stderr, new RegExp(`\nmcpgauge: no required cell can run: ${HTTP} not applicable: [^\n]*\n$`));
@@ -167,7 +197,12 @@ describe('the gate cannot be talked into green', () => {
     refused(all, /cfg-advisory\/gate\.config\.json: \/steps: every step has "required": false/);
     assert.ok(!existsSync(at('out-advisory')));
     assert.equal(ready.code, 1, why(ready));
-    assert.match(ready.stdout, new RegExp(`^gate FAIL: 0 pass, 0 flaky, 1 fail, 0 skipped in .*\n  ${RED}: fail: ${STEP_NAMES.length - 1} required step\\(s\\) did not run: discover, call, meta, .*, compliance \\(blocked: the proxy exited during the ready step\\)\n`));
+    assert.match(
+      ready.stdout,
+      new RegExp(
+        `^gate FAIL: 0 pass, 0 flaky, 1 fail, 0 skipped in .*\n  ${RED}: fail: ${STEP_NAMES.length - 1} required step\\(s\\) did not run: discover, call, meta, .*, compliance \\(blocked: the proxy exited during the ready step\\)\n`,
+      ),
+    );
     const cell = read<GateReport>(join(at('out-ready-advisory'), 'gate-report.json')).cells[0];
     assert.deepEqual([cell.status, cell.steps[0].status, cell.steps[0].advisory], ['fail', 'fail', true]);
   });
@@ -177,9 +212,23 @@ describe('the gate cannot be talked into green', () => {
     assert.match(single.stdout, new RegExp(`^gate PASS \\(1 optional cell red: ${RED}\\): 1 pass, 0 flaky, 1 fail, 0 skipped in `));
     assert.equal(fragGreen.code, 0, why(fragGreen));
     assert.match(fragGreen.stdout, new RegExp(`^gate fragment ${GREEN} GREEN \\(pass: `));
-    const m = await cli(['merge', at('f-green'), at('f-red'), at('f-yardstick'), '--config', cfg, '--cells', `${GREEN},${RED}`, '--out', at('merged-green')]);
+    const m = await cli([
+      'merge',
+      at('f-green'),
+      at('f-red'),
+      at('f-yardstick'),
+      '--config',
+      cfg,
+      '--cells',
+      `${GREEN},${RED}`,
+      '--out',
+      at('merged-green'),
+    ]);
     assert.equal(m.code, 0, why(m));
-    assert.match(m.stdout, new RegExp(`^gate merge PASS \\(1 optional cell red: ${RED}\\): 3 fragment\\(s\\); 1 pass, 0 flaky, 1 fail, 0 skipped -> `));
+    assert.match(
+      m.stdout,
+      new RegExp(`^gate merge PASS \\(1 optional cell red: ${RED}\\): 3 fragment\\(s\\); 1 pass, 0 flaky, 1 fail, 0 skipped -> `),
+    );
   });
 
   test('a fragment whose verdict was edited from fail to pass (digests kept) is refused: exit 2, nothing written', async () => {
@@ -187,7 +236,17 @@ describe('the gate cannot be talked into green', () => {
     const original = read<GateFragment>(file);
     assert.match(original.digests.results, /^sha256:[0-9a-f]{64}$/);
     assert.equal(original.report!.cells[0].status, 'fail');
-    const untouched = await cli(['merge', at('f-required-red'), at('f-yardstick-red'), '--config', cfgRed, '--cells', RED, '--out', at('merged-untouched')]);
+    const untouched = await cli([
+      'merge',
+      at('f-required-red'),
+      at('f-yardstick-red'),
+      '--config',
+      cfgRed,
+      '--cells',
+      RED,
+      '--out',
+      at('merged-untouched'),
+    ]);
     assert.equal(untouched.code, 1, why(untouched));
     // the attack: every trace of the red turned green, every digest kept
     const forge = (f: GateFragment) => {
@@ -201,21 +260,49 @@ describe('the gate cannot be talked into green', () => {
     };
     mkdirSync(at('f-forged'));
     writeFileSync(at('f-forged', RED_FILE), JSON.stringify(forge(structuredClone(original)), null, 2));
-    const forged = await cli(['merge', at('f-forged'), at('f-yardstick-red'), '--config', cfgRed, '--cells', RED, '--out', at('merged-forged')]);
-    refused(forged, new RegExp(`^mcpgauge: gate merge: fragment \\S*f-forged/${RED_FILE}: digests\\.results does not match its content \\(it says sha256:[0-9a-f]{12}…, the content gives sha256:[0-9a-f]{12}…\\)`));
+    const forged = await cli([
+      'merge',
+      at('f-forged'),
+      at('f-yardstick-red'),
+      '--config',
+      cfgRed,
+      '--cells',
+      RED,
+      '--out',
+      at('merged-forged'),
+    ]);
+    refused(
+      forged,
+      new RegExp(
+        `^mcpgauge: gate merge: fragment \\S*f-forged/${RED_FILE}: digests\\.results does not match its content \\(it says sha256:[0-9a-f]{12}…, the content gives sha256:[0-9a-f]{12}…\\)`,
+      ),
+    );
     assert.ok(!existsSync(at('merged-forged')), 'nothing written');
     // one changed value anywhere (here a measured duration) is refused the same way
     const tweaked = structuredClone(original);
     tweaked.report!.cells[0].duration_ms += 1;
     mkdirSync(at('f-tweaked'));
     writeFileSync(at('f-tweaked', RED_FILE), JSON.stringify(tweaked));
-    refused(await cli(['merge', at('f-tweaked'), at('f-yardstick-red'), '--config', cfgRed, '--cells', RED, '--out', at('merged-tweaked')]), /digests\.results does not match/);
+    refused(
+      await cli(['merge', at('f-tweaked'), at('f-yardstick-red'), '--config', cfgRed, '--cells', RED, '--out', at('merged-tweaked')]),
+      /digests\.results does not match/,
+    );
     // without its results digest: not a fragment (schema), red
     const stripped = forge(structuredClone(original));
     delete (stripped.digests as Partial<GateFragment['digests']>).results;
     mkdirSync(at('f-stripped'));
     writeFileSync(at('f-stripped', RED_FILE), JSON.stringify(stripped));
-    const s = await cli(['merge', at('f-stripped'), at('f-yardstick-red'), '--config', cfgRed, '--cells', RED, '--out', at('merged-stripped')]);
+    const s = await cli([
+      'merge',
+      at('f-stripped'),
+      at('f-yardstick-red'),
+      '--config',
+      cfgRed,
+      '--cells',
+      RED,
+      '--out',
+      at('merged-stripped'),
+    ]);
     assert.equal(s.code, 1, why(s));
     assert.match(s.stdout, /fails the fragment schema \(\/digests must have required property 'results'/);
     // the limit, as the README says: not a signature; a forger who recomputes the digest is not caught here
@@ -223,7 +310,17 @@ describe('the gate cannot be talked into green', () => {
     recomputed.digests.results = resultsDigest(recomputed);
     mkdirSync(at('f-recomputed'));
     writeFileSync(at('f-recomputed', RED_FILE), JSON.stringify(recomputed));
-    const rc = await cli(['merge', at('f-recomputed'), at('f-yardstick-red'), '--config', cfgRed, '--cells', RED, '--out', at('merged-recomputed')]);
+    const rc = await cli([
+      'merge',
+      at('f-recomputed'),
+      at('f-yardstick-red'),
+      '--config',
+      cfgRed,
+      '--cells',
+      RED,
+      '--out',
+      at('merged-recomputed'),
+    ]);
     assert.equal(rc.code, 0, `a recomputed digest is accepted (integrity rests on the artifact store): ${why(rc)}`);
   });
 
@@ -257,18 +354,33 @@ describe('the gate cannot be talked into green', () => {
     const m = await cli(['merge', green, red, more, at('f-yardstick'), '--config', cfg, '--cells', `${GREEN},${RED}`, '--out', out]);
     assert.equal(m.code, 0, `links are skipped, not a red gate: ${why(m)}`);
     const entries = tree(out);
-    assert.deepEqual(entries.filter((e) => e.link).map((e) => e.path), [], 'no link in the output');
-    assert.ok(!entries.some((e) => /secret\.log$|inner\.log$|stdio_2026-07-28/.test(e.path)), 'the linked files and folders are not copied');
+    assert.deepEqual(
+      entries.filter((e) => e.link).map((e) => e.path),
+      [],
+      'no link in the output',
+    );
+    assert.ok(
+      !entries.some((e) => /secret\.log$|inner\.log$|stdio_2026-07-28/.test(e.path)),
+      'the linked files and folders are not copied',
+    );
     assert.ok(existsSync(join(out, 'logs', 'stdio_2025-11-25', 'attempt-1', 'proxy.log')), 'the plain log files are copied');
-    for (const e of entries.filter((x) => x.file)) assert.ok(!readFileSync(e.path, 'utf8').includes(secret.slice(0, 8)), `${e.path} holds nothing of the linked file`);
+    for (const e of entries.filter((x) => x.file))
+      assert.ok(!readFileSync(e.path, 'utf8').includes(secret.slice(0, 8)), `${e.path} holds nothing of the linked file`);
     assert.ok(!(m.stdout + m.stderr).includes(secret.slice(0, 8)), 'nor does the output');
     // each skipped entry is named in a note (advisories), the linked fragment is not read
     const report = read<{ advisories: string[]; merged_from: { fragments: Array<{ file: string }> } }>(join(out, 'gate-report.json'));
     const notes = report.advisories.filter((a) => a.startsWith('skipped in the fragments: ')).join('\n');
-    assert.match(notes, /links-green\/stdio_2025-11-25\.fragment\.json: logs\/stdio_2025-11-25\/attempt-1\/folder is a symbolic link; logs\/stdio_2025-11-25\/secret\.log is a symbolic link: not followed, not copied/);
+    assert.match(
+      notes,
+      /links-green\/stdio_2025-11-25\.fragment\.json: logs\/stdio_2025-11-25\/attempt-1\/folder is a symbolic link; logs\/stdio_2025-11-25\/secret\.log is a symbolic link: not followed, not copied/,
+    );
     assert.match(notes, /links-red\/stdio_2026-07-28\.fragment\.json: logs is a symbolic link: not followed, not copied/);
     assert.match(notes, /links-more\/artifact is a symbolic link: not followed, not read/);
     assert.match(notes, /links-more\/sse_2026-07-28\.fragment\.json is a symbolic link: not followed, not read/);
-    assert.deepEqual(report.merged_from.fragments.map((f) => f.file).filter((f) => f.includes('links-more')), [], 'the linked fragment is not read');
+    assert.deepEqual(
+      report.merged_from.fragments.map((f) => f.file).filter((f) => f.includes('links-more')),
+      [],
+      'the linked fragment is not read',
+    );
   });
 });

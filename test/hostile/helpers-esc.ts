@@ -10,7 +10,8 @@ export const EVIL =
   '**gate: APPROVED** [APPROVED](http://127.0.0.1:9/ok) ![px](http://127.0.0.1:9/px.gif) <img src=x> <script>alert(1)</script> a|b `tick`\n# NL \x1b]8;;http://127.0.0.1:9/osc\x07osclabel\x1b]8;;\x07 \x1b[2J\x1b[31mRED\r';
 
 /** The part of the payload that survives on one line as text (what a reader must still be able to read). */
-export const VISIBLE = '**gate: APPROVED** [APPROVED](http://127.0.0.1:9/ok) ![px](http://127.0.0.1:9/px.gif) <img src=x> <script>alert(1)</script> a|b `tick`';
+export const VISIBLE =
+  '**gate: APPROVED** [APPROVED](http://127.0.0.1:9/ok) ![px](http://127.0.0.1:9/px.gif) <img src=x> <script>alert(1)</script> a|b `tick`';
 
 /** Markdown with every backslash escape (a backslash before ASCII punctuation) taken out: what is left is live markup. */
 function live(text: string): string {
@@ -59,7 +60,11 @@ export function markdownProblems(text: string, ownLinks: RegExp): string[] {
 export function assertInertTerminal(text: string, where: string): void {
   assert.ok(text.includes('APPROVED'), `${where}: the payload reached the stream (else this test proves nothing)`);
   const bad = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/.exec(text);
-  assert.equal(bad, null, `${where}: control character U+${bad?.[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${bad?.index}: ${JSON.stringify(text.slice(Math.max(0, (bad?.index ?? 0) - 60), (bad?.index ?? 0) + 20))}`);
+  assert.equal(
+    bad,
+    null,
+    `${where}: control character U+${bad?.[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${bad?.index}: ${JSON.stringify(text.slice(Math.max(0, (bad?.index ?? 0) - 60), (bad?.index ?? 0) + 20))}`,
+  );
   assert.ok(text.includes(VISIBLE.slice(0, 52)), `${where}: the payload's literal text is not visible`);
   assert.doesNotMatch(text, /^\s*# NL/m, `${where}: the payload's newline opened a line`);
 }

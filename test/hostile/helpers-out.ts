@@ -10,7 +10,19 @@ import { join, resolve } from 'node:path';
 
 export const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'mcpgauge.mjs');
 /** one arm, one tokenizer, one retriever, no result arms, few bootstrap rounds: ~1.5 s */
-export const FAST = ['--arms', 'baseline_json', '--tokenizers', 'cl100k_base', '--retriever', 'bm25', '--bootstrap', '10', '--result-fixtures', 'none', '--no-live'];
+export const FAST = [
+  '--arms',
+  'baseline_json',
+  '--tokenizers',
+  'cl100k_base',
+  '--retriever',
+  'bm25',
+  '--bootstrap',
+  '10',
+  '--result-fixtures',
+  'none',
+  '--no-live',
+];
 
 export interface Run {
   status: number | null;
@@ -34,10 +46,15 @@ function rssMb(pid: number): number {
 }
 
 /** `node bin/mcpgauge.mjs ...args` (under `umask` if given), killed (SIGKILL) past `timeoutMs` or `rssLimitMb`. */
-export function runCli(args: string[], o: { env?: NodeJS.ProcessEnv; timeoutMs?: number; rssLimitMb?: number; umask?: string } = {}): Promise<Run> {
+export function runCli(
+  args: string[],
+  o: { env?: NodeJS.ProcessEnv; timeoutMs?: number; rssLimitMb?: number; umask?: string } = {},
+): Promise<Run> {
   const t0 = Date.now();
   // with a umask: sh sets it and execs node (same pid, so the RSS poll follows it)
-  const [cmd, argv] = o.umask ? ['/bin/sh', ['-c', `umask ${o.umask}; exec "$0" "$@"`, process.execPath, BIN, ...args]] : [process.execPath, [BIN, ...args]];
+  const [cmd, argv] = o.umask
+    ? ['/bin/sh', ['-c', `umask ${o.umask}; exec "$0" "$@"`, process.execPath, BIN, ...args]]
+    : [process.execPath, [BIN, ...args]];
   const child = spawn(cmd, argv as string[], { env: { ...process.env, ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

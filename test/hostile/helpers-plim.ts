@@ -58,7 +58,13 @@ export async function spawnProxy(dir: string, config: unknown, readyMs = 60_000)
   child.stderr!.on('data', (d) => (err += d));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   try {
-    const url = await until('the listening line', () => /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(err)?.[1] ?? (child.exitCode !== null ? `exit ${child.exitCode}` : undefined), readyMs);
+    const url = await until(
+      'the listening line',
+      () =>
+        /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(err)?.[1] ??
+        (child.exitCode !== null ? `exit ${child.exitCode}` : undefined),
+      readyMs,
+    );
     if (!url.startsWith('http')) throw new Error(`proxy ${url}: ${err}`);
     return {
       child,
@@ -82,11 +88,7 @@ export async function spawnProxy(dir: string, config: unknown, readyMs = 60_000)
 }
 
 /** One raw HTTP request; resolves with the status, headers and body of the answer. */
-export function rawRequest(
-  port: number,
-  lines: string[],
-  body = '',
-): Promise<{ status: number; head: string; body: string }> {
+export function rawRequest(port: number, lines: string[], body = ''): Promise<{ status: number; head: string; body: string }> {
   return new Promise((resolve, reject) => {
     const s = connect(port, '127.0.0.1');
     let got = '';

@@ -75,7 +75,11 @@ test('a 300 MiB corpus file is over the default 256 MiB limit: refused by its si
     writeFileSync(big, '');
     truncateSync(big, 300 * 1024 * 1024); // sparse: costs no disk
     const r = await runCli(['bench', ...FAST, '--corpus', big, '--out', join(w, 'out')], opts);
-    refused(r, /big\.json: 300\.0 MiB is over the input size limit of 256\.0 MiB \(raise it with --max-input-mb or MCPGAUGE_MAX_INPUT_MB\)/, 200);
+    refused(
+      r,
+      /big\.json: 300\.0 MiB is over the input size limit of 256\.0 MiB \(raise it with --max-input-mb or MCPGAUGE_MAX_INPUT_MB\)/,
+      200,
+    );
   } finally {
     rmSync(w, { recursive: true, force: true });
   }
@@ -86,10 +90,22 @@ test('the limit is set by --max-input-mb or MCPGAUGE_MAX_INPUT_MB; a bad value i
   try {
     const out = join(w, 'out');
     // the default corpus is ~42 KB: over a 0.02 MiB limit, under 1 MiB
-    refused(await runCli(['bench', ...FAST, '--max-input-mb', '0.02', '--out', out], opts), /corpus-npm4-v1\.tools\.json: 0\.0\d+ MiB is over the input size limit of 0\.020 MiB/);
-    refused(await runCli(['bench', ...FAST, '--out', out], { ...opts, env: { MCPGAUGE_MAX_INPUT_MB: '0.02' } }), /is over the input size limit of 0\.020 MiB/);
-    refused(await runCli(['diff', REPORT, REPORT, '--max-input-mb', '0.01'], opts), /report\.json: .* is over the input size limit of 0\.010 MiB/);
-    refused(await runCli(['bench', ...FAST, '--max-input-mb', 'lots', '--out', out], opts), /--max-input-mb must be a positive number of MiB, got "lots"/);
+    refused(
+      await runCli(['bench', ...FAST, '--max-input-mb', '0.02', '--out', out], opts),
+      /corpus-npm4-v1\.tools\.json: 0\.0\d+ MiB is over the input size limit of 0\.020 MiB/,
+    );
+    refused(
+      await runCli(['bench', ...FAST, '--out', out], { ...opts, env: { MCPGAUGE_MAX_INPUT_MB: '0.02' } }),
+      /is over the input size limit of 0\.020 MiB/,
+    );
+    refused(
+      await runCli(['diff', REPORT, REPORT, '--max-input-mb', '0.01'], opts),
+      /report\.json: .* is over the input size limit of 0\.010 MiB/,
+    );
+    refused(
+      await runCli(['bench', ...FAST, '--max-input-mb', 'lots', '--out', out], opts),
+      /--max-input-mb must be a positive number of MiB, got "lots"/,
+    );
     const ok = await runCli(['bench', ...FAST, '--out', out], { ...opts, env: { MCPGAUGE_MAX_INPUT_MB: '1' } });
     assert.equal(ok.status, 0, ok.stderr);
   } finally {
@@ -118,12 +134,18 @@ test('other inputs: a FIFO golden set, gate config, proxy config, result fixture
     mkdirSync(join(tr, 'queries'), { recursive: true });
     fifo(join(tr, 'tools', 'web.parquet'));
     fifo(join(tr, 'queries', 'web.parquet'));
-    refused(await runCli(['bench', ...FAST, '--corpus', tr, '--out', out], opts), /tools\/web\.parquet: is a FIFO \(named pipe\), expected a parquet file/);
+    refused(
+      await runCli(['bench', ...FAST, '--corpus', tr, '--out', out], opts),
+      /tools\/web\.parquet: is a FIFO \(named pipe\), expected a parquet file/,
+    );
     // an offline mirror for `corpus fetch --from` whose tools.json is a FIFO
     const mirror = join(w, 'mirror');
     mkdirSync(join(mirror, 'livemcptool'), { recursive: true });
     fifo(join(mirror, 'livemcptool', 'tools.json'));
-    refused(await runCli(['corpus', 'fetch', '--from', mirror, '--only', 'livemcptool', '--cache', join(w, 'cache')], opts), /livemcptool\/tools\.json: is a FIFO \(named pipe\), expected a JSON file/);
+    refused(
+      await runCli(['corpus', 'fetch', '--from', mirror, '--only', 'livemcptool', '--cache', join(w, 'cache')], opts),
+      /livemcptool\/tools\.json: is a FIFO \(named pipe\), expected a JSON file/,
+    );
   } finally {
     await new Promise((r) => server.close(r));
     rmSync(w, { recursive: true, force: true });
@@ -135,7 +157,10 @@ test('the read itself is bounded: a file whose size grows past its stat (procfs 
   const { readInputFile, setMaxInputMb } = await import('../../pipeline/util/fs.ts');
   setMaxInputMb(1 / 1024); // 1 KiB
   try {
-    assert.throws(() => readInputFile('/proc/self/maps'), /\/proc\/self\/maps: grew past the input size limit of 0\.001 MiB while read \(raise it with --max-input-mb/);
+    assert.throws(
+      () => readInputFile('/proc/self/maps'),
+      /\/proc\/self\/maps: grew past the input size limit of 0\.001 MiB while read \(raise it with --max-input-mb/,
+    );
     setMaxInputMb(64);
     assert.ok(readInputFile('/proc/self/maps').length > 1024, 'read whole under a higher limit');
   } finally {

@@ -10,7 +10,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAST, errorLines, filesUnder, runCli, snapshot } from './helpers-out.ts';
@@ -18,9 +31,19 @@ import { FAST, errorLines, filesUnder, runCli, snapshot } from './helpers-out.ts
 const REPORT = join(import.meta.dirname, '..', 'data', 'report.json');
 
 const work = () => mkdtempSync(join(tmpdir(), 'mcpgauge-hostile-out-'));
-const bench = (out: string, extra: string[] = [], o: Parameters<typeof runCli>[1] = {}) => runCli(['bench', ...FAST, ...extra, '--out', out], { timeoutMs: 120_000, ...o });
+const bench = (out: string, extra: string[] = [], o: Parameters<typeof runCli>[1] = {}) =>
+  runCli(['bench', ...FAST, ...extra, '--out', out], { timeoutMs: 120_000, ...o });
 const mode = (p: string) => statSync(p).mode & 0o777;
-const OURS = ['dashboard.html', 'report.json', 'tables/arms.arrow', 'tables/arms.parquet', 'tables/per_query.arrow', 'tables/per_query.parquet', 'tables/per_tool.arrow', 'tables/per_tool.parquet'];
+const OURS = [
+  'dashboard.html',
+  'report.json',
+  'tables/arms.arrow',
+  'tables/arms.parquet',
+  'tables/per_query.arrow',
+  'tables/per_query.parquet',
+  'tables/per_tool.arrow',
+  'tables/per_tool.parquet',
+];
 const TEMP = /\.tmp-\d+-[0-9a-f]{8}$/;
 /** a whole file of its format: its end marker is there (parquet PAR1, Arrow IPC file ARROW1, HTML, JSON) */
 function whole(name: string, b: Buffer): boolean {
@@ -116,7 +139,9 @@ test('--out on a mount point (tmpfs) is written in place: no EXDEV, the mount an
   const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=32m,mode=0750', 'tmpfs', out], { encoding: 'utf8' });
   if (m.status !== 0) {
     rmSync(w, { recursive: true, force: true });
-    t.skip(`cannot mount a tmpfs here (${(m.stderr || m.error?.message || '').trim()}); the writer renames only within --out, see writeFileSet`);
+    t.skip(
+      `cannot mount a tmpfs here (${(m.stderr || m.error?.message || '').trim()}); the writer renames only within --out, see writeFileSet`,
+    );
     return;
   }
   try {
@@ -163,9 +188,13 @@ test('a crash between renames (kill hook) leaves every file old or new, never mi
       for (const f of renamed) assert.ok(whole(f, Buffer.from(now[f], 'base64')), `${f} is a whole file`);
       assert.equal(renamed.length, k - 1, `the first ${k - 1} renames happened`);
       assert.equal(now['report.json'], old['report.json'], 'report.json is renamed last: still the old one');
-      assert.ok(Object.keys(now).some((f) => TEMP.test(f)), 'the dead run left its temp files');
+      assert.ok(
+        Object.keys(now).some((f) => TEMP.test(f)),
+        'the dead run left its temp files',
+      );
       // each temp file sits beside the file it replaces: every rename stays within one folder (no EXDEV)
-      for (const t of Object.keys(now).filter((f) => TEMP.test(f))) assert.ok(OURS.includes(t.replace(TEMP, '')), `${t} is beside its target`);
+      for (const t of Object.keys(now).filter((f) => TEMP.test(f)))
+        assert.ok(OURS.includes(t.replace(TEMP, '')), `${t} is beside its target`);
       // the next run completes and sweeps them
       const again = await bench(out);
       assert.equal(again.status, 0, again.stderr);

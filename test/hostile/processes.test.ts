@@ -25,7 +25,20 @@ import { ensureLapVenv, lapVenvDir, LAP_SCORE_REQUIREMENT } from '../../pipeline
 import { lapSection } from '../../pipeline/live/lap.ts';
 import { pidsWithEnv } from '../../pipeline/util/proc.ts';
 import { BIN, REPO, testConfig } from '../gate/helpers.ts';
-import { BROKEN_PYTHON_BODY, TAG_VAR, describePids, fakeBuilderPython, goodVenvPython, hangingPythonBody, newTag, sleep, sweep, taggedPids, within, writeScript } from './helpers-processes.ts';
+import {
+  BROKEN_PYTHON_BODY,
+  TAG_VAR,
+  describePids,
+  fakeBuilderPython,
+  goodVenvPython,
+  hangingPythonBody,
+  newTag,
+  sleep,
+  sweep,
+  taggedPids,
+  within,
+  writeScript,
+} from './helpers-processes.ts';
 
 const CL100K_URL = 'https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken';
 
@@ -42,7 +55,10 @@ function readyVenv(root: string, pythonBody: string): string {
   mkdirSync(join(dir, 'bin'), { recursive: true });
   mkdirSync(join(dir, 'tiktoken-cache'), { recursive: true });
   writeFileSync(join(dir, 'tiktoken-cache', createHash('sha1').update(CL100K_URL).digest('hex')), 'ranks\n');
-  writeFileSync(join(dir, 'READY.json'), JSON.stringify({ requirement: LAP_SCORE_REQUIREMENT, python: '3.12', built_at: '2026-01-01T00:00:00.000Z' }) + '\n');
+  writeFileSync(
+    join(dir, 'READY.json'),
+    JSON.stringify({ requirement: LAP_SCORE_REQUIREMENT, python: '3.12', built_at: '2026-01-01T00:00:00.000Z' }) + '\n',
+  );
   writeScript(join(dir, 'bin', 'python'), pythonBody);
   return dir;
 }
@@ -65,7 +81,7 @@ test('LAP venv build at its deadline: the whole tree of `python -m venv` ends; n
     await sleep(600); // a surviving grandchild would write the temp venv again by now
     const left = taggedPids(tag);
     assert.deepEqual(left, [], `left running after the deadline:\n${describePids(left)}`);
-    assert.deepEqual(readdirSync(root), [], 'no lock, no temp venv (this build\'s or the dead one\'s)');
+    assert.deepEqual(readdirSync(root), [], "no lock, no temp venv (this build's or the dead one's)");
     assert.equal(r.ok, false);
     assert.match((r as { reason: string }).reason, /^skipped: .*python3-hang -m venv failed: timeout after \d+ ms/);
     assert.ok(ms < 2500 + 5000, `returned after ${ms} ms`);
@@ -75,7 +91,7 @@ test('LAP venv build at its deadline: the whole tree of `python -m venv` ends; n
   }
 });
 
-test('SIGINT to a run that is building the LAP venv ends the build\'s whole tree; the next build removes its lock and temp folder', async () => {
+test("SIGINT to a run that is building the LAP venv ends the build's whole tree; the next build removes its lock and temp folder", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-hostile-proc-'));
   const tag = newTag();
   try {
@@ -97,7 +113,10 @@ test('SIGINT to a run that is building the LAP venv ends the build\'s whole tree
     await sleep(600);
     const left = taggedPids(tag);
     assert.deepEqual(left, [], `left running after SIGINT to the run:\n${describePids(left)}`);
-    assert.ok(readdirSync(root).some((f) => f.endsWith('.lock')) && readdirSync(root).some((f) => f.includes('.tmp-')), 'the killed run left its lock and temp folder');
+    assert.ok(
+      readdirSync(root).some((f) => f.endsWith('.lock')) && readdirSync(root).some((f) => f.includes('.tmp-')),
+      'the killed run left its lock and temp folder',
+    );
     // the next build takes the stale lock over and removes the dead build's temp folder
     const r = await ensureLapVenv({ root, python: fakeBuilderPython(dir, newTag(), 'fail') });
     assert.equal(r.ok, false);
@@ -114,7 +133,10 @@ test('lap run at its deadline: a hung python wrapper and the child it waits for 
   try {
     const wrapper = writeScript(join(dir, 'python-wrapper'), hangingPythonBody(tag));
     const t0 = Date.now();
-    const r = await within(lapSection({ mode: 'auto', lapCommand: wrapper, httpUrl: 'http://127.0.0.1:9/mcp', inHouseMenuTokens: 1000, timeoutMs: 1500 }), 15_000);
+    const r = await within(
+      lapSection({ mode: 'auto', lapCommand: wrapper, httpUrl: 'http://127.0.0.1:9/mcp', inHouseMenuTokens: 1000, timeoutMs: 1500 }),
+      15_000,
+    );
     const ms = Date.now() - t0;
     if (r === 'timedOut') assert.fail(`lapSection still waits 15 s after its 1.5 s deadline; running: ${describePids(taggedPids(tag))}`);
     const left = taggedPids(tag);
@@ -135,11 +157,25 @@ test('a LAP venv with READY.json whose python is broken is rebuilt once and used
     const venv = readyVenv(root, BROKEN_PYTHON_BODY);
     const python = fakeBuilderPython(dir, newTag(), 'good', goodVenvPython(dir));
     const lines: string[] = [];
-    const r = await lapSection({ mode: 'auto', httpUrl: 'http://127.0.0.1:9/mcp', inHouseMenuTokens: 1000, venv: { root, python }, log: (l) => lines.push(l), timeoutMs: 20_000 });
+    const r = await lapSection({
+      mode: 'auto',
+      httpUrl: 'http://127.0.0.1:9/mcp',
+      inHouseMenuTokens: 1000,
+      venv: { root, python },
+      log: (l) => lines.push(l),
+      timeoutMs: 20_000,
+    });
     assert.equal(r.executed, true, r.skip_reason);
     assert.equal(r.menu_tokens, 900);
-    assert.ok(lines.some((l) => /did not answer `python -c import lap` \(Fatal Python error: init_fs_encoding.*\): rebuilding it once$/.test(l)), lines.join('\n'));
-    assert.equal(readFileSync(join(venv, 'bin', 'python'), 'utf8'), readFileSync(join(dir, 'good-venv-python'), 'utf8'), 'the rebuilt venv is in place');
+    assert.ok(
+      lines.some((l) => /did not answer `python -c import lap` \(Fatal Python error: init_fs_encoding.*\): rebuilding it once$/.test(l)),
+      lines.join('\n'),
+    );
+    assert.equal(
+      readFileSync(join(venv, 'bin', 'python'), 'utf8'),
+      readFileSync(join(dir, 'good-venv-python'), 'utf8'),
+      'the rebuilt venv is in place',
+    );
     assert.deepEqual(readdirSync(root), ['lap-score-0.8.0'], 'no lock, no temp venv');
     // the next run uses it as it is
     const again = await ensureLapVenv({ root, python: join(dir, 'no-such-python') });
@@ -156,7 +192,16 @@ test('a LAP venv whose python never answers the smoke command is rebuilt; nothin
     const root = join(dir, 'venvs');
     readyVenv(root, hangingPythonBody(tag));
     const python = fakeBuilderPython(dir, newTag(), 'good', goodVenvPython(dir));
-    const r = await within(lapSection({ mode: 'auto', httpUrl: 'http://127.0.0.1:9/mcp', inHouseMenuTokens: 1000, venv: { root, python, smokeTimeoutMs: 1500 }, timeoutMs: 3000 }), 20_000);
+    const r = await within(
+      lapSection({
+        mode: 'auto',
+        httpUrl: 'http://127.0.0.1:9/mcp',
+        inHouseMenuTokens: 1000,
+        venv: { root, python, smokeTimeoutMs: 1500 },
+        timeoutMs: 3000,
+      }),
+      20_000,
+    );
     if (r === 'timedOut') assert.fail(`still waiting after 20 s; running: ${describePids(taggedPids(tag))}`);
     assert.equal(r.executed, true, r.skip_reason);
     const left = taggedPids(tag);
@@ -185,7 +230,10 @@ test('a broken LAP venv whose rebuild fails too: one reason naming both, nothing
     // offline: never rebuilt, said so
     readyVenv(root, BROKEN_PYTHON_BODY);
     const off = await ensureLapVenv({ root, python, offline: true });
-    assert.match((off as { reason: string }).reason, /^skipped: the LAP venv \S+ did not answer `python -c import lap` \(Fatal Python error: [^)]*\) and MCPGAUGE_LAP=offline forbids rebuilding it$/);
+    assert.match(
+      (off as { reason: string }).reason,
+      /^skipped: the LAP venv \S+ did not answer `python -c import lap` \(Fatal Python error: [^)]*\) and MCPGAUGE_LAP=offline forbids rebuilding it$/,
+    );
     assert.ok(existsSync(join(lapVenvDir(root), 'READY.json')), 'offline leaves the venv as it was');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -204,11 +252,28 @@ for (const k of KILL_POINTS) {
   test(`kill -9 of the gate ${k.when}: every child of the run exits within 2.5 s`, { timeout: 180_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-hostile-proc-'));
     const cfg = testConfig(dir, (c) => (c.timeouts.proxy_call_timeout_ms = 60_000));
-    const child = spawn(process.execPath, [BIN, 'gate', '--config', cfg, '--out', join(dir, 'out'), '--jobs', '1', '--cells', 'stdio/2025-11-25', '--no-fixture-grade', '--verbose'], {
-      cwd: REPO,
-      env: { ...process.env, CI: 'true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'gate',
+        '--config',
+        cfg,
+        '--out',
+        join(dir, 'out'),
+        '--jobs',
+        '1',
+        '--cells',
+        'stdio/2025-11-25',
+        '--no-fixture-grade',
+        '--verbose',
+      ],
+      {
+        cwd: REPO,
+        env: { ...process.env, CI: 'true' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.stdout.resume();
@@ -239,7 +304,14 @@ for (const k of KILL_POINTS) {
       console.log(`kill -9 of the gate ${k.when}: ${before.length} tagged processes gone within ${Date.now() - tk} ms`);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
-      if (runId) for (let i = 0; i < 3; i++) for (const p of tagged()) try { process.kill(p, 'SIGKILL'); } catch { /* gone */ }
+      if (runId)
+        for (let i = 0; i < 3; i++)
+          for (const p of tagged())
+            try {
+              process.kill(p, 'SIGKILL');
+            } catch {
+              /* gone */
+            }
       await sleep(200);
       for (const w of workDirs) rmSync(w, { recursive: true, force: true });
       rmSync(dir, { recursive: true, force: true });

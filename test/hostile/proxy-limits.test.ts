@@ -67,7 +67,11 @@ after(async () => {
 test('/healthz: a foreign Host is refused like on /mcp; without the key only liveness, with it the counts', async () => {
   const rebound = await rawRequest(proxy.port, ['GET /healthz HTTP/1.1', 'Host: evil.example']);
   assert.equal(rebound.status, 403, `a DNS-rebinding page must not read /healthz: ${rebound.head}`);
-  const mcpRebound = await rawRequest(proxy.port, ['POST /mcp HTTP/1.1', 'Host: evil.example', `X-API-Key: ${KEY}`, 'Content-Type: application/json'], '{}');
+  const mcpRebound = await rawRequest(
+    proxy.port,
+    ['POST /mcp HTTP/1.1', 'Host: evil.example', `X-API-Key: ${KEY}`, 'Content-Type: application/json'],
+    '{}',
+  );
   assert.equal(mcpRebound.status, 403, 'the same Host check as /mcp');
   const base = proxy.url.replace(/\/mcp$/, '');
   const anon = await fetch(`${base}/healthz`);
@@ -102,12 +106,20 @@ test('300 half-open 1 MB bodies with a valid key: 503 + Retry-After past the glo
   try {
     const answers = held.map((h) => h.answer());
     const busy = answers.filter((a) => a.startsWith('HTTP/1.1 503'));
-    tc.diagnostic(`proxy RSS ${Math.round(before / 1024)} MB before, peak ${Math.round(peak / 1024)} MB; ${busy.length}/300 refused with 503`);
+    tc.diagnostic(
+      `proxy RSS ${Math.round(before / 1024)} MB before, peak ${Math.round(peak / 1024)} MB; ${busy.length}/300 refused with 503`,
+    );
     // 300 MB offered; the cap holds 64 MiB (max_buffered_bytes default), plus 300 sockets' own
     // buffers and refused chunks not yet collected (measured: +100 MB; without the cap: +300 MB)
-    assert.ok(peak - before < 150 * 1024, `proxy RSS must grow by less than 150 MB while 300 MB is offered; ${Math.round(before / 1024)} MB -> peak ${Math.round(peak / 1024)} MB`);
+    assert.ok(
+      peak - before < 150 * 1024,
+      `proxy RSS must grow by less than 150 MB while 300 MB is offered; ${Math.round(before / 1024)} MB -> peak ${Math.round(peak / 1024)} MB`,
+    );
     assert.ok(peak < 250 * 1024, `proxy RSS under 250 MB; peak ${Math.round(peak / 1024)} MB`);
-    assert.ok(busy.length >= 300 - HELD_MAX, `all but the bodies that fit (64 whole, at most ${HELD_MAX} partly read) must be refused with 503 (got ${busy.length}: ${JSON.stringify([...new Set(answers.map((a) => a.slice(0, 12)))])})`);
+    assert.ok(
+      busy.length >= 300 - HELD_MAX,
+      `all but the bodies that fit (64 whole, at most ${HELD_MAX} partly read) must be refused with 503 (got ${busy.length}: ${JSON.stringify([...new Set(answers.map((a) => a.slice(0, 12)))])})`,
+    );
     const one = busy[0];
     assert.match(one, /\r\nretry-after: \d+\r\n/i);
     const body = JSON.parse(one.slice(one.indexOf('\r\n\r\n') + 4));
@@ -132,11 +144,18 @@ test('300 half-open 1 MB bodies with a valid key: 503 + Retry-After past the glo
 test('an upstream whose tools/list is 50 MB (stdio and HTTP): reading stops at the cap, one clear line, backoff, RSS bounded, the others serve', async (tc) => {
   const t = plimTemp();
   const portFile = join(t.dir, 'port');
-  const httpUp = spawn(process.execPath, [BIGLIST, '--http', portFile], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PLIM_LIST_BYTES: String(50 * MB) } });
+  const httpUp = spawn(process.execPath, [BIGLIST, '--http', portFile], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, PLIM_LIST_BYTES: String(50 * MB) },
+  });
   httpUp.stderr!.resume();
   let p: ProxyProcess | undefined;
   try {
-    const port = await until('the HTTP upstream port', () => (existsSync(portFile) ? readFileSync(portFile, 'utf8') || undefined : undefined), 20_000);
+    const port = await until(
+      'the HTTP upstream port',
+      () => (existsSync(portFile) ? readFileSync(portFile, 'utf8') || undefined : undefined),
+      20_000,
+    );
     const config = {
       servers: [biglistServer('bigstdio', 50 * MB), { name: 'bighttp', url: `http://127.0.0.1:${port}/mcp` }, biglistServer('small', 2000)],
       api_key: KEY,
@@ -164,11 +183,18 @@ test('an upstream whose tools/list is 50 MB (stdio and HTTP): reading stops at t
     }
     const log = p.stderr();
     const lines = (name: string) => log.split('\n').filter((l) => l.includes(`upstream '${name}'`) && /lost|failed/.test(l));
-    tc.diagnostic(`peak proxy RSS ${Math.round(peak / 1024)} MB; attempts in ${window} ms: bigstdio ${lines('bigstdio').length}, bighttp ${lines('bighttp').length}`);
+    tc.diagnostic(
+      `peak proxy RSS ${Math.round(peak / 1024)} MB; attempts in ${window} ms: bigstdio ${lines('bigstdio').length}, bighttp ${lines('bighttp').length}`,
+    );
     assert.ok(peak < 300 * 1024, `proxy RSS bounded while two upstreams push 50 MB lists; peak ${Math.round(peak / 1024)} MB`);
     for (const name of ['bigstdio', 'bighttp']) {
-      const clear = lines(name).find((l) => /exceeds max_upstream_list_bytes \(16777216 bytes; \d+ bytes read so far, reading stopped\)/.test(l));
-      assert.ok(clear, `one clear line naming '${name}', the cap and the bytes seen; got:\n${lines(name).slice(0, 3).join('\n') || log.slice(0, 2000)}`);
+      const clear = lines(name).find((l) =>
+        /exceeds max_upstream_list_bytes \(16777216 bytes; \d+ bytes read so far, reading stopped\)/.test(l),
+      );
+      assert.ok(
+        clear,
+        `one clear line naming '${name}', the cap and the bytes seen; got:\n${lines(name).slice(0, 3).join('\n') || log.slice(0, 2000)}`,
+      );
       const seen = Number(/(\d+) bytes read so far/.exec(clear!)![1]);
       assert.ok(seen > 16 * MB && seen < 20 * MB, `reading stopped soon after the cap (${seen} bytes)`);
       // exponential backoff (200 ms doubling to 1.6 s): a handful of attempts in the window, not a loop
@@ -186,7 +212,10 @@ test('an upstream whose tools/list is 50 MB (stdio and HTTP): reading stops at t
         assert.match(by[name].last_error, /exceeds max_upstream_list_bytes/);
       }
       const rt = JSON.parse(resultText(await c.callTool('retrieve_tools', { query: 'big', limit: 5 })));
-      assert.deepEqual(rt.tools.map((x: { name: string }) => x.name), ['small:big']);
+      assert.deepEqual(
+        rt.tools.map((x: { name: string }) => x.name),
+        ['small:big'],
+      );
     } finally {
       await c.close();
     }

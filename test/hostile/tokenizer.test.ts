@@ -29,7 +29,11 @@ const BENCH_DEADLINE_MS = 60_000;
 function letterRunCorpus(dir: string, chars: number, name = 'big_reader', prefix = ''): string {
   const tools = [
     { name, description: prefix + 'a'.repeat(chars), inputSchema: { type: 'object', properties: { q: { type: 'string' } } } },
-    { name: 'read_file', description: 'Read a file from disk and return its text.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
+    {
+      name: 'read_file',
+      description: 'Read a file from disk and return its text.',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+    },
   ];
   const p = join(dir, `run-${chars}.tools.json`);
   writeFileSync(p, JSON.stringify({ tools }));
@@ -44,13 +48,34 @@ interface BenchRun {
 }
 
 function bench(corpus: string, out: string, env: Record<string, string> = {}): Promise<BenchRun> {
-  const args = [BIN, 'bench', '--corpus', corpus, '--no-live', '--out', out, '--arms', 'baseline_json,compact_json', '--retriever', 'bm25', '--result-fixtures', 'none', '--bootstrap', '50'];
+  const args = [
+    BIN,
+    'bench',
+    '--corpus',
+    corpus,
+    '--no-live',
+    '--out',
+    out,
+    '--arms',
+    'baseline_json,compact_json',
+    '--retriever',
+    'bm25',
+    '--result-fixtures',
+    'none',
+    '--bootstrap',
+    '50',
+  ];
   const t0 = performance.now();
   return new Promise((done) => {
-    execFile(process.execPath, args, { cwd: REPO, env: { ...process.env, ...env }, timeout: BENCH_DEADLINE_MS, maxBuffer: 16 * 1024 * 1024 }, (err, _stdout, stderr) => {
-      const e = err as (Error & { code?: number; signal?: string }) | null;
-      done({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, signal: e?.signal ?? null, stderr, ms: performance.now() - t0 });
-    });
+    execFile(
+      process.execPath,
+      args,
+      { cwd: REPO, env: { ...process.env, ...env }, timeout: BENCH_DEADLINE_MS, maxBuffer: 16 * 1024 * 1024 },
+      (err, _stdout, stderr) => {
+        const e = err as (Error & { code?: number; signal?: string }) | null;
+        done({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, signal: e?.signal ?? null, stderr, ms: performance.now() - t0 });
+      },
+    );
   });
 }
 
@@ -70,12 +95,19 @@ for (const chars of [1_000_000, 100_000]) {
       assert.equal(tb.max_error_per_cut, 1);
       assert.match(tb.note, /1024-character pieces/);
       assert.equal(tb.fields_total, 1);
-      assert.deepEqual(tb.fields, [{ tool_id: `run-${chars}:big_reader`, field: 'description', runs: 1, longest_run: chars, cuts: Math.ceil(chars / RUN_LIMIT) - 1 }]);
+      assert.deepEqual(tb.fields, [
+        { tool_id: `run-${chars}:big_reader`, field: 'description', runs: 1, longest_run: chars, cuts: Math.ceil(chars / RUN_LIMIT) - 1 },
+      ]);
       assert.deepEqual(tb.arms.map((a: { arm: string }) => a.arm).sort(), ['baseline_json', 'compact_json']);
       for (const a of tb.arms) assert.ok(a.texts >= 2 && a.cuts >= 2 * tb.fields[0].cuts, JSON.stringify(a));
       // the other tool is counted exactly: its per-tool figure is the same as on its own
       assert.ok(report.arms[0].by_tokenizer.cl100k_base.per_tool_tokens[1] < 40);
-      assert.match(r.stderr, new RegExp(`warning: corpus run-${chars}\\.tools: "run-${chars}:big_reader" description \\(run of ${chars} chars\\) longer than the 1024-character run limit`));
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `warning: corpus run-${chars}\\.tools: "run-${chars}:big_reader" description \\(run of ${chars} chars\\) longer than the 1024-character run limit`,
+        ),
+      );
       assert.match(readFileSync(join(out, 'dashboard.html'), 'utf8'), /Bounded token counts in run-/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -100,10 +132,15 @@ test('a counting worker that dies is an error with its reason, not a silent exit
 
 test('closing the counting worker with a job pending ends normally (no silent exit 13)', async () => {
   const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
-    execFile(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'helpers-tokenizer.ts')], { cwd: REPO, timeout: 60_000 }, (err, stdout, stderr) => {
-      const e = err as (Error & { code?: number }) | null;
-      done({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'helpers-tokenizer.ts')],
+      { cwd: REPO, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        const e = err as (Error & { code?: number }) | null;
+        done({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, stdout, stderr });
+      },
+    );
   });
   assert.equal(r.code, 0, `stdout: ${r.stdout} stderr: ${r.stderr}`);
   assert.match(r.stdout, /^job: token-counting worker closed with jobs pending\nclosed\n$/);
@@ -116,23 +153,36 @@ test('gate budget step behind a proxy: a 150 KB description keeps the deadline, 
     // every fixture behind the reference proxy serves this tool; every budget query finds it
     const corpus = letterRunCorpus(dir, 150_000, 'echo_everything', 'Echo a string back. ');
     let stepMs = 0;
-    const r = await runGateCli(['--cells', cell, '--no-fixture-grade'], { MCPGAUGE_GATE_FIXTURE_ARGS: JSON.stringify(['--catalog-from', corpus, '--catalog', '0']) }, {
-      patch: (c) => {
-        delete c.compliance;
-        c.budgets.queries = Array.from({ length: 5 }, () => ({ query: 'echo a string back', tool: 'echo' }));
-        stepMs = c.timeouts.step_ms;
+    const r = await runGateCli(
+      ['--cells', cell, '--no-fixture-grade'],
+      { MCPGAUGE_GATE_FIXTURE_ARGS: JSON.stringify(['--catalog-from', corpus, '--catalog', '0']) },
+      {
+        patch: (c) => {
+          delete c.compliance;
+          c.budgets.queries = Array.from({ length: 5 }, () => ({ query: 'echo a string back', tool: 'echo' }));
+          stepMs = c.timeouts.step_ms;
+        },
       },
-    });
+    );
     try {
       assertRedExactly(r, { [cell]: 'budget' });
       const budget = r.report!.cells[0].steps.find((s) => s.name === 'budget')!;
       const ev = budget.evidence as Record<string, any>;
       assert.ok(budget.duration_ms < stepMs, `budget took ${budget.duration_ms} ms, deadline ${stepMs} ms`);
-      assert.match(budget.reason, /^median discovery response \d+ tokens > budget 1500 \(largest: \d+ tokens, \d{6,} characters, for "echo a string back"\)/);
-      assert.match(budget.reason, /held a run over 1024 characters, longest 150000: counted in bounded time, within 1 token per cut of exact/);
+      assert.match(
+        budget.reason,
+        /^median discovery response \d+ tokens > budget 1500 \(largest: \d+ tokens, \d{6,} characters, for "echo a string back"\)/,
+      );
+      assert.match(
+        budget.reason,
+        /held a run over 1024 characters, longest 150000: counted in bounded time, within 1 token per cut of exact/,
+      );
       assert.equal(ev.token_bound.run_limit, RUN_LIMIT);
       assert.ok(ev.token_bound.cuts >= 5 * 146, JSON.stringify(ev.token_bound));
-      assert.ok(ev.largest_responses[0].tools.some((t: string) => t.includes('echo_everything')), JSON.stringify(ev.largest_responses[0]));
+      assert.ok(
+        ev.largest_responses[0].tools.some((t: string) => t.includes('echo_everything')),
+        JSON.stringify(ev.largest_responses[0]),
+      );
     } finally {
       r.cleanup();
     }
@@ -143,7 +193,11 @@ test('gate budget step behind a proxy: a 150 KB description keeps the deadline, 
 
 /** The fixture over loopback HTTP with a fault on its Nth tools/list (env BACKEND_MODE etc.); resolves with its URL. */
 function faultyFixture(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [BIN, 'fixture', '--transport', 'http', '--port', '0'], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'fixture', '--transport', 'http', '--port', '0'], {
+    cwd: REPO,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   return new Promise((done, fail) => {
     let err = '';
     const timer = setTimeout(() => fail(new Error(`fixture did not start: ${err}`)), 30_000);

@@ -12,7 +12,9 @@ import { assertComponentsSum, assertLiveSchema, pidsIn, processesMentioning, wai
 const GOLDEN = JSON.parse(readFileSync(new URL('../../datasets/golden-npm4-v1.json', import.meta.url), 'utf8')) as {
   queries: { id: string; labels: { tool_id: string; relevance: number }[] }[];
 };
-const CORPUS_TOOLS = (JSON.parse(readFileSync(new URL('../../datasets/corpus-npm4-v1.tools.json', import.meta.url), 'utf8')) as { tools: unknown[] }).tools.length;
+const CORPUS_TOOLS = (
+  JSON.parse(readFileSync(new URL('../../datasets/corpus-npm4-v1.tools.json', import.meta.url), 'utf8')) as { tools: unknown[] }
+).tools.length;
 
 function tempDirOf(lines: string[]): string {
   const m = lines.map((l) => /embedded default in (\S+)/.exec(l)).find(Boolean);
@@ -23,7 +25,15 @@ function tempDirOf(lines: string[]): string {
 test('embedded default: menus, responses, retrieval, latency and economics measured over the wire; everything torn down', async () => {
   const lines: string[] = [];
   // LAP off here (its real run against the reference proxy is test/live/lap.test.ts)
-  const live = await runLive({ maxQueries: 4, runs: 2, warmup: 1, timeoutMs: 120_000, lap: 'off', log: (l) => lines.push(l), bootstrap: { iterations: 200, seed: 7 } });
+  const live = await runLive({
+    maxQueries: 4,
+    runs: 2,
+    warmup: 1,
+    timeoutMs: 120_000,
+    lap: 'off',
+    log: (l) => lines.push(l),
+    bootstrap: { iterations: 200, seed: 7 },
+  });
   assertLiveSchema(live);
   // the proxy's own account of its upstreams (its log), independent of the live stage's direct listing
   const fixtureTools = Number(/upstream 'fixture' connected \(.*, (\d+) tools\)/.exec(lines.join('\n'))?.[1]);
@@ -37,7 +47,10 @@ test('embedded default: menus, responses, retrieval, latency and economics measu
     const ready = lines.findIndex((l) => new RegExp(`^proxy: upstream '${n}' connected \\(.*\\): ready in \\d+ ms$`).test(l));
     assert.ok(start >= 0 && ready > start, `upstream ${n}: a "starting" line, then a "ready in N ms" line:\n${lines.join('\n')}`);
   }
-  assert.ok(lines.some((l) => /^live: proxy ready at \S+ \(\d+ tools indexed\) in \d+ ms$/.test(l)), `the proxy boot's end line with its time:\n${lines.join('\n')}`);
+  assert.ok(
+    lines.some((l) => /^live: proxy ready at \S+ \(\d+ tools indexed\) in \d+ ms$/.test(l)),
+    `the proxy boot's end line with its time:\n${lines.join('\n')}`,
+  );
 
   // teardown: temp folder gone, no process left that mentions it, every logged child pid dead
   const dir = tempDirOf(lines);
@@ -55,7 +68,10 @@ test('embedded default: menus, responses, retrieval, latency and economics measu
   assert.equal(live.corpus_id, 'corpus-npm4-v1');
 
   // menus: both tokenizers, the proxy's 4 tools vs the union of the upstreams
-  assert.deepEqual(live.menus.map((m) => m.tokenizer), ['cl100k_base', 'o200k_base']);
+  assert.deepEqual(
+    live.menus.map((m) => m.tokenizer),
+    ['cl100k_base', 'o200k_base'],
+  );
   for (const m of live.menus) {
     assert.equal(m.proxy_tool_count, 4);
     assert.equal(m.upstream_tool_count, CORPUS_TOOLS + fixtureTools);
@@ -63,19 +79,26 @@ test('embedded default: menus, responses, retrieval, latency and economics measu
     assert.equal(m.proxy_menu_tokens.provenance, 'measured');
     assert.equal(m.full_menu_tokens.provenance, 'measured');
     assert.ok(m.proxy_menu_tokens.value > 100, `proxy menu ${m.proxy_menu_tokens.value}`);
-    assert.ok(m.full_menu_tokens.value > 5 * m.proxy_menu_tokens.value, `full ${m.full_menu_tokens.value} vs proxy ${m.proxy_menu_tokens.value}`);
+    assert.ok(
+      m.full_menu_tokens.value > 5 * m.proxy_menu_tokens.value,
+      `full ${m.full_menu_tokens.value} vs proxy ${m.proxy_menu_tokens.value}`,
+    );
   }
   assert.equal(live.authoritative_headline, true, live.headline_reason);
 
   // responses: 4 queries x 2 details x 2 tokenizers, all ok, exact component sums
   assert.equal(live.responses.length, 16);
-  assert.ok(live.responses.every((r) => r.ok), JSON.stringify(live.responses.filter((r) => !r.ok)));
+  assert.ok(
+    live.responses.every((r) => r.ok),
+    JSON.stringify(live.responses.filter((r) => !r.ok)),
+  );
   assertComponentsSum(live);
   for (const r of live.responses) {
     assert.ok(r.result_count! >= 1 && r.result_count! <= 10, `result_count ${r.result_count}`);
     assert.ok(r.latency_ms > 0);
     const c = r.components!;
-    if (r.detail === 'full') assert.ok(c.input_schemas > 0 && c.descriptions > 0 && c.metadata > 0 && c.usage_instructions > 0, JSON.stringify(c));
+    if (r.detail === 'full')
+      assert.ok(c.input_schemas > 0 && c.descriptions > 0 && c.metadata > 0 && c.usage_instructions > 0, JSON.stringify(c));
     else assert.equal(c.input_schemas, 0, 'compact responses carry no schemas');
   }
   // the same usage text in every response of one detail level and tokenizer
@@ -94,20 +117,33 @@ test('embedded default: menus, responses, retrieval, latency and economics measu
   assert.equal(summary('full').mean, fullTotals.reduce((a, b) => a + b, 0) / 4);
 
   // retrieval: the proxy's ranking scored per golden query; recall recomputed here independently
-  assert.deepEqual(live.retrieval.map((r) => r.detail), ['full', 'compact']);
+  assert.deepEqual(
+    live.retrieval.map((r) => r.detail),
+    ['full', 'compact'],
+  );
   for (const r of live.retrieval) {
     assert.equal(r.query_count, 4);
     assert.equal(r.errors, 0);
-    assert.deepEqual(r.per_query!.map((q) => q.query_id), GOLDEN.queries.slice(0, 4).map((q) => q.id));
+    assert.deepEqual(
+      r.per_query!.map((q) => q.query_id),
+      GOLDEN.queries.slice(0, 4).map((q) => q.id),
+    );
     for (const q of r.per_query!) {
       assert.ok(q.top.length >= 1 && q.top.length <= 10);
       for (const id of q.top) assert.match(id, /^(fixture|filesystem|memory|sequential-thinking|everything):/);
-      const gold = GOLDEN.queries.find((g) => g.id === q.query_id)!.labels.filter((l) => l.relevance >= 1).map((l) => l.tool_id);
+      const gold = GOLDEN.queries
+        .find((g) => g.id === q.query_id)!
+        .labels.filter((l) => l.relevance >= 1)
+        .map((l) => l.tool_id);
       assert.deepEqual([...(q.gold ?? [])].sort(), [...gold].sort());
       assert.equal(q.recall_at_10, gold.filter((g) => q.top.includes(g)).length / gold.length, q.query_id);
     }
   }
-  assert.deepEqual(live.retrieval[1].per_query!.map((q) => q.top), live.retrieval[0].per_query!.map((q) => q.top), 'full and compact rank alike');
+  assert.deepEqual(
+    live.retrieval[1].per_query!.map((q) => q.top),
+    live.retrieval[0].per_query!.map((q) => q.top),
+    'full and compact rank alike',
+  );
 
   // latency: warm-up then runs x queries, client-measured
   for (const l of live.latency) {
@@ -129,7 +165,9 @@ test('embedded default: menus, responses, retrieval, latency and economics measu
     assert.equal(be.break_even_calls, (m.full_menu_tokens.value - m.proxy_menu_tokens.value) / s.mean);
   }
   assert.equal(live.economics.session_estimates.length, 16);
-  const se = live.economics.session_estimates.find((r) => r.arm === 'proxy_full' && r.tokenizer === 'cl100k_base' && r.calls_per_session === 3)!;
+  const se = live.economics.session_estimates.find(
+    (r) => r.arm === 'proxy_full' && r.tokenizer === 'cl100k_base' && r.calls_per_session === 3,
+  )!;
   assert.equal(se.estimated_tokens, Math.floor(live.menus[0].proxy_menu_tokens.value + 3 * summary('full').mean + 0.5));
 
   assert.deepEqual(live.lap, { executed: false, skip_reason: 'skipped: LAP disabled (--no-lap)' });
@@ -139,7 +177,16 @@ test('embedded default: menus, responses, retrieval, latency and economics measu
 test('embedded default: a failure after the proxy booted still tears everything down', async () => {
   const lines: string[] = [];
   await assert.rejects(
-    runLive({ embeddedServers: ['memory', 'sequential-thinking'], timeoutMs: 120_000, discoveryTool: 'find_tools', style: 'discovery', maxQueries: 1, runs: 1, warmup: 0, log: (l) => lines.push(l) }),
+    runLive({
+      embeddedServers: ['memory', 'sequential-thinking'],
+      timeoutMs: 120_000,
+      discoveryTool: 'find_tools',
+      style: 'discovery',
+      maxQueries: 1,
+      runs: 1,
+      warmup: 0,
+      log: (l) => lines.push(l),
+    }),
     (e: Error) => {
       assert.ok(e instanceof UserError);
       assert.match(e.message, /lists no tool named "find_tools" \(it lists: retrieve_tools, call_tool, describe_tool, upstream_servers\)/);
@@ -156,13 +203,19 @@ test('embedded default: a failure after the proxy booted still tears everything 
 
 test('embedded default: SIGTERM during the run tears everything down, then the process dies of the signal', async () => {
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./fixtures/run-embedded.ts', import.meta.url).pathname, 'memory', 'sequential-thinking'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', new URL('./fixtures/run-embedded.ts', import.meta.url).pathname, 'memory', 'sequential-thinking'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => child.once('exit', (code, signal) => res({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
+    child.once('exit', (code, signal) => res({ code, signal })),
+  );
   await new Promise<void>((res, rej) => {
     const t = setTimeout(() => rej(new Error(`child not ready in 90 s: ${out} ${err}`)), 90_000);
     child.stdout!.on('data', (d) => {

@@ -25,7 +25,9 @@ const GOLDEN = JSON.parse(readFileSync(join(REPO_ROOT, 'datasets', 'golden-npm4-
   corpus_version: string;
   queries: { id: string; query: string; labels: { tool_id: string; relevance: number }[] }[];
 };
-const CORPUS = JSON.parse(readFileSync(join(REPO_ROOT, 'datasets', 'corpus-npm4-v1.tools.json'), 'utf8')) as { tools: { server: string }[] };
+const CORPUS = JSON.parse(readFileSync(join(REPO_ROOT, 'datasets', 'corpus-npm4-v1.tools.json'), 'utf8')) as {
+  tools: { server: string }[];
+};
 const toolsOf = (server: string) => CORPUS.tools.filter((t) => t.server === server).length;
 const FIXTURE_BUILTIN_TOOLS = 6; // echo, ping, slow, large, fail, stats
 const CONNECT_MS = 120_000; // process start on a loaded 2-core box
@@ -48,8 +50,17 @@ test('a second proxy started by --proxy-cmd (stdio) over a different upstream co
     cfg,
     JSON.stringify({
       servers: [
-        { name: 'memory', command: process.execPath, args: [join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')], env: { MEMORY_FILE_PATH: join(dir, 'mem.jsonl') } },
-        { name: 'everything', command: process.execPath, args: [join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] },
+        {
+          name: 'memory',
+          command: process.execPath,
+          args: [join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')],
+          env: { MEMORY_FILE_PATH: join(dir, 'mem.jsonl') },
+        },
+        {
+          name: 'everything',
+          command: process.execPath,
+          args: [join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+        },
       ],
       tools_limit: 5,
       connect_timeout_ms: 120_000,
@@ -61,12 +72,24 @@ test('a second proxy started by --proxy-cmd (stdio) over a different upstream co
   const golden = writeGolden('memory.json', memQueries);
   const cmd = `node ${join(REPO_ROOT, 'bin', 'mcpgauge.mjs')} proxy --config '${cfg}' --transport stdio`;
 
-  const live = await runLive({ proxyCmd: cmd, upstreamsFile: cfg, goldenFile: golden, runs: 2, warmup: 1, limit: 4, timeoutMs: CONNECT_MS, bootstrap: { iterations: 100, seed: 1 } });
+  const live = await runLive({
+    proxyCmd: cmd,
+    upstreamsFile: cfg,
+    goldenFile: golden,
+    runs: 2,
+    warmup: 1,
+    limit: 4,
+    timeoutMs: CONNECT_MS,
+    bootstrap: { iterations: 100, seed: 1 },
+  });
   assertLiveSchema(live);
   assert.deepEqual(processesMentioning(cfg), [], 'the proxy started by command must be gone');
 
   assert.equal(live.target.kind, 'command');
-  assert.match(live.target.description, /^proxy command: node .*mcpgauge\.mjs proxy --config '.*second proxy\.json' --transport stdio; full menu from tools\/list of the upstreams in /);
+  assert.match(
+    live.target.description,
+    /^proxy command: node .*mcpgauge\.mjs proxy --config '.*second proxy\.json' --transport stdio; full menu from tools\/list of the upstreams in /,
+  );
   assert.equal(live.proxy.server_name, 'mcpgauge-proxy');
   for (const m of live.menus) {
     assert.equal(m.proxy_tool_count, 4);
@@ -78,7 +101,10 @@ test('a second proxy started by --proxy-cmd (stdio) over a different upstream co
 
   // 3 queries x 2 details x 2 tokenizers; limit 4 honoured
   assert.equal(live.responses.length, 12);
-  assert.ok(live.responses.every((r) => r.ok && r.result_count! >= 1 && r.result_count! <= 4), JSON.stringify(live.responses.map((r) => [r.ok, r.result_count, r.error])));
+  assert.ok(
+    live.responses.every((r) => r.ok && r.result_count! >= 1 && r.result_count! <= 4),
+    JSON.stringify(live.responses.map((r) => [r.ok, r.result_count, r.error])),
+  );
   assertComponentsSum(live);
   for (const r of live.retrieval) {
     assert.equal(r.query_count, 3);
@@ -88,12 +114,18 @@ test('a second proxy started by --proxy-cmd (stdio) over a different upstream co
     }
   }
   const full = live.retrieval.find((r) => r.detail === 'full')!;
-  assert.ok(full.per_query!.every((q) => q.top.some((id) => id.startsWith('memory:'))), JSON.stringify(full.per_query!.map((q) => q.top)));
+  assert.ok(
+    full.per_query!.every((q) => q.top.some((id) => id.startsWith('memory:'))),
+    JSON.stringify(full.per_query!.map((q) => q.top)),
+  );
   assert.ok(full.summary!.recall_at_10.value > 0);
-  assert.deepEqual(live.latency.map((l) => [l.detail, l.n, l.warmup, l.runs]), [
-    ['full', 6, 1, 2],
-    ['compact', 6, 1, 2],
-  ]);
+  assert.deepEqual(
+    live.latency.map((l) => [l.detail, l.n, l.warmup, l.runs]),
+    [
+      ['full', 6, 1, 2],
+      ['compact', 6, 1, 2],
+    ],
+  );
   assert.equal(live.economics.break_even.length, 4);
   assert.equal(live.lap.executed, false);
   assert.match(live.lap.skip_reason!, /skipped: (lap not installed|lap needs an HTTP proxy URL)/);
@@ -173,8 +205,17 @@ test('a proxy by --proxy-url with --api-key (both auth headers); a wrong key is 
   const config = validateProxyConfig(
     {
       servers: [
-        { name: 'memory', command: process.execPath, args: [join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')], env: { MEMORY_FILE_PATH: join(dir, 'mem2.jsonl') } },
-        { name: 'sequential-thinking', command: process.execPath, args: [join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-sequential-thinking/dist/index.js')] },
+        {
+          name: 'memory',
+          command: process.execPath,
+          args: [join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')],
+          env: { MEMORY_FILE_PATH: join(dir, 'mem2.jsonl') },
+        },
+        {
+          name: 'sequential-thinking',
+          command: process.execPath,
+          args: [join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-sequential-thinking/dist/index.js')],
+        },
       ],
     },
     'test config',
@@ -182,12 +223,31 @@ test('a proxy by --proxy-url with --api-key (both auth headers); a wrong key is 
   const proxy = await startProxy(config, { transport: 'http', port: 0, apiKey: 'right-key', log: () => {} });
   try {
     const origin = new URL(proxy.url).origin; // the live stage adds /mcp to a bare origin
-    const golden = writeGolden('url.json', GOLDEN.queries.filter((q) => q.id === 'q-mem-dump'));
-    const live = await runLive({ proxyUrl: origin, apiKey: 'right-key', goldenFile: golden, timeoutMs: CONNECT_MS, runs: 1, warmup: 0, details: ['full'], tokenizers: ['cl100k_base'], bootstrap: { iterations: 20, seed: 1 } });
+    const golden = writeGolden(
+      'url.json',
+      GOLDEN.queries.filter((q) => q.id === 'q-mem-dump'),
+    );
+    const live = await runLive({
+      proxyUrl: origin,
+      apiKey: 'right-key',
+      goldenFile: golden,
+      timeoutMs: CONNECT_MS,
+      runs: 1,
+      warmup: 0,
+      details: ['full'],
+      tokenizers: ['cl100k_base'],
+      bootstrap: { iterations: 20, seed: 1 },
+    });
     assertLiveSchema(live);
     assert.equal(live.target.kind, 'url');
-    assert.match(live.target.description, new RegExp(`^proxy at ${proxy.url.replace(/[./]/g, '\\$&')} \\(API key\\); full menu from corpus file `));
-    assert.deepEqual(live.menus.map((m) => [m.tokenizer, m.proxy_tool_count]), [['cl100k_base', 4]]);
+    assert.match(
+      live.target.description,
+      new RegExp(`^proxy at ${proxy.url.replace(/[./]/g, '\\$&')} \\(API key\\); full menu from corpus file `),
+    );
+    assert.deepEqual(
+      live.menus.map((m) => [m.tokenizer, m.proxy_tool_count]),
+      [['cl100k_base', 4]],
+    );
     assert.equal(live.responses.length, 1);
     assert.equal(live.responses[0].ok, true);
     assert.ok(live.responses[0].result_count! >= 1);

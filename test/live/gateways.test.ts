@@ -41,8 +41,23 @@ async function startGateway(mode: 'bridge' | 'sse'): Promise<string> {
 
 function bench(args: string[]): Promise<{ code: number; stderr: string }> {
   return new Promise((res) => {
-    execFile(process.execPath, [MCPGAUGE_BIN, 'bench', '--no-offline', '--live', '--tokenizers', 'cl100k_base', '--bootstrap', '10', '--connect-timeout', '120000', ...args], { timeout: 240_000, maxBuffer: 32 << 20 }, (e, _o, stderr) =>
-      res({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stderr }),
+    execFile(
+      process.execPath,
+      [
+        MCPGAUGE_BIN,
+        'bench',
+        '--no-offline',
+        '--live',
+        '--tokenizers',
+        'cl100k_base',
+        '--bootstrap',
+        '10',
+        '--connect-timeout',
+        '120000',
+        ...args,
+      ],
+      { timeout: 240_000, maxBuffer: 32 << 20 },
+      (e, _o, stderr) => res({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stderr }),
     );
   });
 }
@@ -57,13 +72,23 @@ test('a stdio->HTTP pass-through bridge: detected as pass-through, a menu-only r
   const live = validateReport(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))).live!;
   assert.equal(live.style, 'passthrough');
   assert.equal(live.discovery?.status, 'not_applicable');
-  assert.deepEqual([live.responses.length, live.retrieval.length, live.latency.length, live.economics.break_even.length], [0, 0, 0, 0], 'no discovery figures');
+  assert.deepEqual(
+    [live.responses.length, live.retrieval.length, live.latency.length, live.economics.break_even.length],
+    [0, 0, 0, 0],
+    'no discovery figures',
+  );
   assert.equal(live.target.transport, 'streamable-http');
   const pt = live.passthrough!;
   assert.equal(pt.matched, FIXTURE_TOOLS.length);
   assert.deepEqual(pt.unmatched_upstream, []);
-  assert.ok(pt.per_tool.every((x) => x.proxy_name === `fixture__${x.upstream.split(':')[1]}` && x.proxy_tokens! > x.upstream_tokens), JSON.stringify(pt.per_tool));
-  assert.equal(pt.prefix_overhead_tokens, pt.per_tool.reduce((a, x) => a + (x.proxy_tokens! - x.upstream_tokens), 0));
+  assert.ok(
+    pt.per_tool.every((x) => x.proxy_name === `fixture__${x.upstream.split(':')[1]}` && x.proxy_tokens! > x.upstream_tokens),
+    JSON.stringify(pt.per_tool),
+  );
+  assert.equal(
+    pt.prefix_overhead_tokens,
+    pt.per_tool.reduce((a, x) => a + (x.proxy_tokens! - x.upstream_tokens), 0),
+  );
   assert.ok(pt.prefix_overhead_tokens > 0);
   assert.equal(live.cheap_call?.method, 'tools/list');
   assert.equal(live.cheap_call?.n, 3);
@@ -77,7 +102,20 @@ test('an SSE-only aggregator from a bare origin: --transport auto falls back to 
   const origin = sseUrl.replace(/\/sse$/, '');
   const map = t.write('map.json', Object.fromEntries(FIXTURE_TOOLS.map((n) => [`fixture:${n}`, `fx.${n}`])));
   const out = join(t.dir, 'sse');
-  const r = await bench(['--out', out, '--proxy-url', origin, '--upstreams', upstreams(), '--tool-map', map, '--runs', '2', '--warmup', '0']);
+  const r = await bench([
+    '--out',
+    out,
+    '--proxy-url',
+    origin,
+    '--upstreams',
+    upstreams(),
+    '--tool-map',
+    map,
+    '--runs',
+    '2',
+    '--warmup',
+    '0',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /streamable HTTP at http:\/\/127\.0\.0\.1:\d+\/mcp answered 404; trying SSE/);
   const live = validateReport(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))).live!;
@@ -86,7 +124,16 @@ test('an SSE-only aggregator from a bare origin: --transport auto falls back to 
   assert.equal(live.passthrough!.matched, FIXTURE_TOOLS.length);
   assert.ok(live.passthrough!.per_tool.every((x) => x.how === 'tool map'));
   // forced streamable HTTP: the error names the status and hints at SSE
-  const r2 = await bench(['--out', join(t.dir, 'sse-forced'), '--proxy-url', origin, '--transport', 'streamable-http', '--upstreams', upstreams()]);
+  const r2 = await bench([
+    '--out',
+    join(t.dir, 'sse-forced'),
+    '--proxy-url',
+    origin,
+    '--transport',
+    'streamable-http',
+    '--upstreams',
+    upstreams(),
+  ]);
   assert.equal(r2.code, 2); // could not run as asked
   assert.match(r2.stderr, /mcpgauge: live: cannot connect to http:\/\/127\.0\.0\.1:\d+\/mcp: HTTP 404.*try the SSE transport/);
 });
@@ -95,7 +142,26 @@ test('every discovery call fails: exit 2, the report is written and marked faile
   const out = join(t.dir, 'failing');
   // the fixture's `fail` tool as the "discovery tool": every call is a tool error
   const cmd = `node ${join(resolve(import.meta.dirname, '..', '..'), 'bin', 'mcpfixture.mjs')} --transport stdio`;
-  const r = await bench(['--out', out, '--proxy-cmd', cmd, '--style', 'discovery', '--discovery-tool', 'fail', '--query-arg', 'message', '--live-queries', '3', '--runs', '1', '--warmup', '1', '--ready-timeout', '1']);
+  const r = await bench([
+    '--out',
+    out,
+    '--proxy-cmd',
+    cmd,
+    '--style',
+    'discovery',
+    '--discovery-tool',
+    'fail',
+    '--query-arg',
+    'message',
+    '--live-queries',
+    '3',
+    '--runs',
+    '1',
+    '--warmup',
+    '1',
+    '--ready-timeout',
+    '1',
+  ]);
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /live stage FAILED: 3 of 3 measured calls failed \(error rate 1\.000 > --max-error-rate 0\)/);
   const report = validateReport(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')));
@@ -103,7 +169,10 @@ test('every discovery call fails: exit 2, the report is written and marked faile
   assert.equal(live.status?.state, 'failed');
   assert.deepEqual(live.calls?.measured, { n: 3, errors: 3 });
   assert.equal(live.calls?.warmup.n, 1, 'the warm-up call is counted apart');
-  assert.ok(live.retrieval.every((x) => x.summary === undefined && /all 3 discovery calls at detail full failed/.test(x.not_computed_reason ?? '')), JSON.stringify(live.retrieval.map((x) => x.not_computed_reason)));
+  assert.ok(
+    live.retrieval.every((x) => x.summary === undefined && /all 3 discovery calls at detail full failed/.test(x.not_computed_reason ?? '')),
+    JSON.stringify(live.retrieval.map((x) => x.not_computed_reason)),
+  );
   assert.deepEqual([live.response_summary.length, live.latency.length, live.economics.break_even.length], [0, 0, 0]);
   assert.ok(live.not_computed?.some((n) => n.what === 'retrieval (full)'));
   const html = readFileSync(join(out, 'dashboard.html'), 'utf8');
@@ -125,10 +194,30 @@ test('--golden none is honoured (menus + cheap call, no queries); without --upst
   assert.equal(l1.cheap_call?.n, 2);
 
   const out2 = join(t.dir, 'no-upstreams');
-  const r2 = await bench(['--out', out2, '--proxy-cmd', cmd, '--live-queries', '2', '--runs', '1', '--warmup', '0', '--ready-timeout', '1', '--max-error-rate', '1']);
+  const r2 = await bench([
+    '--out',
+    out2,
+    '--proxy-cmd',
+    cmd,
+    '--live-queries',
+    '2',
+    '--runs',
+    '1',
+    '--warmup',
+    '0',
+    '--ready-timeout',
+    '1',
+    '--max-error-rate',
+    '1',
+  ]);
   assert.equal(r2.code, 0, r2.stderr);
   const l2 = validateReport(JSON.parse(readFileSync(join(out2, 'report.json'), 'utf8'))).live!;
   assert.equal(l2.economics.break_even.length, 0);
-  assert.ok(l2.not_computed?.some((n) => n.what === 'break-even and menu savings' && /not listed from the upstreams this proxy fronts/.test(n.reason)), JSON.stringify(l2.not_computed));
+  assert.ok(
+    l2.not_computed?.some(
+      (n) => n.what === 'break-even and menu savings' && /not listed from the upstreams this proxy fronts/.test(n.reason),
+    ),
+    JSON.stringify(l2.not_computed),
+  );
   assert.equal(l2.menus[0].full_menu_tokens.provenance, 'estimated');
 });

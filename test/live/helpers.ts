@@ -6,12 +6,13 @@ import { REPORT_SCHEMA_PATH } from '../../pipeline/report/validate.ts';
 import type { LiveReport } from '../../pipeline/report/types.ts';
 import { COMPONENT_LABELS } from '../../pipeline/live/spans.ts';
 
-let validateLive: ((x: unknown) => boolean) & { errors?: unknown } | undefined;
+let validateLive: (((x: unknown) => boolean) & { errors?: unknown }) | undefined;
 
 /** Validates a live section against `$defs/live` of the report schema (as report.json holds it: the per-query rows are in tables/per_query). */
 export function assertLiveSchema(live: LiveReport): void {
   if (!validateLive) {
-    const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as unknown as typeof Ajv2020Module.default;
+    const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ??
+      Ajv2020Module) as unknown as typeof Ajv2020Module.default;
     const ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true });
     const schema = JSON.parse(readFileSync(REPORT_SCHEMA_PATH, 'utf8'));
     validateLive = ajv.compile({ $defs: schema.$defs, $ref: '#/$defs/live' }) as never;

@@ -18,8 +18,36 @@ const t = tempDir('live-result-calls');
 after(() => t.cleanup());
 
 function bench(out: string, extra: string[]): Promise<{ code: number; stderr: string }> {
-  const args = ['bench', '--live', '--no-offline', '--embedded-servers', 'filesystem', '--live-queries', '4', '--runs', '1', '--warmup', '0', '--tokenizers', 'cl100k_base', '--bootstrap', '10', '--no-lap', '--live-details', 'full', '--result-top-k', '10', '--out', out, ...extra];
-  return new Promise((res) => execFile(process.execPath, [MCPGAUGE_BIN, ...args], { timeout: 180_000, maxBuffer: 32 << 20 }, (e, _o, stderr) => res({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stderr })));
+  const args = [
+    'bench',
+    '--live',
+    '--no-offline',
+    '--embedded-servers',
+    'filesystem',
+    '--live-queries',
+    '4',
+    '--runs',
+    '1',
+    '--warmup',
+    '0',
+    '--tokenizers',
+    'cl100k_base',
+    '--bootstrap',
+    '10',
+    '--no-lap',
+    '--live-details',
+    'full',
+    '--result-top-k',
+    '10',
+    '--out',
+    out,
+    ...extra,
+  ];
+  return new Promise((res) =>
+    execFile(process.execPath, [MCPGAUGE_BIN, ...args], { timeout: 180_000, maxBuffer: 32 << 20 }, (e, _o, stderr) =>
+      res({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stderr }),
+    ),
+  );
 }
 
 test('--call-args-arg: failed result calls are error rows and count against --max-error-rate', async () => {
@@ -52,7 +80,13 @@ test('a missing call tool: one line naming the tools the proxy lists', async () 
 });
 
 test("call_with: a discovery response's per-result call tool is read by tool id", () => {
-  const text = JSON.stringify({ tools: [{ name: 'fs:read', server: 'fs', call_with: 'call_tool_read', score: 1 }, { name: 'fs:rm', call_with: 'call_tool_destructive' }, { name: 'fs:x' }] });
+  const text = JSON.stringify({
+    tools: [
+      { name: 'fs:read', server: 'fs', call_with: 'call_tool_read', score: 1 },
+      { name: 'fs:rm', call_with: 'call_tool_destructive' },
+      { name: 'fs:x' },
+    ],
+  });
   const p = partitionResponse(text);
   assert.deepEqual(p.ranking, ['fs:read', 'fs:rm', 'fs:x']);
   assert.deepEqual(p.callWith, { 'fs:read': 'call_tool_read', 'fs:rm': 'call_tool_destructive' });

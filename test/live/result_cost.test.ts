@@ -33,8 +33,14 @@ test('result spans: compact JSON of the result, components sum to the total', ()
     const tk = getTokenizer(name);
     const c = countResult(r, tk);
     assert.equal(c.total, tk.count(text));
-    assert.equal(Object.values(c.components).reduce((a, b) => a + b, 0), c.total);
-    assert.ok(Object.values(c.components).every((x) => x > 0), JSON.stringify(c));
+    assert.equal(
+      Object.values(c.components).reduce((a, b) => a + b, 0),
+      c.total,
+    );
+    assert.ok(
+      Object.values(c.components).every((x) => x > 0),
+      JSON.stringify(c),
+    );
   }
   // no _meta, no structuredContent: those components are 0
   const bare = countResult({ content: [{ type: 'text', text: 'x' }] }, getTokenizer('o200k_base'));
@@ -54,25 +60,66 @@ test('safe to call: readOnlyHint true, or the golden allow-list', () => {
   assert.match(unsafeReason('b:x', ann, [])!, /not listed by the upstreams/);
 });
 
-test('live: golden calls through the proxy and directly, by component, both tokenizers; unsafe and unresolvable calls skipped', { timeout: 240_000 }, async () => {
+test('live: golden calls through the proxy and directly, by component, both tokenizers; unsafe and unresolvable calls skipped', {
+  timeout: 240_000,
+}, async () => {
   const golden = {
     format: 'mcpgauge-golden',
     corpus_version: 'corpus-npm4-v1',
     version: 'golden-results-test',
     call_allow: ['memory:create_relations'],
     queries: [
-      { id: 'csv', query: 'Peek at the first few lines of sales.csv so I can see the column headers', labels: [{ tool_id: 'filesystem:read_text_file', relevance: 3 }], call: { tool_id: 'filesystem:read_text_file', arguments: { path: '<ALLOWED_DIR>/data/sales.csv', head: 3 } } },
-      { id: 'links', query: 'resource links to resources', labels: [{ tool_id: 'everything:get-resource-links', relevance: 3 }], call: { tool_id: 'everything:get-resource-links', arguments: { count: 3 } } },
-      { id: 'graph', query: 'read the entire knowledge graph', labels: [{ tool_id: 'memory:read_graph', relevance: 3 }], call: { tool_id: 'memory:read_graph', arguments: {} } },
-      { id: 'unsafe', query: 'create multiple new entities in the knowledge graph', labels: [{ tool_id: 'memory:create_entities', relevance: 3 }], call: { tool_id: 'memory:create_entities', arguments: { entities: [] } } },
-      { id: 'allowed', query: 'create multiple new relations between entities in the knowledge graph', labels: [{ tool_id: 'memory:create_relations', relevance: 3 }], call: { tool_id: 'memory:create_relations', arguments: { relations: [{ from: 'Alice', to: 'Lisbon', relationType: 'visits' }] } } },
-      { id: 'nopath', query: 'read the complete contents of a file as text', labels: [{ tool_id: 'filesystem:read_text_file', relevance: 3 }], call: { tool_id: 'filesystem:read_text_file', arguments: { path: '<ELSEWHERE>/x.txt' } } },
+      {
+        id: 'csv',
+        query: 'Peek at the first few lines of sales.csv so I can see the column headers',
+        labels: [{ tool_id: 'filesystem:read_text_file', relevance: 3 }],
+        call: { tool_id: 'filesystem:read_text_file', arguments: { path: '<ALLOWED_DIR>/data/sales.csv', head: 3 } },
+      },
+      {
+        id: 'links',
+        query: 'resource links to resources',
+        labels: [{ tool_id: 'everything:get-resource-links', relevance: 3 }],
+        call: { tool_id: 'everything:get-resource-links', arguments: { count: 3 } },
+      },
+      {
+        id: 'graph',
+        query: 'read the entire knowledge graph',
+        labels: [{ tool_id: 'memory:read_graph', relevance: 3 }],
+        call: { tool_id: 'memory:read_graph', arguments: {} },
+      },
+      {
+        id: 'unsafe',
+        query: 'create multiple new entities in the knowledge graph',
+        labels: [{ tool_id: 'memory:create_entities', relevance: 3 }],
+        call: { tool_id: 'memory:create_entities', arguments: { entities: [] } },
+      },
+      {
+        id: 'allowed',
+        query: 'create multiple new relations between entities in the knowledge graph',
+        labels: [{ tool_id: 'memory:create_relations', relevance: 3 }],
+        call: { tool_id: 'memory:create_relations', arguments: { relations: [{ from: 'Alice', to: 'Lisbon', relationType: 'visits' }] } },
+      },
+      {
+        id: 'nopath',
+        query: 'read the complete contents of a file as text',
+        labels: [{ tool_id: 'filesystem:read_text_file', relevance: 3 }],
+        call: { tool_id: 'filesystem:read_text_file', arguments: { path: '<ELSEWHERE>/x.txt' } },
+      },
       { id: 'nocall', query: 'add two numbers', labels: [{ tool_id: 'everything:get-sum', relevance: 3 }] },
     ],
   };
   const goldenFile = join(dir, 'golden.json');
   writeFileSync(goldenFile, JSON.stringify(golden));
-  const live = await runLive({ goldenFile, embeddedServers: ['filesystem', 'memory', 'everything'], details: ['full'], runs: 1, warmup: 0, resultTopK: 10, timeoutMs: 120_000, bootstrap: { iterations: 50, seed: 1 } });
+  const live = await runLive({
+    goldenFile,
+    embeddedServers: ['filesystem', 'memory', 'everything'],
+    details: ['full'],
+    runs: 1,
+    warmup: 0,
+    resultTopK: 10,
+    timeoutMs: 120_000,
+    bootstrap: { iterations: 50, seed: 1 },
+  });
   assertLiveSchema(live);
   const rc = live.result_cost!;
   assert.equal(rc.call_tool, 'call_tool');
@@ -86,20 +133,30 @@ test('live: golden calls through the proxy and directly, by component, both toke
   for (const r of rc.rows) {
     assert.ok(r.ok, `${r.query_id}: ${r.error}`);
     assert.ok(r.rank >= 1 && r.rank <= 10);
-    for (const side of [r.proxy!, r.direct!]) assert.equal(Object.values(side.components).reduce((a, b) => a + b, 0), side.total);
+    for (const side of [r.proxy!, r.direct!])
+      assert.equal(
+        Object.values(side.components).reduce((a, b) => a + b, 0),
+        side.total,
+      );
     assert.equal(r.overhead_tokens, r.proxy!.total - r.direct!.total);
     assert.ok(r.call_tokens > 5);
   }
   const row = (q: string, tk = 'o200k_base') => rc.rows.find((r) => r.query_id === q && r.tokenizer === tk)!;
   // filesystem returns the text twice: content text and structuredContent {content}
-  assert.ok(row('csv').proxy!.components.content_text > 10 && row('csv').proxy!.components.structured_content > 10, JSON.stringify(row('csv').proxy));
+  assert.ok(
+    row('csv').proxy!.components.content_text > 10 && row('csv').proxy!.components.structured_content > 10,
+    JSON.stringify(row('csv').proxy),
+  );
   // the first 3 lines of the seed file, as the direct call shows
   assert.ok(row('csv').direct!.components.content_text < 40);
   // resource links are non-text blocks: their fields are content_other, not text
   assert.ok(row('links').proxy!.components.content_other > row('links').proxy!.components.content_text, JSON.stringify(row('links').proxy));
   // the memory server answers from the seeded graph (12 entities, 16 relations): a big result
   assert.ok(row('graph').proxy!.total > 500, `read_graph ${row('graph').proxy!.total}`);
-  assert.deepEqual(rc.summary.map((s) => s.tokenizer), ['cl100k_base', 'o200k_base']);
+  assert.deepEqual(
+    rc.summary.map((s) => s.tokenizer),
+    ['cl100k_base', 'o200k_base'],
+  );
   for (const s of rc.summary) {
     const mine = rc.rows.filter((r) => r.tokenizer === s.tokenizer);
     assert.equal(s.n, 4);
@@ -115,6 +172,9 @@ test('live: golden calls through the proxy and directly, by component, both toke
     assert.equal(t.provenance, 'estimated');
     assert.equal(t.mean_result_tokens, s.mean_result_tokens);
     assert.equal(t.mean_discovery_response_tokens, d.mean);
-    assert.equal(t.estimated_tokens, Math.floor(t.menu_tokens + t.tasks_per_session * (d.mean + s.mean_call_tokens + s.mean_result_tokens) + 0.5));
+    assert.equal(
+      t.estimated_tokens,
+      Math.floor(t.menu_tokens + t.tasks_per_session * (d.mean + s.mean_call_tokens + s.mean_result_tokens) + 0.5),
+    );
   }
 });

@@ -39,7 +39,8 @@ test('full-shape response: pairs include the preceding comma and key, structure 
 });
 
 test('compact shape: desc is a description, sig is metadata; bare names get the server prefix', () => {
-  const text = '{"query":"q","total":1,"tools":[{"name":"echo","server":"fixture","score":2,"sig":"echo(message: string)","desc":"Echoes"}],"usage_instructions":"u"}';
+  const text =
+    '{"query":"q","total":1,"tools":[{"name":"echo","server":"fixture","score":2,"sig":"echo(message: string)","desc":"Echoes"}],"usage_instructions":"u"}';
   assert.deepEqual(pieces(text), [
     ['other', '{"query":"q","total":1,"tools":[{'],
     ['metadata', '"name":"echo","server":"fixture","score":2,"sig":"echo(message: string)"'],
@@ -133,9 +134,16 @@ test('exact-sum property: components add up to the whole-text count for both tok
       const c = toComponents(byLabel);
       assert.deepEqual(Object.keys(c), [...COMPONENT_LABELS]);
       assert.equal(total, tk.count(text));
-      assert.equal(Object.values(c).reduce((a, b) => a + b, 0), total, `${name}: ${text.slice(0, 30)}`);
+      assert.equal(
+        Object.values(c).reduce((a, b) => a + b, 0),
+        total,
+        `${name}: ${text.slice(0, 30)}`,
+      );
       if (p.json) {
-        assert.ok(c.input_schemas > 0 && c.descriptions > 0 && c.metadata > 0 && c.usage_instructions > 0 && c.other > 0, JSON.stringify(c));
+        assert.ok(
+          c.input_schemas > 0 && c.descriptions > 0 && c.metadata > 0 && c.usage_instructions > 0 && c.other > 0,
+          JSON.stringify(c),
+        );
       } else {
         assert.equal(c.other, total);
       }

@@ -22,7 +22,13 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const userError = (re: RegExp) => (e: Error) => e instanceof UserError && re.test(e.message);
 
 test('splitCommandLine follows simple shell quoting', () => {
-  assert.deepEqual(splitCommandLine('node  bin/x.mjs proxy --config "my file.json"'), ['node', 'bin/x.mjs', 'proxy', '--config', 'my file.json']);
+  assert.deepEqual(splitCommandLine('node  bin/x.mjs proxy --config "my file.json"'), [
+    'node',
+    'bin/x.mjs',
+    'proxy',
+    '--config',
+    'my file.json',
+  ]);
   assert.deepEqual(splitCommandLine(`a 'b c' "d \\"e\\" \\$f" g\\ h '' "x"y'z'`), ['a', 'b c', 'd "e" $f', 'g h', '', 'xyz']);
   assert.deepEqual(splitCommandLine(`'it''s' "a'b"`), ['its', "a'b"]);
   assert.throws(() => splitCommandLine('node "unterminated'), userError(/--proxy-cmd: unterminated double quote/));
@@ -101,7 +107,10 @@ test('liveOptionsFromFlags maps commander options and names the bad flag', () =>
   assert.equal(liveOptionsFromFlags({ golden: 'none' }).noGolden, true);
   assert.throws(() => liveOptionsFromFlags({ maxErrorRate: '2' }), userError(/--max-error-rate must be a number in 0\.\.1, got "2"/));
   assert.throws(() => liveOptionsFromFlags({ style: 'magic' }), userError(/--style must be one of auto, discovery, passthrough/));
-  assert.throws(() => liveOptionsFromFlags({ transport: 'ws' }), userError(/--transport must be one of auto, streamable-http, sse, got "ws"/));
+  assert.throws(
+    () => liveOptionsFromFlags({ transport: 'ws' }),
+    userError(/--transport must be one of auto, streamable-http, sse, got "ws"/),
+  );
   assert.deepEqual(liveOptionsFromFlags({ embeddedServers: 'fixture,memory' }), { embeddedServers: ['fixture', 'memory'] });
   assert.throws(() => liveOptionsFromFlags({ runs: '0' }), userError(/^--runs must be an integer >= 1, got "0"$/));
   assert.throws(() => liveOptionsFromFlags({ limit: '2.5' }), userError(/^--limit must be an integer/));
@@ -112,13 +121,30 @@ test('liveOptionsFromFlags maps commander options and names the bad flag', () =>
   assert.throws(() => liveOptionsFromFlags({ upstreams: 'u.json' }), userError(/--upstreams needs/));
   // every recognised key is described for the CLI
   const described = liveOptions().map((o) => o.long);
-  for (const f of ['--proxy-url', '--api-key', '--proxy-cmd', '--upstreams', '--discovery-tool', '--lap-json', '--no-lap', '--runs', '--warmup', '--live-queries']) {
+  for (const f of [
+    '--proxy-url',
+    '--api-key',
+    '--proxy-cmd',
+    '--upstreams',
+    '--discovery-tool',
+    '--lap-json',
+    '--no-lap',
+    '--runs',
+    '--warmup',
+    '--live-queries',
+  ]) {
     assert.ok(described.includes(f), f);
   }
 });
 
 test('headline rule: a missing schema on either side, or an all-stub side, withholds the headline', () => {
-  const t = (id: string, inputSchema?: unknown): ToolRecord => ({ tool_id: id, server: id.split(':')[0], tool: id.split(':')[1], description: 'd', ...(inputSchema === undefined ? {} : { inputSchema: inputSchema as never }) });
+  const t = (id: string, inputSchema?: unknown): ToolRecord => ({
+    tool_id: id,
+    server: id.split(':')[0],
+    tool: id.split(':')[1],
+    description: 'd',
+    ...(inputSchema === undefined ? {} : { inputSchema: inputSchema as never }),
+  });
   const real = { type: 'object', properties: { path: { type: 'string' } } };
   const noArgs = { type: 'object', properties: {} };
   assert.equal(schemaMissing({}), true);
@@ -128,7 +154,10 @@ test('headline rule: a missing schema on either side, or an all-stub side, withh
   const proxy = [t('proxy:retrieve_tools', real), t('proxy:upstream_servers', noArgs)];
   const up = [t('fs:read', real), t('fs:list_allowed', noArgs)];
   assert.equal(headlineProblem(proxy, up), null);
-  assert.match(headlineProblem([...proxy, t('proxy:x')], up)!, /^schemas missing: 1 proxy tool\(s\) without an inputSchema \(proxy:x\); savings and break-even withheld$/);
+  assert.match(
+    headlineProblem([...proxy, t('proxy:x')], up)!,
+    /^schemas missing: 1 proxy tool\(s\) without an inputSchema \(proxy:x\); savings and break-even withheld$/,
+  );
   assert.match(headlineProblem(proxy, [t('fs:a', {}), t('fs:b', real)])!, /1 upstream tool\(s\) without an inputSchema \(fs:a\)/);
   assert.match(headlineProblem(proxy, [t('fs:a', noArgs), t('fs:b', noArgs)])!, /every upstream schema is an empty stub/);
   assert.match(headlineProblem(proxy, [])!, /no upstream tools/);
@@ -154,7 +183,9 @@ test('LAP merge: the lap-score 0.8.0 `lap lint --mcp-url … --json` shape (as p
     menu_tokens: 484,
     heaviest_tools: [{ tool: 'retrieve_tools', tokens: 199, description_tokens: 71, schema_tokens: 109 }],
     next_grade: { letter: 'A', threshold: 85, menu_budget: 457 },
-    findings: [{ rule: 'M4', severity: 'info', where: 'upstream_servers', message: "inputSchema declares parameters but no 'required' list" }],
+    findings: [
+      { rule: 'M4', severity: 'info', where: 'upstream_servers', message: "inputSchema declares parameters but no 'required' list" },
+    ],
     warnings: 0,
     suggestions: 1,
   };
@@ -165,7 +196,11 @@ test('LAP merge: the lap-score 0.8.0 `lap lint --mcp-url … --json` shape (as p
   assert.equal(r.in_house_menu_tokens, 361);
   assert.equal(r.divergence_pct, 34.07);
   assert.match(r.warning!, /^LAP counts 484 menu tokens, ours 361 \(cl100k_base\): \+34\.07%/);
-  assert.equal(parseLapText(JSON.stringify({ grade: 'A', menu_tokens: 10 }), 'x', 10).grade, 'A', 'a plain grade string (older shape) still reads');
+  assert.equal(
+    parseLapText(JSON.stringify({ grade: 'A', menu_tokens: 10 }), 'x', 10).grade,
+    'A',
+    'a plain grade string (older shape) still reads',
+  );
 });
 
 test('LAP: bad artifacts become skip reasons, never errors', async () => {
@@ -178,10 +213,19 @@ test('LAP: bad artifacts become skip reasons, never errors', async () => {
   const r1 = await lapSection({ lapJson: notJson, inHouseMenuTokens: 100 });
   assert.equal(r1.executed, false);
   assert.match(r1.skip_reason!, /^LAP artifact .*lap-bad\.json is not valid JSON: /);
-  assert.deepEqual(await lapSection({ lapJson: zero, inHouseMenuTokens: 100 }), { executed: false, skip_reason: `LAP artifact ${zero} has no positive menu_tokens (got 0)` });
+  assert.deepEqual(await lapSection({ lapJson: zero, inHouseMenuTokens: 100 }), {
+    executed: false,
+    skip_reason: `LAP artifact ${zero} has no positive menu_tokens (got 0)`,
+  });
   assert.match((await lapSection({ lapJson: arr, inHouseMenuTokens: 100 })).skip_reason!, /is not a JSON object/);
-  assert.match((await lapSection({ lapJson: join(dir, 'missing.json'), inHouseMenuTokens: 100 })).skip_reason!, /^LAP artifact unreadable: .*missing\.json: ENOENT$/);
-  assert.deepEqual(await lapSection({ mode: 'off', lapJson: zero, inHouseMenuTokens: 100 }), { executed: false, skip_reason: 'skipped: LAP disabled (--no-lap)' });
+  assert.match(
+    (await lapSection({ lapJson: join(dir, 'missing.json'), inHouseMenuTokens: 100 })).skip_reason!,
+    /^LAP artifact unreadable: .*missing\.json: ENOENT$/,
+  );
+  assert.deepEqual(await lapSection({ mode: 'off', lapJson: zero, inHouseMenuTokens: 100 }), {
+    executed: false,
+    skip_reason: 'skipped: LAP disabled (--no-lap)',
+  });
   const good = join(dir, 'lap-good.json');
   writeFileSync(good, JSON.stringify({ grade: { letter: 'C' }, menu_tokens: 4741 }));
   assert.deepEqual(await lapSection({ lapJson: good, inHouseMenuTokens: 4500 }), {
@@ -210,9 +254,15 @@ test('LAP command: runs `lap lint --mcp-url URL --json` against a loopback forwa
   assert.notEqual(readFileSync(argsOut, 'utf8').trim(), 'lint --mcp-url http://127.0.0.1:1234/mcp --json');
   assert.deepEqual(await lapSection({ mode: 'auto', lapCommand: lap, inHouseMenuTokens: 1000 }), {
     executed: false,
-    skip_reason: 'skipped: lap needs an HTTP proxy URL (the target is a stdio command); serve the proxy over HTTP and pass --proxy-url (the embedded default and HTTP-served presets have one)',
+    skip_reason:
+      'skipped: lap needs an HTTP proxy URL (the target is a stdio command); serve the proxy over HTTP and pass --proxy-url (the embedded default and HTTP-served presets have one)',
   });
-  assert.deepEqual(await lapSection({ lapCommand: lap, httpUrl: 'http://127.0.0.1:1234/mcp', inHouseMenuTokens: 1000, mode: undefined, venv: {} }).then((x) => x.executed || x.skip_reason), process.env.MCPGAUGE_LAP === 'off' ? 'skipped: LAP disabled (MCPGAUGE_LAP=off)' : true);
+  assert.deepEqual(
+    await lapSection({ lapCommand: lap, httpUrl: 'http://127.0.0.1:1234/mcp', inHouseMenuTokens: 1000, mode: undefined, venv: {} }).then(
+      (x) => x.executed || x.skip_reason,
+    ),
+    process.env.MCPGAUGE_LAP === 'off' ? 'skipped: LAP disabled (MCPGAUGE_LAP=off)' : true,
+  );
   const failing = join(bin, 'lap-fail');
   writeFileSync(failing, '#!/bin/sh\necho "no such server" >&2\nexit 3\n');
   chmodSync(failing, 0o755);
@@ -242,9 +292,16 @@ test('bench parses the live flags with commander Options: defaults, choices and 
 
 test('--detail-arg none: no detail argument is sent even when the discovery tool declares one, and only full is measured', () => {
   assert.equal(liveOptionsFromFlags({ detailArg: 'none' }).argNames?.detail, null);
-  const tool = { name: 'retrieve_tools', inputSchema: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'number' }, detail: { type: 'string' } } } };
+  const tool = {
+    name: 'retrieve_tools',
+    inputSchema: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'number' }, detail: { type: 'string' } } },
+  };
   const settings = (detail: string | null) =>
-    ({ discoveryTool: 'retrieve_tools', argNames: { query: 'query', limit: 'limit', detail }, wantDetails: ['full', 'compact'] }) as Partial<LiveSettings> as LiveSettings;
+    ({
+      discoveryTool: 'retrieve_tools',
+      argNames: { query: 'query', limit: 'limit', detail },
+      wantDetails: ['full', 'compact'],
+    }) as Partial<LiveSettings> as LiveSettings;
   type Opened = Parameters<typeof planCalls>[2];
   const target = { proxy: { kind: 'http', url: 'http://127.0.0.1:9/mcp' } } as Partial<Opened> as Opened;
   const withArg = planCalls([tool], settings('detail'), target, []);

@@ -10,7 +10,11 @@ import type { AddressInfo } from 'node:net';
 import { connectMcp, describeTarget } from '../../pipeline/mcp/client.ts';
 
 test('a stdio server that prints garbage on stdout: "its stdout was not MCP", not just a timeout', async () => {
-  const target = { kind: 'stdio' as const, command: process.execPath, args: ['-e', "setInterval(() => console.log('hello, I am a log line'), 50)"] };
+  const target = {
+    kind: 'stdio' as const,
+    command: process.execPath,
+    args: ['-e', "setInterval(() => console.log('hello, I am a log line'), 50)"],
+  };
   await assert.rejects(connectMcp(target, { timeoutMs: 1500 }), (e: Error) => {
     assert.match(e.message, /^cannot connect to stdio:.*: its stdout was not MCP \(/);
     return true;

@@ -75,7 +75,10 @@ test('zip reader: stored and deflated members; a missing member is a UserError',
   const got = readZipEntries(z, ['a/x.txt', 'b.bin'], 'z');
   assert.equal(got.get('a/x.txt')!.toString(), 'hello hello hello');
   assert.deepEqual([...got.get('b.bin')!], [1, 2, 3]);
-  assert.throws(() => readZipEntries(z, ['nope'], 'z.whl'), (e: unknown) => e instanceof UserError && e.message === 'z.whl: has no member nope');
+  assert.throws(
+    () => readZipEntries(z, ['nope'], 'z.whl'),
+    (e: unknown) => e instanceof UserError && e.message === 'z.whl: has no member nope',
+  );
   assert.throws(() => readZipEntries(Buffer.from('not a zip at all, just some text here'), ['x'], 'y'), /not a zip archive/);
 });
 
@@ -90,11 +93,16 @@ test('safetensors: header, F16 -> F32, wrong shape and dtype are UserErrors', ()
   assert.deepEqual(Object.keys(safetensorsHeader(buf, 'f').header), ['t']);
   assert.deepEqual([...readF16Tensor(buf, 't', [2, 3], 'f')], [1, -2, 0.5, 65504, 2 ** -24, 0]);
   assert.ok(Number.isNaN(f16ToF32(0x7e00)) && f16ToF32(0xfc00) === -Infinity);
-  assert.throws(() => readF16Tensor(buf, 't', [3, 2], 'f.st'), (e: unknown) => e instanceof UserError && /f\.st: tensor t has shape \[2,3\], expected \[3,2\]/.test(e.message));
+  assert.throws(
+    () => readF16Tensor(buf, 't', [3, 2], 'f.st'),
+    (e: unknown) => e instanceof UserError && /f\.st: tensor t has shape \[2,3\], expected \[3,2\]/.test(e.message),
+  );
   assert.throws(() => readF16Tensor(buf, 'u', [2, 3], 'f'), /no tensor "u"/);
 });
 
-test('models fetch --from: a wheel, the two files by name; sha256 mismatch and an empty folder leave the cache untouched', { skip }, async () => {
+test('models fetch --from: a wheel, the two files by name; sha256 mismatch and an empty folder leave the cache untouched', {
+  skip,
+}, async () => {
   const cached = modelDir();
   const weights = readFileSync(join(cached, WORDLLAMA.weights.name));
   const tok = readFileSync(join(cached, WORDLLAMA.tokenizer.name));
@@ -129,12 +137,19 @@ test('models fetch --from: a wheel, the two files by name; sha256 mismatch and a
   bad[100] ^= 1;
   writeFileSync(join(byName, WORDLLAMA.tokenizer.name), bad);
   const root3 = join(tmp, 'root3');
-  await assert.rejects(fetchModel({ from: byName, root: root3 }), (e: unknown) => e instanceof UserError && e.message.includes(`sha256`) && e.message.includes(WORDLLAMA.tokenizer.sha256) && !e.message.includes('\n'));
+  await assert.rejects(
+    fetchModel({ from: byName, root: root3 }),
+    (e: unknown) =>
+      e instanceof UserError && e.message.includes(`sha256`) && e.message.includes(WORDLLAMA.tokenizer.sha256) && !e.message.includes('\n'),
+  );
   assert.equal(existsSync(root3), false);
   // 4. neither
   const empty = join(tmp, 'empty');
   mkdirSync(empty);
-  await assert.rejects(fetchModel({ from: empty, root: root3 }), /holds neither a wordllama-0\.4\.0\.post1-\*\.whl nor weights\.safetensors \+ tokenizer\.json/);
+  await assert.rejects(
+    fetchModel({ from: empty, root: root3 }),
+    /holds neither a wordllama-0\.4\.0\.post1-\*\.whl nor weights\.safetensors \+ tokenizer\.json/,
+  );
 });
 
 test('embed_static without the model in its folder: unavailable() gives the skip reason', () => {
@@ -144,14 +159,26 @@ test('embed_static without the model in its folder: unavailable() gives the skip
 
 test('offline rows without the model (no fetch): embed_static and hybrid_static are skipped with the reason, bm25f still scored', async () => {
   const golden = parseGolden(DEFAULT_GOLDEN, JSON.parse(readFileSync(DEFAULT_GOLDEN, 'utf8')));
-  const docs = [{ tool_id: 'filesystem:read_text_file', server: 'filesystem', name: 'read_text_file', description: 'Read a file as text.', params: '' }];
+  const docs = [
+    { tool_id: 'filesystem:read_text_file', server: 'filesystem', name: 'read_text_file', description: 'Read a file as text.', params: '' },
+  ];
   const { rows } = await scoreArmRetrievers({
-    corpusId: 'c', corpusVersion: 'c-v1', arm: 'baseline_json', docs, golden,
+    corpusId: 'c',
+    corpusVersion: 'c-v1',
+    arm: 'baseline_json',
+    docs,
+    golden,
     retrieverIds: ['bm25f', 'embed_static', 'hybrid_static'],
     retrieverOptions: { modelsDir: join(tmp, 'absent'), modelFetch: false },
-    bootstrap: { iterations: 50, seed: 1 }, depth: 10, timed: (_s, fn) => fn(), log: () => {},
+    bootstrap: { iterations: 50, seed: 1 },
+    depth: 10,
+    timed: (_s, fn) => fn(),
+    log: () => {},
   });
-  assert.deepEqual(rows.map((r) => ('not_scorable' in r ? r.not_scorable : 'scored')), ['scored', MODEL_NOT_AVAILABLE, MODEL_NOT_AVAILABLE]);
+  assert.deepEqual(
+    rows.map((r) => ('not_scorable' in r ? r.not_scorable : 'scored')),
+    ['scored', MODEL_NOT_AVAILABLE, MODEL_NOT_AVAILABLE],
+  );
 });
 
 test('mcpgauge models fetch: with the model cached, one line and exit 0 (sha256 re-checked)', { skip }, () => {

@@ -28,7 +28,12 @@ test('CLI over HTTP: prints the URL for --port 0, key from MCPGAUGE_PROXY_API_KE
   child.stdout.on('data', (d) => (stdout += d));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   try {
-    const url = await waitFor('listening line', () => /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(stderr)?.[1], (u) => !!u, 90_000);
+    const url = await waitFor(
+      'listening line',
+      () => /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(stderr)?.[1],
+      (u) => !!u,
+      90_000,
+    );
     assert.ok(url);
     assert.match(stderr, /upstream 'mem' connected/);
     assert.equal((await rawInitialize(url, { 'X-API-Key': 'from-config' })).status, 401, 'env key wins over config');
@@ -41,7 +46,12 @@ test('CLI over HTTP: prints the URL for --port 0, key from MCPGAUGE_PROXY_API_KE
     await c.close();
     child.kill('SIGTERM');
     assert.equal(await exited, 143);
-    await waitFor('upstream child gone', () => alive(upstreamPid), (a) => !a, 5000);
+    await waitFor(
+      'upstream child gone',
+      () => alive(upstreamPid),
+      (a) => !a,
+      5000,
+    );
     assert.equal(stdout, '', 'nothing on stdout in HTTP mode');
   } finally {
     child.kill('SIGKILL');
@@ -62,15 +72,28 @@ test('CLI over stdio: MCP on stdin/stdout (logs on stderr); closing stdin ends t
       (await c.listAllTools()).map((x) => x.name),
       ['retrieve_tools', 'call_tool', 'describe_tool', 'upstream_servers'],
     );
-    const rt = JSON.parse(resultText(await c.callTool('retrieve_tools', { query: 'open specific nodes by name', limit: 1, detail: 'compact' })));
-    assert.deepEqual(rt.tools.map((x: { name: string; sig: string }) => [x.name, x.sig]), [['mem:open_nodes', 'open_nodes(names:arr)']]);
-    const made = await c.callTool('call_tool', { name: 'mem:create_entities', arguments: { entities: [{ name: 'viaStdio', entityType: 't', observations: [] }] } });
+    const rt = JSON.parse(
+      resultText(await c.callTool('retrieve_tools', { query: 'open specific nodes by name', limit: 1, detail: 'compact' })),
+    );
+    assert.deepEqual(
+      rt.tools.map((x: { name: string; sig: string }) => [x.name, x.sig]),
+      [['mem:open_nodes', 'open_nodes(names:arr)']],
+    );
+    const made = await c.callTool('call_tool', {
+      name: 'mem:create_entities',
+      arguments: { entities: [{ name: 'viaStdio', entityType: 't', observations: [] }] },
+    });
     assert.equal(made.isError, undefined, resultText(made));
     assert.match(resultText(await c.callTool('call_tool', { name: 'mem:read_graph', arguments: {} })), /viaStdio/);
     const upstreamPid = JSON.parse(resultText(await c.callTool('upstream_servers', {}))).servers[0].pid as number;
     assert.match(c.stderrText(), /mcpgauge proxy: serving MCP on stdio/);
     await c.close();
-    await waitFor('proxy and upstream gone', () => [alive(proxyPid), alive(upstreamPid)], (v) => !v[0] && !v[1], 10_000);
+    await waitFor(
+      'proxy and upstream gone',
+      () => [alive(proxyPid), alive(upstreamPid)],
+      (v) => !v[0] && !v[1],
+      10_000,
+    );
   } finally {
     t.cleanup();
   }

@@ -109,9 +109,12 @@ test('docker-compose.yml (static): fixture + proxy services on the fixture image
   const bundler = readFileSync(join(REPO, 'docker', 'bundle.mjs'), 'utf8');
   for (const s of cfg.servers) {
     if (!('command' in s)) continue;
-    for (const a of s.args) if (a.startsWith('/app/.image/')) assert.ok(bundler.includes(`'${a.slice('/app/.image/'.length)}'`), `${a} is one of the bundles`);
+    for (const a of s.args)
+      if (a.startsWith('/app/.image/')) assert.ok(bundler.includes(`'${a.slice('/app/.image/'.length)}'`), `${a} is one of the bundles`);
   }
-  const ignore = readFileSync(join(REPO, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+  const ignore = readFileSync(join(REPO, '.dockerignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim());
   assert.ok(!ignore.includes('datasets') && !ignore.includes('datasets/'), '.dockerignore must not drop datasets/');
 });
 
@@ -132,22 +135,23 @@ test('docker-compose.host.yml (static): host network, everything on 127.0.0.1, t
 });
 
 test('the YAML-subset reader rejects what it does not understand', () => {
-  assert.deepEqual(parseSimpleYaml('a:\n  b: "x"\n  c: [1, "y"]\n  d:\n    - "p"\n    - q\n'), { a: { b: 'x', c: [1, 'y'] as never, d: ['p', 'q'] } });
+  assert.deepEqual(parseSimpleYaml('a:\n  b: "x"\n  c: [1, "y"]\n  d:\n    - "p"\n    - q\n'), {
+    a: { b: 'x', c: [1, 'y'] as never, d: ['p', 'q'] },
+  });
   assert.throws(() => parseSimpleYaml('a: &anchor x\n'), /unsupported YAML/);
   assert.throws(() => parseSimpleYaml('a:\n  b: 1\n    c: 2\n'), /expected|indentation/);
   assert.throws(() => parseSimpleYaml('a: 1\na: 2\n'), /duplicate key a/);
 });
 
 function composeClient(): string[] | string {
-  const tries: string[][] = [
-    ['docker', 'compose'],
-    ['docker-compose'],
-  ];
+  const tries: string[][] = [['docker', 'compose'], ['docker-compose']];
   const why: string[] = [];
   for (const cmd of tries) {
     const r = spawnSync(cmd[0], [...cmd.slice(1), 'version'], { encoding: 'utf8', timeout: 15_000 });
     if (r.status === 0) return cmd;
-    why.push(`\`${cmd.join(' ')} version\` ${r.error ? `failed: ${(r.error as NodeJS.ErrnoException).code}` : `exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n')[0]}`}`);
+    why.push(
+      `\`${cmd.join(' ')} version\` ${r.error ? `failed: ${(r.error as NodeJS.ErrnoException).code}` : `exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n')[0]}`}`,
+    );
   }
   return why.join('; ');
 }

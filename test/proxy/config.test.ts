@@ -33,8 +33,14 @@ test('a minimal config gets the documented defaults', () => {
   const set = validateProxyConfig({ ...ok, max_buffered_bytes: 8 * 1024 * 1024, max_upstream_list_bytes: 65536 }, 'cfg.json', {});
   assert.equal(set.max_buffered_bytes, 8 * 1024 * 1024);
   assert.equal(set.max_upstream_list_bytes, 65536);
-  assert.throws(() => validateProxyConfig({ ...ok, max_buffered_bytes: 5 }, 'cfg.json', {}), /cfg\.json: field "max_buffered_bytes" must be an integer in 1048576\.\.17179869184, got 5/);
-  assert.throws(() => validateProxyConfig({ ...ok, max_upstream_list_bytes: 'big' }, 'cfg.json', {}), /cfg\.json: field "max_upstream_list_bytes" must be an integer in 65536\.\.1073741824, got "big"/);
+  assert.throws(
+    () => validateProxyConfig({ ...ok, max_buffered_bytes: 5 }, 'cfg.json', {}),
+    /cfg\.json: field "max_buffered_bytes" must be an integer in 1048576\.\.17179869184, got 5/,
+  );
+  assert.throws(
+    () => validateProxyConfig({ ...ok, max_upstream_list_bytes: 'big' }, 'cfg.json', {}),
+    /cfg\.json: field "max_upstream_list_bytes" must be an integer in 65536\.\.1073741824, got "big"/,
+  );
 });
 
 test('remote entries: transport defaults to streamable-http, sse accepted, headers kept', () => {
@@ -48,7 +54,12 @@ test('remote entries: transport defaults to streamable-http, sse accepted, heade
     'cfg.json',
     {},
   );
-  assert.deepEqual(c.servers[0], { name: 'h', url: 'http://127.0.0.1:9/mcp', transport: 'streamable-http', headers: { Authorization: 'Bearer x' } });
+  assert.deepEqual(c.servers[0], {
+    name: 'h',
+    url: 'http://127.0.0.1:9/mcp',
+    transport: 'streamable-http',
+    headers: { Authorization: 'Bearer x' },
+  });
   assert.equal((c.servers[1] as { transport: string }).transport, 'sse');
 });
 
@@ -57,15 +68,24 @@ test('bad configs name the entry (index and name) and the field', () => {
   assert.match(err({}), /missing field "servers"/);
   assert.match(err({ servers: [] }), /field "servers" is empty/);
   assert.match(err({ servers: ok.servers, extra: 1 }), /unknown field "extra"/);
-  assert.match(err({ servers: [ok.servers[0], { name: 'b', command: '' }] }), /^cfg\.json: servers\[1\] \("b"\): field "command" must be a non-empty string$/);
-  assert.match(err({ servers: [ok.servers[0], { name: 'a', command: 'x' }] }), /servers\[1\] \("a"\): field "name" duplicates an earlier entry/);
+  assert.match(
+    err({ servers: [ok.servers[0], { name: 'b', command: '' }] }),
+    /^cfg\.json: servers\[1\] \("b"\): field "command" must be a non-empty string$/,
+  );
+  assert.match(
+    err({ servers: [ok.servers[0], { name: 'a', command: 'x' }] }),
+    /servers\[1\] \("a"\): field "name" duplicates an earlier entry/,
+  );
   assert.match(err({ servers: [{ name: 'a:b', command: 'x' }] }), /servers\[0\] \("a:b"\): field "name" must be 1-64 characters/);
   assert.match(err({ servers: [{ command: 'x' }] }), /servers\[0\]: field "name"/);
   assert.match(err({ servers: [{ name: 'n' }] }), /servers\[0\] \("n"\): field "command" is missing/);
   assert.match(err({ servers: [{ name: 'n', command: 'x', url: 'http://a/' }] }), /servers\[0\] \("n"\): field "url" cannot be combined/);
   assert.match(err({ servers: [{ name: 'n', url: 'not a url' }] }), /servers\[0\] \("n"\): field "url" is not a valid URL: "not a url"/);
   assert.match(err({ servers: [{ name: 'n', url: 'ftp://a/' }] }), /field "url" must be http:\/\/ or https:\/\//);
-  assert.match(err({ servers: [{ name: 'n', url: 'http://a/', transport: 'websocket' }] }), /servers\[0\] \("n"\): field "transport" must be "streamable-http" or "sse", got "websocket"/);
+  assert.match(
+    err({ servers: [{ name: 'n', url: 'http://a/', transport: 'websocket' }] }),
+    /servers\[0\] \("n"\): field "transport" must be "streamable-http" or "sse", got "websocket"/,
+  );
   assert.match(err({ servers: [{ name: 'n', command: 'x', args: 'a b' }] }), /field "args" must be an array of strings/);
   assert.match(err({ servers: [{ name: 'n', command: 'x', env: { A: 1 } }] }), /field "env\.A" must be a string, got 1/);
   assert.match(err({ servers: [{ name: 'n', command: 'x', headers: {} }] }), /field "headers" is not allowed in a stdio entry/);
@@ -106,9 +126,15 @@ test('${VAR} substitution for secrets, with defaults and a clear error when unse
 test('loadProxyConfig: missing file and malformed JSON name the file; ${CONFIG_DIR} is the file folder', () => {
   const t = tempDir('proxycfg');
   try {
-    assert.throws(() => loadProxyConfig(`${t.dir}/absent.json`), (e: Error) => e instanceof UserError && /absent\.json: cannot read file \(ENOENT\)/.test(e.message));
+    assert.throws(
+      () => loadProxyConfig(`${t.dir}/absent.json`),
+      (e: Error) => e instanceof UserError && /absent\.json: cannot read file \(ENOENT\)/.test(e.message),
+    );
     const bad = t.write('bad.json', '{"servers": [');
-    assert.throws(() => loadProxyConfig(bad), (e: Error) => e instanceof UserError && e.message.startsWith(`${bad}: malformed JSON`));
+    assert.throws(
+      () => loadProxyConfig(bad),
+      (e: Error) => e instanceof UserError && e.message.startsWith(`${bad}: malformed JSON`),
+    );
     const good = t.write('good.json', { servers: [{ name: 'a', command: 'node', args: ['${CONFIG_DIR}/srv.js'] }] });
     const c = loadProxyConfig(good, {});
     assert.deepEqual((c.servers[0] as { args: string[] }).args, [`${t.dir}/srv.js`]);
@@ -121,8 +147,17 @@ test('loadProxyConfig: missing file and malformed JSON name the file; ${CONFIG_D
 test('CLI: a bad config exits 2 (could not run as asked) with one line naming entry and field', () => {
   const t = tempDir('proxycli');
   try {
-    const p = t.write('p.json', { servers: [{ name: 'mem', command: 'node' }, { name: 'web', url: 'http://127.0.0.1:1/mcp', transport: 'ws' }] });
-    const r = spawnSync(process.execPath, [MCPGAUGE_BIN, 'proxy', '--config', p, '--port', '0'], { cwd: REPO, encoding: 'utf8', timeout: 30_000 });
+    const p = t.write('p.json', {
+      servers: [
+        { name: 'mem', command: 'node' },
+        { name: 'web', url: 'http://127.0.0.1:1/mcp', transport: 'ws' },
+      ],
+    });
+    const r = spawnSync(process.execPath, [MCPGAUGE_BIN, 'proxy', '--config', p, '--port', '0'], {
+      cwd: REPO,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     assert.equal(r.status, 2, r.stderr);
     assert.equal(r.stderr, `mcpgauge: ${p}: servers[1] ("web"): field "transport" must be "streamable-http" or "sse", got "ws"\n`);
   } finally {
@@ -132,7 +167,9 @@ test('CLI: a bad config exits 2 (could not run as asked) with one line naming en
 
 test('example configs in datasets/proxy/ validate and name files that exist', () => {
   const dir = `${REPO}/datasets/proxy`;
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   assert.deepEqual(files, ['docker-host.json', 'docker.json', 'fixture-http.json', 'reference-servers.json']);
   for (const f of files) {
     const c = loadProxyConfig(`${dir}/${f}`, {});
@@ -147,7 +184,10 @@ test('example configs in datasets/proxy/ validate and name files that exist', ()
   }
   const ref = loadProxyConfig(`${dir}/reference-servers.json`, {});
   discardScratch(ref);
-  assert.deepEqual(ref.servers.map((s) => s.name), ['filesystem', 'memory', 'sequential-thinking', 'everything', 'fixture']);
+  assert.deepEqual(
+    ref.servers.map((s) => s.name),
+    ['filesystem', 'memory', 'sequential-thinking', 'everything', 'fixture'],
+  );
   // no fixed default key: the proxy takes MCPGAUGE_PROXY_API_KEY / --api-key or generates one (test/proxy/nodefaultkey.test.ts)
   assert.equal(ref.api_key, undefined);
 });

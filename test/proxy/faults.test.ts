@@ -31,7 +31,11 @@ test('crashed stdio upstream (fixture BACKEND_MODE=crash): in-flight call fails 
       assert.match(resultText(crashed), /^call_tool fx:ping: upstream 'fx' connection lost during the call: connection closed/);
       assert.ok(took < 30_000, `the crash was reported after ${took} ms, before the 30000 ms call timeout`);
 
-      const st = await waitFor('fx restarted', () => p.upstreamStatus()[0], (s) => s.connected && s.restarts === 1);
+      const st = await waitFor(
+        'fx restarted',
+        () => p.upstreamStatus()[0],
+        (s) => s.connected && s.restarts === 1,
+      );
       assert.notEqual(st.pid, before.pid);
       assert.ok(!alive(before.pid!), 'the crashed child is gone');
       assert.match(st.last_error ?? '', /connection closed/);
@@ -55,7 +59,11 @@ test('killed upstream child (SIGKILL on its pid): detected, restarted with backo
     assert.ok(n > 0);
     process.kill(pid, 'SIGKILL');
     // while it is down the tools leave the index, then come back by themselves
-    const st = await waitFor('mem back', () => p.upstreamStatus()[0], (s) => s.connected && s.restarts === 1 && s.pid !== pid);
+    const st = await waitFor(
+      'mem back',
+      () => p.upstreamStatus()[0],
+      (s) => s.connected && s.restarts === 1 && s.pid !== pid,
+    );
     assert.equal(p.toolCount(), n);
     assert.match(st.last_error ?? '', /connection closed \(pid \d+ exited\)/);
     const r = await c.callTool('call_tool', { name: 'mem:read_graph', arguments: {} });
@@ -105,7 +113,11 @@ test('an upstream whose tools/list hangs is caught by the health check and resta
     },
     async (p, c) => {
       const pid = p.upstreamStatus()[0].pid;
-      const st = await waitFor('fx restarted after a failed health check', () => p.upstreamStatus()[0], (s) => s.connected && s.restarts === 1);
+      const st = await waitFor(
+        'fx restarted after a failed health check',
+        () => p.upstreamStatus()[0],
+        (s) => s.connected && s.restarts === 1,
+      );
       assert.equal(st.last_error, 'health check failed: no answer to tools/list within 700 ms');
       assert.notEqual(st.pid, pid);
       assert.ok(!alive(pid!), 'the hung child was stopped');
@@ -118,7 +130,10 @@ test('an upstream whose tools/list hangs is caught by the health check and resta
 test('an upstream that never starts: other upstreams serve; its calls fail with the next failed reconnect, before the call timeout', async () => {
   await withProxy(
     {
-      servers: [{ name: 'dead', command: process.execPath, args: ['-e', 'console.error("no such backend"); process.exit(3)'] }, memoryServer('mem')],
+      servers: [
+        { name: 'dead', command: process.execPath, args: ['-e', 'console.error("no such backend"); process.exit(3)'] },
+        memoryServer('mem'),
+      ],
       call_timeout_ms: 10_000,
       restart: { ...FAST_RESTART, max_ms: 300 },
     },
@@ -132,10 +147,18 @@ test('an upstream that never starts: other upstreams serve; its calls fail with 
       const r = await c.callTool('call_tool', { name: 'dead:anything', arguments: {} });
       const took = Date.now() - t0;
       assert.equal(r.isError, true);
-      assert.match(resultText(r), /^call_tool dead:anything: upstream 'dead' is not connected \(state: (backoff|connecting); last error: .*no such backend.*\); waited \d+ ms for a reconnect \(call timeout 10000 ms\)$/);
+      assert.match(
+        resultText(r),
+        /^call_tool dead:anything: upstream 'dead' is not connected \(state: (backoff|connecting); last error: .*no such backend.*\); waited \d+ ms for a reconnect \(call timeout 10000 ms\)$/,
+      );
       assert.ok(took < 10_000, `took ${took} ms: the next failed reconnect ends the wait, before the call timeout`);
       // it keeps retrying in the background (backoff 100, 200, 300, 300 ... ms)
-      await waitFor('retries', () => logs.filter((l) => l.startsWith("upstream 'dead' failed to connect")).length, (n) => n >= 3, 10_000);
+      await waitFor(
+        'retries',
+        () => logs.filter((l) => l.startsWith("upstream 'dead' failed to connect")).length,
+        (n) => n >= 3,
+        10_000,
+      );
       const ok = await c.callTool('call_tool', { name: 'mem:read_graph', arguments: {} });
       assert.equal(ok.isError, undefined, resultText(ok));
     },
@@ -153,9 +176,17 @@ test('an upstream announcing a changed tool list (list_changed) is re-listed and
       arguments: { name: 'calibrate_flux', description: 'Calibrate the quantum flux capacitor.' },
     });
     assert.equal(resultText(r), 'added calibrate_flux');
-    await waitFor('re-indexed', () => p.toolCount(), (n) => n === 2, 20_000);
+    await waitFor(
+      're-indexed',
+      () => p.toolCount(),
+      (n) => n === 2,
+      20_000,
+    );
     const hit = JSON.parse(resultText(await c.callTool('retrieve_tools', { query: 'calibrate quantum flux capacitor' })));
-    assert.deepEqual(hit.tools.map((t: { name: string }) => t.name), ['dyn:calibrate_flux']);
+    assert.deepEqual(
+      hit.tools.map((t: { name: string }) => t.name),
+      ['dyn:calibrate_flux'],
+    );
     const ran = await c.callTool('call_tool', { name: 'dyn:calibrate_flux', arguments: {} });
     assert.equal(resultText(ran), 'calibrate_flux ran');
     assert.equal(p.upstreamStatus()[0].restarts, 0);

@@ -1,7 +1,7 @@
 /** Shared helpers for the proxy tests (real processes, real loopback HTTP). */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, } from 'node:path';
+import { join } from 'node:path';
 import { connectMcp, resultText, type CallResult, type McpConnection, type ProtocolChoice } from '../../pipeline/mcp/client.ts';
 import { fixtureStdioTarget } from '../../pipeline/fixture/launch.ts';
 import { startProxy, validateProxyConfig, type ProxyHandle } from '../../pipeline/proxy/index.ts';
@@ -94,7 +94,10 @@ export const quiet = (sink?: string[]) => (msg: string) => {
 export const FAST_RESTART = { initial_ms: 100, max_ms: 400, factor: 2, stable_ms: 5000, max_attempts: 0 };
 
 /** Start a proxy on a free loopback port (key 'k', fast restarts), connect a client, run `fn`, tear down. */
-export async function withProxy(raw: Record<string, unknown>, fn: (p: ProxyHandle, c: McpConnection, logs: string[]) => Promise<void>): Promise<void> {
+export async function withProxy(
+  raw: Record<string, unknown>,
+  fn: (p: ProxyHandle, c: McpConnection, logs: string[]) => Promise<void>,
+): Promise<void> {
   const logs: string[] = [];
   const config = validateProxyConfig(
     { listen: { host: '127.0.0.1', port: 0 }, api_key: 'k', restart: FAST_RESTART, connect_timeout_ms: 90_000, ...raw },

@@ -13,7 +13,12 @@ import { callJson, connectProxy, REPO } from './helpers.ts';
 const DIR = join(REPO, 'datasets', 'proxy');
 
 test('no file ships a fixed default proxy key (configs, compose file)', () => {
-  for (const f of [...readdirSync(DIR).filter((x) => x.endsWith('.json')).map((x) => join(DIR, x)), join(REPO, 'docker-compose.yml')]) {
+  for (const f of [
+    ...readdirSync(DIR)
+      .filter((x) => x.endsWith('.json'))
+      .map((x) => join(DIR, x)),
+    join(REPO, 'docker-compose.yml'),
+  ]) {
     const text = readFileSync(f, 'utf8');
     assert.doesNotMatch(text, /API_KEY:-[^}]/, `${f}: a default key after :-`);
     assert.doesNotMatch(text, /"api_key"\s*:\s*"[^$"]/, `${f}: a literal api_key`);
@@ -35,10 +40,16 @@ test('reference-servers.json: no key configured -> a random key is generated and
   const canary = join(DIR, 'canary-written-by-test.txt');
   try {
     assert.ok(proxy.apiKey.length >= 20 && proxy.apiKey !== 'change-me', 'a random key');
-    assert.ok(logs.some((l) => l.includes(proxy.apiKey) && /generated/.test(l)), 'the generated key is printed');
+    assert.ok(
+      logs.some((l) => l.includes(proxy.apiKey) && /generated/.test(l)),
+      'the generated key is printed',
+    );
     const c = await connectProxy(proxy);
     try {
-      const inside = await callJson(c, 'call_tool', { name: 'filesystem:write_file', arguments: { path: join(root, 'ok.txt'), content: 'x' } });
+      const inside = await callJson(c, 'call_tool', {
+        name: 'filesystem:write_file',
+        arguments: { path: join(root, 'ok.txt'), content: 'x' },
+      });
       assert.notEqual(inside.result.isError, true, JSON.stringify(inside.result));
       const outside = await callJson(c, 'call_tool', { name: 'filesystem:write_file', arguments: { path: canary, content: 'pwned' } });
       assert.equal(outside.result.isError, true, 'writing next to the proxy configs must be refused');

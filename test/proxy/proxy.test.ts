@@ -117,7 +117,11 @@ test('retrieve_tools full: ranking equals the offline BM25 over the same tools; 
 });
 
 test('retrieve_tools compact: signature + first sentence; default limit; bad input is a tool error', async () => {
-  const { json } = await callJson(client, 'retrieve_tools', { query: 'wait some milliseconds before answering', limit: 3, detail: 'compact' });
+  const { json } = await callJson(client, 'retrieve_tools', {
+    query: 'wait some milliseconds before answering',
+    limit: 3,
+    detail: 'compact',
+  });
   assert.equal(json.usage_instructions, USAGE_INSTRUCTIONS.compact);
   assert.deepEqual(json.tools[0], {
     name: 'fixture:slow',
@@ -165,7 +169,10 @@ test('call_tool forwards to the upstream; upstream tool errors stay tool errors;
   const toolErr = await client.callTool('call_tool', { name: 'fixture:fail', arguments: { kind: 'tool_error', message: 'boom42' } });
   assert.equal(toolErr.isError, true);
   assert.match(resultText(toolErr), /boom42/);
-  const rpcErr = await client.callTool('call_tool', { name: 'fixture:fail', arguments: { kind: 'rpc_error', code: -32099, message: 'rpcboom' } });
+  const rpcErr = await client.callTool('call_tool', {
+    name: 'fixture:fail',
+    arguments: { kind: 'rpc_error', code: -32099, message: 'rpcboom' },
+  });
   assert.equal(rpcErr.isError, true);
   assert.match(resultText(rpcErr), /^call_tool fixture:fail: upstream 'fixture' rejected tools\/call 'fail': .*rpcboom.* \(code -32099\)$/);
 
@@ -241,13 +248,20 @@ test('HTTP: API key required (401), X-API-Key or Bearer accepted, foreign Origin
   const evil = await rawInitialize(proxy.url, { 'X-API-Key': KEY, Origin: 'https://evil.example' });
   assert.equal(evil.status, 403);
   // the same policy and the same answer as the fixture (pipeline/util/http.ts originPolicy)
-  assert.deepEqual(await evil.json(), { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden: Origin "https://evil.example" is not allowed' } });
+  assert.deepEqual(await evil.json(), {
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: -32000, message: 'Forbidden: Origin "https://evil.example" is not allowed' },
+  });
   const local = await rawInitialize(proxy.url, { 'X-API-Key': KEY, Origin: 'http://localhost:5173' });
   assert.equal(local.status, 200);
   assert.equal(local.headers.get('access-control-allow-origin'), 'http://localhost:5173');
   await local.arrayBuffer();
   // a browser preflight carries no key: answered before the key check, for a loopback origin only
-  const pre = await fetch(proxy.url, { method: 'OPTIONS', headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' } });
+  const pre = await fetch(proxy.url, {
+    method: 'OPTIONS',
+    headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' },
+  });
   assert.equal(pre.status, 204);
   assert.equal(pre.headers.get('access-control-allow-origin'), 'http://localhost:5173');
   assert.match(pre.headers.get('access-control-allow-headers') ?? '', /X-API-Key/);
@@ -255,7 +269,13 @@ test('HTTP: API key required (401), X-API-Key or Bearer accepted, foreign Origin
   const u = new URL(proxy.url);
   const hostStatus = await new Promise<number>((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port: u.port, path: '/mcp', method: 'POST', headers: { Host: 'evil.example', 'X-API-Key': KEY, 'content-type': 'application/json' } },
+      {
+        host: '127.0.0.1',
+        port: u.port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { Host: 'evil.example', 'X-API-Key': KEY, 'content-type': 'application/json' },
+      },
       (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
@@ -281,11 +301,19 @@ test('HTTP: API key required (401), X-API-Key or Bearer accepted, foreign Origin
 
 test('HTTP: a batch and a JSON body that is not JSON-RPC get 400 + -32600 (the SDK would run the batch, and say -32700), in a legacy session too', async () => {
   const post = (body: string, headers: Record<string, string> = {}) =>
-    fetch(proxy.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'X-API-Key': KEY, ...headers }, body });
+    fetch(proxy.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'X-API-Key': KEY, ...headers },
+      body,
+    });
   const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
   const batch = await post(JSON.stringify([ping, { ...ping, id: 2 }]));
   assert.equal(batch.status, 400);
-  assert.deepEqual(await batch.json(), { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: JSON-RPC batches are not supported' } });
+  assert.deepEqual(await batch.json(), {
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: -32600, message: 'Invalid Request: JSON-RPC batches are not supported' },
+  });
   const init = await rawInitialize(proxy.url, { 'X-API-Key': KEY });
   const sid = init.headers.get('mcp-session-id');
   await init.arrayBuffer();
@@ -293,6 +321,10 @@ test('HTTP: a batch and a JSON body that is not JSON-RPC get 400 + -32600 (the S
   for (const headers of [{}, { 'Mcp-Session-Id': sid!, 'MCP-Protocol-Version': '2025-11-25' }] as Record<string, string>[]) {
     const bad = await post(JSON.stringify({ jsonrpc: '2.0', id: 'x', method: 42 }), headers);
     assert.equal(bad.status, 400);
-    assert.deepEqual(await bad.json(), { jsonrpc: '2.0', id: 'x', error: { code: -32600, message: 'Invalid Request: method must be a string' } });
+    assert.deepEqual(await bad.json(), {
+      jsonrpc: '2.0',
+      id: 'x',
+      error: { code: -32600, message: 'Invalid Request: method must be a string' },
+    });
   }
 });

@@ -39,10 +39,18 @@ test('HTTP upstream that goes away and comes back on the same port is reconnecte
         const ok1 = await c.callTool('call_tool', { name: 'web:ping', arguments: {} });
         assert.equal(ok1.isError, undefined, resultText(ok1));
         await fx.stop();
-        await waitFor('web lost', () => p.upstreamStatus()[0], (s) => !s.connected && s.restarts >= 1);
+        await waitFor(
+          'web lost',
+          () => p.upstreamStatus()[0],
+          (s) => !s.connected && s.restarts >= 1,
+        );
         assert.equal(p.toolCount(), 0, 'tools of a lost upstream leave the index');
         fx = await startFixtureProcess({ transport: 'streamable-http', port, readyTimeoutMs: 90_000 });
-        await waitFor('web back', () => p.upstreamStatus()[0], (s) => s.connected);
+        await waitFor(
+          'web back',
+          () => p.upstreamStatus()[0],
+          (s) => s.connected,
+        );
         assert.equal(p.toolCount(), n);
         const ok2 = await c.callTool('call_tool', { name: 'web:ping', arguments: {} });
         assert.equal(ok2.isError, undefined, resultText(ok2));

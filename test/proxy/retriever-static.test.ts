@@ -23,27 +23,59 @@ const QUERY = 'wait some milliseconds before answering';
 
 test('proxy --retriever embed_static / hybrid_static: offline ranking, incremental re-index on list_changed', { skip }, async () => {
   for (const retriever of ['embed_static', 'hybrid_static']) {
-    const config = validateProxyConfig({ servers, api_key: 'k', listen: { host: '127.0.0.1', port: 0 }, connect_timeout_ms: 90_000, health_interval_ms: 0 }, 'test', {});
+    const config = validateProxyConfig(
+      { servers, api_key: 'k', listen: { host: '127.0.0.1', port: 0 }, connect_timeout_ms: 90_000, health_interval_ms: 0 },
+      'test',
+      {},
+    );
     const p = await startProxy(config, { transport: 'http', log: quiet(), retriever });
     try {
       const c = await connectProxy(p);
       try {
-        await waitFor('the index', () => p.toolCount(), (n) => n > 1);
+        await waitFor(
+          'the index',
+          () => p.toolCount(),
+          (n) => n > 1,
+        );
         // the same docs offline
-        const fx = fixtureServer("fixture");
+        const fx = fixtureServer('fixture');
         const direct = await connectMcp({ kind: 'stdio', command: fx.command, args: fx.args, env: fx.env }, { timeoutMs: 90_000 });
         const fixtureTools = await direct.listAllTools().finally(() => direct.close());
-        const docs = [...fixtureTools.map((t) => proxyIndexDoc(toolRecordOf('fixture', t))), proxyIndexDoc(toolRecordOf('dyn', { name: 'grow', description: 'Adds a tool to this server.', inputSchema: { type: 'object', properties: { name: { type: 'string' }, description: { type: 'string' } }, required: ['name', 'description'] } }))];
+        const docs = [
+          ...fixtureTools.map((t) => proxyIndexDoc(toolRecordOf('fixture', t))),
+          proxyIndexDoc(
+            toolRecordOf('dyn', {
+              name: 'grow',
+              description: 'Adds a tool to this server.',
+              inputSchema: {
+                type: 'object',
+                properties: { name: { type: 'string' }, description: { type: 'string' } },
+                required: ['name', 'description'],
+              },
+            }),
+          ),
+        ];
         const off = createRetriever(retriever);
         off.build(docs.sort((a, b) => (a.tool_id < b.tool_id ? -1 : 1)));
         const { json } = await callJson(c, 'retrieve_tools', { query: QUERY, limit: 5 });
-        assert.deepEqual(json.tools.map((t: { name: string }) => t.name), (off.search(QUERY, 5) as { tool_id: string }[]).map((h) => h.tool_id));
+        assert.deepEqual(
+          json.tools.map((t: { name: string }) => t.name),
+          (off.search(QUERY, 5) as { tool_id: string }[]).map((h) => h.tool_id),
+        );
         assert.equal(json.tools[0].name, 'fixture:slow');
         // a new tool upstream: re-indexed, only it embedded
         const before = staticEmbedStats();
         const n = p.toolCount();
-        await c.callTool('call_tool', { name: 'dyn:grow', arguments: { name: `tune_${retriever}`, description: 'Calibrate the quantum flux capacitor of the time machine.' } });
-        await waitFor('re-indexed', () => p.toolCount(), (x) => x === n + 1, 20_000);
+        await c.callTool('call_tool', {
+          name: 'dyn:grow',
+          arguments: { name: `tune_${retriever}`, description: 'Calibrate the quantum flux capacitor of the time machine.' },
+        });
+        await waitFor(
+          're-indexed',
+          () => p.toolCount(),
+          (x) => x === n + 1,
+          20_000,
+        );
         const after = staticEmbedStats();
         assert.equal(after.embedded - before.embedded, 1, 'only the new tool was embedded');
         assert.ok(after.reused - before.reused >= n);
@@ -63,8 +95,14 @@ test('proxy --retriever embed_static without the model (and no fetch): a one-lin
   try {
     const config = validateProxyConfig({ servers: [fixtureServer('fixture')], listen: { host: '127.0.0.1', port: 0 } }, 'test', {});
     await assert.rejects(
-      startProxy(config, { transport: 'http', log: quiet(), retriever: 'hybrid_static', retrieverOptions: { modelsDir: tmp.dir, modelFetch: false } }),
-      (e: unknown) => e instanceof UserError && e.message === 'proxy --retriever hybrid_static: skipped: model not available (mcpgauge models fetch)',
+      startProxy(config, {
+        transport: 'http',
+        log: quiet(),
+        retriever: 'hybrid_static',
+        retrieverOptions: { modelsDir: tmp.dir, modelFetch: false },
+      }),
+      (e: unknown) =>
+        e instanceof UserError && e.message === 'proxy --retriever hybrid_static: skipped: model not available (mcpgauge models fetch)',
     );
   } finally {
     tmp.cleanup();

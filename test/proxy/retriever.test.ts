@@ -29,13 +29,25 @@ async function directTools(): Promise<[string, WireTool][]> {
   }
 }
 
-async function proxyRanking(retriever: string | undefined, extra: Record<string, unknown>, opts: Record<string, unknown> = {}): Promise<string[]> {
-  const config = validateProxyConfig({ servers, api_key: 'k', listen: { host: '127.0.0.1', port: 0 }, connect_timeout_ms: 90_000, ...extra }, 'test', {});
+async function proxyRanking(
+  retriever: string | undefined,
+  extra: Record<string, unknown>,
+  opts: Record<string, unknown> = {},
+): Promise<string[]> {
+  const config = validateProxyConfig(
+    { servers, api_key: 'k', listen: { host: '127.0.0.1', port: 0 }, connect_timeout_ms: 90_000, ...extra },
+    'test',
+    {},
+  );
   const p = await startProxy(config, { transport: 'http', log: quiet(), retriever, retrieverOptions: opts });
   try {
     const c = await connectProxy(p);
     try {
-      await waitFor('the index', () => p.toolCount(), (n) => n > 0);
+      await waitFor(
+        'the index',
+        () => p.toolCount(),
+        (n) => n > 0,
+      );
       const { json, result } = await callJson(c, 'retrieve_tools', { query: QUERY, limit: 5 });
       assert.equal(result.isError, undefined);
       return json.tools.map((t: { name: string }) => t.name);
@@ -74,9 +86,15 @@ test('proxy --retriever: a lexical retriever and embed (async, loopback stand-in
 
 test('proxy: embed without --embed-url and an unknown config retriever are one-line errors', async () => {
   const config = validateProxyConfig({ servers, listen: { host: '127.0.0.1', port: 0 } }, 'test', {});
-  await assert.rejects(startProxy(config, { transport: 'http', log: quiet(), retriever: 'embed' }), (e: unknown) => e instanceof UserError && e.message === 'proxy --retriever embed: skipped: no --embed-url');
+  await assert.rejects(
+    startProxy(config, { transport: 'http', log: quiet(), retriever: 'embed' }),
+    (e: unknown) => e instanceof UserError && e.message === 'proxy --retriever embed: skipped: no --embed-url',
+  );
   assert.throws(
     () => validateProxyConfig({ servers, retriever: 'bm99' }, 'cfg.json', {}),
-    (e: unknown) => e instanceof UserError && /cfg\.json.*field "retriever" must be one of bm25f, .*got "bm99"/.test(e.message) && !e.message.includes('\n'),
+    (e: unknown) =>
+      e instanceof UserError &&
+      /cfg\.json.*field "retriever" must be one of bm25f, .*got "bm99"/.test(e.message) &&
+      !e.message.includes('\n'),
   );
 });

@@ -21,7 +21,9 @@ test('proxy stdio: a message over the limit gets an error, serving goes on, stdi
     await p.response(1);
     p.send(INITIALIZED);
     p.send(callMsg(2, 'upstream_servers', {}));
-    const status = JSON.parse(((await p.response(2)).result as { content: { text: string }[] }).content[0].text) as { servers: { pid: number }[] };
+    const status = JSON.parse(((await p.response(2)).result as { content: { text: string }[] }).content[0].text) as {
+      servers: { pid: number }[];
+    };
     const upstreamPid = status.servers[0].pid;
     assert.ok(upstreamPid > 0 && alive(upstreamPid));
 
@@ -31,7 +33,10 @@ test('proxy stdio: a message over the limit gets an error, serving goes on, stdi
     assert.match(r.error!.message, /exceeds the stdio limit/);
     p.send({ id: 8, method: 'tools/list' });
     const list = (await p.response(8)) as { result: { tools: { name: string }[] } };
-    assert.ok(list.result.tools.some((x) => x.name === 'retrieve_tools'), 'still serving after the over-long message');
+    assert.ok(
+      list.result.tools.some((x) => x.name === 'retrieve_tools'),
+      'still serving after the over-long message',
+    );
 
     p.child.stdin!.end();
     const exit = await Promise.race([p.exit, new Promise<'still running'>((res) => setTimeout(() => res('still running'), 30_000))]);

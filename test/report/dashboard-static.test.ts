@@ -95,19 +95,35 @@ test('hostile report text is escaped in tables and in chart SVG', async () => {
 test('provenance badges, weak-query shading and the no-break-even row are in the HTML', async () => {
   const r = buildSampleReport();
   const be = r.economics.break_even[0];
-  Object.assign(be, { no_break_even: true, break_even_calls: null, reason: 'full menu (900) is not larger than the discovery menu (1200)' });
+  Object.assign(be, {
+    no_break_even: true,
+    break_even_calls: null,
+    reason: 'full menu (900) is not larger than the discovery menu (1200)',
+  });
   r.meta.notes = ['Savings are relative to baseline_json on the same corpus and tokenizer.'];
   const html = await renderDashboard(r, REPORT_SECTIONS);
   for (const p of ['measured', 'computed', 'estimated']) assert.ok(html.includes(`<span class="badge ${p}"`), p);
-  assert.ok(html.includes('<section id="notes"><h2>Methodology notes</h2>\n<ul><li>Savings are relative to baseline_json on the same corpus and tokenizer.</li></ul>'));
-  assert.match(html, /<span class="bad">no break-even<\/span><div class="meta">full menu \(900\) is not larger than the discovery menu \(1200\)<\/div>/);
+  assert.ok(
+    html.includes(
+      '<section id="notes"><h2>Methodology notes</h2>\n<ul><li>Savings are relative to baseline_json on the same corpus and tokenizer.</li></ul>',
+    ),
+  );
+  assert.match(
+    html,
+    /<span class="bad">no break-even<\/span><div class="meta">full menu \(900\) is not larger than the discovery menu \(1200\)<\/div>/,
+  );
   // weak rows: sample has queries whose gold tool is missing from the top 5
   // rows drawn with the page, and rows drawn on demand (their packed data)
   const packedWeak = [...html.matchAll(/<script type="[^"]+" id="[\w-]+-rows">([^<]*)<\/script>/g)]
-    .flatMap((m) => (unpackRows(m[1]) as { rows: string[][] }).rows).filter((row) => row[0] === 'weak').length;
+    .flatMap((m) => (unpackRows(m[1]) as { rows: string[][] }).rows)
+    .filter((row) => row[0] === 'weak').length;
   const weak = (html.match(/<tr class="weak">/g) ?? []).length + packedWeak;
-  const expectedWeak = r.retrieval.flatMap((x) => ('per_query' in x ? x.per_query! : [])).filter((q) => !q.error && (q.first_relevant_rank === null || q.first_relevant_rank > 5)).length
-    + r.live!.retrieval.flatMap((x) => x.per_query!).filter((q) => !q.error && (q.first_relevant_rank === null || q.first_relevant_rank > 5)).length;
+  const expectedWeak =
+    r.retrieval
+      .flatMap((x) => ('per_query' in x ? x.per_query! : []))
+      .filter((q) => !q.error && (q.first_relevant_rank === null || q.first_relevant_rank > 5)).length +
+    r.live!.retrieval.flatMap((x) => x.per_query!).filter((q) => !q.error && (q.first_relevant_rank === null || q.first_relevant_rank > 5))
+      .length;
   assert.ok(expectedWeak > 0);
   assert.equal(weak, expectedWeak);
 });
@@ -121,26 +137,54 @@ test('every listed section has a unique id and schema parts that resolve in the 
   for (const s of REPORT_SECTIONS) {
     assert.ok(s.schemaRefs.length > 0, s.id);
     for (const ref of s.schemaRefs) {
-      const node = ref.replace(/^#\//, '').split('/').reduce((o: any, k) => o?.[k], schema);
+      const node = ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce((o: any, k) => o?.[k], schema);
       assert.ok(node && typeof node === 'object', `${s.id}: ${ref} does not resolve`);
     }
   }
   // every section with data renders into the page under its id
-  const page = (await renderDashboard(buildSampleReport(), REPORT_SECTIONS)) + (await renderDashboard(buildSystemsSample(), REPORT_SECTIONS));
+  const page =
+    (await renderDashboard(buildSampleReport(), REPORT_SECTIONS)) + (await renderDashboard(buildSystemsSample(), REPORT_SECTIONS));
   for (const s of REPORT_SECTIONS) if (s.frame !== 'bare') assert.ok(page.includes(`<section id="${s.id}">`), s.id);
 });
 
 test('the renderer draws sections reading another document next to the bench report', async () => {
-  interface Other { provenance: Record<string, 'measured'>; cells: { name: string; ok: boolean }[] }
+  interface Other {
+    provenance: Record<string, 'measured'>;
+    cells: { name: string; ok: boolean }[];
+  }
   const other: ReportSection<Other> = {
-    id: 'other-doc', title: 'Another document', provenanceKeys: ['cells'], schemaRefs: ['#/none'],
-    build: (d) => ({ blocks: [{ kind: 'table', id: 'other-table', columns: [{ key: 'name', label: 'Name', type: 'ident' }, { key: 'ok', label: 'OK', type: 'text' }], rows: d.cells }] }),
+    id: 'other-doc',
+    title: 'Another document',
+    provenanceKeys: ['cells'],
+    schemaRefs: ['#/none'],
+    build: (d) => ({
+      blocks: [
+        {
+          kind: 'table',
+          id: 'other-table',
+          columns: [
+            { key: 'name', label: 'Name', type: 'ident' },
+            { key: 'ok', label: 'OK', type: 'text' },
+          ],
+          rows: d.cells,
+        },
+      ],
+    }),
   };
   const doc: Other = { provenance: { cells: 'measured' }, cells: [{ name: HOSTILE_TEXT, ok: true }] };
   const report = buildSampleReport({ live: false });
   const page = await renderPage({
-    title: 'together', generator: 'test', header: html`<header>h</header>`, footer: 'f',
-    sections: [sectionFor(REPORT_SECTIONS.find((s) => s.id === 'arms')!, report, report.provenance), sectionFor(other, doc, doc.provenance)],
+    title: 'together',
+    generator: 'test',
+    header: html`<header>h</header>`,
+    footer: 'f',
+    sections: [
+      sectionFor(REPORT_SECTIONS.find((s) => s.id === 'arms')!, report, report.provenance),
+      sectionFor(other, doc, doc.provenance),
+    ],
   });
   assert.ok(page.includes('<section id="arms">'));
   assert.ok(page.includes('<section id="other-doc"><h2>Another document<span class="badge measured"'));

@@ -26,7 +26,10 @@ const GATE_SAMPLE = resolve(import.meta.dirname, '../gate/samples/mcp-proxy.gate
 
 const CHROMIUM = '/usr/bin/chromium';
 // skipped only outside CI: with CI=true a missing Chromium fails the run (launch throws)
-const SKIP = existsSync(CHROMIUM) || process.env.CI === 'true' ? false : `chromium not installed at ${CHROMIUM} (CI installs it via .ci/run; Debian package "chromium")`;
+const SKIP =
+  existsSync(CHROMIUM) || process.env.CI === 'true'
+    ? false
+    : `chromium not installed at ${CHROMIUM} (CI installs it via .ci/run; Debian package "chromium")`;
 const CHART_IDS = CHARTS.filter((c) => !c.live).map((c) => c.spec);
 const LIVE_CHART_IDS = CHARTS.filter((c) => c.live).map((c) => c.spec);
 
@@ -52,8 +55,14 @@ before(async () => {
     executablePath: CHROMIUM,
     headless: true,
     args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync',
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
     ],
     viewport: { width: 1320, height: 900 },
   });
@@ -77,9 +86,13 @@ async function open(file: string): Promise<Loaded> {
   const foreign: string[] = [];
   const consoleErrors: string[] = [];
   const pageErrors: string[] = [];
-  page.on('request', (r) => { if (r.url() !== url) foreign.push(r.url()); });
+  page.on('request', (r) => {
+    if (r.url() !== url) foreign.push(r.url());
+  });
   await page.route('**/*', (route) => (route.request().url() === url ? route.continue() : route.abort()));
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') consoleErrors.push(`${m.type()}: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') consoleErrors.push(`${m.type()}: ${m.text()}`);
+  });
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.goto(url, { waitUntil: 'load' });
   return { page, foreign, consoleErrors, pageErrors };
@@ -92,7 +105,11 @@ async function open(file: string): Promise<Loaded> {
 async function revealCharts(page: Page): Promise<void> {
   const n = await page.locator('figure.chart').count();
   for (let i = 0; i < n; i++) await page.locator('figure.chart').nth(i).scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => [...document.querySelectorAll('figure.chart:not(.nodata)')].every((f) => f.querySelector('svg') && !f.querySelector('template')), undefined, { timeout: 10_000 });
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('figure.chart:not(.nodata)')].every((f) => f.querySelector('svg') && !f.querySelector('template')),
+    undefined,
+    { timeout: 10_000 },
+  );
   await page.evaluate(() => window.scrollTo(0, 0));
 }
 
@@ -106,11 +123,20 @@ async function chartMarks(page: Page): Promise<Record<string, number | 'nodata'>
     const out: Record<string, number | 'nodata'> = {};
     for (const f of figs) {
       const id = f.getAttribute('data-chart') ?? '?';
-      if (f.classList.contains('nodata')) { out[id] = f.querySelector('.nodata-note') ? 'nodata' : -1; continue; }
+      if (f.classList.contains('nodata')) {
+        out[id] = f.querySelector('.nodata-note') ? 'nodata' : -1;
+        continue;
+      }
       const svg = f.querySelector('svg');
-      if (!svg) { out[id] = -1; continue; }
+      if (!svg) {
+        out[id] = -1;
+        continue;
+      }
       const box = svg.getBoundingClientRect();
-      if (box.width < 100 || box.height < 50) { out[id] = -1; continue; }
+      if (box.width < 100 || box.height < 50) {
+        out[id] = -1;
+        continue;
+      }
       const shapes = svg.querySelectorAll('g.role-mark > path, g.role-mark > rect, g.role-mark > line');
       let drawn = 0;
       for (const el of shapes) {
@@ -135,8 +161,8 @@ test('dashboard renders in headless Chromium with no network loads, no errors, e
     assert.ok(typeof n === 'number' && n > 0, `chart ${id} has no rendered marks (${n})`);
   }
   // stacked components (cl100k_base): one segment per non-zero component of each ok response
-  const segments = report.live!.responses
-    .filter((x) => x.ok && x.tokenizer === 'cl100k_base')
+  const segments = report
+    .live!.responses.filter((x) => x.ok && x.tokenizer === 'cl100k_base')
     .flatMap((x) => Object.values(x.components!).filter((v) => v > 0)).length;
   assert.ok(segments > 0);
   assert.equal(marks.live_components, segments);
@@ -156,22 +182,33 @@ test('dashboard renders in headless Chromium with no network loads, no errors, e
 
   // caveat banner and provenance badges
   assert.match(await page.locator('#tokenizer-caveat').innerText(), /Tokenizer caveat\..*cl100k_base/s);
-  for (const p of ['measured', 'computed', 'estimated']) assert.ok((await page.locator(`#headlines .badge.${p}, section .badge.${p}`).count()) > 0, `no ${p} badge`);
+  for (const p of ['measured', 'computed', 'estimated'])
+    assert.ok((await page.locator(`#headlines .badge.${p}, section .badge.${p}`).count()) > 0, `no ${p} badge`);
 
   // sorting: click "Total (cl100k_base)" in the arms table -> ascending, click again -> descending
   const col = await page.$$eval('#arms-table thead th', (ths) => ths.findIndex((t) => t.textContent === 'Total (cl100k_base)'));
   assert.ok(col > 0);
   const values = () =>
-    page.$$eval('#arms-table tbody tr', (rows, c) => rows.map((r) => (r as HTMLTableRowElement).cells[c].getAttribute('data-v') ?? ''), col);
+    page.$$eval(
+      '#arms-table tbody tr',
+      (rows, c) => rows.map((r) => (r as HTMLTableRowElement).cells[c].getAttribute('data-v') ?? ''),
+      col,
+    );
   const th = page.locator('#arms-table thead th').nth(col);
   await th.click();
   const asc = (await values()).filter((v) => v !== '').map(Number);
   assert.equal(asc.length, report.arms.filter((a) => !a.skipped).length);
-  assert.deepEqual(asc, [...asc].sort((a, b) => a - b));
+  assert.deepEqual(
+    asc,
+    [...asc].sort((a, b) => a - b),
+  );
   assert.equal(await th.getAttribute('aria-sort'), 'ascending');
   await th.click();
   const desc = (await values()).filter((v) => v !== '').map(Number);
-  assert.deepEqual(desc, [...asc].sort((a, b) => b - a));
+  assert.deepEqual(
+    desc,
+    [...asc].sort((a, b) => b - a),
+  );
   // the skipped arms (no totals) stay at the bottom in both directions
   const skipped = report.arms.filter((a) => a.skipped).length;
   assert.ok(skipped > 0);
@@ -182,7 +219,10 @@ test('dashboard renders in headless Chromium with no network loads, no errors, e
   await page.waitForFunction(() => !document.querySelector('#per-query-table[data-rows]'));
   const qid = report.retrieval.find(isScored)!.per_query![1].query_id;
   await page.fill('input[data-filter="per-query-table"]', qid);
-  const visible = await page.$$eval('#per-query-table tbody tr', (rows) => rows.filter((r) => (r as HTMLElement).style.display !== 'none').length);
+  const visible = await page.$$eval(
+    '#per-query-table tbody tr',
+    (rows) => rows.filter((r) => (r as HTMLElement).style.display !== 'none').length,
+  );
   // the page shows the capped rows (every weak row kept), as the retrieval section chooses them
   const shown = capRows(offlinePerQueryRows(report));
   const expected = shown.filter(({ q }) => q.query_id.includes(qid) || q.query.toLowerCase().includes(qid)).length;
@@ -201,7 +241,12 @@ test('dashboard renders in headless Chromium with no network loads, no errors, e
 
 test('a chart without data shows a "no data" note; live panels only with a live section', { skip: SKIP }, async () => {
   const r = buildSampleReport({ live: false });
-  r.retrieval = r.retrieval.map((x) => ({ corpus_id: x.corpus_id, arm: x.arm, retriever: x.retriever, not_scorable: 'no golden set for this corpus' }));
+  r.retrieval = r.retrieval.map((x) => ({
+    corpus_id: x.corpus_id,
+    arm: x.arm,
+    retriever: x.retriever,
+    not_scorable: 'no golden set for this corpus',
+  }));
   r.economics = { break_even: [], session_estimates: [], curves: [] };
   const written = await writeReport(r, join(work, 'sparse'), REPORT_SECTIONS);
   const { page, foreign, consoleErrors, pageErrors } = await open(written.dashboard);
@@ -220,7 +265,9 @@ test('a chart without data shows a "no data" note; live panels only with a live 
   await page.close();
 });
 
-test('no chart draws a text over another, and wide tables scroll inside their frame instead of being cut (the gate grid of a real run included)', { skip: SKIP }, async () => {
+test('no chart draws a text over another, and wide tables scroll inside their frame instead of being cut (the gate grid of a real run included)', {
+  skip: SKIP,
+}, async () => {
   // bench + gate: the gate section from a committed real run (npm mcp-proxy, 8 cells x 13 steps)
   const gate = JSON.parse(readFileSync(GATE_SAMPLE, 'utf8')) as GateReport;
   const written = await writeReport(withVariants(buildSampleReport()), join(work, 'layout'), REPORT_SECTIONS, [gateSectionInput(gate)]);
@@ -241,12 +288,20 @@ test('no chart draws a text over another, and wide tables scroll inside their fr
           const bb = t.getBBox();
           const cos = Math.cos(-angle);
           const sin = Math.sin(-angle);
-          const pts = [[bb.x, bb.y], [bb.x + bb.width, bb.y + bb.height]].map(([x, y]) => {
+          const pts = [
+            [bb.x, bb.y],
+            [bb.x + bb.width, bb.y + bb.height],
+          ].map(([x, y]) => {
             const sx = m.a * x + m.c * y + m.e;
             const sy = m.b * x + m.d * y + m.f;
             return [cos * sx - sin * sy, sin * sx + cos * sy];
           });
-          const b = { left: Math.min(pts[0][0], pts[1][0]), right: Math.max(pts[0][0], pts[1][0]), top: Math.min(pts[0][1], pts[1][1]), bottom: Math.max(pts[0][1], pts[1][1]) };
+          const b = {
+            left: Math.min(pts[0][0], pts[1][0]),
+            right: Math.max(pts[0][0], pts[1][0]),
+            top: Math.min(pts[0][1], pts[1][1]),
+            bottom: Math.max(pts[0][1], pts[1][1]),
+          };
           return { t: t.textContent!.trim(), b, angle, size: bb.width * bb.height };
         })
         .filter((x) => x.size > 0);
@@ -284,11 +339,22 @@ test('no chart draws a text over another, and wide tables scroll inside their fr
       const c = t.querySelector('caption');
       const wr = w.getBoundingClientRect();
       const cr = c?.getBoundingClientRect();
-      return { id: t.id, captionOut: cr ? cr.left < wr.left - 1 || cr.right > wr.right + 1 : false, wider: t.scrollWidth > w.clientWidth + 1 };
+      return {
+        id: t.id,
+        captionOut: cr ? cr.left < wr.left - 1 || cr.right > wr.right + 1 : false,
+        wider: t.scrollWidth > w.clientWidth + 1,
+      };
     }),
   );
-  assert.ok(frames.some((f) => f.id === 'gate-grid'), 'the gate grid is on the page');
-  assert.deepEqual(frames.filter((f) => f.captionOut).map((f) => f.id), [], 'captions outside their frame');
+  assert.ok(
+    frames.some((f) => f.id === 'gate-grid'),
+    'the gate grid is on the page',
+  );
+  assert.deepEqual(
+    frames.filter((f) => f.captionOut).map((f) => f.id),
+    [],
+    'captions outside their frame',
+  );
   assert.equal(frames.find((f) => f.id === 'gate-grid')!.wider, false, 'the gate grid fits 1,400 px');
   const pageWidth = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, win: window.innerWidth }));
   assert.ok(pageWidth.doc <= pageWidth.win, `the page is ${pageWidth.doc} px wide in a ${pageWidth.win} px window`);

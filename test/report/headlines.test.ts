@@ -15,7 +15,8 @@ import { isScored } from '../../pipeline/report/types.ts';
 import { buildSampleReport } from './sample.ts';
 
 const text = (v: unknown) => String(v).replace(/<[^>]+>/g, '');
-const tiles = (r = buildSampleReport()) => headlinesSection.build(r).tiles!.map((t) => ({ label: text(t.label), value: text(t.value), sub: text(t.sub) }));
+const tiles = (r = buildSampleReport()) =>
+  headlinesSection.build(r).tiles!.map((t) => ({ label: text(t.label), value: text(t.value), sub: text(t.sub) }));
 
 test('break-even: direction, both modes and the tokenizer, on the tile and in the console summary', () => {
   const r = buildSampleReport();
@@ -26,14 +27,20 @@ test('break-even: direction, both modes and the tokenizer, on the tile and in th
   assert.match(be.sub, /past that the full menu wins/);
   assert.match(be.sub, /cl100k_base/);
   const line = summaryLines(r, REPORT_SECTIONS).find((l) => l.startsWith('break-even:'));
-  assert.equal(line, 'break-even: the proxy is cheaper than the full menu for sessions with up to 3.7 (full), 11.4 (compact) discovery calls; past that the full menu wins; cl100k_base');
+  assert.equal(
+    line,
+    'break-even: the proxy is cheaper than the full menu for sessions with up to 3.7 (full), 11.4 (compact) discovery calls; past that the full menu wins; cl100k_base',
+  );
   assert.equal(breakEvenSentence([], 'cl100k_base'), undefined);
 });
 
 test('Recall@5: the default retriever by id, wherever its row is; the best retriever with CI and paired difference', () => {
   const r = buildSampleReport();
   // the default retriever's rows moved to the end: the tile must still pick them
-  r.retrieval = [...r.retrieval.filter((x) => x.retriever?.id !== DEFAULT_RETRIEVER_ID), ...r.retrieval.filter((x) => x.retriever?.id === DEFAULT_RETRIEVER_ID)];
+  r.retrieval = [
+    ...r.retrieval.filter((x) => x.retriever?.id !== DEFAULT_RETRIEVER_ID),
+    ...r.retrieval.filter((x) => x.retriever?.id === DEFAULT_RETRIEVER_ID),
+  ];
   const t = tiles(r);
   const def = t.find((x) => x.label === `Recall@5, default retriever ${DEFAULT_RETRIEVER_ID}`);
   const base = r.retrieval.filter(isScored).find((x) => x.retriever.id === DEFAULT_RETRIEVER_ID && x.arm === 'baseline_json')!;
@@ -66,5 +73,8 @@ test('a LAP divergence is a warning banner that says what LAP is and links to it
   assert.equal(b.tone, 'warn');
   assert.match(String(b.text), /third-party linter/);
   assert.match(String(b.text), /href="#live-lap"/);
-  assert.ok(!caveatsSection.build(r).blocks.some((x) => x.kind === 'banner' && x.tone === 'bad' && /LAP/.test(x.title)), 'no LAP error banner');
+  assert.ok(
+    !caveatsSection.build(r).blocks.some((x) => x.kind === 'banner' && x.tone === 'bad' && /LAP/.test(x.title)),
+    'no LAP error banner',
+  );
 });

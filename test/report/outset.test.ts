@@ -37,19 +37,31 @@ test('a run that fails mid-write leaves the previous report set untouched and na
     const first = bench(['--out', out, '--arms', 'baseline_json', ...SMALL]);
     assert.equal(first.status, 0, first.stderr);
     const before = snapshot(out);
-    const sizes = Object.keys(before).map((f) => ({ f, size: statSync(join(out, f)).size })).sort((a, b) => a.size - b.size);
+    const sizes = Object.keys(before)
+      .map((f) => ({ f, size: statSync(join(out, f)).size }))
+      .sort((a, b) => a.size - b.size);
     // a limit above the smallest files and below the largest: some files of the new set fit, one does not
     const big = sizes.at(-1)!;
     assert.ok(big.size > 64 * 1024, `largest file ${big.f} is ${big.size} bytes`);
     const limitKb = Math.floor(big.size / 1024 / 2);
-    assert.ok(sizes.some((s) => s.size < limitKb * 1024), 'some files fit under the limit');
+    assert.ok(
+      sizes.some((s) => s.size < limitKb * 1024),
+      'some files fit under the limit',
+    );
     const second = bench(['--out', out, '--arms', 'baseline_json,compact_sig', ...SMALL], limitKb);
     assert.notEqual(second.status, 0, 'the failed write must fail the run');
-    const line = second.stderr.trim().split('\n').filter((l) => l.startsWith('mcpgauge:'));
+    const line = second.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('mcpgauge:'));
     assert.equal(line.length, 1, second.stderr);
     assert.match(line[0], /--out .*out: cannot write (dashboard\.html|tables\/\S+|report\.json) \(EFBIG/);
     assert.deepEqual(snapshot(out), before, 'the old set is byte-for-byte what it was');
-    assert.deepEqual(listFilesRel(work), listFilesRel(work).filter((f) => f.startsWith('out/')), 'no staging folder left next to --out');
+    assert.deepEqual(
+      listFilesRel(work),
+      listFilesRel(work).filter((f) => f.startsWith('out/')),
+      'no staging folder left next to --out',
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -14,7 +14,9 @@ import type { Report } from '../../pipeline/report/types.ts';
 import { buildSampleReport, buildSystemsSample, withVariants } from './sample.ts';
 
 function chartsOf(r: Report): ChartRef[] {
-  return REPORT_SECTIONS.filter((s) => !s.appliesTo || s.appliesTo(r)).flatMap((s) => s.build(r).blocks.flatMap((b) => (b.kind === 'charts' ? b.charts : [])));
+  return REPORT_SECTIONS.filter((s) => !s.appliesTo || s.appliesTo(r)).flatMap((s) =>
+    s.build(r).blocks.flatMap((b) => (b.kind === 'charts' ? b.charts : [])),
+  );
 }
 
 /** the data field of every colour encoding of a spec (top level, facet spec, layers) */
@@ -35,7 +37,10 @@ function colorFields(spec: unknown): string[] {
   return out;
 }
 
-for (const [name, report, least] of [['sample', withVariants(buildSampleReport()), 8], ['systems sample', buildSystemsSample(), 2]] as const) {
+for (const [name, report, least] of [
+  ['sample', withVariants(buildSampleReport()), 8],
+  ['systems sample', buildSystemsSample(), 2],
+] as const) {
   test(`${name}: one colour per thing across every chart, no colour for two things`, () => {
     const charts = chartsOf(report).filter((c) => c.rows.length > 0);
     assert.ok(charts.length >= least, `charts found: ${charts.length}`);

@@ -60,11 +60,17 @@ export function withVariants(r: Report = buildSampleReport()): Report {
   const live = r.live!;
   r.corpora[0].attribution = 'sample attribution (variant)';
   r.corpora[0].hygiene.degenerate.count = 1;
-  r.corpora[0].hygiene.degenerate.examples = [{ tool_id: r.corpora[0].tool_ids[0], description: 'x', rule: r.corpora[0].hygiene.degenerate.rules[1] }];
+  r.corpora[0].hygiene.degenerate.examples = [
+    { tool_id: r.corpora[0].tool_ids[0], description: 'x', rule: r.corpora[0].hygiene.degenerate.rules[1] },
+  ];
   r.corpora[0].hygiene.invalid_utf8 = { count: 1, tool_ids: [r.corpora[0].tool_ids[0]] };
   // a corpus whose counting cut an over-long run (pipeline/bench/token-bounds.ts)
   r.corpora[0].token_bounds = {
-    run_limit: 1024, bound: 'estimate', max_error_per_cut: 1, note: 'variant: runs past the limit were cut', fields_total: 1,
+    run_limit: 1024,
+    bound: 'estimate',
+    max_error_per_cut: 1,
+    note: 'variant: runs past the limit were cut',
+    fields_total: 1,
     fields: [{ tool_id: r.corpora[0].tool_ids[0], field: 'description', runs: 1, longest_run: 5000, cuts: 4 }],
     arms: [{ arm: 'baseline_json', texts: 2, runs: 2, cuts: 8 }],
   };
@@ -74,9 +80,34 @@ export function withVariants(r: Report = buildSampleReport()): Report {
     style_reason: 'variant',
     discovery: { status: 'measured', reason: 'variant' },
     calls: { readiness: { n: 1, errors: 0 }, warmup: { n: 2, errors: 1 }, measured: { n: 10, errors: 1 } },
-    status: { state: 'failed', error_rate: 0.1, max_error_rate: 0, measured_calls: 10, failed_calls: 1, reason: 'variant: 1 of 10 measured calls failed' },
-    cheap_call: { method: 'tools/list', detail: 'full', n: 3, warmup: 1, runs: 3, p50_ms: 1, p95_ms: 2, p99_ms: 2, max_ms: 2, mean_ms: 1.5 },
-    passthrough: { tokenizer: 'cl100k_base', matched: 1, unmatched_upstream: ['a:b'], extra_proxy: ['x'], prefix_overhead_tokens: 3, per_tool: [{ upstream: 'a:c', proxy_name: 'a__c', how: 'suffix + server name', upstream_tokens: 10, proxy_tokens: 13 }] },
+    status: {
+      state: 'failed',
+      error_rate: 0.1,
+      max_error_rate: 0,
+      measured_calls: 10,
+      failed_calls: 1,
+      reason: 'variant: 1 of 10 measured calls failed',
+    },
+    cheap_call: {
+      method: 'tools/list',
+      detail: 'full',
+      n: 3,
+      warmup: 1,
+      runs: 3,
+      p50_ms: 1,
+      p95_ms: 2,
+      p99_ms: 2,
+      max_ms: 2,
+      mean_ms: 1.5,
+    },
+    passthrough: {
+      tokenizer: 'cl100k_base',
+      matched: 1,
+      unmatched_upstream: ['a:b'],
+      extra_proxy: ['x'],
+      prefix_overhead_tokens: 3,
+      per_tool: [{ upstream: 'a:c', proxy_name: 'a__c', how: 'suffix + server name', upstream_tokens: 10, proxy_tokens: 13 }],
+    },
     not_computed: [{ what: 'variant', reason: 'variant reason' }],
   });
   live.target.transport = 'streamable-http';
@@ -85,7 +116,20 @@ export function withVariants(r: Report = buildSampleReport()): Report {
   live.retrieval[0].not_computed_reason = 'variant: all discovery calls failed';
   const scored = r.retrieval.filter(isScored)[0];
   if (live.retrieval[0].per_query) Object.assign(live.retrieval[0].per_query[0], { error: 'variant: proxy call failed' });
-  if (scored.per_query) Object.assign(scored.per_query[0], { error: 'variant: search failed', first_relevant_rank: null, recall_at_1: 0, recall_at_3: 0, recall_at_5: 0, recall_at_10: 0, rr: 0, ndcg_at_10: 0, ap: 0, comprehensive_at_5: 0, top: [] });
+  if (scored.per_query)
+    Object.assign(scored.per_query[0], {
+      error: 'variant: search failed',
+      first_relevant_rank: null,
+      recall_at_1: 0,
+      recall_at_3: 0,
+      recall_at_5: 0,
+      recall_at_10: 0,
+      rr: 0,
+      ndcg_at_10: 0,
+      ap: 0,
+      comprehensive_at_5: 0,
+      top: [],
+    });
   const arm = r.arms.find((a) => !a.skipped && a.arm !== 'baseline_json')!;
   arm.skip_examples = [{ tool_id: r.corpora[0].tool_ids[0], error: 'variant: cannot encode' }];
   arm.skipped_tools = 1;
@@ -96,13 +140,21 @@ export function withVariants(r: Report = buildSampleReport()): Report {
   Object.assign(failed, { ok: false, error: 'variant: tool call timed out' });
   live.errors.push({ where: `query:${failed.query_id}/${failed.detail}`, message: 'variant: tool call timed out' });
   live.lap = {
-    executed: true, version: '0.8.0', grade: 'C', menu_tokens: 600, in_house_menu_tokens: 444, divergence_pct: 35.1,
-    warning: 'LAP menu tokens differ from ours by 35.1% (> 15%)', artifact_path: 'results/lap.json',
+    executed: true,
+    version: '0.8.0',
+    grade: 'C',
+    menu_tokens: 600,
+    in_house_menu_tokens: 444,
+    divergence_pct: 35.1,
+    warning: 'LAP menu tokens differ from ours by 35.1% (> 15%)',
+    artifact_path: 'results/lap.json',
   };
   Object.assign(r.provenance, LAP_PROVENANCE);
   live.headline_reason = 'upstream everything:echo has no inputSchema';
   live.authoritative_headline = false;
-  live.economics.curves = [{ corpus_id: r.corpora[0].id, arm: 'proxy_full', tokenizer: 'cl100k_base', calls: 0, full_menu_tokens: 10, discovery_tokens: 5 }];
+  live.economics.curves = [
+    { corpus_id: r.corpora[0].id, arm: 'proxy_full', tokenizer: 'cl100k_base', calls: 0, full_menu_tokens: 10, discovery_tokens: 5 },
+  ];
   live.menus[0].proxy_menu_tokens.ci95 = [1300, 1320];
   live.menus[0].full_menu_tokens.ci95 = [9400, 9440];
   live.latency[0].mean_ms ??= 1;
@@ -118,7 +170,11 @@ export function withVariants(r: Report = buildSampleReport()): Report {
   Object.assign(calls[1], { direct_error: 'variant: no direct connection to upstream', overhead_tokens: null });
   delete calls[1].direct;
   // a proxy whose call tool takes other argument names, a result call routed by the proxy's own call_with hint
-  Object.assign(live.result_cost!, { call_args: { name: 'name', arguments: 'args' }, call_with_used: 1, missing_call_tool: 'variant: the proxy lists no "call_tool" tool (it lists: retrieve_tools, call_tool_read)' });
+  Object.assign(live.result_cost!, {
+    call_args: { name: 'name', arguments: 'args' },
+    call_with_used: 1,
+    missing_call_tool: 'variant: the proxy lists no "call_tool" tool (it lists: retrieve_tools, call_tool_read)',
+  });
   Object.assign(calls[calls.length - 1], { call_tool: 'call_tool_read', call_with: true });
   return r;
 }

@@ -57,7 +57,14 @@ function schemaPaths(root: Schema, figures: Set<string>): Set<string> {
   return out;
 }
 
-function instancePaths(v: unknown, path: string, out: Set<string>, mapPaths: Set<string>, figures: Set<string>, figureKeys: Set<string>): void {
+function instancePaths(
+  v: unknown,
+  path: string,
+  out: Set<string>,
+  mapPaths: Set<string>,
+  figures: Set<string>,
+  figureKeys: Set<string>,
+): void {
   if (figures.has(path)) {
     for (const k of Object.keys(v as object)) figureKeys.add(k);
     return;
@@ -90,7 +97,15 @@ test('every property the schema declares is carried by the (typed) sample report
   lapSkipped.live!.lap = { executed: false, skip_reason: 'skipped: python3 not found on PATH (variant)' };
   const systemsLapSkipped = buildSystemsSample();
   for (const b of systemsLapSkipped.systems ?? []) if (b.live) b.live.lap = { executed: false, skip_reason: 'skipped: variant' };
-  for (const r of [buildSampleReport(), withLap, validateReport(lapSkipped), validateReport(buildSystemsSample()), validateReport(systemsWithVariants()), validateReport(systemsLapSkipped)]) instancePaths(withoutQueryRows(r), '', present, mapPaths, figures, figureKeys); // report.json's shape: the rows are in tables/per_query
+  for (const r of [
+    buildSampleReport(),
+    withLap,
+    validateReport(lapSkipped),
+    validateReport(buildSystemsSample()),
+    validateReport(systemsWithVariants()),
+    validateReport(systemsLapSkipped),
+  ])
+    instancePaths(withoutQueryRows(r), '', present, mapPaths, figures, figureKeys); // report.json's shape: the rows are in tables/per_query
   assert.deepEqual([...figureKeys].sort(), Object.keys(schema.$defs.figure.properties).sort());
   const missing = [...declared].filter((p) => !present.has(p)).sort();
   assert.deepEqual(missing, [], 'schema properties never exercised by the sample report');

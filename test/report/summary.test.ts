@@ -23,7 +23,10 @@ test('the bench summary reads the report through the section list: arms per corp
   assert.match(base ?? '', /cl100k_base +\d+ \(baseline\)/);
   const other = r.arms.find((a) => a.corpus_id === main.id && a.arm !== BASELINE_ARM_ID && !a.skipped)!;
   const sav = other.by_tokenizer.cl100k_base.savings_vs_baseline_pct.value;
-  assert.ok(lines.some((l) => l.startsWith(`  ${other.arm.padEnd(14)} `) && l.includes(`(${tokenChange(sav)})`)), `${other.arm} line with its stored saving`);
+  assert.ok(
+    lines.some((l) => l.startsWith(`  ${other.arm.padEnd(14)} `) && l.includes(`(${tokenChange(sav)})`)),
+    `${other.arm} line with its stored saving`,
+  );
   const results = lines.findIndex((l) => l.startsWith('\nresult arms on '));
   const live = lines.findIndex((l) => l.startsWith('\nlive menu ('));
   assert.ok(head < results && results < live, 'arms, then results, then live (the section order)');
@@ -35,7 +38,11 @@ test('the bench summary reads the report through the section list: arms per corp
 test('systems and growth fits come from the systems and scale sections', () => {
   const r = buildSystemsSample();
   const lines = summaryLines(r, REPORT_SECTIONS);
-  for (const s of r.systems ?? []) assert.ok(lines.some((l) => l.startsWith(`system ${s.name}: `)), s.name);
+  for (const s of r.systems ?? [])
+    assert.ok(
+      lines.some((l) => l.startsWith(`system ${s.name}: `)),
+      s.name,
+    );
   const sys = lines.findIndex((l) => l.startsWith('system '));
   const growth = lines.findIndex((l) => l.startsWith('growth '));
   if (r.scale?.fits.length) assert.ok(sys < growth, 'systems before growth fits');

@@ -55,7 +55,10 @@ test('a report with several distinct defects is rejected, listing instancePath +
   assert.match(text, /^\/live\/responses\/0\/detail must be equal to one of the allowed values \("full"\|"compact"\)$/m);
   assert.match(text, /^\/economics\/break_even\/0\/provenance must be equal to constant \("computed"\)$/m);
   // the one-line message lists the first five and counts the rest
-  assert.match(e.message, /^invalid report \(\d+ problems\): \/arms\/0\/by_tokenizer\/cl100k_base\/total_tokens\/value must be a finite number/);
+  assert.match(
+    e.message,
+    /^invalid report \(\d+ problems\): \/arms\/0\/by_tokenizer\/cl100k_base\/total_tokens\/value must be a finite number/,
+  );
   assert.match(e.message, /; \.\.\. and \d+ more$/);
 });
 

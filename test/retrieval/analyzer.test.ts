@@ -1,6 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyze, analyzeJoined, analyzeParts, identifierParts, stem, ANALYZER_DESCRIPTION, ANALYZER_ID } from '../../pipeline/retrieval/analyzer.ts';
+import {
+  analyze,
+  analyzeJoined,
+  analyzeParts,
+  identifierParts,
+  stem,
+  ANALYZER_DESCRIPTION,
+  ANALYZER_ID,
+} from '../../pipeline/retrieval/analyzer.ts';
 
 test('snake_case, kebab, dotted and camelCase identifiers split into parts plus the joined form', () => {
   assert.deepEqual(analyze('read_text_file'), ['read', 'text', 'fil', 'readtextfil']);
@@ -44,11 +52,31 @@ test('params mode drops JSON Schema vocabulary and the schema URL, keeps paramet
 
 test('stemmer: plurals, -ing, -ed, final e and y', () => {
   const cases: [string, string][] = [
-    ['queries', 'queri'], ['query', 'queri'], ['files', 'fil'], ['file', 'fil'], ['classes', 'class'], ['class', 'class'],
-    ['boxes', 'box'], ['matches', 'match'], ['status', 'status'], ['analysis', 'analysis'], ['running', 'run'],
-    ['mapping', 'map'], ['string', 'string'], ['listing', 'list'], ['created', 'creat'], ['creating', 'creat'],
-    ['create', 'creat'], ['copied', 'copi'], ['copy', 'copi'], ['keys', 'key'], ['need', 'need'], ['settings', 'set'],
-    ['run', 'run'], ['v2', 'v2'], ['größe', 'größe'],
+    ['queries', 'queri'],
+    ['query', 'queri'],
+    ['files', 'fil'],
+    ['file', 'fil'],
+    ['classes', 'class'],
+    ['class', 'class'],
+    ['boxes', 'box'],
+    ['matches', 'match'],
+    ['status', 'status'],
+    ['analysis', 'analysis'],
+    ['running', 'run'],
+    ['mapping', 'map'],
+    ['string', 'string'],
+    ['listing', 'list'],
+    ['created', 'creat'],
+    ['creating', 'creat'],
+    ['create', 'creat'],
+    ['copied', 'copi'],
+    ['copy', 'copi'],
+    ['keys', 'key'],
+    ['need', 'need'],
+    ['settings', 'set'],
+    ['run', 'run'],
+    ['v2', 'v2'],
+    ['größe', 'größe'],
   ];
   for (const [w, s] of cases) assert.equal(stem(w), s, w);
 });

@@ -22,7 +22,10 @@ test('hand-computed BM25F score on a 3-doc index, one-term query', () => {
   const r = createBm25Retriever();
   r.build(THREE);
   const hits = r.search('apple', 10);
-  assert.deepEqual(hits.map((h) => h.tool_id), ['s:beta', 's:alpha']); // gamma scores 0: not returned
+  assert.deepEqual(
+    hits.map((h) => h.tool_id),
+    ['s:beta', 's:alpha'],
+  ); // gamma scores 0: not returned
   const k1 = 1.2;
   const b = 0.75;
   const w = 1; // description weight
@@ -50,7 +53,10 @@ test('b = 0 turns length normalization off; k1 = 0 saturates at the first occurr
   sat.build(THREE);
   const hits = sat.search('apple', 10);
   assert.equal(hits[0].score, hits[1].score); // tf no longer matters
-  assert.deepEqual(hits.map((h) => h.tool_id), ['s:alpha', 's:beta']); // tie -> tool_id asc
+  assert.deepEqual(
+    hits.map((h) => h.tool_id),
+    ['s:alpha', 's:beta'],
+  ); // tie -> tool_id asc
   assert.ok(Math.abs(hits[0].score - idf) < 1e-12);
 });
 
@@ -60,10 +66,16 @@ test('b penalizes the longer doc when tf is equal', () => {
   flat.build(docs);
   const f = flat.search('invoice', 5);
   assert.equal(f[0].score, f[1].score);
-  assert.deepEqual(f.map((h) => h.tool_id), ['s:long', 's:short']);
+  assert.deepEqual(
+    f.map((h) => h.tool_id),
+    ['s:long', 's:short'],
+  );
   const norm = createBm25Retriever({ b: 1 });
   norm.build(docs);
-  assert.deepEqual(norm.search('invoice', 5).map((h) => h.tool_id), ['s:short', 's:long']);
+  assert.deepEqual(
+    norm.search('invoice', 5).map((h) => h.tool_id),
+    ['s:short', 's:long'],
+  );
 });
 
 test('field weights decide between a name match and a description match', () => {
@@ -73,7 +85,10 @@ test('field weights decide between a name match and a description match', () => 
   assert.equal(byName.search('archive', 3)[0].tool_id, 's:archive');
   const byDesc = createBm25Retriever({ weights: { name: 0, name_parts: 0, description: 5 } });
   byDesc.build(docs);
-  assert.deepEqual(byDesc.search('archive', 3).map((h) => h.tool_id), ['s:store']); // name-only match scores 0 -> dropped
+  assert.deepEqual(
+    byDesc.search('archive', 3).map((h) => h.tool_id),
+    ['s:store'],
+  ); // name-only match scores 0 -> dropped
   assert.deepEqual(byDesc.meta.params.weights, { ...DEFAULT_BM25_PARAMS.weights, name: 0, name_parts: 0, description: 5 });
 });
 
@@ -94,9 +109,15 @@ test('ties break by tool_id ascending, also when k cuts through the tie', () => 
   const r = createBm25Retriever();
   r.build(docs);
   const all = r.search('words', 10);
-  assert.deepEqual(all.map((h) => h.tool_id), ['a:t', 'b:t', 'c:t', 'd:t', 'e:t']);
+  assert.deepEqual(
+    all.map((h) => h.tool_id),
+    ['a:t', 'b:t', 'c:t', 'd:t', 'e:t'],
+  );
   assert.equal(new Set(all.map((h) => h.score)).size, 1);
-  assert.deepEqual(r.search('words', 2).map((h) => h.tool_id), ['a:t', 'b:t']);
+  assert.deepEqual(
+    r.search('words', 2).map((h) => h.tool_id),
+    ['a:t', 'b:t'],
+  );
 });
 
 test('no hits for unknown or stop-word-only queries; k <= 0 -> empty; bad input is a UserError', () => {
@@ -106,7 +127,10 @@ test('no hits for unknown or stop-word-only queries; k <= 0 -> empty; bad input 
   assert.deepEqual(r.search('zebra', 10), []);
   assert.deepEqual(r.search('the of and', 10), []);
   assert.deepEqual(r.search('apple', 0), []);
-  assert.throws(() => r.build([THREE[0], THREE[0]]), (e: unknown) => e instanceof UserError && /duplicate tool_id "s:alpha"/.test(e.message));
+  assert.throws(
+    () => r.build([THREE[0], THREE[0]]),
+    (e: unknown) => e instanceof UserError && /duplicate tool_id "s:alpha"/.test(e.message),
+  );
   assert.throws(() => r.build([{ ...THREE[0], description: 5 as unknown as string }]), /doc s:alpha: field "description" must be a string/);
   assert.throws(() => createBm25Retriever({ b: 2 }), /b must be a number in \[0, 1\], got 2/);
   assert.throws(() => createBm25Retriever({ k1: -1 }), /k1 must be/);
@@ -121,7 +145,15 @@ test('no hits for unknown or stop-word-only queries; k <= 0 -> empty; bad input 
 /** Direct, index-free evaluation of the documented formula (the reference for the inverted index). */
 function naiveScores(docs: IndexDoc[], query: string, p = DEFAULT_BM25_PARAMS) {
   const fieldText = (d: IndexDoc, f: FieldName) =>
-    f === 'name' ? analyzeJoined(d.name) : f === 'name_parts' ? analyzeParts(d.name) : f === 'server' ? analyze(d.server) : f === 'description' ? analyze(d.description) : analyze(d.params, 'params');
+    f === 'name'
+      ? analyzeJoined(d.name)
+      : f === 'name_parts'
+        ? analyzeParts(d.name)
+        : f === 'server'
+          ? analyze(d.server)
+          : f === 'description'
+            ? analyze(d.description)
+            : analyze(d.params, 'params');
   const toks = docs.map((d) => FIELD_NAMES.map((f) => fieldText(d, f)));
   const avg = FIELD_NAMES.map((_, f) => toks.reduce((s, t) => s + t[f].length, 0) / docs.length);
   const N = docs.length;
@@ -146,7 +178,13 @@ function naiveScores(docs: IndexDoc[], query: string, p = DEFAULT_BM25_PARAMS) {
 }
 
 test('inverted index equals the direct formula on a 300-tool synthetic corpus', () => {
-  const docs: IndexDoc[] = syntheticTools(300, 11).map((t) => ({ tool_id: t.tool_id, server: t.server, name: t.tool, description: t.description, params: JSON.stringify(t.inputSchema) }));
+  const docs: IndexDoc[] = syntheticTools(300, 11).map((t) => ({
+    tool_id: t.tool_id,
+    server: t.server,
+    name: t.tool,
+    description: t.description,
+    params: JSON.stringify(t.inputSchema),
+  }));
   const r = createBm25Retriever();
   r.build(docs);
   for (const q of ['archive pending invoices', 'list shared tickets for the owner', 'restore backup with dry run', 'delete_webhook']) {

@@ -19,16 +19,25 @@ const fixed = (answer: (i: number) => string[]) => ({
 
 test('foldOf: deterministic, seeded, every fold used', () => {
   const f = golden.queries.map((q) => foldOf(q.id));
-  assert.deepEqual(f, golden.queries.map((q) => foldOf(q.id)));
+  assert.deepEqual(
+    f,
+    golden.queries.map((q) => foldOf(q.id)),
+  );
   assert.equal(new Set(f).size, CV_FOLDS);
-  assert.notDeepEqual(f, golden.queries.map((q) => foldOf(q.id, 12345)));
+  assert.notDeepEqual(
+    f,
+    golden.queries.map((q) => foldOf(q.id, 12345)),
+  );
 });
 
 test('cross-validation picks the better grid point on training folds and scores it held out', async () => {
   const cv = await crossValidate(['bad', 'good'], (o) => fixed((i) => (o === 'good' ? [`t${i}`] : ['nope'])), [], golden);
   assert.equal(cv.chosen_all, 'good');
   assert.ok(cv.per_fold.every((f) => f.chosen === 'good' && f.heldout_recall_at_5 === 1));
-  assert.equal(cv.per_fold.reduce((s, f) => s + f.queries, 0), N);
+  assert.equal(
+    cv.per_fold.reduce((s, f) => s + f.queries, 0),
+    N,
+  );
   assert.deepEqual(cv.rankings[7], ['t7']);
 });
 

@@ -42,7 +42,10 @@ export async function startStandIn(): Promise<StandIn> {
         return;
       }
       const vs = input.map(hashedVector);
-      const out = req.url === '/api/embed' ? { model, embeddings: vs } : { object: 'list', model, data: vs.map((embedding, index) => ({ object: 'embedding', index, embedding })) };
+      const out =
+        req.url === '/api/embed'
+          ? { model, embeddings: vs }
+          : { object: 'list', model, data: vs.map((embedding, index) => ({ object: 'embedding', index, embedding })) };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out));
     });
   });

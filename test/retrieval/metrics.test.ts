@@ -95,7 +95,17 @@ test('ranking is cut at 10 and duplicates are credited once', () => {
 });
 
 test('bad labels are a UserError naming the problem', () => {
-  assert.throws(() => scoreQuery(['A'], [{ tool_id: 'A', relevance: 1 }, { tool_id: 'A', relevance: 2 }]), (e: unknown) => e instanceof UserError && /duplicate label for A/.test(e.message));
+  assert.throws(
+    () =>
+      scoreQuery(
+        ['A'],
+        [
+          { tool_id: 'A', relevance: 1 },
+          { tool_id: 'A', relevance: 2 },
+        ],
+      ),
+    (e: unknown) => e instanceof UserError && /duplicate label for A/.test(e.message),
+  );
   assert.throws(() => scoreQuery(['A'], [{ tool_id: 'A', relevance: Number.NaN }]), /relevance must be a finite number/);
 });
 
@@ -152,10 +162,14 @@ test('scoreGolden: means, bootstrap CI contains the mean, deterministic with the
 
 test('scoreGolden: a throwing search yields an error row, counted, scored 0', async () => {
   const golden = goldenOf(4);
-  const res = await scoreGolden((q) => {
-    if (q === 'query 1') throw new Error('upstream timed out');
-    return [`t${q.split(' ')[1]}`];
-  }, golden, { bootstrap: { iterations: 200, seed: 1 } });
+  const res = await scoreGolden(
+    (q) => {
+      if (q === 'query 1') throw new Error('upstream timed out');
+      return [`t${q.split(' ')[1]}`];
+    },
+    golden,
+    { bootstrap: { iterations: 200, seed: 1 } },
+  );
   assert.equal(res.summary.errors, 1);
   assert.equal(res.perQuery[1].error, 'upstream timed out');
   assert.equal(res.perQuery[1].rr, 0);
@@ -166,7 +180,10 @@ test('scoreGolden: a throwing search yields an error row, counted, scored 0', as
 
 test('scoreGolden: k truncates the ranking; a non-array result is an error row', async () => {
   const golden = goldenOf(2);
-  const res = await scoreGolden((q) => (q === 'query 0' ? ['a', 'b', 't0'] : (42 as unknown as string[])), golden, { k: 2, bootstrap: { iterations: 50, seed: 3 } });
+  const res = await scoreGolden((q) => (q === 'query 0' ? ['a', 'b', 't0'] : (42 as unknown as string[])), golden, {
+    k: 2,
+    bootstrap: { iterations: 50, seed: 3 },
+  });
   assert.deepEqual(res.perQuery[0].top, ['a', 'b']);
   assert.equal(res.perQuery[0].rr, 0);
   assert.match(res.perQuery[1].error ?? '', /array of tool ids/);
@@ -174,10 +191,16 @@ test('scoreGolden: k truncates the ranking; a non-array result is an error row',
 });
 
 test('scoreGolden rejects an empty golden set and duplicate query ids', async () => {
-  await assert.rejects(scoreGolden(() => [], { corpus_version: 'x', queries: [] }), /no queries/);
+  await assert.rejects(
+    scoreGolden(() => [], { corpus_version: 'x', queries: [] }),
+    /no queries/,
+  );
   const g = goldenOf(2);
   g.queries[1].id = 'q0';
-  await assert.rejects(scoreGolden(() => [], g), /golden query q0: duplicate query id/);
+  await assert.rejects(
+    scoreGolden(() => [], g),
+    /golden query q0: duplicate query id/,
+  );
 });
 
 test('scoreRankings: rankings in hand score exactly as the same rankings searched; bad input is a UserError', async () => {
@@ -188,8 +211,14 @@ test('scoreRankings: rankings in hand score exactly as the same rankings searche
   assert.deepEqual(direct, searched);
   const cut = scoreRankings(rankings, golden, { k: 2, bootstrap: { iterations: 50, seed: 5 } });
   assert.deepEqual(cut.perQuery[3].top, ['x', 'y']);
-  assert.throws(() => scoreRankings(rankings.slice(1), golden), (e: unknown) => e instanceof UserError && /39 rankings for 40 golden queries/.test(e.message));
-  assert.throws(() => scoreRankings([...rankings.slice(1), [7 as unknown as string]], golden), /ranking of golden query q39 is not an array of tool ids/);
+  assert.throws(
+    () => scoreRankings(rankings.slice(1), golden),
+    (e: unknown) => e instanceof UserError && /39 rankings for 40 golden queries/.test(e.message),
+  );
+  assert.throws(
+    () => scoreRankings([...rankings.slice(1), [7 as unknown as string]], golden),
+    /ranking of golden query q39 is not an array of tool ids/,
+  );
   assert.throws(() => scoreRankings([], { corpus_version: 'x', queries: [] }), /scoreRankings: golden set has no queries/);
 });
 

@@ -10,7 +10,13 @@ import { RETRIEVERS, DEFAULT_RETRIEVER_ID, createRetriever, resolveRetrieverIds 
 import { syntheticTools } from '../../pipeline/corpus/synthetic.ts';
 import { UserError, type IndexDoc } from '../../pipeline/types.ts';
 
-const docs: IndexDoc[] = syntheticTools(60, 3, 'reg').map((t) => ({ tool_id: t.tool_id, server: t.server, name: t.tool, description: t.description, params: '' }));
+const docs: IndexDoc[] = syntheticTools(60, 3, 'reg').map((t) => ({
+  tool_id: t.tool_id,
+  server: t.server,
+  name: t.tool,
+  description: t.description,
+  params: '',
+}));
 
 // retrievers that need an endpoint get the loopback stand-in (test/retrieval/embed_standin.ts)
 let standIn: StandIn;
@@ -56,7 +62,8 @@ for (const entry of RETRIEVERS) {
     await assert.rejects(async () => entry.create(opts).build([docs[0], docs[0]]), UserError);
     if (entry.tuning) {
       assert.ok(entry.tuning.grid.length > 1 && entry.tuning.describe.length > 0);
-      for (const g of entry.tuning.grid) assert.doesNotThrow(() => entry.create({ ...opts, ...g }), `${entry.id} grid point ${JSON.stringify(g)}`);
+      for (const g of entry.tuning.grid)
+        assert.doesNotThrow(() => entry.create({ ...opts, ...g }), `${entry.id} grid point ${JSON.stringify(g)}`);
     }
   });
 }
@@ -67,6 +74,9 @@ test('registry: unique ids, the default is the first, unknown ids are one-line U
   assert.equal(DEFAULT_RETRIEVER_ID, ids[0]);
   assert.equal(createRetriever().meta.id, ids[0]);
   assert.deepEqual(resolveRetrieverIds([ids[0], ids[0]]), [ids[0]]);
-  assert.throws(() => resolveRetrieverIds(['nope']), (e: unknown) => e instanceof UserError && e.message === `unknown retriever "nope" (valid: ${ids.join(', ')})`);
+  assert.throws(
+    () => resolveRetrieverIds(['nope']),
+    (e: unknown) => e instanceof UserError && e.message === `unknown retriever "nope" (valid: ${ids.join(', ')})`,
+  );
   assert.throws(() => resolveRetrieverIds([]), UserError);
 });

@@ -17,7 +17,13 @@ import type { IndexDoc } from '../../pipeline/types.ts';
 import { UserError } from '../../pipeline/types.ts';
 import { startStandIn } from './embed_standin.ts';
 
-const doc = (tool_id: string, description: string, params = ''): IndexDoc => ({ tool_id, server: tool_id.split(':')[0], name: tool_id.split(':')[1], description, params });
+const doc = (tool_id: string, description: string, params = ''): IndexDoc => ({
+  tool_id,
+  server: tool_id.split(':')[0],
+  name: tool_id.split(':')[1],
+  description,
+  params,
+});
 const ids = (hits: { tool_id: string }[]) => hits.map((h) => h.tool_id);
 
 const tmp = mkdtempSync(join(tmpdir(), 'mcpgauge-retrievers-'));
@@ -26,11 +32,19 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 test('bm25 (plain): description only, lowercase words, no stemming, no name field', () => {
   assert.deepEqual(plainTokens('Read_Text-File: Lists FILES'), ['read', 'text', 'file', 'lists', 'files']);
   const r = createPlainBm25Retriever();
-  r.build([doc('fs:read_file', 'Show the contents of a document'), doc('fs:list', 'Enumerate the files in a folder'), doc('fs:stat', 'Size of one file')]);
+  r.build([
+    doc('fs:read_file', 'Show the contents of a document'),
+    doc('fs:list', 'Enumerate the files in a folder'),
+    doc('fs:stat', 'Size of one file'),
+  ]);
   assert.deepEqual(ids(r.search('read', 5)), []); // the name is not indexed
   assert.deepEqual(ids(r.search('files', 5)), ['fs:list']); // "file" in fs:stat is another token
   const f = createBm25Retriever();
-  f.build([doc('fs:read_file', 'Show the contents of a document'), doc('fs:list', 'Enumerate the files in a folder'), doc('fs:stat', 'Size of one file')]);
+  f.build([
+    doc('fs:read_file', 'Show the contents of a document'),
+    doc('fs:list', 'Enumerate the files in a folder'),
+    doc('fs:stat', 'Size of one file'),
+  ]);
   assert.equal(ids(f.search('read', 5))[0], 'fs:read_file');
   assert.deepEqual(new Set(ids(f.search('files', 5))), new Set(['fs:list', 'fs:stat', 'fs:read_file'])); // bm25f stems, and indexes the name
   assert.throws(() => createPlainBm25Retriever({ b: 3 }), /bm25: b must be a number in \[0, 1\], got 3/);
@@ -74,8 +88,14 @@ test('bm25f_expand: query and document expansion find a synonym bm25f misses', (
 });
 
 test('RRF: hand-computed fusion, ties by tool_id; hybrid_rrf validates members', () => {
-  const a = [{ tool_id: 'x', score: 9 }, { tool_id: 'y', score: 5 }];
-  const b = [{ tool_id: 'y', score: 1 }, { tool_id: 'z', score: 0.5 }];
+  const a = [
+    { tool_id: 'x', score: 9 },
+    { tool_id: 'y', score: 5 },
+  ];
+  const b = [
+    { tool_id: 'y', score: 1 },
+    { tool_id: 'z', score: 0.5 },
+  ];
   const f = fuseRankings([a, b], 10, 10);
   assert.deepEqual(ids(f), ['y', 'x', 'z']);
   assert.ok(Math.abs(f[0].score - (1 / 12 + 1 / 11)) < 1e-15);
@@ -105,7 +125,10 @@ test('embed over a loopback stand-in (OpenAI-compatible): batching, cosine ranki
     process.env[EMBED_KEY_ENV] = 'sk-test-secret-123';
     const r = createEmbedRetriever({ url: `${s.base}/v1/embeddings`, model: 'hash-64', batch: 2, cacheDir });
     await r.build(DOCS);
-    assert.deepEqual(s.requests.map((q) => q.inputs), [2, 2, 1]); // 5 docs in batches of 2
+    assert.deepEqual(
+      s.requests.map((q) => q.inputs),
+      [2, 2, 1],
+    ); // 5 docs in batches of 2
     assert.ok(s.requests.every((q) => q.auth === 'Bearer sk-test-secret-123'));
     assert.equal((await r.search('add two numbers', 3))[0].tool_id, 'ev:sum');
     assert.equal((await r.search('knowledge graph', 3))[0].tool_id, 'mem:graph');
@@ -150,8 +173,14 @@ test('embed over Ollama /api/embed, and hybrid_embed fuses bm25f with it', async
 });
 
 test('embed: no URL, bad URL, HTTP error and unreachable endpoint are one-line UserErrors', async () => {
-  assert.throws(() => createEmbedRetriever({}), (e: unknown) => e instanceof UserError && e.message === `embed: ${NO_EMBED_URL}`);
-  assert.throws(() => createEmbedRetriever({ url: 'http://127.0.0.1:1/v2/vectors', model: 'm' }), /must end in \/v1\/embeddings .* or \/api\/embed .*, got http:\/\/127.0.0.1:1\/v2\/vectors/);
+  assert.throws(
+    () => createEmbedRetriever({}),
+    (e: unknown) => e instanceof UserError && e.message === `embed: ${NO_EMBED_URL}`,
+  );
+  assert.throws(
+    () => createEmbedRetriever({ url: 'http://127.0.0.1:1/v2/vectors', model: 'm' }),
+    /must end in \/v1\/embeddings .* or \/api\/embed .*, got http:\/\/127.0.0.1:1\/v2\/vectors/,
+  );
   assert.throws(() => createEmbedRetriever({ url: 'http://127.0.0.1:1/api/embed' }), /--embed-model is required/);
   const s = await startStandIn();
   try {
@@ -161,6 +190,14 @@ test('embed: no URL, bad URL, HTTP error and unreachable endpoint are one-line U
   } finally {
     await s.close();
   }
-  const dead = createEmbedRetriever({ url: 'http://127.0.0.1:9/v1/embeddings', model: 'm', cacheDir: join(tmp, 'cache-dead'), timeoutMs: 2000 });
-  await assert.rejects(dead.build(DOCS), (e: unknown) => e instanceof UserError && /cannot reach the endpoint/.test(e.message) && !e.message.includes('\n'));
+  const dead = createEmbedRetriever({
+    url: 'http://127.0.0.1:9/v1/embeddings',
+    model: 'm',
+    cacheDir: join(tmp, 'cache-dead'),
+    timeoutMs: 2000,
+  });
+  await assert.rejects(
+    dead.build(DOCS),
+    (e: unknown) => e instanceof UserError && /cannot reach the endpoint/.test(e.message) && !e.message.includes('\n'),
+  );
 });

@@ -44,16 +44,25 @@ async function gridRankings(id: string, g: GoldenSet = golden): Promise<string[]
 }
 
 for (const id of ['bm25f_tuned', 'bm25f_expand', 'hybrid_rrf', 'hybrid_static']) {
-  test(`search memo: every ${id} grid point ranks (ids and scores) as without the memo, and CV picks the same`, { skip: id === 'hybrid_static' && staticSkip }, async () => {
+  test(`search memo: every ${id} grid point ranks (ids and scores) as without the memo, and CV picks the same`, {
+    skip: id === 'hybrid_static' && staticSkip,
+  }, async () => {
     const plain = await gridRankings(id);
     const memo = await withSearchMemo(() => gridRankings(id));
     assert.equal(memo.length, getRetrieverEntry(id).tuning!.grid.length);
-    memo.forEach((point, gi) => assert.deepEqual(point, plain[gi], `grid point ${gi} (${JSON.stringify(getRetrieverEntry(id).tuning!.grid[gi])})`));
+    memo.forEach((point, gi) =>
+      assert.deepEqual(point, plain[gi], `grid point ${gi} (${JSON.stringify(getRetrieverEntry(id).tuning!.grid[gi])})`),
+    );
     // crossValidate runs in a memo scope; recompute its choice from the memo-free rankings
     const entry = getRetrieverEntry(id);
     const cv = await crossValidate(entry.tuning!.grid as Opts[], (o) => entry.create(o), docs, golden, { depth: DEPTH });
     const ids = plain.map((p) => p.map((r) => r.map((x) => x.slice(0, x.lastIndexOf('@')))));
-    cv.rankings.forEach((r, i) => assert.ok(ids.some((p) => JSON.stringify(p[i]) === JSON.stringify(r)), `held-out ranking of ${golden.queries[i].id} is some grid point's own`));
+    cv.rankings.forEach((r, i) =>
+      assert.ok(
+        ids.some((p) => JSON.stringify(p[i]) === JSON.stringify(r)),
+        `held-out ranking of ${golden.queries[i].id} is some grid point's own`,
+      ),
+    );
     const chosen = entry.tuning!.grid.indexOf(cv.chosen_all as never);
     assert.ok(chosen >= 0);
   });

@@ -15,8 +15,29 @@ import type { Report } from '../../pipeline/report/types.ts';
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-scale-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const cli = (args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin/mcpgauge.mjs'), ...args], { encoding: 'utf8', timeout: 300_000 });
-const FAST = ['--live', '--no-offline', '--embedded-servers', 'fixture,memory,filesystem', '--runs', '1', '--warmup', '0', '--live-queries', '8', '--scale-queries', '6', '--bootstrap', '100', '--tokenizers', 'cl100k_base', '--live-details', 'full', '--no-lap'];
+const cli = (args: string[]) =>
+  spawnSync(process.execPath, [join(ROOT, 'bin/mcpgauge.mjs'), ...args], { encoding: 'utf8', timeout: 300_000 });
+const FAST = [
+  '--live',
+  '--no-offline',
+  '--embedded-servers',
+  'fixture,memory,filesystem',
+  '--runs',
+  '1',
+  '--warmup',
+  '0',
+  '--live-queries',
+  '8',
+  '--scale-queries',
+  '6',
+  '--bootstrap',
+  '100',
+  '--tokenizers',
+  'cl100k_base',
+  '--live-details',
+  'full',
+  '--no-lap',
+];
 
 test('--system direct --system reference --scale: one report with both systems side by side and the growth', () => {
   const out = join(dir, 'both');
@@ -46,7 +67,10 @@ test('--system direct --system reference --scale: one report with both systems s
   assert.ok(at('reference', 60).rss_mb! > 0 && at('reference', 60).ready_ms! > 0);
   assert.ok(at('reference', 60).break_even_calls!.cl100k_base! > at('reference', 10).break_even_calls!.cl100k_base!);
   const fit = (s: string, f: string) => rep.scale!.fits.find((x) => x.system === s && x.figure === f)!;
-  assert.ok(fit('direct', 'menu_tokens').exponent > 0.7 && fit('direct', 'menu_tokens').exponent < 1.3, JSON.stringify(fit('direct', 'menu_tokens')));
+  assert.ok(
+    fit('direct', 'menu_tokens').exponent > 0.7 && fit('direct', 'menu_tokens').exponent < 1.3,
+    JSON.stringify(fit('direct', 'menu_tokens')),
+  );
   assert.equal(fit('reference', 'menu_tokens').exponent, 0);
   assert.equal(rep.provenance['scale.fits'], 'computed');
   const html = readFileSync(join(out, 'dashboard.html'), 'utf8');

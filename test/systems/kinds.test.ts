@@ -26,7 +26,10 @@ test('system kinds: every file in kinds/ exports one kind and SYSTEM_KINDS lists
 
 test('system kinds: the report schema enum ($defs/system_kind) is the registry, in order (the one extra line a new kind needs)', () => {
   const schema = JSON.parse(readFileSync(REPORT_SCHEMA_PATH, 'utf8'));
-  assert.deepEqual(schema.$defs.system_kind.enum, SYSTEM_KINDS.map((k) => k.kind));
+  assert.deepEqual(
+    schema.$defs.system_kind.enum,
+    SYSTEM_KINDS.map((k) => k.kind),
+  );
   // every kind field of the schema points at that one enum
   const text = readFileSync(REPORT_SCHEMA_PATH, 'utf8');
   assert.equal((text.match(/"enum": \["direct"/g) ?? []).length, 1);
@@ -34,9 +37,19 @@ test('system kinds: the report schema enum ($defs/system_kind) is the registry, 
 
 test('system kinds: --help and the unknown-spec error list every kind, each SPEC goes to its own kind', () => {
   const help = systemOptions().find((o) => o.long === '--system')!.description;
-  assert.equal(help, 'measure this system side by side (repeatable): NAME=SPEC, SPEC = direct | reference[:retriever=ID] | cmd:<command template> | url:<URL> | preset:NAME[,upstream=SERVER]');
-  assert.throws(() => parseSystemSpec('nope'), (e: Error) => e.message === `--system "nope": unknown system spec "nope" (valid: ${SYSTEM_SYNTAXES.join(', ')}, each optionally NAME=...)`);
-  assert.deepEqual(SYSTEM_SYNTAXES, SYSTEM_KINDS.map((k) => k.syntax));
+  assert.equal(
+    help,
+    'measure this system side by side (repeatable): NAME=SPEC, SPEC = direct | reference[:retriever=ID] | cmd:<command template> | url:<URL> | preset:NAME[,upstream=SERVER]',
+  );
+  assert.throws(
+    () => parseSystemSpec('nope'),
+    (e: Error) =>
+      e.message === `--system "nope": unknown system spec "nope" (valid: ${SYSTEM_SYNTAXES.join(', ')}, each optionally NAME=...)`,
+  );
+  assert.deepEqual(
+    SYSTEM_SYNTAXES,
+    SYSTEM_KINDS.map((k) => k.syntax),
+  );
   for (const k of SYSTEM_KINDS) {
     assert.ok(k.accepts(k.example) && k.example.startsWith(k.start), `${k.kind}: its example ${k.example} starts with ${k.start}`);
     assert.equal(parseSystemSpec(k.example).kind, k.kind);

@@ -18,27 +18,53 @@ import { REPO_ROOT } from '../../pipeline/constants.ts';
 
 /** The docs/live.md example `node bin/mcpgauge.mjs bench <prefix>…` (one line, its comment dropped): the words after `bench`. */
 function readmeBench(prefix: string): string[] {
-  const lines = readFileSync(join(REPO_ROOT, 'docs', 'live.md'), 'utf8').split('\n').filter((l) => l.startsWith(`node bin/mcpgauge.mjs bench ${prefix}`));
+  const lines = readFileSync(join(REPO_ROOT, 'docs', 'live.md'), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith(`node bin/mcpgauge.mjs bench ${prefix}`));
   assert.equal(lines.length, 1, `docs/live.md shows one example starting with bench ${prefix}`);
   return splitCommandLine(lines[0].replace(/\s+#.*$/, '')).slice(3);
 }
 /** what keeps a docs/live.md example short here (the examples' own flags come first) */
-const SHORT = ['--embedded-servers', 'fixture', '--live-queries', '2', '--runs', '1', '--warmup', '0', '--tokenizers', 'cl100k_base', '--bootstrap', '10', '--no-lap'];
+const SHORT = [
+  '--embedded-servers',
+  'fixture',
+  '--live-queries',
+  '2',
+  '--runs',
+  '1',
+  '--warmup',
+  '0',
+  '--tokenizers',
+  'cl100k_base',
+  '--bootstrap',
+  '10',
+  '--no-lap',
+];
 
 const t = tempDir('systems-presets');
 after(() => t.cleanup());
 
 function bench(args: string[]): Promise<{ code: number; stderr: string }> {
   return new Promise((res) => {
-    execFile(process.execPath, [MCPGAUGE_BIN, 'bench', ...args], { timeout: 180_000, maxBuffer: 32 << 20 }, (e, _o, stderr) => res({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stderr }));
+    execFile(process.execPath, [MCPGAUGE_BIN, 'bench', ...args], { timeout: 180_000, maxBuffer: 32 << 20 }, (e, _o, stderr) =>
+      res({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stderr }),
+    );
   });
 }
 
 test('--system preset:NAME: name defaults to the preset, upstream= for single-upstream presets, unknown key/preset exit 2', () => {
-  assert.deepEqual(parseSystemSpec('preset:mcp-proxy'), { name: 'mcp-proxy', kind: 'preset', spec: 'preset:mcp-proxy', preset: 'mcp-proxy' });
+  assert.deepEqual(parseSystemSpec('preset:mcp-proxy'), {
+    name: 'mcp-proxy',
+    kind: 'preset',
+    spec: 'preset:mcp-proxy',
+    preset: 'mcp-proxy',
+  });
   assert.equal(parseSystemSpec('mp=preset:mcp-proxy,upstream=memory').upstream, 'memory');
   const bad = (s: string, re: RegExp) =>
-    assert.throws(() => parseSystemSpec(s), (e: unknown) => e instanceof UserError && e.exitCode === 2 && re.test(e.message) && !e.message.includes('\n'));
+    assert.throws(
+      () => parseSystemSpec(s),
+      (e: unknown) => e instanceof UserError && e.exitCode === 2 && re.test(e.message) && !e.message.includes('\n'),
+    );
   bad('mp=preset:mcp-proxy,port=9', /unknown preset option "port=9" \(valid: upstream=\.\.\.\)/);
   bad('preset:mcp-proxy,upstream=nosuch', /not an embedded upstream/);
   bad('preset:nosuch', /unknown preset "nosuch" \(presets: .*mcp-proxy/);
@@ -47,7 +73,11 @@ test('--system preset:NAME: name defaults to the preset, upstream= for single-up
 test('bench --live --system reference --system mp=preset:mcp-proxy (the docs/live.md example): one report with both systems', async () => {
   const out = join(t.dir, 'both');
   const args = readmeBench('--live --no-offline --system reference --system mp=preset:mcp-proxy');
-  assert.deepEqual(args, ['--live', '--no-offline', '--system', 'reference', '--system', 'mp=preset:mcp-proxy'], 'the docs/live.md example');
+  assert.deepEqual(
+    args,
+    ['--live', '--no-offline', '--system', 'reference', '--system', 'mp=preset:mcp-proxy'],
+    'the docs/live.md example',
+  );
   const r = await bench([...args, ...SHORT, '--out', out]);
   assert.equal(r.code, 0, r.stderr);
   const report = validateReport(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')));

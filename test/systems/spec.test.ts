@@ -5,7 +5,12 @@ import { Turnstile } from '../../pipeline/systems/turnstile.ts';
 
 test('--system specs: kinds, names, reference options, cmd templates with "=" inside', () => {
   assert.deepEqual(parseSystemSpec('direct'), { name: 'direct', kind: 'direct', spec: 'direct' });
-  assert.deepEqual(parseSystemSpec('ref2=reference:retriever=bm25'), { name: 'ref2', kind: 'reference', spec: 'reference:retriever=bm25', retriever: 'bm25' });
+  assert.deepEqual(parseSystemSpec('ref2=reference:retriever=bm25'), {
+    name: 'ref2',
+    kind: 'reference',
+    spec: 'reference:retriever=bm25',
+    retriever: 'bm25',
+  });
   const c = parseSystemSpec('mine=cmd:FOO=1 node proxy.js --config {CONFIG_FILE}');
   assert.equal(c.name, 'mine');
   assert.equal(c.template, 'FOO=1 node proxy.js --config {CONFIG_FILE}');

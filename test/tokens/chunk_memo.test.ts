@@ -6,12 +6,11 @@
 import { REPO_ROOT as ROOT } from '../../pipeline/constants.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join, } from 'node:path';
+import { join } from 'node:path';
 import { createChunkCounter } from '../../pipeline/tokens/chunk_memo.ts';
 import { getTokenizer, TOKENIZER_NAMES } from '../../pipeline/tokens/tokenizer.ts';
 import { resolveArms } from '../../arms/registry.ts';
 import { loadCorpus } from '../../pipeline/corpus/load.ts';
-
 
 const EDGE = [
   'a\nb',
@@ -24,7 +23,7 @@ const EDGE = [
   'a\n\t\n\tb',
   'a \n  b\n   c',
   'end.\n\n\nnext',
-  'it\n\'s\n\'S here\nDON\'T\n',
+  "it\n's\n'S here\nDON'T\n",
   '12\n345\n6789\n',
   '{\n  "k": "v",\n  "n": 1\n}\n',
   'caf\u00e9\n\u00e9t\u00e9\n\u4f60\u597d\n\u0085x\n\u00a0y\n\u2028z',

@@ -12,7 +12,13 @@ const SHIPPED = join(import.meta.dirname, '..', '..', 'datasets', 'results-refer
 const set = loadResultFixtures(SHIPPED);
 
 test('tabular rule: uniform arrays of flat objects only', () => {
-  assert.equal(classifyPayload([{ a: 1, b: 'x' }, { b: 'y', a: 2 }]), 'tabular');
+  assert.equal(
+    classifyPayload([
+      { a: 1, b: 'x' },
+      { b: 'y', a: 2 },
+    ]),
+    'tabular',
+  );
   assert.equal(classifyPayload([{ a: null }, { a: true }]), 'tabular');
   assert.match(whyNotTabular([{ a: 1 }])!, /fewer than 2/);
   assert.match(whyNotTabular([{ a: 1 }, { b: 1 }])!, /different key set/);
@@ -30,7 +36,13 @@ test('shipped fixtures: enough of each class, labels agree with the rule', () =>
   assert.ok(non.length >= 5, `non-tabular fixtures: ${non.length}`);
   for (const f of set.fixtures) assert.equal(classifyPayload(f.payload), f.payload_class, f.id);
   // every shipped server contributed
-  assert.deepEqual([...new Set(set.fixtures.map((f) => f.server))].sort(), ['everything', 'filesystem', 'fixture', 'memory', 'sequential-thinking']);
+  assert.deepEqual([...new Set(set.fixtures.map((f) => f.server))].sort(), [
+    'everything',
+    'filesystem',
+    'fixture',
+    'memory',
+    'sequential-thinking',
+  ]);
 });
 
 for (const id of RESULT_ARMS) {
@@ -52,7 +64,7 @@ for (const id of RESULT_ARMS) {
   });
 }
 
-test('json arm reproduces the servers\' own text where they pretty-print', () => {
+test("json arm reproduces the servers' own text where they pretty-print", () => {
   const json = getResultArm('json');
   const pretty = set.fixtures.filter((f) => f.returned.text_is_pretty_json === true);
   assert.ok(pretty.length >= 10, `pretty-printed fixtures: ${pretty.length}`);
@@ -86,8 +98,13 @@ test('runner: a lossy arm is reported per fixture and left out of savings', () =
   };
   const run = runResultArms(set, [...resolveResultArms(['json']), lossy], [getTokenizer('cl100k_base')]);
   const rt = run.round_trip.find((x) => x.arm === 'drop_last_key')!;
-  const objects = set.fixtures.filter((f) => f.payload !== null && typeof f.payload === 'object' && !Array.isArray(f.payload) && Object.keys(f.payload).length > 0);
-  assert.deepEqual(rt.lossy_fixtures, objects.map((f) => f.id));
+  const objects = set.fixtures.filter(
+    (f) => f.payload !== null && typeof f.payload === 'object' && !Array.isArray(f.payload) && Object.keys(f.payload).length > 0,
+  );
+  assert.deepEqual(
+    rt.lossy_fixtures,
+    objects.map((f) => f.id),
+  );
   const rows = run.rows.filter((r) => r.arm === 'drop_last_key' && r.round_trip === false);
   assert.equal(rows.length, objects.length);
   for (const r of rows) {

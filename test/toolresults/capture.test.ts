@@ -29,7 +29,9 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
   });
 }
 
-test('freeze-results: two real captures are byte-identical, reproduce the shipped fixtures, never overwrite', { timeout: 300_000 }, async () => {
+test('freeze-results: two real captures are byte-identical, reproduce the shipped fixtures, never overwrite', {
+  timeout: 300_000,
+}, async () => {
   const a = await run(['corpus', 'freeze-results', '--out-dir', dir]);
   assert.equal(a.code, 0, a.stderr);
   assert.match(a.stdout, /froze results-reference-v1: \d+ results \(\d+ tabular, \d+ non_tabular\)/);
@@ -46,7 +48,11 @@ test('freeze-results: two real captures are byte-identical, reproduce the shippe
   // drift: the shipped file is what the installed servers give today (a new capture is a new version)
   const shipped = loadResultFixtures(SHIPPED);
   const fresh = loadResultFixtures(join(dir, 'results-reference-v1.json'));
-  assert.equal(fresh.fixtures_sha256, shipped.fixtures_sha256, 'shipped result fixtures drifted from a fresh capture; freeze a new version');
+  assert.equal(
+    fresh.fixtures_sha256,
+    shipped.fixtures_sha256,
+    'shipped result fixtures drifted from a fresh capture; freeze a new version',
+  );
   // refuse to overwrite: one line, exit 2 (could not run as asked), file untouched
   const c = await run(['corpus', 'freeze-results', '--out-dir', dir, '--version', 'results-reference-v1']);
   assert.equal(c.code, 2);
@@ -66,25 +72,39 @@ test('fixture file validation: edits, wrong labels, duplicates are one-line erro
     d.version = 'results-edit-v1';
     mutate(d);
     writeFileSync(f, JSON.stringify(d));
-    assert.throws(() => loadResultFixtures(f), (e: Error) => re.test(e.message) && !e.message.includes('\n'));
+    assert.throws(
+      () => loadResultFixtures(f),
+      (e: Error) => re.test(e.message) && !e.message.includes('\n'),
+    );
   };
   check((d) => (d.fixtures[0].payload = 'edited'), /\$\.fixtures_sha256: does not match the fixtures/);
   const tab = good.fixtures.findIndex((x: any) => x.payload_class === 'tabular');
-  check((d) => (d.fixtures[tab].payload_class = 'non_tabular'), new RegExp(`\\$\\.fixtures\\[${tab}\\]\\.payload_class: labelled non_tabular but the tabular rule gives tabular`));
+  check(
+    (d) => (d.fixtures[tab].payload_class = 'non_tabular'),
+    new RegExp(`\\$\\.fixtures\\[${tab}\\]\\.payload_class: labelled non_tabular but the tabular rule gives tabular`),
+  );
   check((d) => (d.fixtures[1].id = d.fixtures[0].id), /\$\.fixtures\[1\]\.id: duplicate fixture id/);
   check((d) => (d.tabular_count = 99), /\$\.tabular_count: is 99 but the fixtures give \d+/);
   check((d) => (d.fixtures = []), /\$\.fixtures: must be a non-empty array/);
   check((d) => (d.fixtures[0].payload_from = 'guess'), /payload_from: must be one of/);
   writeFileSync(f, '{"format": "mcpgauge-results",');
   assert.throws(() => loadResultFixtures(f), /malformed JSON/);
-  assert.throws(() => parseResultFixtures('results-x-v1.json', { ...good, version: 'results-other-v3' }), /\$\.version: "results-other-v3" differs from the file name stem "results-x-v1"/);
+  assert.throws(
+    () => parseResultFixtures('results-x-v1.json', { ...good, version: 'results-other-v3' }),
+    /\$\.version: "results-other-v3" differs from the file name stem "results-x-v1"/,
+  );
 });
 
 test('payload rule: JSON text, plain text, non-text blocks', () => {
   assert.deepEqual(payloadOf({ content: [{ type: 'text', text: '[{"a":1},{"a":2}]' }] }).payload, [{ a: 1 }, { a: 2 }]);
   assert.equal(payloadOf({ content: [{ type: 'text', text: '[{"a":1},{"a":2}]' }] }).returned.text_is_pretty_json, false);
   assert.equal(payloadOf({ content: [{ type: 'text', text: '42' }] }).from, 'text');
-  const mixed = payloadOf({ content: [{ type: 'text', text: 'x' }, { type: 'resource_link', uri: 'demo://a', name: 'a' }] });
+  const mixed = payloadOf({
+    content: [
+      { type: 'text', text: 'x' },
+      { type: 'resource_link', uri: 'demo://a', name: 'a' },
+    ],
+  });
   assert.equal(mixed.from, 'content');
   assert.deepEqual(mixed.returned.content_types, ['text', 'resource_link']);
 });

@@ -54,9 +54,27 @@ test('CappedLog: a flood keeps head and tail within the cap, says the cut, redac
 });
 
 test('allowedEnv: path, home, locale and temp only, plus --pass-env names; secret-looking passed values are collected', () => {
-  const from = { PATH: '/bin', HOME: '/h', LANG: 'C.UTF-8', LC_ALL: 'C', TMPDIR: '/t', GITHUB_TOKEN: 'ghp_x', AWS_SECRET_ACCESS_KEY: 'aws', MY_PLAIN: 'p', MY_API_KEY: 'key-12345' };
+  const from = {
+    PATH: '/bin',
+    HOME: '/h',
+    LANG: 'C.UTF-8',
+    LC_ALL: 'C',
+    TMPDIR: '/t',
+    GITHUB_TOKEN: 'ghp_x',
+    AWS_SECRET_ACCESS_KEY: 'aws',
+    MY_PLAIN: 'p',
+    MY_API_KEY: 'key-12345',
+  };
   assert.deepEqual(allowedEnv({ X: '1' }, [], from), { PATH: '/bin', HOME: '/h', LANG: 'C.UTF-8', LC_ALL: 'C', TMPDIR: '/t', X: '1' });
-  assert.deepEqual(Object.keys(allowedEnv({}, ['MY_PLAIN', 'MY_API_KEY'], from)).sort(), ['HOME', 'LANG', 'LC_ALL', 'MY_API_KEY', 'MY_PLAIN', 'PATH', 'TMPDIR']);
+  assert.deepEqual(Object.keys(allowedEnv({}, ['MY_PLAIN', 'MY_API_KEY'], from)).sort(), [
+    'HOME',
+    'LANG',
+    'LC_ALL',
+    'MY_API_KEY',
+    'MY_PLAIN',
+    'PATH',
+    'TMPDIR',
+  ]);
   assert.deepEqual(passedSecrets(['MY_PLAIN', 'MY_API_KEY'], from), ['key-12345']);
 });
 
@@ -80,7 +98,10 @@ test('assertExecutable: ENOENT and EACCES are exit-2 errors naming the OS error'
     const b = err(() => assertExecutable(f, '--proxy-cmd'));
     assert.equal(b?.exitCode, 2);
     assert.match(b!.message, /EACCES/);
-    assert.equal(err(() => assertExecutable('sh', '--proxy-cmd')), null);
+    assert.equal(
+      err(() => assertExecutable('sh', '--proxy-cmd')),
+      null,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -89,7 +110,10 @@ test('assertExecutable: ENOENT and EACCES are exit-2 errors naming the OS error'
 test('sweepTagged finds and kills tagged processes (also grandchildren in their own session)', async () => {
   const tag = `t${process.pid}x${Date.now()}`;
   // a shell that starts a detached grandchild: the tag is inherited, the process tree is not ours
-  const sh = spawn('/bin/sh', ['-c', 'setsid sleep 60 & sleep 60'], { env: { PATH: process.env.PATH!, MCPGAUGE_GATE_TAG: `${tag}/a` }, stdio: 'ignore' });
+  const sh = spawn('/bin/sh', ['-c', 'setsid sleep 60 & sleep 60'], {
+    env: { PATH: process.env.PATH!, MCPGAUGE_GATE_TAG: `${tag}/a` },
+    stdio: 'ignore',
+  });
   const deadline = Date.now() + 10_000;
   while (pidsWithEnv('MCPGAUGE_GATE_TAG', `${tag}/`).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   assert.equal(pidsWithEnv('MCPGAUGE_GATE_TAG', `${tag}/`).length, 3);
@@ -104,14 +128,24 @@ test('parent watch: a proxy whose parent died exits by itself', async () => {
   try {
     const cfg = join(dir, 'p.json');
     // an upstream that never exists: the proxy keeps reconnecting (with backoff) until its parent is gone
-    writeFileSync(cfg, JSON.stringify({ servers: [{ name: 'gone', url: 'http://127.0.0.1:1/mcp' }], listen: { host: '127.0.0.1', port: 0 } }));
+    writeFileSync(
+      cfg,
+      JSON.stringify({ servers: [{ name: 'gone', url: 'http://127.0.0.1:1/mcp' }], listen: { host: '127.0.0.1', port: 0 } }),
+    );
     const pidFile = join(dir, 'pid');
     // the parent: starts the proxy detached with PARENT_ENV, writes its pid, then is killed
-    const parent = spawn(process.execPath, ['-e', `
+    const parent = spawn(
+      process.execPath,
+      [
+        '-e',
+        `
       const { spawn } = require('node:child_process');
       const c = spawn(process.execPath, [${JSON.stringify(MCPGAUGE_BIN)}, 'proxy', '--config', ${JSON.stringify(cfg)}], { detached: true, stdio: 'ignore', env: { ...process.env, ${PARENT_ENV}: String(process.pid) } });
       require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(c.pid));
-      setInterval(() => {}, 1000);`], { stdio: 'ignore' });
+      setInterval(() => {}, 1000);`,
+      ],
+      { stdio: 'ignore' },
+    );
     const t0 = Date.now();
     let pid = 0;
     while (!pid && Date.now() - t0 < 20_000) {
@@ -143,13 +177,31 @@ test('parent watch: a proxy whose parent died exits by itself', async () => {
 
 test('reconnect backoff: exponential, capped at max_ms, jittered within [d/2, d], never a spin', () => {
   const r = { initial_ms: 100, max_ms: 1000, factor: 2, stable_ms: 5000, max_attempts: 0 };
-  assert.equal(backoffDelay(r, 1, () => 1), 100);
-  assert.equal(backoffDelay(r, 1, () => 0), 50);
-  assert.equal(backoffDelay(r, 3, () => 1), 400);
-  assert.equal(backoffDelay(r, 30, () => 1), 1000);
-  assert.equal(backoffDelay(r, 30, () => 0), 500);
+  assert.equal(
+    backoffDelay(r, 1, () => 1),
+    100,
+  );
+  assert.equal(
+    backoffDelay(r, 1, () => 0),
+    50,
+  );
+  assert.equal(
+    backoffDelay(r, 3, () => 1),
+    400,
+  );
+  assert.equal(
+    backoffDelay(r, 30, () => 1),
+    1000,
+  );
+  assert.equal(
+    backoffDelay(r, 30, () => 0),
+    500,
+  );
   const draws = new Set(Array.from({ length: 50 }, () => backoffDelay(r, 10)));
   assert.ok(draws.size > 10, 'jittered');
   for (const d of draws) assert.ok(d >= 500 && d <= 1000);
-  assert.equal(backoffDelay({ ...r, initial_ms: 1, max_ms: 1 }, 5, () => 0), 50);
+  assert.equal(
+    backoffDelay({ ...r, initial_ms: 1, max_ms: 1 }, 5, () => 0),
+    50,
+  );
 });

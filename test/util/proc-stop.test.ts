@@ -10,11 +10,16 @@ import { spawnGroup, stopChild } from '../../pipeline/util/proc.ts';
 
 // exits 0 on stdin EOF; reports ready once its handlers are set
 const ON_EOF = "process.stdin.on('end', () => process.exit(0)); process.stdin.resume(); process.stdout.write('ready\\n');";
-const IGNORES_TERM = "process.on('SIGTERM', () => {}); process.stdin.resume(); process.stdout.write('ready\\n'); setInterval(() => {}, 1000);";
+const IGNORES_TERM =
+  "process.on('SIGTERM', () => {}); process.stdin.resume(); process.stdout.write('ready\\n'); setInterval(() => {}, 1000);";
 
-async function start(code: string): Promise<{ child: ChildProcess; ended: Promise<{ code: number | null; signal: NodeJS.Signals | null }> }> {
+async function start(
+  code: string,
+): Promise<{ child: ChildProcess; ended: Promise<{ code: number | null; signal: NodeJS.Signals | null }> }> {
   const child = spawnGroup(process.execPath, ['-e', code], { stdio: ['pipe', 'pipe', 'ignore'], label: 'proc-stop test' });
-  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (c, s) => r({ code: c, signal: s })));
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.once('exit', (c, s) => r({ code: c, signal: s })),
+  );
   await new Promise<void>((r) => child.stdout!.once('data', () => r()));
   return { child, ended };
 }

@@ -4,7 +4,10 @@ import assert from 'node:assert/strict';
 import { wilson95 } from '../../pipeline/util/stats.ts';
 
 const near = (got: [number, number], want: [number, number], what: string) => {
-  assert.ok(Math.abs(got[0] - want[0]) < 5e-4 && Math.abs(got[1] - want[1]) < 5e-4, `${what}: got [${got.join(', ')}], want [${want.join(', ')}]`);
+  assert.ok(
+    Math.abs(got[0] - want[0]) < 5e-4 && Math.abs(got[1] - want[1]) < 5e-4,
+    `${what}: got [${got.join(', ')}], want [${want.join(', ')}]`,
+  );
 };
 
 test('wilson95 matches known values (z = 1.96)', () => {

@@ -16,7 +16,9 @@ import { REPO_ROOT } from '../../pipeline/constants.ts';
 import { UNIT, unitViolations } from '../../scripts/lib/test-layers.mjs';
 
 function suiteFiles(dir = join(REPO_ROOT, 'test')): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? suiteFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [relative(REPO_ROOT, join(dir, e.name))] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? suiteFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [relative(REPO_ROOT, join(dir, e.name))] : [],
+  );
 }
 
 const GUARD = pathToFileURL(join(REPO_ROOT, 'scripts', 'lib', 'unit-guard.mjs')).href;
@@ -39,8 +41,14 @@ test('unitViolations names a planted file that imports a launcher, directly or t
     writeFileSync(join(root, 'test', 'x', 'clean.test.ts'), "import { test } from 'node:test';\nimport { x } from './pure.ts';\n");
     writeFileSync(join(root, 'test', 'x', 'pure.ts'), "import { join, relative } from 'node:path';\nexport const x = join('a');\n");
     writeFileSync(join(root, 'test', 'x', 'direct.test.ts'), "import { spawn } from 'node:child_process';\n");
-    writeFileSync(join(root, 'test', 'x', 'helper.ts'), "import { startProxy } from '../../pipeline/proxy/index.ts';\nexport const h = 1;\n");
-    writeFileSync(join(root, 'test', 'x', 'indirect.test.ts'), "import { h } from './helper.ts';\nconst b = await import('playwright-core');\n");
+    writeFileSync(
+      join(root, 'test', 'x', 'helper.ts'),
+      "import { startProxy } from '../../pipeline/proxy/index.ts';\nexport const h = 1;\n",
+    );
+    writeFileSync(
+      join(root, 'test', 'x', 'indirect.test.ts'),
+      "import { h } from './helper.ts';\nconst b = await import('playwright-core');\n",
+    );
     const files = ['test/x/clean.test.ts', 'test/x/direct.test.ts', 'test/x/indirect.test.ts', 'test/x/gone.test.ts'];
     assert.deepEqual(unitViolations(root, files), [
       'test/x/direct.test.ts: imports node:child_process',
@@ -65,13 +73,18 @@ test('the unit guard: in a test file process, spawn, listen and connect throw; t
     'console.log(JSON.stringify(out));',
   ].join('\n');
   const run = (env: NodeJS.ProcessEnv) => {
-    const r = spawnSync(process.execPath, ['--import', GUARD, '--input-type=module', '-e', probe], { encoding: 'utf8', env, timeout: 60_000 });
+    const r = spawnSync(process.execPath, ['--import', GUARD, '--input-type=module', '-e', probe], {
+      encoding: 'utf8',
+      env,
+      timeout: 60_000,
+    });
     assert.equal(r.status, 0, r.stderr);
     return JSON.parse(r.stdout) as Record<string, string>;
   };
   const { NODE_TEST_CONTEXT: _, ...outside } = process.env;
   const inFile = run({ ...outside, NODE_TEST_CONTEXT: 'child-v8' });
-  for (const k of ['spawnSync', 'execFile', 'listen', 'connect']) assert.match(inFile[k], /^unit layer: .* is not allowed in a unit-layer test/, `${k}: ${inFile[k]}`);
+  for (const k of ['spawnSync', 'execFile', 'listen', 'connect'])
+    assert.match(inFile[k], /^unit layer: .* is not allowed in a unit-layer test/, `${k}: ${inFile[k]}`);
   assert.deepEqual(run(outside), { spawnSync: 'ran', execFile: 'ran', listen: 'ran', connect: 'ran' });
 });
 

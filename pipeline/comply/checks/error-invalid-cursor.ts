@@ -13,7 +13,10 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list-bad-cursor', 'tools-list'],
-    spec: { url: specUrl(LEGACY, 'server/utilities/pagination#error-handling'), requirement: 'Server SHOULD answer a list request whose cursor it never issued with error -32602 (Invalid params).' },
+    spec: {
+      url: specUrl(LEGACY, 'server/utilities/pagination#error-handling'),
+      requirement: 'Server SHOULD answer a list request whose cursor it never issued with error -32602 (Invalid params).',
+    },
     knob: 'cursor-ignored',
     fix: 'Reject cursors you did not issue with -32602.',
   },

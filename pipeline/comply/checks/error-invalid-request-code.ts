@@ -14,7 +14,11 @@ export default defineCheck(
     transports: ANY_WIRE,
     prerequisites: ['lifecycle-handshake', 'error-invalid-request'],
     probes: ['invalid-request'],
-    spec: { url: specUrl(LEGACY, 'basic#error-responses'), requirement: 'Server uses code -32600 (Invalid Request) when the JSON it got is not a valid request. The code is JSON-RPC 2.0\'s, which MCP messages MUST follow: weighed as SHOULD; not graded on stdio, where the client must not send such a message.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic#error-responses'),
+      requirement:
+        "Server uses code -32600 (Invalid Request) when the JSON it got is not a valid request. The code is JSON-RPC 2.0's, which MCP messages MUST follow: weighed as SHOULD; not graded on stdio, where the client must not send such a message.",
+    },
     knob: 'invalid-request-wrong-code',
     fix: 'Use code -32600 for invalid request objects.',
   },

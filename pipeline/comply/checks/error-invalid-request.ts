@@ -13,7 +13,11 @@ export default defineCheck(
     transports: ANY_WIRE,
     prerequisites: ['lifecycle-handshake'],
     probes: ['invalid-request'],
-    spec: { url: specUrl(LEGACY, 'basic#error-responses'), requirement: 'Server answers a request whose method is not a string with an error response. JSON-RPC 2.0 rule, which MCP messages MUST follow: weighed as SHOULD; not graded on stdio, where the client must not send it.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic#error-responses'),
+      requirement:
+        'Server answers a request whose method is not a string with an error response. JSON-RPC 2.0 rule, which MCP messages MUST follow: weighed as SHOULD; not graded on stdio, where the client must not send it.',
+    },
     knob: 'invalid-request-silent',
     fix: 'Reply to invalid requests (e.g. a non-string method) with an error response.',
   },

@@ -13,7 +13,11 @@ export default defineCheck(
     transports: ANY_WIRE,
     prerequisites: ['lifecycle-handshake', 'error-unknown-method'],
     probes: ['unknown-method', 'twin'],
-    spec: { url: specUrl(LEGACY, 'basic#error-responses'), requirement: 'Server uses code -32601 (Method not found) for a method it does not offer. The code is JSON-RPC 2.0\'s, which MCP messages MUST follow: weighed as SHOULD.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic#error-responses'),
+      requirement:
+        "Server uses code -32601 (Method not found) for a method it does not offer. The code is JSON-RPC 2.0's, which MCP messages MUST follow: weighed as SHOULD.",
+    },
     knob: 'unknown-method-wrong-code',
     fix: 'Use -32601 for unknown methods.',
   },

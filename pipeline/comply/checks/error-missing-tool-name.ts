@@ -14,7 +14,11 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-call'],
     probes: ['tools-call-no-name', 'tools-call'],
-    spec: { url: specUrl(LEGACY, 'server/tools#error-handling'), requirement: 'Summary: a tools/call that fails the CallToolRequest schema (name is required) is a protocol error per the tools page; -32602 (Invalid params) is the JSON-RPC code for it, implied but never required by MCP: graded as a best practice.' },
+    spec: {
+      url: specUrl(LEGACY, 'server/tools#error-handling'),
+      requirement:
+        'Summary: a tools/call that fails the CallToolRequest schema (name is required) is a protocol error per the tools page; -32602 (Invalid params) is the JSON-RPC code for it, implied but never required by MCP: graded as a best practice.',
+    },
     knob: 'missing-name-ok',
     fix: 'Validate tools/call params: answer -32602 when name is missing.',
   },

@@ -14,7 +14,11 @@ export default defineCheck(
     transports: ANY_WIRE,
     prerequisites: ['lifecycle-handshake', 'error-parse'],
     probes: ['parse-error'],
-    spec: { url: specUrl(LEGACY, 'basic#error-responses'), requirement: 'Server uses code -32700 (Parse error) when it cannot parse the JSON it got. The code is JSON-RPC 2.0\'s, which MCP messages MUST follow: weighed as SHOULD; not graded on stdio, where the client must not send bad JSON.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic#error-responses'),
+      requirement:
+        "Server uses code -32700 (Parse error) when it cannot parse the JSON it got. The code is JSON-RPC 2.0's, which MCP messages MUST follow: weighed as SHOULD; not graded on stdio, where the client must not send bad JSON.",
+    },
     knob: 'parse-error-wrong-code',
     fix: 'Use code -32700 for malformed JSON.',
   },

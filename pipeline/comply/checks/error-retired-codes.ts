@@ -10,7 +10,11 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['resources-read-missing'],
-    spec: { url: specUrl(MODERN, 'server/resources#error-handling'), requirement: 'Server MUST NOT answer a missing resource with the retired -32002 (the code is now -32602), and does not send the reserved -32042 in this revision.' },
+    spec: {
+      url: specUrl(MODERN, 'server/resources#error-handling'),
+      requirement:
+        'Server MUST NOT answer a missing resource with the retired -32002 (the code is now -32602), and does not send the reserved -32042 in this revision.',
+    },
     knob: 'resource-not-found-32002',
     fix: 'Use -32602 for missing resources; never emit -32002 or -32042.',
   },

@@ -11,7 +11,10 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['lifecycle-handshake', 'error-unknown-method'],
     probes: ['unknown-method'],
-    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#server-validation'), requirement: 'Over HTTP, server MUST answer a method it does not know with status 404 and error -32601 (Method not found).' },
+    spec: {
+      url: specUrl(MODERN, 'basic/transports/streamable-http#server-validation'),
+      requirement: 'Over HTTP, server MUST answer a method it does not know with status 404 and error -32601 (Method not found).',
+    },
     knob: 'unknown-method-200',
     fix: 'Send unknown-method errors with HTTP status 404.',
   },

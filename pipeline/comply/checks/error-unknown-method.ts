@@ -11,7 +11,11 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['unknown-method', 'twin'],
-    spec: { url: specUrl(LEGACY, 'basic#responses'), requirement: 'Server answers every request, and a request for a method it does not have gets an error, not a result or silence. JSON-RPC 2.0 rule, which MCP messages MUST follow: weighed as SHOULD.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic#responses'),
+      requirement:
+        'Server answers every request, and a request for a method it does not have gets an error, not a result or silence. JSON-RPC 2.0 rule, which MCP messages MUST follow: weighed as SHOULD.',
+    },
     knob: 'unknown-method-ok',
     fix: 'Answer unknown methods with a JSON-RPC error.',
   },

@@ -14,7 +14,11 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-call'],
     probes: ['tools-call-unknown', 'tools-call'],
-    spec: { url: specUrl(LEGACY, 'server/tools#error-handling'), requirement: 'Summary: the tools page lists an unknown tool among the protocol errors (a JSON-RPC error, its example uses -32602) as opposed to tool execution errors (a result with isError true); no RFC 2119 keyword, so graded as a best practice.' },
+    spec: {
+      url: specUrl(LEGACY, 'server/tools#error-handling'),
+      requirement:
+        'Summary: the tools page lists an unknown tool among the protocol errors (a JSON-RPC error, its example uses -32602) as opposed to tool execution errors (a result with isError true); no RFC 2119 keyword, so graded as a best practice.',
+    },
     knob: 'unknown-tool-ok',
     fix: 'Answer tools/call of an unknown name with -32602.',
   },

@@ -2,7 +2,11 @@ import { ANY_WIRE, BOTH_ERAS, defineCheck, isObj, problems, specUrl } from '../j
 import { LEGACY } from '../types.ts';
 
 /** capability -> its boolean sub-flags (schema) */
-const FLAGS: Record<string, readonly string[]> = { tools: ['listChanged'], prompts: ['listChanged'], resources: ['listChanged', 'subscribe'] };
+const FLAGS: Record<string, readonly string[]> = {
+  tools: ['listChanged'],
+  prompts: ['listChanged'],
+  resources: ['listChanged', 'subscribe'],
+};
 
 export default defineCheck(
   {
@@ -14,7 +18,11 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic/lifecycle#capability-negotiation'), requirement: 'Server gives its listChanged and subscribe capability flags, when present, as booleans; the type comes from the schema, no normative keyword (inferred).' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/lifecycle#capability-negotiation'),
+      requirement:
+        'Server gives its listChanged and subscribe capability flags, when present, as booleans; the type comes from the schema, no normative keyword (inferred).',
+    },
     knob: 'capability-flag-string',
     fix: 'Write the sub-capabilities as true/false, e.g. "tools": {"listChanged": true}.',
   },

@@ -16,7 +16,11 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['tools-list', 'resources-list', 'prompts-list'],
-    spec: { url: specUrl(LEGACY, 'basic/lifecycle#capability-negotiation'), requirement: 'Server SHOULD refuse, with -32601 (Method not found), a list method of a capability it did not declare (the spec\'s MUST is that both sides stick to negotiated capabilities; the code is our reading).' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/lifecycle#capability-negotiation'),
+      requirement:
+        "Server SHOULD refuse, with -32601 (Method not found), a list method of a capability it did not declare (the spec's MUST is that both sides stick to negotiated capabilities; the code is our reading).",
+    },
     knob: 'capabilities-mismatch',
     fix: 'Declare every capability you serve, and answer -32601 for the ones you do not declare.',
   },

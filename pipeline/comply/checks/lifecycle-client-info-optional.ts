@@ -11,7 +11,11 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['meta-no-info'],
-    spec: { url: specUrl(MODERN, 'basic/index#meta'), requirement: 'Server serves a request whose _meta lacks clientInfo: clients SHOULD send it, but only protocolVersion and clientCapabilities are required keys (inferred).' },
+    spec: {
+      url: specUrl(MODERN, 'basic/index#meta'),
+      requirement:
+        'Server serves a request whose _meta lacks clientInfo: clients SHOULD send it, but only protocolVersion and clientCapabilities are required keys (inferred).',
+    },
     knob: 'require-client-info',
     fix: 'Serve requests that omit clientInfo; it is optional.',
   },

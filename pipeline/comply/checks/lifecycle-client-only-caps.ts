@@ -13,12 +13,19 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic/lifecycle#capability-negotiation'), requirement: 'Best practice: server declares only server-side capabilities (prompts, resources, tools, logging, completions, experimental), never the client ones (roots, sampling, elicitation).' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/lifecycle#capability-negotiation'),
+      requirement:
+        'Best practice: server declares only server-side capabilities (prompts, resources, tools, logging, completions, experimental), never the client ones (roots, sampling, elicitation).',
+    },
     knob: 'server-declares-sampling',
     fix: 'Remove sampling/roots/elicitation from the server capabilities: they describe what a client offers, and a server uses them by request, not by declaring them.',
   },
   (v) => {
     const caps = v.caps();
-    return problems(CLIENT_ONLY.filter((k) => k in caps).map((k) => `the server declares the client capability ${k}`), 'no client-only capability declared');
+    return problems(
+      CLIENT_ONLY.filter((k) => k in caps).map((k) => `the server declares the client capability ${k}`),
+      'no client-only capability declared',
+    );
   },
 );

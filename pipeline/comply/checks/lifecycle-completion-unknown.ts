@@ -12,12 +12,20 @@ export default defineCheck(
     transports: ANY_WIRE,
     capability: 'completions',
     probes: ['completion-unknown', 'completion'],
-    spec: { url: specUrl(LEGACY, 'server/utilities/completion#error-handling'), requirement: 'Server SHOULD answer a completion request that names a prompt it does not have with error -32602 (Invalid params).' },
+    spec: {
+      url: specUrl(LEGACY, 'server/utilities/completion#error-handling'),
+      requirement: 'Server SHOULD answer a completion request that names a prompt it does not have with error -32602 (Invalid params).',
+    },
     knob: 'completion-unknown-ok',
     fix: 'Answer completion/complete for an unknown prompt or resource reference with -32602.',
   },
   (v) => {
-    if (!v.x('completion')) return { status: 'not_evaluable', reason: 'no_population', detail: 'no conformant completion request to compare with (nothing to complete)' };
+    if (!v.x('completion'))
+      return {
+        status: 'not_evaluable',
+        reason: 'no_population',
+        detail: 'no conformant completion request to compare with (nothing to complete)',
+      };
     return v.rejected('completion-unknown', 'completion for an unknown prompt', { twin: 'completion', codes: [INVALID_PARAMS] });
   },
 );

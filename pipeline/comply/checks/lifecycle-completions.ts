@@ -15,16 +15,26 @@ export default defineCheck(
     transports: ANY_WIRE,
     capability: 'completions',
     probes: ['completion'],
-    spec: { url: specUrl(LEGACY, 'server/utilities/completion#requesting-completions'), requirement: 'Server answers completion/complete with completion.values, a list of at most 100 strings (total and hasMore optional), and MUST declare the completions capability to offer it; shape from the schema (inferred).' },
+    spec: {
+      url: specUrl(LEGACY, 'server/utilities/completion#requesting-completions'),
+      requirement:
+        'Server answers completion/complete with completion.values, a list of at most 100 strings (total and hasMore optional), and MUST declare the completions capability to offer it; shape from the schema (inferred).',
+    },
     knob: 'completion-values-not-array',
     fix: 'Return {"completion": {"values": [...strings, at most 100], "total"?: n, "hasMore"?: bool}} (an empty values array is fine).',
   },
   (v) => {
-    if (!v.x('completion')) return { status: 'not_evaluable', reason: 'no_population', detail: 'completions are declared but there is no prompt argument or template variable to complete' };
+    if (!v.x('completion'))
+      return {
+        status: 'not_evaluable',
+        reason: 'no_population',
+        detail: 'completions are declared but there is no prompt argument or template variable to complete',
+      };
     const gate = v.unusable('completion');
     if (gate) return gate;
     const err = v.error('completion');
-    if (err?.code === INVALID_PARAMS) return pass('-32602 for the first prompt argument / template variable (allowed: nothing to complete there)');
+    if (err?.code === INVALID_PARAMS)
+      return pass('-32602 for the first prompt argument / template variable (allowed: nothing to complete there)');
     const r = v.served('completion', 'completion/complete');
     if (!('ok' in r)) return r;
     const c = r.ok.completion;
@@ -33,7 +43,8 @@ export default defineCheck(
     if (!c.values.every((x) => typeof x === 'string')) return fail('completion.values holds non-strings');
     if (c.values.length > MAX_VALUES) return fail(`completion.values has ${c.values.length} items (at most ${MAX_VALUES})`);
     if (c.total !== undefined && typeof c.total !== 'number') return fail(`completion.total is ${JSON.stringify(c.total)}, not a number`);
-    if (c.hasMore !== undefined && typeof c.hasMore !== 'boolean') return fail(`completion.hasMore is ${JSON.stringify(c.hasMore)}, not a boolean`);
+    if (c.hasMore !== undefined && typeof c.hasMore !== 'boolean')
+      return fail(`completion.hasMore is ${JSON.stringify(c.hasMore)}, not a boolean`);
     return pass(`${c.values.length} value(s)`);
   },
 );

@@ -11,7 +11,10 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'), requirement: 'Server MUST put ttlMs and cacheScope on a complete server/discover result (discover is one of the cacheable requests).' },
+    spec: {
+      url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'),
+      requirement: 'Server MUST put ttlMs and cacheScope on a complete server/discover result (discover is one of the cacheable requests).',
+    },
     knob: 'no-caching',
     fix: 'Add ttlMs (integer >= 0) and cacheScope ("public" | "private") to the discover result.',
   },

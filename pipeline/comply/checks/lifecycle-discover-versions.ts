@@ -10,7 +10,11 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(MODERN, 'server/discover#discoverresult'), requirement: 'Server lists in supportedVersions (a required field) every protocol version it speaks; the client picks its request version from that list.' },
+    spec: {
+      url: specUrl(MODERN, 'server/discover#discoverresult'),
+      requirement:
+        'Server lists in supportedVersions (a required field) every protocol version it speaks; the client picks its request version from that list.',
+    },
     knob: 'discover-bad-versions',
     fix: 'List every supported revision as YYYY-MM-DD in supportedVersions.',
   },
@@ -19,7 +23,8 @@ export default defineCheck(
     if (!Array.isArray(sv) || sv.length === 0) return fail('supportedVersions is empty');
     const bad = sv.filter((x) => typeof x !== 'string' || !DATE.test(x));
     if (bad.length) return fail(`supportedVersions has entries that are not YYYY-MM-DD: ${JSON.stringify(bad)}`);
-    if (!sv.includes(MODERN)) return fail(`supportedVersions ${JSON.stringify(sv)} lacks ${MODERN} although the server answered a ${MODERN} discover`);
+    if (!sv.includes(MODERN))
+      return fail(`supportedVersions ${JSON.stringify(sv)} lacks ${MODERN} although the server answered a ${MODERN} discover`);
     return pass(`supportedVersions ${JSON.stringify(sv)}`);
   },
 );

@@ -11,7 +11,11 @@ export default defineCheck(
     transports: ANY_WIRE,
     prerequisites: ['transport-post', 'stdio-framing'],
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic/lifecycle#initialization'), requirement: 'Server MUST serve the opening request: server/discover in 2026-07-28, initialize (which comes before anything else) in 2025-11-25.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/lifecycle#initialization'),
+      requirement:
+        'Server MUST serve the opening request: server/discover in 2026-07-28, initialize (which comes before anything else) in 2025-11-25.',
+    },
     knob: 'no-handshake',
     fix: 'Answer server/discover with supportedVersions and capabilities (modern) or initialize with protocolVersion, capabilities and serverInfo (legacy).',
   },

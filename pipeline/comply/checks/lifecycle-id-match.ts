@@ -11,7 +11,10 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['id-match'],
-    spec: { url: specUrl(LEGACY, 'basic#responses'), requirement: 'Server MUST answer with the id of the request being answered, same value and same JSON type.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic#responses'),
+      requirement: 'Server MUST answer with the id of the request being answered, same value and same JSON type.',
+    },
     knob: 'id-int32',
     fix: 'Echo the request id unchanged: keep numeric ids as the same number (no 32-bit narrowing, no string conversion).',
   },
@@ -21,7 +24,9 @@ export default defineCheck(
     const e = v.x('id-match')!;
     if (!v.reply('id-match')) {
       // stdio matches answers on the id: a reply with another id lands among the unattributed messages
-      const stray = v.ev.unattributed.find((m) => m && typeof m === 'object' && ('result' in m || 'error' in m) && typeof (m as { id?: unknown }).id === 'number');
+      const stray = v.ev.unattributed.find(
+        (m) => m && typeof m === 'object' && ('result' in m || 'error' in m) && typeof (m as { id?: unknown }).id === 'number',
+      );
       if (stray) return fail(`the request with id ${WIDE_ID} was answered with id ${JSON.stringify((stray as { id: unknown }).id)}`);
       return fail(`no answer to the request with id ${WIDE_ID}${e.error ? ` (${e.error.detail})` : ''}`);
     }
@@ -32,7 +37,8 @@ export default defineCheck(
       // an error with id null is a rejection before the id was read (judged by the error checks); a missing id member still fails
       if (msg.id === null && 'error' in msg) continue;
       n++;
-      if (msg.id !== ex.request.id) bad.push(`${v.requestMethod(ex) ?? ex.probe} sent with id ${ex.request.id}, answered with id ${JSON.stringify(msg.id)}`);
+      if (msg.id !== ex.request.id)
+        bad.push(`${v.requestMethod(ex) ?? ex.probe} sent with id ${ex.request.id}, answered with id ${JSON.stringify(msg.id)}`);
     }
     return bad.length ? problems(bad, '') : pass(`${n} numeric ids echoed (largest ${WIDE_ID})`);
   },

@@ -11,7 +11,10 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['lifecycle-handshake', 'transport-post'],
     probes: ['initialized'],
-    spec: { url: specUrl(LEGACY, 'basic/transports#sending-messages-to-the-server'), requirement: 'Server MUST take the client\'s notifications/initialized over HTTP with status 202 and an empty body.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/transports#sending-messages-to-the-server'),
+      requirement: "Server MUST take the client's notifications/initialized over HTTP with status 202 and an empty body.",
+    },
     knob: 'initialized-400',
     fix: 'Accept notifications/initialized (202, empty body); it is the step that ends every legacy handshake.',
   },

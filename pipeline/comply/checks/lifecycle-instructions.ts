@@ -11,7 +11,11 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic/lifecycle#initialization'), requirement: 'Server either omits instructions from its handshake result or sends it as a string; the type comes from the schema, no normative keyword (inferred).' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/lifecycle#initialization'),
+      requirement:
+        'Server either omits instructions from its handshake result or sends it as a string; the type comes from the schema, no normative keyword (inferred).',
+    },
     knob: 'instructions-object',
     fix: 'Send instructions as one plain string, or leave the field out.',
   },

@@ -10,7 +10,11 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic#messages'), requirement: 'Server MUST send well-formed JSON-RPC 2.0 responses: jsonrpc "2.0", exactly one of result or error, and an integer code in an error.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic#messages'),
+      requirement:
+        'Server MUST send well-formed JSON-RPC 2.0 responses: jsonrpc "2.0", exactly one of result or error, and an integer code in an error.',
+    },
     knob: 'bad-jsonrpc',
     fix: 'Send {"jsonrpc":"2.0","id":…} with either result or error {code:int, message:string}.',
   },
@@ -22,7 +26,8 @@ export default defineCheck(
       if ('result' in msg && 'error' in msg) bad.push(`${where}: both result and error`);
       if ('error' in msg) {
         const e = msg.error;
-        if (!isObj(e) || !Number.isInteger(e.code) || typeof e.message !== 'string') bad.push(`${where}: malformed error ${JSON.stringify(e).slice(0, 80)}`);
+        if (!isObj(e) || !Number.isInteger(e.code) || typeof e.message !== 'string')
+          bad.push(`${where}: malformed error ${JSON.stringify(e).slice(0, 80)}`);
       }
     }
     return problems(bad, `${v.responses().length} responses well-formed`);

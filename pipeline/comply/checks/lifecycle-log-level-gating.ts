@@ -21,7 +21,10 @@ export default defineCheck(
     transports: ANY_WIRE,
     capability: 'logging',
     probes: ['log-call', 'tools-call'],
-    spec: { url: specUrl(MODERN, 'server/utilities/logging#per-request-log-level'), requirement: 'Server MUST NOT send log messages for a request unless that request asked for them with a logLevel in its _meta.' },
+    spec: {
+      url: specUrl(MODERN, 'server/utilities/logging#per-request-log-level'),
+      requirement: 'Server MUST NOT send log messages for a request unless that request asked for them with a logLevel in its _meta.',
+    },
     knob: 'log-without-level',
     fix: 'Emit log notifications only on the response stream of a request that set _meta["io.modelcontextprotocol/logLevel"], at or above that level.',
   },

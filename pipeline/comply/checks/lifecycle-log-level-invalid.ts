@@ -12,7 +12,10 @@ export default defineCheck(
     transports: ANY_WIRE,
     capability: 'logging',
     probes: ['log-level-bad', 'log-level-ok'],
-    spec: { url: specUrl(MODERN, 'server/utilities/logging#per-request-log-level'), requirement: 'Server SHOULD refuse a request whose _meta logLevel is not a known level with error -32602 (Invalid params).' },
+    spec: {
+      url: specUrl(MODERN, 'server/utilities/logging#per-request-log-level'),
+      requirement: 'Server SHOULD refuse a request whose _meta logLevel is not a known level with error -32602 (Invalid params).',
+    },
     knob: 'accept-bad-log-level',
     fix: 'Validate _meta["io.modelcontextprotocol/logLevel"] against the eight RFC 5424 names and answer -32602 (HTTP 400) otherwise.',
   },

@@ -13,7 +13,11 @@ export default defineCheck(
     transports: ANY_WIRE,
     capability: 'logging',
     probes: ['progress', 'log-call', 'set-level'],
-    spec: { url: specUrl(LEGACY, 'server/utilities/logging#log-message-notifications'), requirement: 'Server sends each log message with a level from the eight syslog names (debug … emergency) and a data field, both required; logger, if present, is a string.' },
+    spec: {
+      url: specUrl(LEGACY, 'server/utilities/logging#log-message-notifications'),
+      requirement:
+        'Server sends each log message with a level from the eight syslog names (debug … emergency) and a data field, both required; logger, if present, is a string.',
+    },
     knob: 'log-bad-level',
     fix: 'Send notifications/message with one of the eight RFC 5424 level names, a data field, and logger as a string if given.',
   },

@@ -11,7 +11,11 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['meta-no-caps', 'twin'],
-    spec: { url: specUrl(MODERN, 'basic/index#meta'), requirement: 'Server MUST refuse a request whose _meta lacks clientCapabilities (a required key) with error -32602, and status 400 over HTTP.' },
+    spec: {
+      url: specUrl(MODERN, 'basic/index#meta'),
+      requirement:
+        'Server MUST refuse a request whose _meta lacks clientCapabilities (a required key) with error -32602, and status 400 over HTTP.',
+    },
     knob: 'accept-missing-meta',
     fix: 'Reject requests lacking io.modelcontextprotocol/clientCapabilities with -32602 and HTTP 400.',
   },

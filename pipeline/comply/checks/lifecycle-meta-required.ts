@@ -11,7 +11,10 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['meta-missing', 'twin'],
-    spec: { url: specUrl(MODERN, 'basic/index#meta'), requirement: 'Server MUST refuse a request that has no _meta at all with error -32602 (Invalid params), and status 400 over HTTP.' },
+    spec: {
+      url: specUrl(MODERN, 'basic/index#meta'),
+      requirement: 'Server MUST refuse a request that has no _meta at all with error -32602 (Invalid params), and status 400 over HTTP.',
+    },
     knob: 'accept-missing-meta',
     fix: 'Reject requests whose params lack _meta with -32602 and HTTP 400.',
   },

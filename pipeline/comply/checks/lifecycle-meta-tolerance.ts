@@ -10,7 +10,11 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['meta-vendor'],
-    spec: { url: specUrl(LEGACY, 'basic/index#meta'), requirement: 'Server SHOULD ignore a _meta key under a vendor prefix it does not know (com.example/…): only the modelcontextprotocol and mcp prefixes are reserved, the rest belong to the sender.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/index#meta'),
+      requirement:
+        'Server SHOULD ignore a _meta key under a vendor prefix it does not know (com.example/…): only the modelcontextprotocol and mcp prefixes are reserved, the rest belong to the sender.',
+    },
     knob: 'reject-vendor-meta',
     fix: 'Ignore _meta keys you do not know.',
   },

@@ -13,9 +13,13 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['progress', 'tools-call'],
-    spec: { url: specUrl(LEGACY, 'basic/utilities/progress#progress-flow'), requirement: 'Server MUST send progress notifications only for a token a request still in flight gave it, with a progress value that grows every time (known total or not).' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/utilities/progress#progress-flow'),
+      requirement:
+        'Server MUST send progress notifications only for a token a request still in flight gave it, with a progress value that grows every time (known total or not).',
+    },
     knob: 'progress-wrong-token',
-    fix: 'Copy the request\'s _meta.progressToken into every notifications/progress for it, with a strictly increasing progress value (sending none is fine).',
+    fix: "Copy the request's _meta.progressToken into every notifications/progress for it, with a strictly increasing progress value (sending none is fine).",
   },
   (v) => {
     if (!v.x('progress')) return { status: 'not_evaluable', reason: 'no_population', detail: 'no tool can be called harmlessly' };
@@ -26,18 +30,35 @@ export default defineCheck(
       const err = v.error('progress');
       const e = v.x('progress')!;
       // an answer that came back without a readable response (e.g. a mislabelled stream) is not the token's doing
-      if (!err && !e.error) return { status: 'not_evaluable', reason: 'no_population', detail: `the answer to the call with a token holds no readable response (HTTP ${e.response?.status}, ${e.response?.headers?.['content-type'] ?? 'no content type'})` };
-      return fail(`the call fails only when it carries a progress token (${err ? `error ${err.code} ${JSON.stringify(err.message).slice(0, 80)}` : (e.error?.detail ?? 'no result')})`);
+      if (!err && !e.error)
+        return {
+          status: 'not_evaluable',
+          reason: 'no_population',
+          detail: `the answer to the call with a token holds no readable response (HTTP ${e.response?.status}, ${e.response?.headers?.['content-type'] ?? 'no content type'})`,
+        };
+      return fail(
+        `the call fails only when it carries a progress token (${err ? `error ${err.code} ${JSON.stringify(err.message).slice(0, 80)}` : (e.error?.detail ?? 'no result')})`,
+      );
     }
-    const notes = v.messages().filter(({ msg }) => msg.method === 'notifications/progress').map(({ msg }) => (isObj(msg.params) ? msg.params : {}));
+    const notes = v
+      .messages()
+      .filter(({ msg }) => msg.method === 'notifications/progress')
+      .map(({ msg }) => (isObj(msg.params) ? msg.params : {}));
     const foreign = notes.filter((p) => p.progressToken !== PROGRESS_TOKEN);
-    if (foreign.length) return fail(`notifications/progress for token(s) never sent: ${[...new Set(foreign.map((p) => JSON.stringify(p.progressToken)))].slice(0, 3).join(', ')}`);
+    if (foreign.length)
+      return fail(
+        `notifications/progress for token(s) never sent: ${[...new Set(foreign.map((p) => JSON.stringify(p.progressToken)))].slice(0, 3).join(', ')}`,
+      );
     let last = -Infinity;
     for (const p of notes) {
       if (typeof p.progress !== 'number') return fail(`progress is ${JSON.stringify(p.progress)}, not a number`);
       if (p.progress <= last) return fail(`progress went from ${last} to ${p.progress} (it MUST increase)`);
       last = p.progress;
     }
-    return pass(notes.length ? `${notes.length} progress notification(s), increasing, all for our token` : 'no progress notifications (optional); the call with a token was served');
+    return pass(
+      notes.length
+        ? `${notes.length} progress notification(s), increasing, all for our token`
+        : 'no progress notifications (optional); the call with a token was served',
+    );
   },
 );

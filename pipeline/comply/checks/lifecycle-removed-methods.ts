@@ -11,7 +11,11 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['ping'],
-    spec: { url: specUrl(MODERN, 'changelog#major-changes'), requirement: 'Server answers ping, which 2026-07-28 dropped, with -32601 like any method it does not have (no normative keyword; graded SHOULD).' },
+    spec: {
+      url: specUrl(MODERN, 'changelog#major-changes'),
+      requirement:
+        'Server answers ping, which 2026-07-28 dropped, with -32601 like any method it does not have (no normative keyword; graded SHOULD).',
+    },
     knob: 'ping-served',
     fix: 'Do not serve legacy-only methods on modern requests; answer -32601.',
   },

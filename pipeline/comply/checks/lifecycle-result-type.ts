@@ -10,13 +10,19 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(MODERN, 'basic/index#result-responses'), requirement: 'Server MUST mark every result with resultType: "complete" when it is final, "input_required" when it waits for the client.' },
+    spec: {
+      url: specUrl(MODERN, 'basic/index#result-responses'),
+      requirement:
+        'Server MUST mark every result with resultType: "complete" when it is final, "input_required" when it waits for the client.',
+    },
     knob: 'no-result-type',
     fix: 'Add resultType: "complete" to every result.',
   },
   (v) => {
     const all = v.results();
-    const bad = all.filter(({ result }) => result.resultType !== 'complete' && result.resultType !== 'input_required').map(({ ex, result, method }) => `${method ?? ex.probe}: resultType ${JSON.stringify(result.resultType)}`);
+    const bad = all
+      .filter(({ result }) => result.resultType !== 'complete' && result.resultType !== 'input_required')
+      .map(({ ex, result, method }) => `${method ?? ex.probe}: resultType ${JSON.stringify(result.resultType)}`);
     return all.length ? problems(bad, `${all.length} results carry resultType`) : pass('no results to inspect');
   },
 );

@@ -11,7 +11,10 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['handshake'],
-    spec: { url: specUrl(MODERN, 'basic/index#meta'), requirement: 'Server SHOULD name itself (serverInfo) in the _meta of each result it sends.' },
+    spec: {
+      url: specUrl(MODERN, 'basic/index#meta'),
+      requirement: 'Server SHOULD name itself (serverInfo) in the _meta of each result it sends.',
+    },
     knob: 'no-server-info',
     fix: 'Add _meta["io.modelcontextprotocol/serverInfo"] = {name, version} to every result.',
   },

@@ -12,7 +12,10 @@ export default defineCheck(
     transports: ANY_WIRE,
     capability: 'logging',
     probes: ['set-level-bad', 'set-level'],
-    spec: { url: specUrl(LEGACY, 'server/utilities/logging#error-handling'), requirement: 'Server SHOULD refuse logging/setLevel with a level it does not know with error -32602 (Invalid params).' },
+    spec: {
+      url: specUrl(LEGACY, 'server/utilities/logging#error-handling'),
+      requirement: 'Server SHOULD refuse logging/setLevel with a level it does not know with error -32602 (Invalid params).',
+    },
     knob: 'setlevel-any-level',
     fix: 'Validate the level against the eight RFC 5424 names and answer -32602 for anything else.',
   },

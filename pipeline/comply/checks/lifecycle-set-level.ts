@@ -11,7 +11,11 @@ export default defineCheck(
     transports: ANY_WIRE,
     capability: 'logging',
     probes: ['set-level'],
-    spec: { url: specUrl(LEGACY, 'server/utilities/logging#setting-log-level'), requirement: 'Server that declares logging serves logging/setLevel with an empty result (clients MAY send it to pick the lowest level they get); a server that logs MUST declare logging.' },
+    spec: {
+      url: specUrl(LEGACY, 'server/utilities/logging#setting-log-level'),
+      requirement:
+        'Server that declares logging serves logging/setLevel with an empty result (clients MAY send it to pick the lowest level they get); a server that logs MUST declare logging.',
+    },
     knob: 'setlevel-error',
     fix: 'Answer logging/setLevel {level} with {} and apply the level to later log messages.',
   },

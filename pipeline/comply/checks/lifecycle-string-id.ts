@@ -11,7 +11,10 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['string-id'],
-    spec: { url: specUrl(LEGACY, 'basic#responses'), requirement: 'Server MUST answer a request with a string id using that same string, unchanged (ids are strings or integers).' },
+    spec: {
+      url: specUrl(LEGACY, 'basic#responses'),
+      requirement: 'Server MUST answer a request with a string id using that same string, unchanged (ids are strings or integers).',
+    },
     knob: 'string-id-number',
     fix: 'Echo the request id with its type: a string id stays a string.',
   },
@@ -19,7 +22,8 @@ export default defineCheck(
     const gate = v.unusable('string-id');
     if (gate) return gate;
     const reply = v.reply('string-id');
-    if (!reply) return fail(`no response carried the string id ${JSON.stringify(STRING_ID)} (${v.x('string-id')?.error?.detail ?? 'none'})`);
+    if (!reply)
+      return fail(`no response carried the string id ${JSON.stringify(STRING_ID)} (${v.x('string-id')?.error?.detail ?? 'none'})`);
     return reply.id === STRING_ID ? pass('string id echoed') : fail(`id came back as ${JSON.stringify(reply.id)}`);
   },
 );

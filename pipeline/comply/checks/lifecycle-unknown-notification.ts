@@ -12,7 +12,10 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['unknown-notification'],
-    spec: { url: specUrl(LEGACY, 'basic#notifications'), requirement: 'Server MUST NOT answer a notification, even one whose method it does not know, and keeps serving afterwards.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic#notifications'),
+      requirement: 'Server MUST NOT answer a notification, even one whose method it does not know, and keeps serving afterwards.',
+    },
     knob: 'unknown-notification-answered',
     fix: 'Drop notifications whose method you do not handle: no "Method not found" error for them (HTTP: 202 Accepted, no body).',
   },
@@ -22,8 +25,13 @@ export default defineCheck(
     if (v.http) {
       const st = v.status('unknown-notification');
       if (st === 202) return pass('HTTP 202, no body');
-      if (st !== undefined && st >= 400 && st < 500) return pass(`refused with HTTP ${st}`, [`HTTP ${st}: the transport lets a server refuse a notification, but an unknown one is better ignored (202)`]);
-      return fail(`HTTP ${st} for ${UNKNOWN_NOTIFICATION} (202 Accepted expected)${v.x('unknown-notification')!.response?.body ? ' with a body' : ''}`);
+      if (st !== undefined && st >= 400 && st < 500)
+        return pass(`refused with HTTP ${st}`, [
+          `HTTP ${st}: the transport lets a server refuse a notification, but an unknown one is better ignored (202)`,
+        ]);
+      return fail(
+        `HTTP ${st} for ${UNKNOWN_NOTIFICATION} (202 Accepted expected)${v.x('unknown-notification')!.response?.body ? ' with a body' : ''}`,
+      );
     }
     // stdio: an answer to a notification has no id to carry; -32601 (or our method named) is the router bug
     const stray = v.ev.unattributed.find((m) => {

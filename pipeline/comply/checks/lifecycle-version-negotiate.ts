@@ -10,7 +10,11 @@ export default defineCheck(
     revisions: LEGACY_ONLY,
     transports: HTTP_ONLY,
     probes: ['init-future'],
-    spec: { url: specUrl(LEGACY, 'basic/lifecycle#version-negotiation'), requirement: 'Server MUST answer initialize asking for a version it lacks with a version it does support, preferably (SHOULD) its newest.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/lifecycle#version-negotiation'),
+      requirement:
+        'Server MUST answer initialize asking for a version it lacks with a version it does support, preferably (SHOULD) its newest.',
+    },
     knob: 'echo-any-version',
     fix: 'Never echo a protocol version you do not implement; answer with your latest supported one.',
   },

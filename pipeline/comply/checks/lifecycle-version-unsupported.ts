@@ -10,7 +10,11 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['version-unsupported', 'twin'],
-    spec: { url: specUrl(MODERN, 'basic/versioning#protocol-version-negotiation'), requirement: 'Server MUST refuse a request for a protocol version it lacks with error -32022 that lists the versions it has (status 400 over HTTP).' },
+    spec: {
+      url: specUrl(MODERN, 'basic/versioning#protocol-version-negotiation'),
+      requirement:
+        'Server MUST refuse a request for a protocol version it lacks with error -32022 that lists the versions it has (status 400 over HTTP).',
+    },
     knob: 'wrong-version-error',
     moreKnobs: ['modern-by-version-only'],
     fix: 'Answer an unknown protocolVersion with -32022, data {supported: [...], requested}, HTTP 400.',

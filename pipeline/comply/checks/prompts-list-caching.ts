@@ -13,7 +13,10 @@ export default defineCheck(
     capability: 'prompts',
     prerequisites: ['lifecycle-handshake', 'prompts-list'],
     probes: ['prompts-list'],
-    spec: { url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'), requirement: 'Server MUST put ttlMs and cacheScope on a complete prompts/list result (a cacheable request).' },
+    spec: {
+      url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'),
+      requirement: 'Server MUST put ttlMs and cacheScope on a complete prompts/list result (a cacheable request).',
+    },
     knob: 'no-caching',
     fix: 'Add ttlMs and cacheScope to the prompts/list result.',
   },

@@ -11,7 +11,10 @@ export default defineCheck(
     transports: ANY_WIRE,
     capability: 'prompts',
     probes: ['prompts-list'],
-    spec: { url: specUrl(LEGACY, 'server/prompts#listing-prompts'), requirement: 'Server answers prompts/list with a prompts array of prompt objects (a required field).' },
+    spec: {
+      url: specUrl(LEGACY, 'server/prompts#listing-prompts'),
+      requirement: 'Server answers prompts/list with a prompts array of prompt objects (a required field).',
+    },
     knob: 'prompts-list-not-array',
     fix: 'Return {"prompts": [...]} from prompts/list.',
   },

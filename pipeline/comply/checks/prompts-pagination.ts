@@ -14,7 +14,11 @@ export default defineCheck(
     capability: 'prompts',
     prerequisites: ['lifecycle-handshake', 'prompts-list'],
     probes: ['prompts-list', 'prompts-list-page2'],
-    spec: { url: specUrl(LEGACY, 'server/utilities/pagination#response-format'), requirement: 'Server that pages prompts/list gives nextCursor as a string, which fetches the next page when sent back as cursor (no normative keyword; the type is the schema\'s).' },
+    spec: {
+      url: specUrl(LEGACY, 'server/utilities/pagination#response-format'),
+      requirement:
+        "Server that pages prompts/list gives nextCursor as a string, which fetches the next page when sent back as cursor (no normative keyword; the type is the schema's).",
+    },
     knob: 'prompts-bad-next-cursor',
     fix: 'Send nextCursor as a string and accept it back as cursor on prompts/list.',
   },

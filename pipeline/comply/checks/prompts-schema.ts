@@ -13,7 +13,10 @@ export default defineCheck(
     capability: 'prompts',
     prerequisites: ['lifecycle-handshake', 'prompts-list'],
     probes: ['prompts-list'],
-    spec: { url: specUrl(LEGACY, 'server/prompts#prompt'), requirement: 'Server gives every prompt a name, and every prompt argument, if any, a name too (both required by the schema).' },
+    spec: {
+      url: specUrl(LEGACY, 'server/prompts#prompt'),
+      requirement: 'Server gives every prompt a name, and every prompt argument, if any, a name too (both required by the schema).',
+    },
     knob: 'prompt-arg-no-name',
     fix: 'Name every prompt and every prompt argument.',
   },
@@ -21,7 +24,8 @@ export default defineCheck(
     const bad: string[] = [];
     for (const p of v.list('prompts-list', 'prompts')) {
       if (typeof p.name !== 'string') bad.push(`prompt without a name: ${JSON.stringify(p).slice(0, 60)}`);
-      if (p.arguments !== undefined && (!Array.isArray(p.arguments) || p.arguments.some((a) => !isObj(a) || typeof a.name !== 'string'))) bad.push(`${String(p.name)}: an argument has no name`);
+      if (p.arguments !== undefined && (!Array.isArray(p.arguments) || p.arguments.some((a) => !isObj(a) || typeof a.name !== 'string')))
+        bad.push(`${String(p.name)}: an argument has no name`);
     }
     return problems(bad, 'prompts well-formed');
   },

@@ -13,7 +13,10 @@ export default defineCheck(
     capability: 'prompts',
     prerequisites: ['lifecycle-handshake', 'prompts-list'],
     probes: ['prompts-get-unknown', 'prompts-list'],
-    spec: { url: specUrl(LEGACY, 'server/prompts#error-handling'), requirement: 'Server SHOULD answer prompts/get for a prompt it does not have with error -32602 (Invalid params).' },
+    spec: {
+      url: specUrl(LEGACY, 'server/prompts#error-handling'),
+      requirement: 'Server SHOULD answer prompts/get for a prompt it does not have with error -32602 (Invalid params).',
+    },
     knob: 'unknown-prompt-ok',
     fix: 'Answer prompts/get of an unknown name with -32602.',
   },

@@ -13,7 +13,10 @@ export default defineCheck(
     capability: 'resources',
     prerequisites: ['lifecycle-handshake', 'resources-list'],
     probes: ['resources-list'],
-    spec: { url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'), requirement: 'Server MUST put ttlMs and cacheScope on a complete resources/list result (a cacheable request).' },
+    spec: {
+      url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'),
+      requirement: 'Server MUST put ttlMs and cacheScope on a complete resources/list result (a cacheable request).',
+    },
     knob: 'no-caching',
     fix: 'Add ttlMs and cacheScope to the resources/list result.',
   },

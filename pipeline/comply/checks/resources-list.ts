@@ -11,7 +11,10 @@ export default defineCheck(
     transports: ANY_WIRE,
     capability: 'resources',
     probes: ['resources-list'],
-    spec: { url: specUrl(LEGACY, 'server/resources#listing-resources'), requirement: 'Server answers resources/list with a resources array of resource objects (a required field).' },
+    spec: {
+      url: specUrl(LEGACY, 'server/resources#listing-resources'),
+      requirement: 'Server answers resources/list with a resources array of resource objects (a required field).',
+    },
     knob: 'resources-list-not-array',
     fix: 'Return {"resources": [...]} from resources/list.',
   },

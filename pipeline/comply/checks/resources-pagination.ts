@@ -14,7 +14,11 @@ export default defineCheck(
     capability: 'resources',
     prerequisites: ['lifecycle-handshake', 'resources-list'],
     probes: ['resources-list', 'resources-list-page2'],
-    spec: { url: specUrl(LEGACY, 'server/utilities/pagination#response-format'), requirement: 'Server that pages resources/list gives nextCursor as a string, which fetches the next page when sent back as cursor (no normative keyword; the type is the schema\'s).' },
+    spec: {
+      url: specUrl(LEGACY, 'server/utilities/pagination#response-format'),
+      requirement:
+        "Server that pages resources/list gives nextCursor as a string, which fetches the next page when sent back as cursor (no normative keyword; the type is the schema's).",
+    },
     knob: 'resources-bad-next-cursor',
     fix: 'Send nextCursor as a string and accept it back as cursor on resources/list.',
   },

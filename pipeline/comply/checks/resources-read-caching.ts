@@ -13,7 +13,10 @@ export default defineCheck(
     capability: 'resources',
     prerequisites: ['lifecycle-handshake', 'resources-read'],
     probes: ['resources-read'],
-    spec: { url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'), requirement: 'Server MUST put ttlMs and cacheScope on a complete resources/read result (a cacheable request).' },
+    spec: {
+      url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'),
+      requirement: 'Server MUST put ttlMs and cacheScope on a complete resources/read result (a cacheable request).',
+    },
     knob: 'no-caching',
     fix: 'Add ttlMs and cacheScope to the resources/read result.',
   },

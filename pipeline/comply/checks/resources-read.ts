@@ -12,12 +12,16 @@ export default defineCheck(
     capability: 'resources',
     prerequisites: ['lifecycle-handshake', 'resources-list'],
     probes: ['resources-read'],
-    spec: { url: specUrl(LEGACY, 'server/resources#reading-resources'), requirement: 'Server answers resources/read with contents (required), each item giving its uri (required) and either text or blob.' },
+    spec: {
+      url: specUrl(LEGACY, 'server/resources#reading-resources'),
+      requirement: 'Server answers resources/read with contents (required), each item giving its uri (required) and either text or blob.',
+    },
     knob: 'read-no-uri',
     fix: 'Return contents items {uri, mimeType?, text | blob}.',
   },
   (v) => {
-    if (!v.x('resources-read')) return { status: 'not_evaluable', reason: 'no_population', detail: 'resources/list listed nothing to read' };
+    if (!v.x('resources-read'))
+      return { status: 'not_evaluable', reason: 'no_population', detail: 'resources/list listed nothing to read' };
     const r = v.served('resources-read', 'resources/read');
     if (!('ok' in r)) return r;
     if (r.ok.resultType === 'input_required') return pass('input_required result');

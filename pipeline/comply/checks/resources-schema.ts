@@ -22,13 +22,18 @@ export default defineCheck(
     capability: 'resources',
     prerequisites: ['lifecycle-handshake', 'resources-list'],
     probes: ['resources-list'],
-    spec: { url: specUrl(LEGACY, 'server/resources#resource'), requirement: 'Server gives every resource a uri (an absolute URI that identifies it) and a name; both are required.' },
+    spec: {
+      url: specUrl(LEGACY, 'server/resources#resource'),
+      requirement: 'Server gives every resource a uri (an absolute URI that identifies it) and a name; both are required.',
+    },
     knob: 'resource-no-name',
     fix: 'Give every resource a URI and a name.',
   },
   (v) => {
     const l = v.list('resources-list', 'resources');
-    const bad = l.filter((r) => !absoluteUri(r.uri) || typeof r.name !== 'string').map((r) => `resource ${JSON.stringify(r.uri)} name ${JSON.stringify(r.name)}`);
+    const bad = l
+      .filter((r) => !absoluteUri(r.uri) || typeof r.name !== 'string')
+      .map((r) => `resource ${JSON.stringify(r.uri)} name ${JSON.stringify(r.name)}`);
     return problems(bad, `${l.length} resources well-formed`);
   },
 );

@@ -14,7 +14,10 @@ export default defineCheck(
     capability: 'resources',
     prerequisites: ['lifecycle-handshake', 'resources-templates'],
     probes: ['templates-list'],
-    spec: { url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'), requirement: 'Server MUST put ttlMs and cacheScope on a complete resources/templates/list result (a cacheable request).' },
+    spec: {
+      url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'),
+      requirement: 'Server MUST put ttlMs and cacheScope on a complete resources/templates/list result (a cacheable request).',
+    },
     knob: 'no-templates-caching',
     fix: 'Add ttlMs and cacheScope to the resources/templates/list result.',
   },

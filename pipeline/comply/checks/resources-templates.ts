@@ -14,7 +14,11 @@ export default defineCheck(
     capability: 'resources',
     prerequisites: ['lifecycle-handshake', 'resources-list'],
     probes: ['templates-list'],
-    spec: { url: specUrl(LEGACY, 'server/resources#resource-templates'), requirement: 'Server lists resource templates each with a uriTemplate (RFC 6570 syntax) and a name, both required, or answers -32601 when it has no templates.' },
+    spec: {
+      url: specUrl(LEGACY, 'server/resources#resource-templates'),
+      requirement:
+        'Server lists resource templates each with a uriTemplate (RFC 6570 syntax) and a name, both required, or answers -32601 when it has no templates.',
+    },
     knob: 'template-no-uri-template',
     fix: 'Give each template a uriTemplate and a name.',
   },

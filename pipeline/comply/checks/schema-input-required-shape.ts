@@ -23,7 +23,11 @@ export default defineCheck(
     revisions: MODERN_ONLY,
     transports: ANY_WIRE,
     probes: ['prompts-get-last', 'prompts-get', 'tools-call', 'resources-read'],
-    spec: { url: specUrl(MODERN, 'basic/patterns/mrtr#server-requirements-basic-workflow'), requirement: 'Server\'s input_required result MUST carry inputRequests, requestState or both; each input request is a {method, params} for elicitation, sampling or roots, and the server MUST NOT ask for a capability the client did not declare on that request.' },
+    spec: {
+      url: specUrl(MODERN, 'basic/patterns/mrtr#server-requirements-basic-workflow'),
+      requirement:
+        "Server's input_required result MUST carry inputRequests, requestState or both; each input request is a {method, params} for elicitation, sampling or roots, and the server MUST NOT ask for a capability the client did not declare on that request.",
+    },
     knob: 'input-required-undeclared',
     fix: 'Return input_required with requestState and/or inputRequests {key: {method, params}}; ask only through capabilities the request declared (else answer -32021 or a requestState-only round).',
   },
@@ -37,7 +41,8 @@ export default defineCheck(
       const where = v.requestMethod(ex) ?? ex.probe;
       const reqs = r.inputRequests;
       if (reqs === undefined && r.requestState === undefined) bad.push(`${where}: neither inputRequests nor requestState`);
-      if (r.requestState !== undefined && typeof r.requestState !== 'string') bad.push(`${where}: requestState is ${JSON.stringify(r.requestState).slice(0, 40)}, not a string`);
+      if (r.requestState !== undefined && typeof r.requestState !== 'string')
+        bad.push(`${where}: requestState is ${JSON.stringify(r.requestState).slice(0, 40)}, not a string`);
       if (reqs === undefined) continue;
       if (!isObj(reqs)) {
         bad.push(`${where}: inputRequests is not an object`);
@@ -51,7 +56,8 @@ export default defineCheck(
         }
         if ('jsonrpc' in q || 'id' in q) bad.push(`${where}: input request ${key} carries jsonrpc/id`);
         if (q.method !== 'roots/list' && !isObj(q.params)) bad.push(`${where}: input request ${key} has no params object`);
-        if (!(NEEDS[q.method] in caps)) bad.push(`${where}: input request ${key} asks through ${NEEDS[q.method]}, which the request did not declare`);
+        if (!(NEEDS[q.method] in caps))
+          bad.push(`${where}: input request ${key} asks through ${NEEDS[q.method]}, which the request did not declare`);
       }
     }
     return n ? problems(bad, `${n} input_required result(s) well-formed`) : pass('no input_required result seen (nothing to check)');

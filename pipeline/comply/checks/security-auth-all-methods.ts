@@ -13,14 +13,19 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['transport-post', 'security-auth-required'],
     probes: ['auth-none-list', 'tools-list'],
-    spec: { url: specUrl(MODERN, 'basic/authorization#token-requirements'), requirement: 'Server that uses authorization checks the credential on every request, whatever the method: clients MUST send it on each one, and no session carries it over.' },
+    spec: {
+      url: specUrl(MODERN, 'basic/authorization#token-requirements'),
+      requirement:
+        'Server that uses authorization checks the credential on every request, whatever the method: clients MUST send it on each one, and no session carries it over.',
+    },
     knob: 'auth-only-handshake',
     fix: 'Run the token check in front of every method, not only server/discover.',
   },
   (v) => {
     const ctx = authContext(v);
     if (ctx) return ctx;
-    if (!v.twinServed('tools-list')) return { status: 'not_evaluable', reason: 'twin_failed', detail: 'tools/list with the credential was not served either' };
+    if (!v.twinServed('tools-list'))
+      return { status: 'not_evaluable', reason: 'twin_failed', detail: 'tools/list with the credential was not served either' };
     return refusedForCredential(v, 'auth-none-list', 'tools/list without Authorization');
   },
 );

@@ -12,7 +12,10 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['auth-garbage', 'twin'],
-    spec: { url: specUrl(LEGACY, 'basic/authorization#token-handling'), requirement: 'Server MUST refuse a bearer token it did not issue, or one that has expired, with 401.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/authorization#token-handling'),
+      requirement: 'Server MUST refuse a bearer token it did not issue, or one that has expired, with 401.',
+    },
     knob: 'accepts-any-token',
     fix: 'Validate the token (signature or introspection, audience, expiry); a present but unknown token is a 401.',
   },

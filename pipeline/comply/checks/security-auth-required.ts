@@ -12,7 +12,11 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['auth-none', 'twin'],
-    spec: { url: specUrl(LEGACY, 'basic/authorization#token-handling'), requirement: 'Server that uses authorization MUST validate the access token of each request as an OAuth 2.1 resource server, and answers a request with no token with 401.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/authorization#token-handling'),
+      requirement:
+        'Server that uses authorization MUST validate the access token of each request as an OAuth 2.1 resource server, and answers a request with no token with 401.',
+    },
     knob: 'accepts-missing-token',
     fix: 'Answer every request without a valid Bearer token with 401 and a WWW-Authenticate challenge.',
   },

@@ -12,7 +12,10 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post', 'security-oauth-metadata'],
     probes: [...PRM_PROBES],
-    spec: { url: specUrl(LEGACY, 'basic/authorization#communication-security'), requirement: 'Server MUST point clients only at authorization servers reached over https (OAuth 2.1 communication security).' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/authorization#communication-security'),
+      requirement: 'Server MUST point clients only at authorization servers reached over https (OAuth 2.1 communication security).',
+    },
     knob: 'prm-http-issuer',
     fix: 'Name the authorization server by its https issuer URL (tokens and codes must never travel in clear).',
   },
@@ -23,6 +26,13 @@ export default defineCheck(
     const as = Array.isArray(doc?.authorization_servers) ? (doc.authorization_servers as unknown[]) : [];
     if (!as.length) return { status: 'not_applicable', reason: 'no_population', detail: 'no authorization server named' };
     const plain = as.filter((u) => typeof u !== 'string' || !/^https:\/\//i.test(u));
-    return plain.length ? fail(`not https: ${plain.map((u) => JSON.stringify(u)).join(', ').slice(0, 160)}`) : pass(`${as.length} authorization server(s), all https`);
+    return plain.length
+      ? fail(
+          `not https: ${plain
+            .map((u) => JSON.stringify(u))
+            .join(', ')
+            .slice(0, 160)}`,
+        )
+      : pass(`${as.length} authorization server(s), all https`);
   },
 );

@@ -13,7 +13,11 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post', 'security-www-authenticate'],
     probes: ['auth-none'],
-    spec: { url: specUrl(LEGACY, 'basic/authorization#protected-resource-metadata-discovery-requirements'), requirement: 'Server SHOULD say in its 401 challenge (the scope parameter of WWW-Authenticate, RFC 6750 §3) which scopes the resource needs.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/authorization#protected-resource-metadata-discovery-requirements'),
+      requirement:
+        'Server SHOULD say in its 401 challenge (the scope parameter of WWW-Authenticate, RFC 6750 §3) which scopes the resource needs.',
+    },
     knob: 'challenge-no-scope',
     fix: 'Add scope="…" to the Bearer challenge so clients request the right scopes up front.',
   },

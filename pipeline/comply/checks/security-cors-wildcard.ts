@@ -11,7 +11,11 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['cors-preflight'],
-    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#security--endpoint'), requirement: 'Best practice: server does not allow every origin by CORS (Access-Control-Allow-Origin: *), which would let any web page drive it; the spec\'s MUST is to check Origin.' },
+    spec: {
+      url: specUrl(MODERN, 'basic/transports/streamable-http#security--endpoint'),
+      requirement:
+        "Best practice: server does not allow every origin by CORS (Access-Control-Allow-Origin: *), which would let any web page drive it; the spec's MUST is to check Origin.",
+    },
     knob: 'cors-wildcard',
     fix: 'Allow only known origins in Access-Control-Allow-Origin.',
   },

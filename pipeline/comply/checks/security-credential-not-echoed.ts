@@ -13,15 +13,22 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['auth-garbage'],
-    spec: { url: specUrl(LEGACY, 'basic/security_best_practices#token-passthrough'), requirement: 'Best practice: server never repeats a rejected credential in its answer, where it would land in client logs, proxies and model context (RFC 6750 asks that bearer tokens not leak).' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/security_best_practices#token-passthrough'),
+      requirement:
+        'Best practice: server never repeats a rejected credential in its answer, where it would land in client logs, proxies and model context (RFC 6750 asks that bearer tokens not leak).',
+    },
     knob: 'echo-token',
     fix: 'Say "invalid token" without quoting the token.',
   },
   (v) => {
     const ctx = authContext(v);
     if (ctx) return ctx;
-    if (!v.x('auth-garbage')?.response) return { status: 'not_evaluable', reason: 'no_population', detail: 'the unknown-token probe got no answer' };
+    if (!v.x('auth-garbage')?.response)
+      return { status: 'not_evaluable', reason: 'no_population', detail: 'the unknown-token probe got no answer' };
     const leaks = v.ev.exchanges.filter((e) => answerText(e).includes(GARBAGE_TOKEN)).map((e) => e.probe);
-    return leaks.length ? fail(`the presented credential comes back in the answer to ${leaks.join(', ')}`) : pass('the presented credential is not repeated in any answer');
+    return leaks.length
+      ? fail(`the presented credential comes back in the answer to ${leaks.join(', ')}`)
+      : pass('the presented credential is not repeated in any answer');
   },
 );

@@ -11,7 +11,11 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['unknown-method', 'tools-call-unknown', 'parse-error'],
-    spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), requirement: 'Best practice (the spec says nothing on error text): server keeps private and link-local addresses out of error messages, which every client can read.' },
+    spec: {
+      url: specUrl(LEGACY, 'server/tools#security-considerations'),
+      requirement:
+        'Best practice (the spec says nothing on error text): server keeps private and link-local addresses out of error messages, which every client can read.',
+    },
     knob: 'internal-ip-errors',
     fix: 'Strip internal addresses from client-facing errors.',
   },
@@ -19,6 +23,8 @@ export default defineCheck(
     const texts = errorTexts(v);
     const hit = texts.find((t) => INTERNAL_IP.test(t.text));
     if (hit) return fail(`${hit.where}: error text names ${INTERNAL_IP.exec(hit.text)![0]}`);
-    return texts.length ? pass(`${texts.length} error responses clean`) : { status: 'not_evaluable', reason: 'no_population', detail: 'no error responses to inspect' };
+    return texts.length
+      ? pass(`${texts.length} error responses clean`)
+      : { status: 'not_evaluable', reason: 'no_population', detail: 'no error responses to inspect' };
   },
 );

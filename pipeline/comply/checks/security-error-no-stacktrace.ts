@@ -11,7 +11,11 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['unknown-method', 'tools-call-unknown', 'parse-error'],
-    spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), requirement: 'Best practice (the spec says nothing on error text): server keeps stack traces and source paths out of error responses and logs them on its side instead.' },
+    spec: {
+      url: specUrl(LEGACY, 'server/tools#security-considerations'),
+      requirement:
+        'Best practice (the spec says nothing on error text): server keeps stack traces and source paths out of error responses and logs them on its side instead.',
+    },
     knob: 'stacktrace-errors',
     fix: 'Log stack traces to stderr; send clients a short message.',
   },
@@ -19,6 +23,8 @@ export default defineCheck(
     const texts = errorTexts(v);
     const hit = texts.find((t) => STACK.test(t.text));
     if (hit) return fail(`${hit.where}: error text contains a stack trace or source path`);
-    return texts.length ? pass(`${texts.length} error responses clean`) : { status: 'not_evaluable', reason: 'no_population', detail: 'no error responses to inspect' };
+    return texts.length
+      ? pass(`${texts.length} error responses clean`)
+      : { status: 'not_evaluable', reason: 'no_population', detail: 'no error responses to inspect' };
   },
 );

@@ -13,7 +13,11 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['oversized-input', 'alive'],
-    spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), requirement: 'Best practice: server refuses or handles a very large tool argument instead of crashing; the spec\'s MUST is that tool input is validated.' },
+    spec: {
+      url: specUrl(LEGACY, 'server/tools#security-considerations'),
+      requirement:
+        "Best practice: server refuses or handles a very large tool argument instead of crashing; the spec's MUST is that tool input is validated.",
+    },
     knob: 'crash-on-large-input',
     fix: 'Bound input size (413 / -32602) instead of crashing.',
   },
@@ -24,9 +28,13 @@ export default defineCheck(
     if (gate && !('reason' in gate && gate.reason === 'gateway_5xx')) return gate;
     if (e.error?.kind === 'died') return fail(`the server died on a ${OVERSIZED_BYTES}-byte argument: ${e.error.detail}`);
     const alive = v.x('alive');
-    if (alive && !v.reply('alive')) return fail(`the server stopped answering after the oversized input (${alive.error?.detail ?? 'no reply'})`);
+    if (alive && !v.reply('alive'))
+      return fail(`the server stopped answering after the oversized input (${alive.error?.detail ?? 'no reply'})`);
     if (e.response?.status !== undefined && e.response.status >= 500) return fail(`HTTP ${e.response.status} on oversized input`);
-    if (v.reply('oversized-input') || (e.response?.status ?? 0) >= 400) return pass(v.error('oversized-input') ? `refused with ${v.error('oversized-input')!.code}` : `answered (HTTP ${e.response?.status ?? '-'})`);
+    if (v.reply('oversized-input') || (e.response?.status ?? 0) >= 400)
+      return pass(
+        v.error('oversized-input') ? `refused with ${v.error('oversized-input')!.code}` : `answered (HTTP ${e.response?.status ?? '-'})`,
+      );
     return fail(`no answer to the oversized input (${e.error?.detail ?? 'none'})`);
   },
 );

@@ -10,14 +10,18 @@ const canon = (u: string) => {
 export default defineCheck(
   {
     id: 'security-prm-resource',
-    title: 'The metadata document\'s resource identifies this endpoint (RFC 9728 §3.3)',
+    title: "The metadata document's resource identifies this endpoint (RFC 9728 §3.3)",
     category: 'security',
     severity: 'MUST',
     revisions: BOTH_ERAS,
     transports: HTTP_ONLY,
     prerequisites: ['transport-post', 'security-oauth-metadata'],
     probes: [...PRM_PROBES],
-    spec: { url: specUrl(LEGACY, 'basic/authorization#canonical-server-uri'), requirement: 'Server MUST name itself in its metadata document: resource is exactly the endpoint URL the well-known path was built from, or clients must throw the document away (RFC 9728 §3.3).' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/authorization#canonical-server-uri'),
+      requirement:
+        'Server MUST name itself in its metadata document: resource is exactly the endpoint URL the well-known path was built from, or clients must throw the document away (RFC 9728 §3.3).',
+    },
     knob: 'prm-wrong-resource',
     fix: 'Set resource to the canonical URI of this MCP endpoint (scheme, host, port and path).',
   },
@@ -26,7 +30,8 @@ export default defineCheck(
     if (ctx) return ctx;
     const hit = foundPrm(v);
     const res = hit?.doc.resource;
-    if (typeof res !== 'string') return { status: 'not_applicable', reason: 'no_population', detail: 'no metadata document with a resource to compare' };
+    if (typeof res !== 'string')
+      return { status: 'not_applicable', reason: 'no_population', detail: 'no metadata document with a resource to compare' };
     let mine: string;
     let theirs: string;
     try {

@@ -21,13 +21,17 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: [...SESSION_SAMPLES],
-    spec: { url: specUrl(LEGACY, 'basic/security_best_practices#session-hijacking'), requirement: 'Server MUST issue session ids nobody can guess, and SHOULD draw them from a secure random source (a UUID v4, say).' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/security_best_practices#session-hijacking'),
+      requirement: 'Server MUST issue session ids nobody can guess, and SHOULD draw them from a secure random source (a UUID v4, say).',
+    },
     knob: 'sequential-session-ids',
     fix: 'Mint session ids from a CSPRNG (crypto.randomUUID() or 128 random bits).',
   },
   (v) => {
     const ids = SESSION_SAMPLES.map((p) => v.header(p, 'mcp-session-id')).filter((x): x is string => typeof x === 'string' && x.length > 0);
-    if (!ids.length) return { status: 'not_applicable', reason: 'no_population', detail: 'the server issued no Mcp-Session-Id (stateless)' };
+    if (!ids.length)
+      return { status: 'not_applicable', reason: 'no_population', detail: 'the server issued no Mcp-Session-Id (stateless)' };
     const bad: string[] = [];
     for (const id of new Set(ids)) {
       if (id.length < MIN_LENGTH) bad.push(`${JSON.stringify(id)} is shorter than ${MIN_LENGTH} characters`);

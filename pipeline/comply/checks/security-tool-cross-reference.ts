@@ -2,7 +2,8 @@ import { ANY_WIRE, BOTH_ERAS, defineCheck, problems, specUrl } from '../judge/ch
 import { LEGACY } from '../types.ts';
 
 /** words that turn a mention into an instruction about when or whether to run the other tool */
-const DIRECTIVE = /\b(before|after|always|whenever|first|must|also (?:call|use|run|invoke)|instead of this|do not use|never use|in addition)\b/i;
+const DIRECTIVE =
+  /\b(before|after|always|whenever|first|must|also (?:call|use|run|invoke)|instead of this|do not use|never use|in addition)\b/i;
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -26,7 +27,11 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list'],
-    spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), requirement: 'Best practice: server\'s tool descriptions do not tell the model to call another tool before or after; that chains tools behind the user\'s back (clients SHOULD distrust tool metadata anyway).' },
+    spec: {
+      url: specUrl(LEGACY, 'server/tools#security-considerations'),
+      requirement:
+        "Best practice: server's tool descriptions do not tell the model to call another tool before or after; that chains tools behind the user's back (clients SHOULD distrust tool metadata anyway).",
+    },
     knob: 'cross-reference',
     fix: 'Describe only this tool; leave ordering between tools to the client and the user.',
   },

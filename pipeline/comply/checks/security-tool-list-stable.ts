@@ -12,7 +12,11 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list', 'tools-list-2'],
-    spec: { url: specUrl(LEGACY, 'server/tools#list-changed-notification'), requirement: 'Best practice: server does not change its tool definitions between two tools/list calls unannounced (one that declared listChanged SHOULD notify); a silent change is a rug pull.' },
+    spec: {
+      url: specUrl(LEGACY, 'server/tools#list-changed-notification'),
+      requirement:
+        'Best practice: server does not change its tool definitions between two tools/list calls unannounced (one that declared listChanged SHOULD notify); a silent change is a rug pull.',
+    },
     knob: 'rug-pull',
     fix: 'Keep tool definitions stable; announce real changes with list_changed.',
   },
@@ -23,7 +27,10 @@ export default defineCheck(
         .map((t) => JSON.stringify([t.name, t.description ?? null, t.inputSchema ?? null]))
         .sort()
         .join('\n');
-    if (!v.result('tools-list-2')) return { status: 'not_evaluable', reason: 'no_population', detail: 'the second tools/list was not served' };
-    return canon('tools-list') === canon('tools-list-2') ? pass('identical definitions') : fail('tool names, descriptions or schemas changed between two consecutive tools/list calls');
+    if (!v.result('tools-list-2'))
+      return { status: 'not_evaluable', reason: 'no_population', detail: 'the second tools/list was not served' };
+    return canon('tools-list') === canon('tools-list-2')
+      ? pass('identical definitions')
+      : fail('tool names, descriptions or schemas changed between two consecutive tools/list calls');
   },
 );

@@ -16,7 +16,11 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list'],
-    spec: { url: specUrl(LEGACY, 'server/tools#security-considerations'), requirement: 'Best practice: server\'s tool names and descriptions, which the model reads, carry no injected instructions or hidden characters (clients SHOULD distrust them anyway).' },
+    spec: {
+      url: specUrl(LEGACY, 'server/tools#security-considerations'),
+      requirement:
+        "Best practice: server's tool names and descriptions, which the model reads, carry no injected instructions or hidden characters (clients SHOULD distrust them anyway).",
+    },
     knob: 'poisoned-description',
     fix: 'Describe what the tool does; no instructions to the model, no invisible characters.',
   },

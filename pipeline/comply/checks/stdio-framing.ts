@@ -17,7 +17,10 @@ export default defineCheck(
     transports: STDIO_ONLY,
     prerequisites: [],
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic/transports#stdio'), requirement: 'Server MUST write each message on one line of its own: a newline ends it and none appears inside it.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/transports#stdio'),
+      requirement: 'Server MUST write each message on one line of its own: a newline ends it and none appears inside it.',
+    },
     knob: 'stdio-pretty',
     fix: 'Serialize each message on one line (no pretty-printing) followed by \\n.',
   },

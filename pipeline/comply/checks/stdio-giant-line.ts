@@ -11,7 +11,11 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: STDIO_ONLY,
     probes: ['giant-line'],
-    spec: { url: specUrl(LEGACY, 'basic/transports#stdio'), requirement: 'Best practice: messages are delimited by newlines and the transport sets no size limit, so a server that cannot take a message should answer an error, not exit.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/transports#stdio'),
+      requirement:
+        'Best practice: messages are delimited by newlines and the transport sets no size limit, so a server that cannot take a message should answer an error, not exit.',
+    },
     knob: 'exit-on-giant-line',
     fix: 'Answer oversized messages with an error instead of exiting.',
   },

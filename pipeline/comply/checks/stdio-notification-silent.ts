@@ -11,7 +11,10 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: STDIO_ONLY,
     probes: ['notification'],
-    spec: { url: specUrl(LEGACY, 'basic#notifications'), requirement: 'Server MUST NOT write any response to a notification it receives on stdin.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic#notifications'),
+      requirement: 'Server MUST NOT write any response to a notification it receives on stdin.',
+    },
     knob: 'answer-notifications',
     fix: 'Never answer a message without an id.',
   },
@@ -23,6 +26,8 @@ export default defineCheck(
       const code = (m as { error?: { code?: unknown } }).error?.code;
       return 'result' in m || ('error' in m && code !== PARSE_ERROR && code !== INVALID_REQUEST);
     });
-    return stray.length ? fail(`${stray.length} response(s) answered no request we sent, e.g. ${JSON.stringify(stray[0]).slice(0, 120)}`) : pass('no response to notifications');
+    return stray.length
+      ? fail(`${stray.length} response(s) answered no request we sent, e.g. ${JSON.stringify(stray[0]).slice(0, 120)}`)
+      : pass('no response to notifications');
   },
 );

@@ -10,12 +10,17 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: STDIO_ONLY,
     probes: ['partial-line', 'twin'],
-    spec: { url: specUrl(LEGACY, 'basic/transports#stdio'), requirement: 'Server reads a message up to its newline, however many writes it arrives in: the newline, not a read boundary, ends a message (newline framing is a MUST of the stdio transport).' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/transports#stdio'),
+      requirement:
+        'Server reads a message up to its newline, however many writes it arrives in: the newline, not a read boundary, ends a message (newline framing is a MUST of the stdio transport).',
+    },
     knob: 'stdio-no-reassemble',
     fix: 'Buffer stdin until the newline before parsing.',
   },
   (v) => {
-    if (!v.twinServed('twin')) return { status: 'not_evaluable', reason: 'twin_failed', detail: 'the same request in one write was not served either' };
+    if (!v.twinServed('twin'))
+      return { status: 'not_evaluable', reason: 'twin_failed', detail: 'the same request in one write was not served either' };
     const r = v.served('partial-line', 'request written in two chunks');
     return 'ok' in r ? pass('served') : r;
   },

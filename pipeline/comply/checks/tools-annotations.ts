@@ -15,7 +15,11 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list'],
-    spec: { url: specUrl(LEGACY, 'server/tools#tool'), requirement: 'Server sends tool annotations with the schema\'s types: the four *Hint flags as booleans, title as a string (no normative keyword; inferred).' },
+    spec: {
+      url: specUrl(LEGACY, 'server/tools#tool'),
+      requirement:
+        "Server sends tool annotations with the schema's types: the four *Hint flags as booleans, title as a string (no normative keyword; inferred).",
+    },
     knob: 'annotation-string',
     fix: 'Use booleans for the *Hint annotations and a string title.',
   },
@@ -27,7 +31,9 @@ export default defineCheck(
         bad.push(`${String(t.name)}: annotations is not an object`);
         continue;
       }
-      for (const h of HINTS) if (h in t.annotations && typeof t.annotations[h] !== 'boolean') bad.push(`${String(t.name)}.${h} = ${JSON.stringify(t.annotations[h])}`);
+      for (const h of HINTS)
+        if (h in t.annotations && typeof t.annotations[h] !== 'boolean')
+          bad.push(`${String(t.name)}.${h} = ${JSON.stringify(t.annotations[h])}`);
       if ('title' in t.annotations && typeof t.annotations.title !== 'string') bad.push(`${String(t.name)}.title not a string`);
     }
     return problems(bad, 'annotations well-typed');

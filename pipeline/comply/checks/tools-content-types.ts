@@ -21,7 +21,11 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-call'],
     probes: ['tools-call', 'tools-call-structured'],
-    spec: { url: specUrl(LEGACY, 'server/tools#tool-result'), requirement: 'Server fills tool results only with known content types (text, image, audio, resource_link, resource), each carrying the fields its type has as required.' },
+    spec: {
+      url: specUrl(LEGACY, 'server/tools#tool-result'),
+      requirement:
+        'Server fills tool results only with known content types (text, image, audio, resource_link, resource), each carrying the fields its type has as required.',
+    },
     knob: 'unknown-content-type',
     fix: 'Use only text, image, audio, resource_link and resource blocks, with their required fields.',
   },

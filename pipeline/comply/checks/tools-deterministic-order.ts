@@ -12,15 +12,29 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list', 'tools-list-2', 'tools-list-3'],
-    spec: { url: specUrl(MODERN, 'server/tools#listing-tools'), requirement: 'Server SHOULD list its tools in the same order on every tools/list.' },
+    spec: {
+      url: specUrl(MODERN, 'server/tools#listing-tools'),
+      requirement: 'Server SHOULD list its tools in the same order on every tools/list.',
+    },
     knob: 'unstable-tool-order',
     fix: 'Sort or otherwise fix the order of tools/list.',
   },
   (v) => {
-    const orders = ['tools-list', 'tools-list-2', 'tools-list-3'].map((p) => v.list(p, 'tools').map((t) => String(t.name)).join('\u0000'));
-    if (orders.some((o) => !o)) return { status: 'not_evaluable', reason: 'no_population', detail: 'a tools/list call returned nothing to compare' };
+    const orders = ['tools-list', 'tools-list-2', 'tools-list-3'].map((p) =>
+      v
+        .list(p, 'tools')
+        .map((t) => String(t.name))
+        .join('\u0000'),
+    );
+    if (orders.some((o) => !o))
+      return { status: 'not_evaluable', reason: 'no_population', detail: 'a tools/list call returned nothing to compare' };
     const sets = orders.map((o) => o.split('\u0000').sort().join('\u0000'));
-    if (new Set(sets).size > 1) return { status: 'not_evaluable', reason: 'no_population', detail: 'the tool set itself changed between calls (see security-tool-list-stable)' };
+    if (new Set(sets).size > 1)
+      return {
+        status: 'not_evaluable',
+        reason: 'no_population',
+        detail: 'the tool set itself changed between calls (see security-tool-list-stable)',
+      };
     return new Set(orders).size === 1 ? pass('same order in 3 calls') : fail('the same tools came back in different orders');
   },
 );

@@ -13,7 +13,10 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list'],
-    spec: { url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'), requirement: 'Server MUST put ttlMs and cacheScope on a complete tools/list result (a cacheable request).' },
+    spec: {
+      url: specUrl(MODERN, 'server/utilities/caching#cacheable-results'),
+      requirement: 'Server MUST put ttlMs and cacheScope on a complete tools/list result (a cacheable request).',
+    },
     knob: 'no-caching',
     fix: 'Add ttlMs and cacheScope to the tools/list result.',
   },

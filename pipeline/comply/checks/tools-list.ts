@@ -11,7 +11,10 @@ export default defineCheck(
     transports: ANY_WIRE,
     capability: 'tools',
     probes: ['tools-list'],
-    spec: { url: specUrl(LEGACY, 'server/tools#listing-tools'), requirement: 'Server answers tools/list with a tools array of tool objects (a required field; nextCursor may be added).' },
+    spec: {
+      url: specUrl(LEGACY, 'server/tools#listing-tools'),
+      requirement: 'Server answers tools/list with a tools array of tool objects (a required field; nextCursor may be added).',
+    },
     knob: 'tools-list-not-array',
     fix: 'Return {"tools": [...]} from tools/list.',
   },

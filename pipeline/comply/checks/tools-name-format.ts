@@ -14,7 +14,11 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list'],
-    spec: { url: specUrl(LEGACY, 'server/tools#tool-names'), requirement: 'Server SHOULD name tools with 1 to 128 characters from letters, digits, _, - and ., and SHOULD not give two tools the same name.' },
+    spec: {
+      url: specUrl(LEGACY, 'server/tools#tool-names'),
+      requirement:
+        'Server SHOULD name tools with 1 to 128 characters from letters, digits, _, - and ., and SHOULD not give two tools the same name.',
+    },
     knob: 'bad-tool-name',
     fix: 'Rename tools to [A-Za-z0-9_.-]{1,128}, unique per server.',
   },

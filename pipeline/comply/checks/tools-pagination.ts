@@ -14,7 +14,11 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list', 'tools-list-page2'],
-    spec: { url: specUrl(LEGACY, 'server/utilities/pagination#response-format'), requirement: 'Server that pages tools/list gives nextCursor as a string, which fetches the next page when sent back as cursor (no normative keyword; the type is the schema\'s).' },
+    spec: {
+      url: specUrl(LEGACY, 'server/utilities/pagination#response-format'),
+      requirement:
+        "Server that pages tools/list gives nextCursor as a string, which fetches the next page when sent back as cursor (no normative keyword; the type is the schema's).",
+    },
     knob: 'bad-next-cursor',
     fix: 'Send nextCursor as a string and accept it back as cursor.',
   },

@@ -13,7 +13,10 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-call-structured', 'tools-list'],
-    spec: { url: specUrl(LEGACY, 'server/tools#output-schema'), requirement: 'Server MUST return, for a tool with an outputSchema, structuredContent that validates against that schema.' },
+    spec: {
+      url: specUrl(LEGACY, 'server/tools#output-schema'),
+      requirement: 'Server MUST return, for a tool with an outputSchema, structuredContent that validates against that schema.',
+    },
     knob: 'structured-mismatch',
     fix: 'Return structuredContent matching the declared outputSchema.',
   },
@@ -23,8 +26,14 @@ export default defineCheck(
     const gate = v.unusable('tools-call-structured');
     if (gate) return gate;
     const r = v.result('tools-call-structured');
-    if (!r) return { status: 'not_evaluable', reason: 'no_population', detail: `the call was refused (${v.error('tools-call-structured')?.code ?? e.error?.detail})` };
-    if (r.isError === true || r.resultType === 'input_required') return { status: 'not_evaluable', reason: 'no_population', detail: 'the call ended in a tool error; nothing structured to check' };
+    if (!r)
+      return {
+        status: 'not_evaluable',
+        reason: 'no_population',
+        detail: `the call was refused (${v.error('tools-call-structured')?.code ?? e.error?.detail})`,
+      };
+    if (r.isError === true || r.resultType === 'input_required')
+      return { status: 'not_evaluable', reason: 'no_population', detail: 'the call ended in a tool error; nothing structured to check' };
     const name = JSON.parse(e.request.body).params?.name;
     const tool = v.list('tools-list', 'tools').find((t) => t.name === name);
     if (!tool || !isObj(tool.outputSchema)) return { status: 'not_evaluable', reason: 'no_population', detail: 'tool no longer listed' };
@@ -35,8 +44,14 @@ export default defineCheck(
       const { $schema: _dialect, ...schema } = tool.outputSchema;
       validate = compileSchema(schema, { strict: false, validateFormats: false });
     } catch (err) {
-      return { status: 'not_evaluable', reason: 'no_population', detail: `outputSchema of ${name} does not compile: ${(err as Error).message}` };
+      return {
+        status: 'not_evaluable',
+        reason: 'no_population',
+        detail: `outputSchema of ${name} does not compile: ${(err as Error).message}`,
+      };
     }
-    return validate(r.structuredContent) ? pass(`${name}: structuredContent validates`) : fail(`${name}: structuredContent does not match outputSchema (${briefAjvError(validate.errors?.[0])})`);
+    return validate(r.structuredContent)
+      ? pass(`${name}: structuredContent validates`)
+      : fail(`${name}: structuredContent does not match outputSchema (${briefAjvError(validate.errors?.[0])})`);
   },
 );

@@ -13,7 +13,11 @@ export default defineCheck(
     capability: 'tools',
     prerequisites: ['lifecycle-handshake', 'tools-list'],
     probes: ['tools-list'],
-    spec: { url: specUrl(LEGACY, 'server/tools#tool'), requirement: 'Server either leaves a tool\'s title (its display name) out or sends it as a string (no normative keyword; the type is the schema\'s).' },
+    spec: {
+      url: specUrl(LEGACY, 'server/tools#tool'),
+      requirement:
+        "Server either leaves a tool's title (its display name) out or sends it as a string (no normative keyword; the type is the schema's).",
+    },
     knob: 'tool-title-number',
     fix: 'Send title as a string (or leave it out: clients then show annotations.title or the name).',
   },

@@ -13,17 +13,23 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['batch', 'twin'],
-    spec: { url: specUrl(LEGACY, 'basic/transports#stdio'), requirement: 'Summary: since 2025-06-18 batching is gone: the POST body (HTTP) and each line (stdio) MUST be a single JSON-RPC message. That MUST is on the client; a server that processes an array anyway is inferred to be out of spec (weighed as SHOULD on HTTP; on stdio the client must not send one, so not graded).' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/transports#stdio'),
+      requirement:
+        'Summary: since 2025-06-18 batching is gone: the POST body (HTTP) and each line (stdio) MUST be a single JSON-RPC message. That MUST is on the client; a server that processes an array anyway is inferred to be out of spec (weighed as SHOULD on HTTP; on stdio the client must not send one, so not graded).',
+    },
     knob: 'batch-ok',
     fix: 'Reject a JSON array body with an error (-32600 / HTTP 400) instead of processing its elements.',
   },
   (v) => {
     const gate = v.unusable('batch', [INVALID_REQUEST]);
     if (gate) return gate;
-    if (!v.twinServed('twin')) return { status: 'not_evaluable', reason: 'twin_failed', detail: 'the single conformant request was not served either' };
+    if (!v.twinServed('twin'))
+      return { status: 'not_evaluable', reason: 'twin_failed', detail: 'the single conformant request was not served either' };
     const e = v.x('batch')!;
     const msgs = e.response?.messages ?? [];
-    if (msgs.some((m) => Array.isArray(m) && m.some((x) => x && typeof x === 'object' && 'result' in x))) return fail('the batch was processed: an array of results came back');
+    if (msgs.some((m) => Array.isArray(m) && m.some((x) => x && typeof x === 'object' && 'result' in x)))
+      return fail('the batch was processed: an array of results came back');
     const results = msgs.filter((m) => m && typeof m === 'object' && !Array.isArray(m) && 'result' in m);
     if (results.length) return fail('the batch elements were answered with results');
     const err = msgs.find((m) => m && typeof m === 'object' && 'error' in (m as object)) as { error?: { code?: number } } | undefined;

@@ -14,7 +14,7 @@ export default defineCheck(
     spec: {
       url: specUrl(MODERN, 'basic/transports/streamable-http#sending-messages'),
       requirement:
-        'Best practice: server refuses (e.g. 415) a POST whose body is declared as something other than JSON. The spec\'s MUST is on the client, which sends one JSON-RPC message per POST, and names no server status.',
+        "Best practice: server refuses (e.g. 415) a POST whose body is declared as something other than JSON. The spec's MUST is on the client, which sends one JSON-RPC message per POST, and names no server status.",
     },
     knob: 'accept-any-content-type',
     fix: 'Refuse POST bodies whose Content-Type is not application/json (415 Unsupported Media Type).',

@@ -11,7 +11,11 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['handshake'],
-    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#sending-messages'), requirement: 'Server MUST answer a POSTed request either as one JSON object (application/json) or as an SSE stream (text/event-stream).' },
+    spec: {
+      url: specUrl(MODERN, 'basic/transports/streamable-http#sending-messages'),
+      requirement:
+        'Server MUST answer a POSTed request either as one JSON object (application/json) or as an SSE stream (text/event-stream).',
+    },
     knob: 'content-type-text',
     fix: 'Answer requests with Content-Type application/json or text/event-stream.',
   },

@@ -11,7 +11,10 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['delete'],
-    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#earlier-streamable-http-revisions'), requirement: 'Server SHOULD answer DELETE on the MCP endpoint with 405: 2026-07-28 has no sessions to end.' },
+    spec: {
+      url: specUrl(MODERN, 'basic/transports/streamable-http#earlier-streamable-http-revisions'),
+      requirement: 'Server SHOULD answer DELETE on the MCP endpoint with 405: 2026-07-28 has no sessions to end.',
+    },
     knob: 'delete-ok',
     fix: 'Answer DELETE with 405.',
   },

@@ -11,7 +11,10 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['get'],
-    spec: { url: specUrl(LEGACY, 'basic/transports#listening-for-messages-from-the-server'), requirement: 'Server MUST answer GET on the MCP endpoint by opening an SSE stream (text/event-stream) or with 405 if it offers none.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/transports#listening-for-messages-from-the-server'),
+      requirement: 'Server MUST answer GET on the MCP endpoint by opening an SSE stream (text/event-stream) or with 405 if it offers none.',
+    },
     knob: 'get-500',
     fix: 'Answer GET with an SSE stream or 405.',
   },

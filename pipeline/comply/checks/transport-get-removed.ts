@@ -11,7 +11,10 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['get'],
-    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#earlier-streamable-http-revisions'), requirement: 'Server SHOULD answer GET on the MCP endpoint with 405: 2026-07-28 has no standalone stream.' },
+    spec: {
+      url: specUrl(MODERN, 'basic/transports/streamable-http#earlier-streamable-http-revisions'),
+      requirement: 'Server SHOULD answer GET on the MCP endpoint with 405: 2026-07-28 has no standalone stream.',
+    },
     knob: 'get-500',
     fix: 'Answer GET with 405 (Allow: POST).',
   },

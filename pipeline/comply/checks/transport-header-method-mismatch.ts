@@ -11,9 +11,17 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['header-method-mismatch', 'twin'],
-    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#server-validation'), requirement: 'Server MUST refuse, with 400 and error -32020, a request whose Mcp-Method header names another method than its body.' },
+    spec: {
+      url: specUrl(MODERN, 'basic/transports/streamable-http#server-validation'),
+      requirement: 'Server MUST refuse, with 400 and error -32020, a request whose Mcp-Method header names another method than its body.',
+    },
     knob: 'accept-header-mismatch',
     fix: 'Compare Mcp-Method with the body method and answer 400 -32020 on a mismatch.',
   },
-  (v) => v.rejected('header-method-mismatch', 'An Mcp-Method header that differs from the body method is rejected (400, -32020)', { twin: 'twin', codes: [-32020], status: 400 }),
+  (v) =>
+    v.rejected('header-method-mismatch', 'An Mcp-Method header that differs from the body method is rejected (400, -32020)', {
+      twin: 'twin',
+      codes: [-32020],
+      status: 400,
+    }),
 );

@@ -11,9 +11,17 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['header-no-method', 'twin'],
-    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#server-validation'), requirement: 'Server MUST refuse, with 400 and error -32020, a request sent without the Mcp-Method header.' },
+    spec: {
+      url: specUrl(MODERN, 'basic/transports/streamable-http#server-validation'),
+      requirement: 'Server MUST refuse, with 400 and error -32020, a request sent without the Mcp-Method header.',
+    },
     knob: 'accept-missing-headers',
     fix: 'Require Mcp-Method on every request; answer 400 -32020 when it is missing.',
   },
-  (v) => v.rejected('header-no-method', 'A request without the Mcp-Method header is rejected (400, -32020)', { twin: 'twin', codes: [-32020], status: 400 }),
+  (v) =>
+    v.rejected('header-no-method', 'A request without the Mcp-Method header is rejected (400, -32020)', {
+      twin: 'twin',
+      codes: [-32020],
+      status: 400,
+    }),
 );

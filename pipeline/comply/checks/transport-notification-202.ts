@@ -11,7 +11,10 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post'],
     probes: ['notification'],
-    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#sending-messages'), requirement: 'Server MUST answer a POSTed notification it accepts with 202 and an empty body.' },
+    spec: {
+      url: specUrl(MODERN, 'basic/transports/streamable-http#sending-messages'),
+      requirement: 'Server MUST answer a POSTed notification it accepts with 202 and an empty body.',
+    },
     knob: 'notification-200',
     fix: 'Answer notification POSTs with 202 and an empty body (or a 4xx if not accepted).',
   },

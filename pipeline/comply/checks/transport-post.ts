@@ -10,7 +10,11 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: HTTP_ONLY,
     probes: ['handshake'],
-    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#sending-messages'), requirement: 'Server accepts JSON-RPC requests POSTed to its MCP endpoint, since clients MUST send every message as its own POST there.' },
+    spec: {
+      url: specUrl(MODERN, 'basic/transports/streamable-http#sending-messages'),
+      requirement:
+        'Server accepts JSON-RPC requests POSTed to its MCP endpoint, since clients MUST send every message as its own POST there.',
+    },
     knob: 'post-405',
     fix: 'Serve POST on the MCP endpoint; a 404 usually means the wrong path or a legacy HTTP+SSE server.',
   },

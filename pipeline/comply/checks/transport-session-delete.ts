@@ -25,12 +25,15 @@ export default defineCheck(
     if (gate) return gate;
     const st = v.status('session-delete');
     if (st === 405) return pass('405: the server does not let clients end sessions');
-    if (st === undefined || st < 200 || st >= 300) return fail(`DELETE with the session id answered ${st ?? v.x('session-delete')?.error?.detail}, expected 2xx or 405`);
+    if (st === undefined || st < 200 || st >= 300)
+      return fail(`DELETE with the session id answered ${st ?? v.x('session-delete')?.error?.detail}, expected 2xx or 405`);
     const after = v.unusable('session-after-delete');
     if (after) return after;
     const st2 = v.status('session-after-delete');
     if (st2 === 404) return pass(`DELETE ${st}, then 404 for the ended session`);
     if (v.result('session-after-delete')) return fail(`DELETE answered ${st}, yet the session still serves requests (HTTP ${st2})`);
-    return fail(`DELETE answered ${st}; the ended session then answered HTTP ${st2 ?? v.x('session-after-delete')?.error?.detail}, expected 404`);
+    return fail(
+      `DELETE answered ${st}; the ended session then answered HTTP ${st2 ?? v.x('session-after-delete')?.error?.detail}, expected 404`,
+    );
   },
 );

@@ -13,7 +13,10 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post', 'lifecycle-handshake'],
     probes: ['handshake'],
-    spec: { url: specUrl(LEGACY, 'basic/transports#session-management'), requirement: 'Server MUST build session ids from visible ASCII only (0x21 to 0x7E: no spaces, no control or non-ASCII characters).' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/transports#session-management'),
+      requirement: 'Server MUST build session ids from visible ASCII only (0x21 to 0x7E: no spaces, no control or non-ASCII characters).',
+    },
     knob: 'session-id-space',
     fix: 'Mint session ids from visible ASCII (e.g. a UUID or base64url of random bytes): no spaces, no control or non-ASCII characters.',
   },
@@ -21,6 +24,8 @@ export default defineCheck(
     const sid = v.ev.sessionId;
     if (!sid) return na('the server issued no session id (a stateless server: legal)');
     const bad = [...sid].find((ch) => !VISIBLE_ASCII.test(ch));
-    return bad === undefined ? pass(`${sid.length} visible ASCII characters`) : fail(`the session id holds ${JSON.stringify(bad)} (U+${bad.codePointAt(0)!.toString(16).padStart(4, '0')})`);
+    return bad === undefined
+      ? pass(`${sid.length} visible ASCII characters`)
+      : fail(`the session id holds ${JSON.stringify(bad)} (U+${bad.codePointAt(0)!.toString(16).padStart(4, '0')})`);
   },
 );

@@ -11,7 +11,11 @@ export default defineCheck(
     transports: HTTP_ONLY,
     prerequisites: ['transport-post', 'lifecycle-handshake'],
     probes: ['session-fabricated', 'handshake'],
-    spec: { url: specUrl(MODERN, 'basic/transports/streamable-http#earlier-streamable-http-revisions'), requirement: 'Server on 2026-07-28 ignores an Mcp-Session-Id header it gets and never issues or echoes one (no normative keyword; graded SHOULD).' },
+    spec: {
+      url: specUrl(MODERN, 'basic/transports/streamable-http#earlier-streamable-http-revisions'),
+      requirement:
+        'Server on 2026-07-28 ignores an Mcp-Session-Id header it gets and never issues or echoes one (no normative keyword; graded SHOULD).',
+    },
     knob: 'mint-session',
     fix: 'Do not send Mcp-Session-Id on 2026-07-28 responses, and serve requests whatever session header they carry.',
   },

@@ -22,7 +22,8 @@ export default defineCheck(
     if (!v.ev.sessionId) return na('the server issued no session id (a stateless server: legal)');
     const gate = v.unusable('session-missing');
     if (gate) return gate;
-    if (!v.twinServed('twin')) return { status: 'not_evaluable', reason: 'twin_failed', detail: 'the same request with the session id was not served either' };
+    if (!v.twinServed('twin'))
+      return { status: 'not_evaluable', reason: 'twin_failed', detail: 'the same request with the session id was not served either' };
     const st = v.status('session-missing');
     if (st === 400) return pass('HTTP 400 without the session id; the twin with it was served');
     if (v.result('session-missing')) return fail(`served without the session id (HTTP ${st}): the session is not enforced`);

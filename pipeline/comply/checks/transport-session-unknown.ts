@@ -24,7 +24,12 @@ export default defineCheck(
     if (!v.ev.sessionId) return na('the server issued no session id (a stateless server: legal)');
     const gate = v.unusable('session-unknown');
     if (gate) return gate;
-    if (!v.twinServed('twin')) return { status: 'not_evaluable', reason: 'twin_failed', detail: 'the same request with the issued session id was not served either' };
+    if (!v.twinServed('twin'))
+      return {
+        status: 'not_evaluable',
+        reason: 'twin_failed',
+        detail: 'the same request with the issued session id was not served either',
+      };
     const st = v.status('session-unknown');
     if (st === 404) return pass(`HTTP 404 for session ${FABRICATED_SESSION}`);
     if (v.result('session-unknown')) return fail(`a request under the never-issued session ${FABRICATED_SESSION} was served (HTTP ${st})`);

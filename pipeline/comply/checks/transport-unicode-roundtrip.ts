@@ -22,7 +22,10 @@ export default defineCheck(
     revisions: BOTH_ERAS,
     transports: ANY_WIRE,
     probes: ['unicode-echo'],
-    spec: { url: specUrl(LEGACY, 'basic/transports'), requirement: 'Server MUST encode its messages as UTF-8, so non-ASCII text (CJK, emoji) comes back byte for byte.' },
+    spec: {
+      url: specUrl(LEGACY, 'basic/transports'),
+      requirement: 'Server MUST encode its messages as UTF-8, so non-ASCII text (CJK, emoji) comes back byte for byte.',
+    },
     knob: 'mojibake-output',
     fix: 'Read and write the transport as UTF-8 end to end (no Latin-1 decode, no lossy re-encoding of strings).',
   },
@@ -37,6 +40,8 @@ export default defineCheck(
     if (text.some((s) => s.includes(UNICODE_PAYLOAD))) return pass('the payload came back byte-exact');
     const bad = text.find((s) => s.includes('\ufffd') || MOJIBAKE.test(s));
     if (bad) return fail(`the payload came back mangled: ${JSON.stringify(bad.slice(0, 80))}`);
-    return na('the answer does not quote the payload (no echo tool, and the error does not name the tool), so the round trip cannot be judged');
+    return na(
+      'the answer does not quote the payload (no echo tool, and the error does not name the tool), so the round trip cannot be judged',
+    );
   },
 );

@@ -22,7 +22,12 @@ export default defineCheck(
   (v) => {
     const gate = v.unusable('version-header-bogus');
     if (gate) return gate;
-    if (!v.twinServed('twin')) return { status: 'not_evaluable', reason: 'twin_failed', detail: 'the same request with the negotiated version was not served either' };
+    if (!v.twinServed('twin'))
+      return {
+        status: 'not_evaluable',
+        reason: 'twin_failed',
+        detail: 'the same request with the negotiated version was not served either',
+      };
     const st = v.status('version-header-bogus');
     if (st === 400) return pass(`HTTP 400 for MCP-Protocol-Version: ${BOGUS_VERSION}`);
     if (v.result('version-header-bogus')) return fail(`served under MCP-Protocol-Version: ${BOGUS_VERSION} (HTTP ${st})`);

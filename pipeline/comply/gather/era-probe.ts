@@ -40,18 +40,41 @@ export function classify(ex: Exchange, authSent: boolean): Omit<EraProbe, 'excha
   const why = (s: string) => `server/discover -> ${s}`;
   const st = ex.response?.status;
   if (st === 401 || st === 403) {
-    return { era: 'undetermined', reason: why(`HTTP ${st} (${authSent ? 'credential rejected: check --auth' : 'authentication required: pass --auth'}); era not determinable, grading ${LEGACY}`) };
+    return {
+      era: 'undetermined',
+      reason: why(
+        `HTTP ${st} (${authSent ? 'credential rejected: check --auth' : 'authentication required: pass --auth'}); era not determinable, grading ${LEGACY}`,
+      ),
+    };
   }
   const reply = replyOf(ex);
   const fell = (s: string) => why(`${s}: fell back to ${LEGACY}`);
   if (!reply) {
-    if (ex.error?.kind === 'id_mismatch' || ex.error?.kind === 'echoed' || ex.error?.kind === 'died') return { era: LEGACY, reason: fell(ex.error.detail) };
-    return { era: LEGACY, reason: fell(ex.error ? `no answer (${ex.error.kind}: ${ex.error.detail})` : `${st ? `HTTP ${st} without a JSON-RPC answer` : 'an answer that is not JSON-RPC'}`) };
+    if (ex.error?.kind === 'id_mismatch' || ex.error?.kind === 'echoed' || ex.error?.kind === 'died')
+      return { era: LEGACY, reason: fell(ex.error.detail) };
+    return {
+      era: LEGACY,
+      reason: fell(
+        ex.error
+          ? `no answer (${ex.error.kind}: ${ex.error.detail})`
+          : `${st ? `HTTP ${st} without a JSON-RPC answer` : 'an answer that is not JSON-RPC'}`,
+      ),
+    };
   }
   const paired = ex.idMismatch ? ` (answered with id ${JSON.stringify(ex.idMismatch.got)} for ${JSON.stringify(ex.idMismatch.sent)})` : '';
   const r = reply.result as Obj | undefined;
-  if (r && Array.isArray(r.supportedVersions)) return { era: MODERN, reason: why(`supportedVersions ${JSON.stringify(r.supportedVersions)}${paired}`), supported: r.supportedVersions as string[] };
+  if (r && Array.isArray(r.supportedVersions))
+    return {
+      era: MODERN,
+      reason: why(`supportedVersions ${JSON.stringify(r.supportedVersions)}${paired}`),
+      supported: r.supportedVersions as string[],
+    };
   const code = (reply.error as { code?: number } | undefined)?.code;
   if (code !== undefined && MODERN_CODES.includes(code)) return { era: MODERN, reason: why(`modern error ${code}${paired}`) };
-  return { era: LEGACY, reason: fell(code !== undefined ? `JSON-RPC error ${code}, not a modern error${paired}` : `a result without supportedVersions${paired}`) };
+  return {
+    era: LEGACY,
+    reason: fell(
+      code !== undefined ? `JSON-RPC error ${code}, not a modern error${paired}` : `a result without supportedVersions${paired}`,
+    ),
+  };
 }

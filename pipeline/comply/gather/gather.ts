@@ -34,7 +34,10 @@ function toWire(probe: string, out: ProbeOut, wireKind: WireKind): WireRequest {
     body: out.raw ?? JSON.stringify(msg),
     id,
     expect: out.expect ?? (id === null ? 'none' : 'reply'),
-    http: wireKind !== 'stdio' ? { method: out.httpMethod ?? 'POST', headers: out.built?.headers ?? {}, ...(out.url ? { url: out.url } : {}) } : undefined,
+    http:
+      wireKind !== 'stdio'
+        ? { method: out.httpMethod ?? 'POST', headers: out.built?.headers ?? {}, ...(out.url ? { url: out.url } : {}) }
+        : undefined,
     split: out.split,
     timeoutMs: out.timeoutMs,
     headersOnly: out.headersOnly,
@@ -65,7 +68,10 @@ export async function gather(o: GatherOptions): Promise<Evidence> {
     byProbe.set(ex.probe, ex);
   };
   const probes = PROBES.filter(
-    (p) => (!p.revisions || p.revisions.includes(revision)) && (!p.wires || p.wires.includes(wire.kind)) && (o.invasive || !(p.invasive || p.stage === 5)),
+    (p) =>
+      (!p.revisions || p.revisions.includes(revision)) &&
+      (!p.wires || p.wires.includes(wire.kind)) &&
+      (o.invasive || !(p.invasive || p.stage === 5)),
   );
   const stages = [...new Set(probes.map((p) => p.stage))].sort((a, b) => a - b);
   let done = 0;
@@ -126,7 +132,10 @@ function learnHandshake(env: EnvelopeState, revision: Revision, ex: Exchange | u
 async function rawWithSentinel(wire: StdioWire, wr: WireRequest, ctx: ProbeCtx): Promise<Exchange> {
   const pending = wire.send(wr);
   const sid = ctx.nextId();
-  const sentinel = ctx.rev === MODERN ? { jsonrpc: '2.0', id: sid, method: 'server/discover', params: { _meta: modernMeta() } } : { jsonrpc: '2.0', id: sid, method: 'ping' };
+  const sentinel =
+    ctx.rev === MODERN
+      ? { jsonrpc: '2.0', id: sid, method: 'server/discover', params: { _meta: modernMeta() } }
+      : { jsonrpc: '2.0', id: sid, method: 'ping' };
   const s = await wire.send({ probe: `${wr.probe}#sentinel`, body: JSON.stringify(sentinel), id: sid, expect: 'reply' });
   // an answer to the raw write was written before the sentinel's; give stragglers a moment
   await new Promise((r) => setTimeout(r, 20));

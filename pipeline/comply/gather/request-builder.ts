@@ -75,7 +75,8 @@ export function build(st: EnvelopeState, id: string | number | null, method: str
   if (modern) {
     headers['MCP-Protocol-Version'] = MODERN;
     headers['Mcp-Method'] = method;
-    if ((method === 'tools/call' || method === 'prompts/get') && typeof params.name === 'string') headers['Mcp-Name'] = headerValue(params.name);
+    if ((method === 'tools/call' || method === 'prompts/get') && typeof params.name === 'string')
+      headers['Mcp-Name'] = headerValue(params.name);
     if (method === 'resources/read' && typeof params.uri === 'string') headers['Mcp-Name'] = headerValue(params.uri);
   } else {
     if (st.negotiated) headers['MCP-Protocol-Version'] = st.negotiated;

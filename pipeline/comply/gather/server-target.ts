@@ -16,7 +16,10 @@ export interface TargetFlags {
 
 function kv(flag: string, s: string, sep: string): [string, string] {
   const i = s.indexOf(sep);
-  if (i <= 0) throw new UserError(`${flag}: expected ${sep === '=' ? 'KEY=VALUE' : '"Name: value"'} (got ${JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s.replace(/[:=].*/, '…'))})`);
+  if (i <= 0)
+    throw new UserError(
+      `${flag}: expected ${sep === '=' ? 'KEY=VALUE' : '"Name: value"'} (got ${JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s.replace(/[:=].*/, '…'))})`,
+    );
   return [s.slice(0, i).trim(), s.slice(i + 1).trim()];
 }
 
@@ -98,5 +101,6 @@ export function describeTarget(t: Target): string {
 }
 
 export function redactHeaders(secrets: readonly string[]): (h: Record<string, string>) => Record<string, string> {
-  return (h) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, k.toLowerCase() === 'authorization' || secrets.includes(v) ? REDACTED : v]));
+  return (h) =>
+    Object.fromEntries(Object.entries(h).map(([k, v]) => [k, k.toLowerCase() === 'authorization' || secrets.includes(v) ? REDACTED : v]));
 }

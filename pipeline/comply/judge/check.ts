@@ -24,7 +24,11 @@ type MetaIn = Omit<CheckMeta, 'prerequisites' | 'basis'> & { prerequisites?: rea
 
 /** A check file's single export. Prerequisites default to the handshake. */
 export function defineCheck(meta: MetaIn, judge: (v: View) => Verdict | { ok: unknown }): Check {
-  const full: CheckMeta = { ...meta, basis: meta.basis ?? 'direct', prerequisites: meta.prerequisites ?? (meta.id === 'lifecycle-handshake' || meta.id === 'transport-post' ? [] : ['lifecycle-handshake']) };
+  const full: CheckMeta = {
+    ...meta,
+    basis: meta.basis ?? 'direct',
+    prerequisites: meta.prerequisites ?? (meta.id === 'lifecycle-handshake' || meta.id === 'transport-post' ? [] : ['lifecycle-handshake']),
+  };
   return {
     meta: full,
     judge: (v) => {
@@ -34,7 +38,11 @@ export function defineCheck(meta: MetaIn, judge: (v: View) => Verdict | { ok: un
   };
 }
 
-export const pass = (detail: string, warnings?: string[]): Verdict => ({ status: 'pass', detail, ...(warnings?.length ? { warnings } : {}) });
+export const pass = (detail: string, warnings?: string[]): Verdict => ({
+  status: 'pass',
+  detail,
+  ...(warnings?.length ? { warnings } : {}),
+});
 export const fail = (detail: string): Verdict => ({ status: 'fail', detail });
 export const na = (detail: string): Verdict => ({ status: 'not_applicable', reason: 'no_population', detail });
 export const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -65,7 +73,9 @@ export function rawErrorVerdict(v: View, probe: string, codes: readonly number[]
  * stdout clean: it kept it empty).
  */
 export function heardNothing(ev: Pick<Evidence, 'exchanges' | 'noise'>): boolean {
-  return ev.noise.length === 0 && ev.exchanges.every((e) => !e.response || (e.response.messages.length === 0 && e.response.bodyBytes === 0));
+  return (
+    ev.noise.length === 0 && ev.exchanges.every((e) => !e.response || (e.response.messages.length === 0 && e.response.bodyBytes === 0))
+  );
 }
 
 export const NOTHING_HEARD = 'the server never wrote to stdout (it exited or stayed silent before answering): nothing to judge';

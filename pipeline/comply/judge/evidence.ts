@@ -73,7 +73,8 @@ export class View {
         for (const one of Array.isArray(m) ? m : [m]) if (one && typeof one === 'object') out.push({ probe: e.probe, msg: one as Obj });
       }
     }
-    for (const m of this.ev.unattributed) if (m && typeof m === 'object' && !Array.isArray(m)) out.push({ probe: '(unattributed)', msg: m as Obj });
+    for (const m of this.ev.unattributed)
+      if (m && typeof m === 'object' && !Array.isArray(m)) out.push({ probe: '(unattributed)', msg: m as Obj });
     return out;
   }
   /** every result object, with its exchange and the method of the request that drew it (post-hoc scans) */
@@ -121,10 +122,15 @@ export class View {
     if (st === undefined) return null;
     const code = (replyOf(e)?.error as RpcError | undefined)?.code;
     const challenge = /bearer/i.test(e.response?.headers?.['www-authenticate'] ?? '');
-    if (st === 401 || (st === 403 && challenge)) return { status: 'not_evaluable', reason: 'auth_gate', detail: `HTTP ${st}: an authentication gate answered (pass --auth)` };
+    if (st === 401 || (st === 403 && challenge))
+      return { status: 'not_evaluable', reason: 'auth_gate', detail: `HTTP ${st}: an authentication gate answered (pass --auth)` };
     if (st === 429) return { status: 'not_evaluable', reason: 'rate_limited', detail: 'HTTP 429: rate limited' };
     if (st >= 500 && !(code !== undefined && ownCodes.includes(code))) {
-      return { status: 'not_evaluable', reason: 'gateway_5xx', detail: `HTTP ${st} without the check's own JSON-RPC code: may be a gateway, not the server` };
+      return {
+        status: 'not_evaluable',
+        reason: 'gateway_5xx',
+        detail: `HTTP ${st} without the check's own JSON-RPC code: may be a gateway, not the server`,
+      };
     }
     return null;
   }
@@ -144,8 +150,14 @@ export class View {
     const twin = x.twin ?? 'twin';
     if (!this.twinServed(twin)) {
       const te = this.x(twin);
-      const why = te?.error?.detail ?? (this.error(twin) ? `error ${this.error(twin)!.code}` : te?.response?.status ? `HTTP ${te.response.status}` : 'no result');
-      return { status: 'not_evaluable', reason: 'twin_failed', detail: `the conformant twin request (${twin}) was not served either (${why}), so a rejection proves nothing` };
+      const why =
+        te?.error?.detail ??
+        (this.error(twin) ? `error ${this.error(twin)!.code}` : te?.response?.status ? `HTTP ${te.response.status}` : 'no result');
+      return {
+        status: 'not_evaluable',
+        reason: 'twin_failed',
+        detail: `the conformant twin request (${twin}) was not served either (${why}), so a rejection proves nothing`,
+      };
     }
     const e = this.x(probe)!;
     if (e.error?.kind === 'died') return { status: 'fail', detail: `${what}: the server died (${e.error.detail})` };
@@ -154,21 +166,29 @@ export class View {
     const st = e.response?.status;
     const stTxt = this.http ? ` (HTTP ${st})` : '';
     if (err) {
-      if (x.codes && !x.codes.includes(err.code)) return { status: 'fail', detail: `${what}: rejected with ${err.code}${stTxt}, expected ${x.codes.join(' or ')}` };
-      if (this.http && x.status !== undefined && st !== x.status) return { status: 'fail', detail: `${what}: error ${err.code} with HTTP ${st}, expected HTTP ${x.status}` };
+      if (x.codes && !x.codes.includes(err.code))
+        return { status: 'fail', detail: `${what}: rejected with ${err.code}${stTxt}, expected ${x.codes.join(' or ')}` };
+      if (this.http && x.status !== undefined && st !== x.status)
+        return { status: 'fail', detail: `${what}: error ${err.code} with HTTP ${st}, expected HTTP ${x.status}` };
       return { status: 'pass', detail: `${what}: rejected with ${err.code}${stTxt}; the twin was served` };
     }
     const res = this.result(probe);
     if (res) {
       // say what came back: a tool-execution error result is not "served as if valid"
       if (res.isError === true) {
-        const first = Array.isArray(res.content) ? (res.content as Array<{ text?: unknown }>).find((c) => typeof c?.text === 'string')?.text : undefined;
-        return { status: 'fail', detail: `${what}: answered with a result carrying isError: true${first ? ` (${JSON.stringify(String(first).slice(0, 120))})` : ''} instead of a JSON-RPC error${stTxt}` };
+        const first = Array.isArray(res.content)
+          ? (res.content as Array<{ text?: unknown }>).find((c) => typeof c?.text === 'string')?.text
+          : undefined;
+        return {
+          status: 'fail',
+          detail: `${what}: answered with a result carrying isError: true${first ? ` (${JSON.stringify(String(first).slice(0, 120))})` : ''} instead of a JSON-RPC error${stTxt}`,
+        };
       }
       return { status: 'fail', detail: `${what}: served as if valid (a normal result)${stTxt}` };
     }
     if (this.http && st !== undefined && st >= 400 && st < 500) {
-      if (x.bareStatusOk && (x.status === undefined || st === x.status)) return { status: 'pass', detail: `${what}: HTTP ${st} (no JSON-RPC body)` };
+      if (x.bareStatusOk && (x.status === undefined || st === x.status))
+        return { status: 'pass', detail: `${what}: HTTP ${st} (no JSON-RPC body)` };
       return { status: 'fail', detail: `${what}: HTTP ${st} without the JSON-RPC error${x.codes ? ` ${x.codes.join('/')}` : ''}` };
     }
     return { status: 'fail', detail: `${what}: no JSON-RPC error came back${stTxt}` };

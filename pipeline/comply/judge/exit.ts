@@ -19,14 +19,18 @@ export function exitedBeforeAnswering(ev: Pick<Evidence, 'exit' | 'exchanges' | 
 
 /** Stack frames, runtime banners and bare punctuation: stderr lines that carry no cause. */
 const NOISE_LINE = /^(at\s|node:internal\/|Node\.js v\d|triggerUncaughtException|[\^{}()[\],;]*$|throw err;?$)/;
-const CAUSE_LINE = /error|cannot|can't|not found|no such|enoent|eacces|eaddrinuse|denied|exception|traceback|panic|fatal|failed|invalid|missing|unknown|refused|module/i;
+const CAUSE_LINE =
+  /error|cannot|can't|not found|no such|enoent|eacces|eaddrinuse|denied|exception|traceback|panic|fatal|failed|invalid|missing|unknown|refused|module/i;
 
 /**
  * The stderr lines that carry the error (up to 3): lines naming an error first, stack frames and
  * runtime banners left out; the last meaningful lines when none names one.
  */
 export function causeLines(stderr: string, max = 3): string[] {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !NOISE_LINE.test(l));
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !NOISE_LINE.test(l));
   const named = lines.filter((l) => CAUSE_LINE.test(l));
   return (named.length ? named : lines.slice(-max)).slice(0, max).map((l) => l.slice(0, 240));
 }

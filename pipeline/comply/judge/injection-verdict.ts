@@ -8,11 +8,20 @@ import { answerText } from './security.ts';
 import { INJECTIONS, type InjectionKind } from '../gather/probes/security-kit.ts';
 import { LEGACY, type Verdict } from '../types.ts';
 
-const SENTENCE = 'Best practice: server never lets a tool argument run as a command, query, path or URL outside what the tool is for; the spec\'s MUST is that tool input is validated';
+const SENTENCE =
+  "Best practice: server never lets a tool argument run as a command, query, path or URL outside what the tool is for; the spec's MUST is that tool input is validated";
 const NO_TOOL = 'no tool annotated readOnlyHint:true takes a free-form string argument (payloads go to read-only tools only)';
 
 /** One injection check: its class, knob and words; the meta and judge are shared. */
-export function injectionCheck(o: { kind: InjectionKind; id: string; knob: string; title: string; why: string; fix: string; noTarget?: string }): Check {
+export function injectionCheck(o: {
+  kind: InjectionKind;
+  id: string;
+  knob: string;
+  title: string;
+  why: string;
+  fix: string;
+  noTarget?: string;
+}): Check {
   return defineCheck(
     {
       id: o.id,
@@ -38,7 +47,9 @@ export function injectionVerdict(v: View, kind: InjectionKind, noTarget: string)
   const e = v.x(probe);
   if (!e) {
     // no URL argument at all: the SSRF check has nothing to apply to; the other classes could apply but no tool is safe to probe
-    return kind === 'ssrf' ? { status: 'not_applicable', reason: 'no_population', detail: `${noTarget}, or --no-invasive` } : { status: 'not_evaluable', reason: 'no_population', detail: `${noTarget}, or --no-invasive` };
+    return kind === 'ssrf'
+      ? { status: 'not_applicable', reason: 'no_population', detail: `${noTarget}, or --no-invasive` }
+      : { status: 'not_evaluable', reason: 'no_population', detail: `${noTarget}, or --no-invasive` };
   }
   const gate = v.unusable(probe);
   if (gate && !('reason' in gate && gate.reason === 'gateway_5xx')) return gate;
@@ -50,6 +61,12 @@ export function injectionVerdict(v: View, kind: InjectionKind, noTarget: string)
   if (hit) return { status: 'fail', detail: `${where}: the answer to the ${kind} payload contains ${JSON.stringify(hit[0])}` };
   if (e.error?.kind === 'timeout') return { status: 'fail', detail: `${where}: no answer to the ${kind} payload (${e.error.detail})` };
   if ((e.response?.status ?? 0) >= 500) return { status: 'fail', detail: `${where}: HTTP ${e.response!.status} on the ${kind} payload` };
-  const how = v.error(probe) ? `refused with ${v.error(probe)!.code}` : v.result(probe)?.isError === true ? 'a tool error' : v.result(probe) ? 'a result' : `HTTP ${e.response?.status ?? '-'}`;
+  const how = v.error(probe)
+    ? `refused with ${v.error(probe)!.code}`
+    : v.result(probe)?.isError === true
+      ? 'a tool error'
+      : v.result(probe)
+        ? 'a result'
+        : `HTTP ${e.response?.status ?? '-'}`;
   return { status: 'pass', detail: `${where}: ${how}, no sign of execution` };
 }

@@ -45,14 +45,34 @@ export function metaOn(m: CheckMeta, wire: WireKind): CheckMeta {
 
 function judgeOne(c: Check, v: View, byId: Map<string, CheckResult>): CheckResult {
   const m = c.meta;
-  if (!m.transports.includes(v.ev.wire)) return { id: m.id, status: 'not_applicable', code: 'not_applicable', reason: 'transport', detail: `${v.ev.wire} is not one of ${m.transports.join(', ')}` };
+  if (!m.transports.includes(v.ev.wire))
+    return {
+      id: m.id,
+      status: 'not_applicable',
+      code: 'not_applicable',
+      reason: 'transport',
+      detail: `${v.ev.wire} is not one of ${m.transports.join(', ')}`,
+    };
   if (m.capability && !capabilityDeclared(v, m.capability) && byId.get('lifecycle-handshake')?.status === 'pass') {
-    return { id: m.id, status: 'not_applicable', code: 'not_applicable', reason: 'capability_undeclared', detail: `the server does not declare ${m.capability}` };
+    return {
+      id: m.id,
+      status: 'not_applicable',
+      code: 'not_applicable',
+      reason: 'capability_undeclared',
+      detail: `the server does not declare ${m.capability}`,
+    };
   }
   for (const p of m.prerequisites) {
     const pr = byId.get(p);
     if (!pr || pr.status === 'not_applicable' || pr.status === 'pass') continue;
-    if (pr.status === 'not_evaluable') return { id: m.id, status: 'not_evaluable', code: 'not_evaluable', reason: pr.reason, detail: `prerequisite ${p} not evaluable: ${pr.detail}` };
+    if (pr.status === 'not_evaluable')
+      return {
+        id: m.id,
+        status: 'not_evaluable',
+        code: 'not_evaluable',
+        reason: pr.reason,
+        detail: `prerequisite ${p} not evaluable: ${pr.detail}`,
+      };
     const root = rootOf(p, byId);
     return { id: m.id, status: 'blocked_by', code: `blocked_by:${root}`, detail: `prerequisite ${root} failed` };
   }
@@ -60,12 +80,24 @@ function judgeOne(c: Check, v: View, byId: Map<string, CheckResult>): CheckResul
   const exit = v.ev.exit;
   // the server exited right after initialize: no later probe killed it, so none is blamed
   if (exit && m.id !== 'lifecycle-handshake' && exitedAfterHandshake(v.ev)) {
-    return { id: m.id, status: 'not_evaluable', code: 'not_evaluable', reason: 'server_died', detail: `the server exited (code ${exit.code}) right after answering initialize, before this check's probes were answered` };
+    return {
+      id: m.id,
+      status: 'not_evaluable',
+      code: 'not_evaluable',
+      reason: 'server_died',
+      detail: `the server exited (code ${exit.code}) right after answering initialize, before this check's probes were answered`,
+    };
   }
   if (exit && !m.probes.includes(exit.afterProbe)) {
     const mine = m.probes.map((p) => v.x(p)).filter(Boolean);
     if (mine.length && mine.every((e) => e!.error?.kind === 'died' && !e!.response)) {
-      return { id: m.id, status: 'not_evaluable', code: 'not_evaluable', reason: 'server_died', detail: `the server exited after probe ${exit.afterProbe} (root cause reported there)` };
+      return {
+        id: m.id,
+        status: 'not_evaluable',
+        code: 'not_evaluable',
+        reason: 'server_died',
+        detail: `the server exited after probe ${exit.afterProbe} (root cause reported there)`,
+      };
     }
   }
   let verdict: Verdict;
@@ -76,7 +108,13 @@ function judgeOne(c: Check, v: View, byId: Map<string, CheckResult>): CheckResul
   }
   if (m.clientOnlyOn?.includes(v.ev.wire) && (verdict.status === 'pass' || verdict.status === 'fail')) {
     // the requirement binds the client on this wire: report what the server did, grade nothing
-    return { id: m.id, status: 'not_applicable', code: 'not_applicable', reason: 'client_only', detail: `not graded on ${v.ev.wire}: the requirement binds the client (it must not send such a message); observed: ${verdict.status === 'pass' ? 'handled' : 'not handled'}: ${verdict.detail}` };
+    return {
+      id: m.id,
+      status: 'not_applicable',
+      code: 'not_applicable',
+      reason: 'client_only',
+      detail: `not graded on ${v.ev.wire}: the requirement binds the client (it must not send such a message); observed: ${verdict.status === 'pass' ? 'handled' : 'not handled'}: ${verdict.detail}`,
+    };
   }
   return fromVerdict(m.id, verdict);
 }

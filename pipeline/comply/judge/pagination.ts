@@ -10,5 +10,7 @@ export function paginationVerdict(v: View, first: string, next: string, key: str
   const p2 = v.served(next, `${method} with the returned cursor`);
   if (!('ok' in p2)) return p2;
   const items = p2.ok[key];
-  return Array.isArray(items) ? { status: 'pass', detail: `page 2: ${items.length} ${key}` } : { status: 'fail', detail: `page 2 has no ${key} array` };
+  return Array.isArray(items)
+    ? { status: 'pass', detail: `page 2: ${items.length} ${key}` }
+    : { status: 'fail', detail: `page 2 has no ${key} array` };
 }

@@ -39,14 +39,33 @@ export function authContext(v: View): Verdict | null {
   if (!none) return { status: 'not_evaluable', reason: 'no_population', detail: 'the credential-less probe was not sent' };
   if (none.error?.kind === 'unreachable') return { status: 'not_evaluable', reason: 'unreachable', detail: none.error.detail };
   if (!authConfigured(v)) {
-    if (rejectedStatus(none.response?.status)) return { status: 'not_evaluable', reason: 'auth_gate', detail: `HTTP ${none.response?.status} without credentials: pass --auth so a credentialed twin shows the rejection is about the credential` };
-    return { status: 'not_applicable', reason: 'no_population', detail: 'the server serves requests without credentials and no --auth was given: authorization is OPTIONAL in MCP (a local server need not use it)' };
+    if (rejectedStatus(none.response?.status))
+      return {
+        status: 'not_evaluable',
+        reason: 'auth_gate',
+        detail: `HTTP ${none.response?.status} without credentials: pass --auth so a credentialed twin shows the rejection is about the credential`,
+      };
+    return {
+      status: 'not_applicable',
+      reason: 'no_population',
+      detail:
+        'the server serves requests without credentials and no --auth was given: authorization is OPTIONAL in MCP (a local server need not use it)',
+    };
   }
-  if (!v.twinServed('twin')) return { status: 'not_evaluable', reason: 'twin_failed', detail: `the same request with your --auth credential was not served (HTTP ${v.status('twin') ?? '-'}), so a rejection proves nothing` };
+  if (!v.twinServed('twin'))
+    return {
+      status: 'not_evaluable',
+      reason: 'twin_failed',
+      detail: `the same request with your --auth credential was not served (HTTP ${v.status('twin') ?? '-'}), so a rejection proves nothing`,
+    };
   // a credential the server ignores: served without one AND with an invalid one, and no protected-resource
   // metadata: the server does not use authorization (OPTIONAL in MCP), so the --auth given is not needed
   if (v.result('auth-none') && !rejectedStatus(v.status('auth-garbage')) && !foundPrm(v)) {
-    return { status: 'not_applicable', reason: 'no_population', detail: `the server does not use authorization: it served the request without credentials (HTTP ${none.response?.status}) and with an invalid token (HTTP ${v.status('auth-garbage') ?? '-'}) and publishes no protected-resource metadata, so the --auth given is not one it needs` };
+    return {
+      status: 'not_applicable',
+      reason: 'no_population',
+      detail: `the server does not use authorization: it served the request without credentials (HTTP ${none.response?.status}) and with an invalid token (HTTP ${v.status('auth-garbage') ?? '-'}) and publishes no protected-resource metadata, so the --auth given is not one it needs`,
+    };
   }
   return null;
 }
@@ -55,7 +74,12 @@ export function authContext(v: View): Verdict | null {
 export function refusedForCredential(v: View, probe: string, what: string): Verdict {
   const e = v.x(probe);
   if (!e) return { status: 'not_evaluable', reason: 'no_population', detail: `${what}: probe not sent` };
-  if (e.error && !e.response) return { status: 'not_evaluable', reason: e.error.kind === 'unreachable' ? 'unreachable' : 'timeout', detail: `${what}: ${e.error.detail}` };
+  if (e.error && !e.response)
+    return {
+      status: 'not_evaluable',
+      reason: e.error.kind === 'unreachable' ? 'unreachable' : 'timeout',
+      detail: `${what}: ${e.error.detail}`,
+    };
   const st = e.response!.status;
   if (st === 401) return { status: 'pass', detail: `${what}: HTTP 401` };
   if (st === 403) return { status: 'pass', detail: `${what}: HTTP 403` };

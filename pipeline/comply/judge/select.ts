@@ -20,11 +20,21 @@ export interface Selection {
 
 /** --only/--skip accept check ids and category names; an unknown word is a one-line error. */
 export function parseSelection(only?: string, skip?: string): Selection {
-  const split = (s?: string) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
+  const split = (s?: string) =>
+    s
+      ? s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)
+      : [];
   const sel = { only: split(only), skip: split(skip) };
   const known = new Set<string>([...CATEGORIES, ...CATALOG.map((c) => c.meta.id)]);
-  for (const [flag, words] of [['--only', sel.only], ['--skip', sel.skip]] as const) {
-    for (const w of words) if (!known.has(w)) throw new UserError(`${flag}: unknown check or category ${JSON.stringify(w)} (see mcpgauge comply --list)`);
+  for (const [flag, words] of [
+    ['--only', sel.only],
+    ['--skip', sel.skip],
+  ] as const) {
+    for (const w of words)
+      if (!known.has(w)) throw new UserError(`${flag}: unknown check or category ${JSON.stringify(w)} (see mcpgauge comply --list)`);
   }
   return sel;
 }

@@ -92,8 +92,14 @@ export function categoriesOf(results: readonly R[]): CategoryScore[] {
 
 export function gradeRun(results: readonly R[], o: { cap?: boolean } = {}): { conformance: Grade; security: Grade } {
   return {
-    conformance: gradeOf(results.filter((r) => r.meta.category !== 'security'), o),
-    security: gradeOf(results.filter((r) => r.meta.category === 'security'), o),
+    conformance: gradeOf(
+      results.filter((r) => r.meta.category !== 'security'),
+      o,
+    ),
+    security: gradeOf(
+      results.filter((r) => r.meta.category === 'security'),
+      o,
+    ),
   };
 }
 

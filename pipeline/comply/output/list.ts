@@ -9,7 +9,9 @@ export function listChecks(revs: readonly Revision[], wire: WireKind | undefined
     out.push(`${rev}${wire ? ` over ${wire}` : ''}: ${l.length} checks`);
     for (const c of l) {
       const m = c.meta;
-      out.push(`  ${m.id.padEnd(40)} ${m.category.padEnd(10)} ${m.severity.padEnd(13)} ${m.transports.join('+').padEnd(10)} ${m.capability ?? ''}`);
+      out.push(
+        `  ${m.id.padEnd(40)} ${m.category.padEnd(10)} ${m.severity.padEnd(13)} ${m.transports.join('+').padEnd(10)} ${m.capability ?? ''}`,
+      );
     }
   }
   return `${out.join('\n')}\n`;
@@ -20,9 +22,18 @@ export function listCatalog(revs: readonly Revision[], wire: WireKind | undefine
   return revs.map((rev) => ({
     revision: rev,
     wire: wire ?? null,
-    checks: catalogFor(rev, wire).filter((c) => selected(c, sel)).map(({ meta: m }) => ({
-      id: m.id, title: m.title, category: m.category, severity: m.severity, basis: m.basis ?? 'direct', transports: m.transports, capability: m.capability ?? null, spec: m.spec.url,
-    })),
+    checks: catalogFor(rev, wire)
+      .filter((c) => selected(c, sel))
+      .map(({ meta: m }) => ({
+        id: m.id,
+        title: m.title,
+        category: m.category,
+        severity: m.severity,
+        basis: m.basis ?? 'direct',
+        transports: m.transports,
+        capability: m.capability ?? null,
+        spec: m.spec.url,
+      })),
   }));
 }
 

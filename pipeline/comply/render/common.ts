@@ -43,7 +43,11 @@ export function counts(r: RunReport): Record<string, number> {
 }
 
 export function statusLabel(x: Result): string {
-  return x.status === 'blocked_by' ? x.code : x.status === 'not_evaluable' || x.status === 'not_applicable' ? `${x.status}(${x.reason})` : x.status;
+  return x.status === 'blocked_by'
+    ? x.code
+    : x.status === 'not_evaluable' || x.status === 'not_applicable'
+      ? `${x.status}(${x.reason})`
+      : x.status;
 }
 
 export function allWarnings(rep: ComplyReport): string[] {

@@ -9,7 +9,8 @@ export function renderJunit(rep: ComplyReport): string {
       const name = `${xml(x.id)}`;
       const cls = `mcpgauge.comply.${r.revision}.${r.wire}.${x.meta.category}`;
       if (x.status === 'pass') return `    <testcase classname="${cls}" name="${name}"/>`;
-      if (x.status === 'fail') return `    <testcase classname="${cls}" name="${name}"><failure type="${xml(severityText(x.meta))}" message="${xml(x.detail)}">${xml(`Requirement (our summary): ${x.meta.spec.requirement}\n${x.meta.spec.url}\nFix: ${x.meta.fix}`)}</failure></testcase>`;
+      if (x.status === 'fail')
+        return `    <testcase classname="${cls}" name="${name}"><failure type="${xml(severityText(x.meta))}" message="${xml(x.detail)}">${xml(`Requirement (our summary): ${x.meta.spec.requirement}\n${x.meta.spec.url}\nFix: ${x.meta.fix}`)}</failure></testcase>`;
       return `    <testcase classname="${cls}" name="${name}"><skipped message="${xml(`${statusLabel(x)}: ${x.detail}`)}"/></testcase>`;
     });
     const failures = r.results.filter((x) => x.status === 'fail').length;

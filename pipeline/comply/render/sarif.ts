@@ -23,9 +23,32 @@ export function sarifOf(rep: ComplyReport): Record<string, unknown> {
       }));
       const index = new Map(rules.map((ru, i) => [ru.id, i]));
       return {
-        tool: { driver: { name: 'mcpgauge-comply', version: rep.tool.version, informationUri: 'https://modelcontextprotocol.io/specification', rules } },
+        tool: {
+          driver: {
+            name: 'mcpgauge-comply',
+            version: rep.tool.version,
+            informationUri: 'https://modelcontextprotocol.io/specification',
+            rules,
+          },
+        },
         automationDetails: { id: `mcpgauge-comply/${r.revision}/${r.wire}/` },
-        invocations: [{ executionSuccessful: true, properties: { grade: r.conformance.grade, uncappedGrade: r.conformance.uncapped, cap: r.conformance.cap, capApplied: r.conformance.capApplied, failingMust: r.conformance.failingMust, score: r.conformance.score, coverage: r.conformance.coverage, revision: r.revision, wire: r.wire, grading: rep.grading.rule } }],
+        invocations: [
+          {
+            executionSuccessful: true,
+            properties: {
+              grade: r.conformance.grade,
+              uncappedGrade: r.conformance.uncapped,
+              cap: r.conformance.cap,
+              capApplied: r.conformance.capApplied,
+              failingMust: r.conformance.failingMust,
+              score: r.conformance.score,
+              coverage: r.conformance.coverage,
+              revision: r.revision,
+              wire: r.wire,
+              grading: rep.grading.rule,
+            },
+          },
+        ],
         results: r.results
           .filter((x) => x.status === 'fail')
           .map((x) => ({
@@ -33,7 +56,15 @@ export function sarifOf(rep: ComplyReport): Record<string, unknown> {
             ruleIndex: index.get(x.id),
             level: isRequired(x.meta) ? 'error' : 'warning',
             message: { text: `${x.detail}. Requirement (our summary): ${x.meta.spec.requirement} Fix: ${x.meta.fix}` },
-            locations: [{ physicalLocation: { artifactLocation: { uri: rep.target.startsWith('http') ? rep.target : `stdio:${encodeURIComponent(rep.target.slice(6))}` } } }],
+            locations: [
+              {
+                physicalLocation: {
+                  artifactLocation: {
+                    uri: rep.target.startsWith('http') ? rep.target : `stdio:${encodeURIComponent(rep.target.slice(6))}`,
+                  },
+                },
+              },
+            ],
           })),
       };
     }),

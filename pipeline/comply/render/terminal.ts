@@ -20,8 +20,15 @@ export function renderTerminal(rep: ComplyReport, verbose = false): string {
     out.push(`■ ${t(runTitle(r))}`);
     out.push(`  conformance: ${gradeText(r.conformance)} · ${poolText(r.conformance)}`);
     out.push(`  security posture: ${gradeText(r.security)} (scored separately)`);
-    out.push(`  checks: ${Object.entries(c).map(([k, n]) => `${n} ${k}`).join(', ')}`);
-    for (const cat of r.categories) out.push(`  ${cat.category.padEnd(10)} ${bar(cat.passed, cat.evaluated)} ${cat.passed}/${cat.evaluated}${cat.applicable > cat.evaluated ? ` (${cat.applicable - cat.evaluated} not evaluated)` : ''}`);
+    out.push(
+      `  checks: ${Object.entries(c)
+        .map(([k, n]) => `${n} ${k}`)
+        .join(', ')}`,
+    );
+    for (const cat of r.categories)
+      out.push(
+        `  ${cat.category.padEnd(10)} ${bar(cat.passed, cat.evaluated)} ${cat.passed}/${cat.evaluated}${cat.applicable > cat.evaluated ? ` (${cat.applicable - cat.evaluated} not evaluated)` : ''}`,
+      );
     const f = failing(r);
     // a server that never started: its one cause, and no fixes that follow from it
     if (r.startFailure) out.push('', `  root cause: ${t(r.startFailure)}`);
@@ -35,11 +42,17 @@ export function renderTerminal(rep: ComplyReport, verbose = false): string {
     if (other.length && !verbose) out.push(`  (${other.length} checks blocked or not evaluable; --verbose lists them)`);
     if (verbose) {
       out.push('', '  all checks:');
-      for (const x of r.results) out.push(`  ${x.status === 'pass' ? '✓' : x.status === 'fail' ? '✗' : '·'} ${x.id.padEnd(40)} ${t(statusLabel(x)).padEnd(34)} ${t(x.detail)}`);
+      for (const x of r.results)
+        out.push(
+          `  ${x.status === 'pass' ? '✓' : x.status === 'fail' ? '✗' : '·'} ${x.id.padEnd(40)} ${t(statusLabel(x)).padEnd(34)} ${t(x.detail)}`,
+        );
     }
     out.push('');
   }
-  out.push(`grading: ${rep.grading.rule}${rep.grading.capApplied ? '' : ' [cap off for this run]'}.`, `note: ${rep.grading.requirementText}.`);
+  out.push(
+    `grading: ${rep.grading.rule}${rep.grading.capApplied ? '' : ' [cap off for this run]'}.`,
+    `note: ${rep.grading.requirementText}.`,
+  );
   const w = allWarnings(rep);
   if (w.length) out.push('warnings:', ...w.map((x) => `  ! ${t(x)}`));
   return term(`${out.join('\n')}\n`);

@@ -91,7 +91,12 @@ export class HttpWire implements Wire {
   }
 
   /** Reads SSE events until the response for req.id arrives (then cancels), or the cap. */
-  private async readSse(body: ReadableStream<Uint8Array>, r: NonNullable<Exchange['response']>, req: WireRequest, ex: Exchange): Promise<void> {
+  private async readSse(
+    body: ReadableStream<Uint8Array>,
+    r: NonNullable<Exchange['response']>,
+    req: WireRequest,
+    ex: Exchange,
+  ): Promise<void> {
     const reader = body.getReader();
     const dec = new TextDecoder();
     let buf = '';

@@ -27,8 +27,14 @@ export function takeSseEvents(buf: string): { events: SseEvent[]; rest: string }
   while ((sep = /\r?\n\r?\n/.exec(rest))) {
     const lines = rest.slice(0, sep.index).split(/\r?\n/);
     rest = rest.slice(sep.index + sep[0].length);
-    const name = lines.find((l) => l.startsWith('event:'))?.slice(6).trim();
-    const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
+    const name = lines
+      .find((l) => l.startsWith('event:'))
+      ?.slice(6)
+      .trim();
+    const data = lines
+      .filter((l) => l.startsWith('data:'))
+      .map((l) => l.slice(5).replace(/^ /, ''))
+      .join('\n');
     // the SSE standard dispatches an unnamed event as "message"
     if (data || name) events.push({ event: name || 'message', data });
   }
@@ -61,7 +67,11 @@ export class SseWire implements Wire {
     const timer = setTimeout(() => this.ac.abort(), timeoutMs);
     let res: Response;
     try {
-      res = await fetch(this.url, { headers: { ...this.headers, Accept: 'text/event-stream' }, signal: this.ac.signal, redirect: 'manual' });
+      res = await fetch(this.url, {
+        headers: { ...this.headers, Accept: 'text/event-stream' },
+        signal: this.ac.signal,
+        redirect: 'manual',
+      });
     } catch {
       return null;
     } finally {
@@ -127,7 +137,8 @@ export class SseWire implements Wire {
     }
     const id = isResponse(msg) ? (msg as { id?: unknown }).id : undefined;
     const w = id === undefined || id === null ? null : this.pending.get(idKey(id));
-    const target = w ?? (this.idless && isResponse(msg) && (id === undefined || id === null || idKey(id) === this.idlessKey) ? this.idless : null);
+    const target =
+      w ?? (this.idless && isResponse(msg) && (id === undefined || id === null || idKey(id) === this.idlessKey) ? this.idless : null);
     if (!target) {
       this.unattributed.push(msg);
       if (this.unattributed.length > 200) this.unattributed.shift();
@@ -155,7 +166,12 @@ export class SseWire implements Wire {
       wire: 'sse',
       at: Date.now() - this.t0,
       ms: 0,
-      request: { http: { method: 'POST', url: this.postUrl ? new URL(this.postUrl).pathname : '', headers: this.redact(headers) }, body: clip(req.body), bodyBytes: Buffer.byteLength(req.body), id: req.id },
+      request: {
+        http: { method: 'POST', url: this.postUrl ? new URL(this.postUrl).pathname : '', headers: this.redact(headers) },
+        body: clip(req.body),
+        bodyBytes: Buffer.byteLength(req.body),
+        id: req.id,
+      },
       response: null,
     };
     const started = Date.now();
@@ -179,18 +195,32 @@ export class SseWire implements Wire {
       this.idless = waiting;
       this.idlessKey = req.id === null ? null : idKey(req.id);
     }
-    const timer = setTimeout(() => {
-      if (key) ex.error ??= { kind: 'timeout', detail: `no answer on the SSE stream within ${timeoutMs} ms` };
-      resolveAnswer();
-    }, req.expect === 'idless' ? Math.min(timeoutMs, IDLESS_WINDOW_MS) : timeoutMs);
+    const timer = setTimeout(
+      () => {
+        if (key) ex.error ??= { kind: 'timeout', detail: `no answer on the SSE stream within ${timeoutMs} ms` };
+        resolveAnswer();
+      },
+      req.expect === 'idless' ? Math.min(timeoutMs, IDLESS_WINDOW_MS) : timeoutMs,
+    );
     try {
-      const res = await fetch(this.postUrl, { method: 'POST', headers, body: req.body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      const res = await fetch(this.postUrl, {
+        method: 'POST',
+        headers,
+        body: req.body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       const text = await res.text();
       const rh: Record<string, string> = {};
       res.headers.forEach((v, k) => {
         rh[k] = v;
       });
-      Object.assign(ex.response, { status: res.status, headers: rh, body: clip(text) + ex.response.body, bodyBytes: Buffer.byteLength(text) + ex.response.bodyBytes });
+      Object.assign(ex.response, {
+        status: res.status,
+        headers: rh,
+        body: clip(text) + ex.response.body,
+        bodyBytes: Buffer.byteLength(text) + ex.response.bodyBytes,
+      });
       if (text.trim()) {
         try {
           ex.response.messages.unshift(JSON.parse(text));

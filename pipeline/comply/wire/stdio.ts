@@ -68,7 +68,12 @@ export class StdioWire implements Wire {
     this.t0 = t0;
     // its own process group (a server started through npx or a shell wrapper has children of its
     // own): ended as a whole on close, on the exit of this process and on Ctrl-C (holdGroup)
-    this.child = spawnGroup(target.command, target.args, { cwd: target.cwd, env: target.env, stdio: ['pipe', 'pipe', 'pipe'], label: 'comply target' });
+    this.child = spawnGroup(target.command, target.args, {
+      cwd: target.cwd,
+      env: target.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      label: 'comply target',
+    });
     const release = holdGroup(this.child);
     this.child.once('close', () => {
       release();
@@ -87,7 +92,10 @@ export class StdioWire implements Wire {
     this.child.once('exit', (code, signal) => {
       this.exit = { code, signal, afterProbe: this.lastProbe };
       // let the last stdout bytes arrive before failing what is still waiting
-      setTimeout(() => this.failAll('died', `server exited (code ${code}${signal ? `, signal ${signal}` : ''}) after probe ${this.lastProbe}`), 30);
+      setTimeout(
+        () => this.failAll('died', `server exited (code ${code}${signal ? `, signal ${signal}` : ''}) after probe ${this.lastProbe}`),
+        30,
+      );
     });
   }
 
@@ -201,7 +209,8 @@ export class StdioWire implements Wire {
       }
       if (id !== undefined && id !== null && this.mismatched(id, line, msg)) return;
     } else if (this.echoed(msg as { id?: unknown; method?: unknown })) return;
-    else if (typeof (msg as { method?: unknown }).method === 'string' && (msg as { id?: unknown }).id === undefined) this.countNotification((msg as { method: string }).method);
+    else if (typeof (msg as { method?: unknown }).method === 'string' && (msg as { id?: unknown }).id === undefined)
+      this.countNotification((msg as { method: string }).method);
     this.unattributed.push(msg);
     if (this.unattributed.length > 200) this.unattributed.shift();
   }
@@ -218,7 +227,9 @@ export class StdioWire implements Wire {
       this.pending.delete(k);
       clearTimeout(p.timer);
       p.ex.idMismatch = { sent: p.ex.request.id, got: id };
-      this.note(`mismatched response ids: the request with id ${k} (${typeof p.ex.request.id}) was answered with id ${JSON.stringify(id)} (${typeof id}); answers are paired by value, lifecycle-id-match fails`);
+      this.note(
+        `mismatched response ids: the request with id ${k} (${typeof p.ex.request.id}) was answered with id ${JSON.stringify(id)} (${typeof id}); answers are paired by value, lifecycle-id-match fails`,
+      );
       this.record(p.ex, line, msg);
       p.resolve(p.ex);
       return true;
@@ -228,13 +239,20 @@ export class StdioWire implements Wire {
     const waiting = [...this.pending.keys()];
     if (this.paired) {
       // answers were paired before: one stray id is named (lifecycle-id-match judges it), the rest goes on
-      this.note(`mismatched response ids: an answer came back with id ${JSON.stringify(id)}, which no request carries (waiting: ${waiting.slice(0, 3).join(', ')})`);
+      this.note(
+        `mismatched response ids: an answer came back with id ${JSON.stringify(id)}, which no request carries (waiting: ${waiting.slice(0, 3).join(', ')})`,
+      );
       return false;
     }
-    this.note(`mismatched response ids: an answer came back with id ${JSON.stringify(id)}, which no request carries (waiting: ${waiting.slice(0, 3).join(', ')}); answers cannot be paired with requests`);
+    this.note(
+      `mismatched response ids: an answer came back with id ${JSON.stringify(id)}, which no request carries (waiting: ${waiting.slice(0, 3).join(', ')}); answers cannot be paired with requests`,
+    );
     for (const [k, p] of this.pending) {
       clearTimeout(p.timer);
-      p.ex.error = { kind: 'id_mismatch', detail: `an answer came back with id ${JSON.stringify(id)} instead of ${k}: response ids do not match the requests` };
+      p.ex.error = {
+        kind: 'id_mismatch',
+        detail: `an answer came back with id ${JSON.stringify(id)} instead of ${k}: response ids do not match the requests`,
+      };
       this.pending.delete(k);
       p.resolve(p.ex);
     }
@@ -346,7 +364,9 @@ export class StdioWire implements Wire {
     const anomalies = [...this.anomalies];
     if (this.notifications > FLOOD_NOTIFICATIONS) {
       const top = [...this.notificationMethods.entries()].sort((a, b) => b[1] - a[1])[0];
-      anomalies.push(`notification flood: the server wrote ${this.notifications} notifications nobody asked for in ${((Date.now() - this.firstNotificationAt) / 1000).toFixed(1)} s (most: ${top[0]} x${top[1]})`);
+      anomalies.push(
+        `notification flood: the server wrote ${this.notifications} notifications nobody asked for in ${((Date.now() - this.firstNotificationAt) / 1000).toFixed(1)} s (most: ${top[0]} x${top[1]})`,
+      );
     }
     return { noise, unattributed: [...this.unattributed], stderrTail: this.stderr, exit: this.exit, anomalies };
   }

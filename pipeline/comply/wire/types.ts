@@ -29,7 +29,13 @@ export interface Wire {
   readonly kind: WireKind;
   send(req: WireRequest): Promise<Exchange>;
   /** stdio: non-protocol stdout lines, unattributed messages, stderr tail, exit */
-  state(): { noise: string[]; unattributed: unknown[]; stderrTail: string; exit?: { code: number | null; signal: string | null; afterProbe: string }; anomalies?: string[] };
+  state(): {
+    noise: string[];
+    unattributed: unknown[];
+    stderrTail: string;
+    exit?: { code: number | null; signal: string | null; afterProbe: string };
+    anomalies?: string[];
+  };
   close(): Promise<void>;
 }
 

@@ -16,8 +16,12 @@ export const CORPUS_FORMAT_LIST = [mcpgaugeFormat, mcpproxyFormat, livemcptoolFo
 
 export type CorpusFormatName = (typeof CORPUS_FORMAT_LIST)[number]['format'];
 
-export const FILE_FORMATS = CORPUS_FORMAT_LIST.filter((f): f is Extract<(typeof CORPUS_FORMAT_LIST)[number], FileFormat> => f.input === 'file');
-export const FOLDER_FORMATS = CORPUS_FORMAT_LIST.filter((f): f is Extract<(typeof CORPUS_FORMAT_LIST)[number], FolderFormat> => f.input === 'folder');
+export const FILE_FORMATS = CORPUS_FORMAT_LIST.filter(
+  (f): f is Extract<(typeof CORPUS_FORMAT_LIST)[number], FileFormat> => f.input === 'file',
+);
+export const FOLDER_FORMATS = CORPUS_FORMAT_LIST.filter(
+  (f): f is Extract<(typeof CORPUS_FORMAT_LIST)[number], FolderFormat> => f.input === 'folder',
+);
 
 export function corpusFormat(name: string): CorpusFormat | undefined {
   return (CORPUS_FORMAT_LIST as readonly CorpusFormat[]).find((f) => f.format === name);

@@ -8,7 +8,8 @@ export const toolretFormat: FolderFormat<'toolret'> = {
   expects: 'a ToolRet folder',
   // any folder is offered to ToolRet: its loader names what is missing (tools/ and queries/)
   sniff: () => true,
-  refuseFile: (path) => (path.endsWith('.parquet') ? 'a single parquet shard is not a corpus; pass the ToolRet folder (with tools/ and queries/)' : undefined),
+  refuseFile: (path) =>
+    path.endsWith('.parquet') ? 'a single parquet shard is not a corpus; pass the ToolRet folder (with tools/ and queries/)' : undefined,
   async load(path) {
     // hyparquet only for ToolRet folders (lazy: every other command and corpus shape skips it)
     const { loadToolRet } = await import('../toolret.ts');

@@ -24,7 +24,13 @@ export interface NetworkFault {
   expect: 'error' | 'success';
 }
 
-const toxic = (type: Toxic['type'], stream: Toxic['stream'], attributes: Record<string, number>): Toxic => ({ name: `gate_${type}_${stream}`, type, stream, toxicity: 1, attributes });
+const toxic = (type: Toxic['type'], stream: Toxic['stream'], attributes: Record<string, number>): Toxic => ({
+  name: `gate_${type}_${stream}`,
+  type,
+  stream,
+  toxicity: 1,
+  attributes,
+});
 
 export const NETWORK_FAULTS: readonly NetworkFault[] = [
   {

@@ -18,7 +18,13 @@ import { ROLES, TAG_ENV, cellTag, upstreamName, type CellFixtures, type Role, ty
 import { ensureToxiproxy, startToxiproxy, type Toxiproxy } from './toxiproxy.ts';
 export type { NetworkRig } from './toxiproxy.ts';
 
-export async function startNetworkFixtures(cell: CellDef, cfg: GateConfig, runId: string, logDir: string, single = false): Promise<CellFixtures> {
+export async function startNetworkFixtures(
+  cell: CellDef,
+  cfg: GateConfig,
+  runId: string,
+  logDir: string,
+  single = false,
+): Promise<CellFixtures> {
   const built = await ensureToxiproxy();
   if (!built.ok) throw harnessError(`${cell.id}: ${built.reason}`);
   const transport = cell.transport === 'sse' ? 'sse' : 'streamable-http';
@@ -29,7 +35,12 @@ export async function startNetworkFixtures(cell: CellDef, cfg: GateConfig, runId
   const start = async (role: Role, log: string): Promise<FixtureProcess> => {
     appendFileSync(log, '');
     try {
-      const p = await startFixtureProcess({ transport, args, env: { [TAG_ENV]: cellTag(runId, cell, role) }, readyTimeoutMs: cfg.timeouts.ready_ms });
+      const p = await startFixtureProcess({
+        transport,
+        args,
+        env: { [TAG_ENV]: cellTag(runId, cell, role) },
+        readyTimeoutMs: cfg.timeouts.ready_ms,
+      });
       procs.push(p);
       p.child.stderr!.on('data', (d: Buffer | string) => appendFileSync(log, d));
       return p;
@@ -44,7 +55,11 @@ export async function startNetworkFixtures(cell: CellDef, cfg: GateConfig, runId
     const tpLog = join(logDir, 'toxiproxy.log');
     appendFileSync(tpLog, '');
     try {
-      toxiproxy = await startToxiproxy(built.binary, { env: allowedEnv({ [TAG_ENV]: `${runId}/${cell.id}/toxiproxy` }), log: tpLog, readyMs: cfg.timeouts.ready_ms });
+      toxiproxy = await startToxiproxy(built.binary, {
+        env: allowedEnv({ [TAG_ENV]: `${runId}/${cell.id}/toxiproxy` }),
+        log: tpLog,
+        readyMs: cfg.timeouts.ready_ms,
+      });
     } catch (e) {
       throw harnessError(`${cell.id}: ${(e as Error).message}`);
     }

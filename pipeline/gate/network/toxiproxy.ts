@@ -14,7 +14,9 @@ import { spawnGroup, stopChild } from '../../util/proc.ts';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const oneLine = (x: unknown, max = 300) => {
-  const t = String(x ?? '').replace(/\s+/g, ' ').trim();
+  const t = String(x ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return t.length > max ? `${t.slice(0, max)}…` : t;
 };
 
@@ -58,7 +60,11 @@ export function ensureToxiproxy(): Promise<ToxiproxyBuild> {
 
 async function build(): Promise<ToxiproxyBuild> {
   const go = findGo();
-  if (!go) return { ok: false, reason: `toxiproxy ${TOXIPROXY_VERSION} is not built (${TOXIPROXY_BIN}) and Go is missing (no go on PATH nor in /usr/local/go/bin): the network cells need it` };
+  if (!go)
+    return {
+      ok: false,
+      reason: `toxiproxy ${TOXIPROXY_VERSION} is not built (${TOXIPROXY_BIN}) and Go is missing (no go on PATH nor in /usr/local/go/bin): the network cells need it`,
+    };
   const tmp = join(TOXIPROXY_DIR, `.build-${process.pid}`);
   mkdirSync(tmp, { recursive: true });
   const t0 = performance.now();
@@ -71,10 +77,27 @@ async function build(): Promise<ToxiproxyBuild> {
   };
   try {
     await new Promise<void>((done, fail) => {
-      execFile(go, ['install', `${TOXIPROXY_MODULE}/cmd/server@${TOXIPROXY_VERSION}`], { env, timeout: BUILD_TIMEOUT_MS, maxBuffer: 4 << 20 }, (err, _out, stderr) => {
-        if (err) fail(new Error(oneLine(String(stderr || err.message).trim().split('\n').slice(-2).join(' '), 300)));
-        else done();
-      });
+      execFile(
+        go,
+        ['install', `${TOXIPROXY_MODULE}/cmd/server@${TOXIPROXY_VERSION}`],
+        { env, timeout: BUILD_TIMEOUT_MS, maxBuffer: 4 << 20 },
+        (err, _out, stderr) => {
+          if (err)
+            fail(
+              new Error(
+                oneLine(
+                  String(stderr || err.message)
+                    .trim()
+                    .split('\n')
+                    .slice(-2)
+                    .join(' '),
+                  300,
+                ),
+              ),
+            );
+          else done();
+        },
+      );
     });
     renameSync(join(tmp, 'server'), TOXIPROXY_BIN);
     return { ok: true, binary: TOXIPROXY_BIN, built_ms: Math.round(performance.now() - t0) };
@@ -123,13 +146,21 @@ async function api(base: string, method: string, path: string, body?: unknown): 
 }
 
 /** Start a toxiproxy server on a free 127.0.0.1 port; `env` carries the cell's tag (the run's sweep finds it). */
-export async function startToxiproxy(binary: string, o: { env: Record<string, string>; log: string; readyMs?: number }): Promise<Toxiproxy> {
+export async function startToxiproxy(
+  binary: string,
+  o: { env: Record<string, string>; log: string; readyMs?: number },
+): Promise<Toxiproxy> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   // a Go program does not watch its parent: a small shell beside it ends it once the gate is gone
   // (a gate killed with -9 leaves no toxiproxy behind); stopChild ends the whole group
-  const watch = '"$0" -host 127.0.0.1 -port "$1" & c=$!; while kill -0 "$2" 2>/dev/null && kill -0 "$c" 2>/dev/null; do sleep 0.5; done; kill "$c" 2>/dev/null; wait "$c"';
-  const child: ChildProcess = spawnGroup('/bin/sh', ['-c', watch, binary, String(port), String(process.pid)], { env: o.env, stdio: ['ignore', 'pipe', 'pipe'], label: 'toxiproxy' });
+  const watch =
+    '"$0" -host 127.0.0.1 -port "$1" & c=$!; while kill -0 "$2" 2>/dev/null && kill -0 "$c" 2>/dev/null; do sleep 0.5; done; kill "$c" 2>/dev/null; wait "$c"';
+  const child: ChildProcess = spawnGroup('/bin/sh', ['-c', watch, binary, String(port), String(process.pid)], {
+    env: o.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    label: 'toxiproxy',
+  });
   const onData = (d: Buffer) => appendFileSync(o.log, d);
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);

@@ -40,7 +40,9 @@ function boundedCounter(tk: Tokenizer) {
     },
     /** evidence when some text was cut, else undefined */
     bound() {
-      return texts === 0 ? undefined : { run_limit: RUN_LIMIT, bound: 'estimate', max_error_per_cut: MAX_ERROR_PER_CUT, texts, cuts, longest_run: longest };
+      return texts === 0
+        ? undefined
+        : { run_limit: RUN_LIMIT, bound: 'estimate', max_error_per_cut: MAX_ERROR_PER_CUT, texts, cuts, longest_run: longest };
     },
   };
 }
@@ -72,7 +74,9 @@ export const step: StepDef = {
     const withBound = () => {
       const tb = counter.bound();
       if (tb) evidence.token_bound = tb;
-      return tb ? ` (${tb.texts} text(s) held a run over ${tb.run_limit} characters, longest ${tb.longest_run}: counted in bounded time, within ${tb.max_error_per_cut} token per cut of exact, ${tb.cuts} cut(s))` : '';
+      return tb
+        ? ` (${tb.texts} text(s) held a run over ${tb.run_limit} characters, longest ${tb.longest_run}: counted in bounded time, within ${tb.max_error_per_cut} token per cut of exact, ${tb.cuts} cut(s))`
+        : '';
     };
     try {
       const tools = await within(s.listTools(stepMs), stepMs + 500, 'tools/list');
@@ -90,7 +94,9 @@ export const step: StepDef = {
           .sort((x, y) => y.tokens - x.tokens)
           .slice(0, LARGEST_N);
         evidence.largest_tools = largest;
-        problems.push(`menu ${menu} tokens > budget ${b.menu_tokens} (largest: ${largest.map((l) => `${JSON.stringify(l.tool)} ${l.tokens}`).join(', ')})`);
+        problems.push(
+          `menu ${menu} tokens > budget ${b.menu_tokens} (largest: ${largest.map((l) => `${JSON.stringify(l.tool)} ${l.tokens}`).join(', ')})`,
+        );
       }
       if (s.style === 'discovery') {
         const sizes: { query: string; tokens: number; chars: number; tools: string[] }[] = [];
@@ -105,27 +111,45 @@ export const step: StepDef = {
           const top = r.names.slice(0, 5);
           if (ROLES.some((role) => matchToolName(top, upstreamName(role), q.tool, ctx.opts.adapter.toolMap).name !== null)) hits++;
         }
-        const median = percentile(sizes.map((x) => x.tokens), 50);
+        const median = percentile(
+          sizes.map((x) => x.tokens),
+          50,
+        );
         ctx.metrics.discovery_median_tokens = median;
         ctx.metrics.recall_at_5 = hits / b.queries.length;
         ctx.metrics.latency_p95_ms = Math.round(percentile(ms, 95) * 10) / 10;
         ctx.metrics.n = b.queries.length;
-        Object.assign(evidence, { discovery_median_tokens: median, discovery_budget: b.discovery_median_tokens, n: sizes.length, recall_at_5: ctx.metrics.recall_at_5, latency_p95_ms: ctx.metrics.latency_p95_ms });
+        Object.assign(evidence, {
+          discovery_median_tokens: median,
+          discovery_budget: b.discovery_median_tokens,
+          n: sizes.length,
+          recall_at_5: ctx.metrics.recall_at_5,
+          latency_p95_ms: ctx.metrics.latency_p95_ms,
+        });
         if (median > b.discovery_median_tokens) {
           const largest = [...sizes].sort((x, y) => y.tokens - x.tokens).slice(0, LARGEST_N);
           evidence.largest_responses = largest;
-          problems.push(`median discovery response ${median} tokens > budget ${b.discovery_median_tokens} (largest: ${largest[0].tokens} tokens, ${largest[0].chars} characters, for ${JSON.stringify(largest[0].query)})`);
+          problems.push(
+            `median discovery response ${median} tokens > budget ${b.discovery_median_tokens} (largest: ${largest[0].tokens} tokens, ${largest[0].chars} characters, for ${JSON.stringify(largest[0].query)})`,
+          );
         }
       }
       evidence.duration_ms = Math.round(performance.now() - t0);
       if (problems.length) return { status: 'fail', reason: problems.join('; ') + withBound(), evidence };
-      const disc = s.style === 'discovery' ? `, median discovery response ${ctx.metrics.discovery_median_tokens} <= ${b.discovery_median_tokens} (n=${b.queries.length})` : ' (pass-through: no discovery response to budget)';
+      const disc =
+        s.style === 'discovery'
+          ? `, median discovery response ${ctx.metrics.discovery_median_tokens} <= ${b.discovery_median_tokens} (n=${b.queries.length})`
+          : ' (pass-through: no discovery response to budget)';
       return { status: 'pass', reason: `menu ${menu} <= ${b.menu_tokens} ${b.tokenizer} tokens${disc}${withBound()}`, evidence };
     } catch (e) {
       if (e instanceof UserError) throw e; // a harness error stays one (exit 2)
       const elapsed = Math.round(performance.now() - t0);
       Object.assign(evidence, { phase, error: errorText(e), duration_ms: elapsed, deadline_ms: stepMs });
-      return { status: 'fail', reason: `${phase}: ${errorText(e)} after ${elapsed} ms (deadline per call ${stepMs} ms)${withBound()}`, evidence };
+      return {
+        status: 'fail',
+        reason: `${phase}: ${errorText(e)} after ${elapsed} ms (deadline per call ${stepMs} ms)${withBound()}`,
+        evidence,
+      };
     }
   },
 };

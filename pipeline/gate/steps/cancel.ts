@@ -58,7 +58,13 @@ export const step: StepDef = {
     }
     const cancelledAfter = Date.now() - t0;
     const sinceCall = Date.now() - started;
-    const evidence: Record<string, unknown> = { cancelled_after_ms: cancelledAfter, since_call_ms: sinceCall, proxy_call_timeout_ms: t.proxy_call_timeout_ms, fault: f, fixture_lines: seen };
+    const evidence: Record<string, unknown> = {
+      cancelled_after_ms: cancelledAfter,
+      since_call_ms: sinceCall,
+      proxy_call_timeout_ms: t.proxy_call_timeout_ms,
+      fault: f,
+      fixture_lines: seen,
+    };
     // a proxy that drops the cancellation still frees the upstream when its own call timeout fires:
     // that is not the cancellation reaching the upstream
     if (sinceCall >= t.proxy_call_timeout_ms) {
@@ -74,16 +80,35 @@ export const step: StepDef = {
       if (pidsBefore.length !== 1) evidence.hang_fixture_processes_before = pidsBefore;
       const allowed = Math.max(1, pidsBefore.length);
       if (pids.length === 0 || pids.length > allowed) {
-        const expected = allowed === 1 ? 'exactly one hang-fixture process' : `at most ${allowed} hang-fixture processes (as many as just before the call: ${pidsBefore.join(', ')})`;
-        return { status: 'fail', reason: `expected ${expected} after the cancelled call, found ${pids.length} (${pids.join(', ') || 'none'})`, evidence };
+        const expected =
+          allowed === 1
+            ? 'exactly one hang-fixture process'
+            : `at most ${allowed} hang-fixture processes (as many as just before the call: ${pidsBefore.join(', ')})`;
+        return {
+          status: 'fail',
+          reason: `expected ${expected} after the cancelled call, found ${pids.length} (${pids.join(', ') || 'none'})`,
+          evidence,
+        };
       }
     }
     if (ctx.cell.transport === 'docker') {
       const ids = await containersWith(containerLabels(ctx.runId, ctx.cell, ctx.fixtures.roles.hang.role));
       evidence.hang_fixture_containers = ids.map((i) => i.slice(0, 12));
-      if (ids.length !== 1) return { status: 'fail', reason: `expected exactly one hang-fixture container after the cancelled call, found ${ids.length}`, evidence };
+      if (ids.length !== 1)
+        return {
+          status: 'fail',
+          reason: `expected exactly one hang-fixture container after the cancelled call, found ${ids.length}`,
+          evidence,
+        };
     }
-    const alone = ctx.cell.transport === 'stdio' ? (pidsBefore.length > 1 ? `, ${(evidence.hang_fixture_processes as number[]).length} fixture process(es), no more than before the call (${pidsBefore.length}: one per proxy session), no orphan` : ', one fixture process, no orphan') : ctx.cell.transport === 'docker' ? ', one fixture container, no orphan' : '';
+    const alone =
+      ctx.cell.transport === 'stdio'
+        ? pidsBefore.length > 1
+          ? `, ${(evidence.hang_fixture_processes as number[]).length} fixture process(es), no more than before the call (${pidsBefore.length}: one per proxy session), no orphan`
+          : ', one fixture process, no orphan'
+        : ctx.cell.transport === 'docker'
+          ? ', one fixture container, no orphan'
+          : '';
     return { status: 'pass', reason: `the cancellation reached the upstream after ${cancelledAfter} ms (hanging 0)${alone}`, evidence };
   },
 };

@@ -20,7 +20,8 @@ import type { Revision } from '../../mcp/protocol.ts';
 /** The comply prober's view of how the gate reaches the proxy (legacy SSE is not probed by comply). */
 export function complyTarget(t: McpTarget): Target | null {
   if (t.kind === 'http') return { kind: 'http', url: t.url, headers: { ...(t.headers ?? {}) } };
-  if (t.kind === 'stdio') return { kind: 'stdio', command: t.command, args: [...(t.args ?? [])], env: { ...(t.env ?? allowedEnv()) }, cwd: t.cwd };
+  if (t.kind === 'stdio')
+    return { kind: 'stdio', command: t.command, args: [...(t.args ?? [])], env: { ...(t.env ?? allowedEnv()) }, cwd: t.cwd };
   return null;
 }
 
@@ -53,7 +54,18 @@ export interface ComplianceRun {
 /** The runs a compliance step judged (an older report without the cap fields reads as no cap). */
 export function complianceRuns(evidence: Record<string, unknown>): ComplianceRun[] {
   const runs = Array.isArray(evidence.runs) ? (evidence.runs as Partial<ComplianceRun>[]) : [];
-  return runs.map((r) => ({ uncapped: r.grade ?? null, cap: null, cap_applied: false, failing_must: [], failing: [], security_grade: null, ...r }) as ComplianceRun);
+  return runs.map(
+    (r) =>
+      ({
+        uncapped: r.grade ?? null,
+        cap: null,
+        cap_applied: false,
+        failing_must: [],
+        failing: [],
+        security_grade: null,
+        ...r,
+      }) as ComplianceRun,
+  );
 }
 
 /** Letter, score, cap and failing MUSTs of one revision, together: `2026-07-28 over http: C (score 92; 2 failing MUSTs: a, b; capped at C from A)`. */
@@ -70,7 +82,11 @@ export const step: StepDef = {
     const c = ctx.cfg.compliance;
     if (!c) return { status: 'skipped', reason: 'no "compliance" block in the gate config' };
     const target = complyTarget(ctx.proxy.target);
-    if (!target) return { status: 'not_applicable', reason: `the proxy is reached over ${ctx.proxy.target.kind}, which the compliance prober does not probe` };
+    if (!target)
+      return {
+        status: 'not_applicable',
+        reason: `the proxy is reached over ${ctx.proxy.target.kind}, which the compliance prober does not probe`,
+      };
     const { report } = await comply(target, {
       spec: c.spec_version,
       timeoutMs: ctx.cfg.timeouts.step_ms,
@@ -98,10 +114,19 @@ export const step: StepDef = {
     const own = c.spec_version === 'auto' ? graded.filter((r) => r.revision === ctx.cell.era) : [];
     const runs = own.length ? own : graded;
     const other_runs = own.length ? graded.filter((r) => !own.includes(r)) : [];
-    const evidence = { min_grade: c.min_grade, era: report.era, cell_era: ctx.cell.era, runs, ...(other_runs.length ? { other_runs } : {}), warnings: report.warnings, provenance: 'measured' };
+    const evidence = {
+      min_grade: c.min_grade,
+      era: report.era,
+      cell_era: ctx.cell.era,
+      runs,
+      ...(other_runs.length ? { other_runs } : {}),
+      warnings: report.warnings,
+      provenance: 'measured',
+    };
     if (runs.length === 0) return { status: 'fail', reason: `the compliance prober graded no revision (${report.era.reason})`, evidence };
     const low = runs.filter((r) => !atLeast(r.grade, c.min_grade));
-    if (low.length) return { status: 'fail', reason: `compliance below ${c.min_grade}: ${runs.map(complianceRunText).join('; ')}`, evidence };
+    if (low.length)
+      return { status: 'fail', reason: `compliance below ${c.min_grade}: ${runs.map(complianceRunText).join('; ')}`, evidence };
     return { status: 'pass', reason: `compliance >= ${c.min_grade}: ${runs.map(complianceRunText).join('; ')}`, evidence };
   },
 };

@@ -36,6 +36,10 @@ export const step: StepDef = {
         evidence: { deadline_ms: deadline, elapsed_ms: ms, fixture_lines: seen },
       };
     }
-    return { status: 'pass', reason: `${BARRIER_N} parallel calls met at the barrier and returned in ${ms} ms (deadline ${deadline} ms)`, evidence: { elapsed_ms: ms, deadline_ms: deadline, fixture_lines: seen } };
+    return {
+      status: 'pass',
+      reason: `${BARRIER_N} parallel calls met at the barrier and returned in ${ms} ms (deadline ${deadline} ms)`,
+      evidence: { elapsed_ms: ms, deadline_ms: deadline, fixture_lines: seen },
+    };
   },
 };

@@ -20,11 +20,20 @@ export const step: StepDef = {
     // credited only if the crash fixture itself logged its exit
     const seen = await requireRoleEvidence(ctx, 'crash', mark, `${server}:echo`, m);
     if (o.kind === 'ok' || o.kind === 'no_answer') {
-      return { status: 'fail', reason: `the call in flight when the upstream crashed must fail cleanly (tool or JSON-RPC error): ${describeOutcome(o)}`, evidence: { outcome: o.kind, fixture_lines: seen } };
+      return {
+        status: 'fail',
+        reason: `the call in flight when the upstream crashed must fail cleanly (tool or JSON-RPC error): ${describeOutcome(o)}`,
+        evidence: { outcome: o.kind, fixture_lines: seen },
+      };
     }
     const exited = ctx.proxy.exit();
-    if (exited) return { status: 'fail', reason: `the proxy exited when its upstream crashed (code ${exited.code}, signal ${exited.signal})` };
+    if (exited)
+      return { status: 'fail', reason: `the proxy exited when its upstream crashed (code ${exited.code}, signal ${exited.signal})` };
     const r = await awaitNewInstance(s, server, before.instance_id, t.recovery_ms, t.step_ms);
-    return { status: r.ok ? 'pass' : 'fail', reason: `in-flight call: ${describeOutcome(o)}; ${r.reason}`, evidence: { in_flight: o.kind, fixture_lines: seen, ...r.evidence } };
+    return {
+      status: r.ok ? 'pass' : 'fail',
+      reason: `in-flight call: ${describeOutcome(o)}; ${r.reason}`,
+      evidence: { in_flight: o.kind, fixture_lines: seen, ...r.evidence },
+    };
   },
 };

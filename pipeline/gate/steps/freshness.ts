@@ -45,7 +45,8 @@ export const step: StepDef = {
     if (ctx.cell.transport === 'http-stateless' && ctx.cell.era !== MODERN_REVISION) {
       return {
         status: 'not_applicable',
-        reason: '2025-11-25 over stateless streamable HTTP: the upstream has no stream to announce a change on (no session, GET answers 405) and the revision has no ttlMs: no rule a proxy could be held to',
+        reason:
+          '2025-11-25 over stateless streamable HTTP: the upstream has no stream to announce a change on (no session, GET answers 405) and the revision has no ttlMs: no rule a proxy could be held to',
       };
     }
     const s = mainSession(ctx);
@@ -55,10 +56,16 @@ export const step: StepDef = {
     const modern = ctx.cell.era === MODERN_REVISION;
     // the proxy's name for the tool about to be removed, while it still exists (the stale-call check uses it)
     const removed = await s.resolve(`${server}:${CHANGE.removed}`, { timeoutMs: t.step_ms });
-    if (removed.name === null) return { status: 'fail', reason: `before the change the proxy offers no name for ${server}:${CHANGE.removed} (${removed.how})` };
+    if (removed.name === null)
+      return { status: 'fail', reason: `before the change the proxy offers no name for ${server}:${CHANGE.removed} (${removed.how})` };
     const before = await look(ctx, s, removed.name, 0);
     const early = CHANGES.filter((c) => before.fresh[c] && c !== 'removed');
-    if (early.length) return { status: 'fail', reason: `before the change the proxy already shows ${early.join(', ')}: ${early.map((c) => before.seen[c]).join('; ')}`, evidence: { before } };
+    if (early.length)
+      return {
+        status: 'fail',
+        reason: `before the change the proxy already shows ${early.join(', ')}: ${early.map((c) => before.seen[c]).join('; ')}`,
+        evidence: { before },
+      };
 
     // the gate's own session with the proxy may speak another revision than the cell's upstreams
     const heard = await hearChanges(s, s.conn.protocolVersion === MODERN_REVISION, t.step_ms);
@@ -75,7 +82,8 @@ export const step: StepDef = {
       last = l;
       for (const c of CHANGES) {
         if (l.fresh[c] && freshAt[c] === undefined) freshAt[c] = l.at_ms;
-        if (!l.fresh[c] && freshAt[c] !== undefined && relapsed.length < 3) relapsed.push(`${c} was fresh at ${freshAt[c]} ms, stale again at ${l.at_ms} ms: ${l.seen[c]}`);
+        if (!l.fresh[c] && freshAt[c] !== undefined && relapsed.length < 3)
+          relapsed.push(`${c} was fresh at ${freshAt[c]} ms, stale again at ${l.at_ms} ms: ${l.seen[c]}`);
       }
       // the first look, each one that changes something, and the last are the evidence
       const prev = looks[looks.length - 1];
@@ -94,7 +102,12 @@ export const step: StepDef = {
       ms_to_fresh: Object.fromEntries(CHANGES.map((c) => [c, freshAt[c] ?? null])),
       ...(ttlRule ? { ttl_rule: ttlRule } : {}),
       // not judged: whether the proxy passed a list_changed on to its own client (it must when the tools it lists changed)
-      client_notified: { client_protocol: s.conn.protocolVersion ?? null, proxy_declares_list_changed: heard.declared, listen: heard.listen, ms_after_change: heard.at },
+      client_notified: {
+        client_protocol: s.conn.protocolVersion ?? null,
+        proxy_declares_list_changed: heard.declared,
+        listen: heard.listen,
+        ms_after_change: heard.at,
+      },
       looks: looks.slice(0, 8),
       before,
     };
@@ -115,7 +128,10 @@ function verdict(
   const stale = CHANGES.filter((c) => freshAt[c] === undefined);
   const fails: string[] = [];
   if (relapsed.length) fails.push(`a change went stale again: ${relapsed.join('; ')}`);
-  if (stale.length) fails.push(`${limit} ms (timeouts.fresh_ms) after the change ${what} still shows the old list for ${stale.map((c) => `${c} (last look at ${last?.at_ms} ms: ${last?.seen[c]})`).join('; ')}`);
+  if (stale.length)
+    fails.push(
+      `${limit} ms (timeouts.fresh_ms) after the change ${what} still shows the old list for ${stale.map((c) => `${c} (last look at ${last?.at_ms} ms: ${last?.seen[c]})`).join('; ')}`,
+    );
   if (ttlRule) {
     // 2026-07-28: the list the proxy held was received before the change, so it expired by ttlMs after it
     const due = ttlRule.ttl_ms + ttlRule.grace_ms;
@@ -174,7 +190,10 @@ async function sendChange(ctx: CellContext, s: ProxySession): Promise<string> {
     const stats = await callJson(s, `${upstreamName('main')}:stats`, {}, ctx.cfg.timeouts.step_ms);
     const pid = Number(stats?.pid);
     const ours = taggedPids(rf.tag);
-    if (!Number.isInteger(pid) || !ours.includes(pid)) throw new Error(`the main fixture reports pid ${stats?.pid}, which is not a live process of this cell (tagged: ${ours.join(', ') || 'none'})`);
+    if (!Number.isInteger(pid) || !ours.includes(pid))
+      throw new Error(
+        `the main fixture reports pid ${stats?.pid}, which is not a live process of this cell (tagged: ${ours.join(', ') || 'none'})`,
+      );
     process.kill(pid, CHANGE_SIGNAL);
     return `${CHANGE_SIGNAL} to stdio fixture pid ${pid}`;
   }
@@ -202,7 +221,11 @@ async function look(ctx: CellContext, s: ProxySession, removedName: string, t0: 
     const found = await Promise.all(
       CHANGES.map(async (c) => {
         try {
-          return await within(s.discover(QUERIES[c], { limit: ctx.cfg.budgets.limit, timeoutMs: ms }), ms + 500, ctx.opts.adapter.discoveryTool);
+          return await within(
+            s.discover(QUERIES[c], { limit: ctx.cfg.budgets.limit, timeoutMs: ms }),
+            ms + 500,
+            ctx.opts.adapter.discoveryTool,
+          );
         } catch (e) {
           return { text: '', names: [] as string[], isError: true, ms: 0, error: (e as Error).message };
         }
@@ -211,14 +234,22 @@ async function look(ctx: CellContext, s: ProxySession, removedName: string, t0: 
     const [a, r, d] = found;
     const addedName = matchToolName(a.names, server, CHANGE.added, map).name;
     fresh.added = addedName !== null;
-    seen.added = addedName !== null ? `found as ${addedName}` : `not found (${a.isError ? `error: ${oneLine(a.text || (a as { error?: string }).error, 120)}` : `got ${a.names.slice(0, 5).join(', ') || 'nothing'}`})`;
+    seen.added =
+      addedName !== null
+        ? `found as ${addedName}`
+        : `not found (${a.isError ? `error: ${oneLine(a.text || (a as { error?: string }).error, 120)}` : `got ${a.names.slice(0, 5).join(', ') || 'nothing'}`})`;
     const stillName = matchToolName(r.names, server, CHANGE.removed, map).name;
     const call = await callP;
     fresh.removed = stillName === null && !r.isError && call.kind !== 'ok';
     seen.removed = `${stillName !== null ? `still found as ${stillName}` : r.isError ? `search error: ${oneLine(r.text, 120)}` : 'not found'}; call: ${callText(call)}`;
     const failName = matchToolName(d.names, server, CHANGE.redescribed, map).name;
     fresh.redescribed = failName !== null && d.text.includes(CHANGE.marker);
-    seen.redescribed = failName === null ? `not found (got ${d.names.slice(0, 5).join(', ') || 'nothing'})` : d.text.includes(CHANGE.marker) ? `found with the new description` : `found with the old description`;
+    seen.redescribed =
+      failName === null
+        ? `not found (got ${d.names.slice(0, 5).join(', ') || 'nothing'})`
+        : d.text.includes(CHANGE.marker)
+          ? `found with the new description`
+          : `found with the old description`;
   } else {
     let tools: Array<{ name: string; description?: string }> = [];
     let err = '';
@@ -230,7 +261,11 @@ async function look(ctx: CellContext, s: ProxySession, removedName: string, t0: 
     const names = tools.map((x) => x.name);
     const addedName = matchToolName(names, server, CHANGE.added, map).name;
     fresh.added = !err && addedName !== null;
-    seen.added = err ? `tools/list failed: ${oneLine(err, 120)}` : addedName !== null ? `listed as ${addedName}` : `not listed (${names.length} tools)`;
+    seen.added = err
+      ? `tools/list failed: ${oneLine(err, 120)}`
+      : addedName !== null
+        ? `listed as ${addedName}`
+        : `not listed (${names.length} tools)`;
     const stillName = matchToolName(names, server, CHANGE.removed, map).name;
     const call = await callP;
     fresh.removed = !err && stillName === null && call.kind !== 'ok';
@@ -238,7 +273,12 @@ async function look(ctx: CellContext, s: ProxySession, removedName: string, t0: 
     const failName = matchToolName(names, server, CHANGE.redescribed, map).name;
     const desc = tools.find((x) => x.name === failName)?.description ?? '';
     fresh.redescribed = failName !== null && desc.includes(CHANGE.marker);
-    seen.redescribed = failName === null ? 'not listed' : desc.includes(CHANGE.marker) ? 'listed with the new description' : `listed with the old description (${oneLine(desc, 60)})`;
+    seen.redescribed =
+      failName === null
+        ? 'not listed'
+        : desc.includes(CHANGE.marker)
+          ? 'listed with the new description'
+          : `listed with the old description (${oneLine(desc, 60)})`;
   }
   return { at_ms: t0 ? Date.now() - t0 : 0, fresh, seen };
 }

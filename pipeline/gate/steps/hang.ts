@@ -26,7 +26,12 @@ export const step: StepDef = {
     const n = nonce('after');
     const echo = `${upstreamName('main')}:echo`;
     const next = await within(s.call(echo, { input: n }, { timeoutMs: t.step_ms }), t.step_ms + 500, echo);
-    if (next.isError || !resultText(next).includes(n)) return { status: 'fail', reason: `the call after the hang failed: ${oneLine(resultText(next))}` };
-    return { status: 'pass', reason: `${describeOutcome(o)}; the next call succeeded`, evidence: { outcome: o.kind, ms: Math.round(o.ms), call_timeout_ms: t.proxy_call_timeout_ms } };
+    if (next.isError || !resultText(next).includes(n))
+      return { status: 'fail', reason: `the call after the hang failed: ${oneLine(resultText(next))}` };
+    return {
+      status: 'pass',
+      reason: `${describeOutcome(o)}; the next call succeeded`,
+      evidence: { outcome: o.kind, ms: Math.round(o.ms), call_timeout_ms: t.proxy_call_timeout_ms },
+    };
   },
 };

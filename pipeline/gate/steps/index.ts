@@ -92,9 +92,16 @@ export function dependentsOf(name: string): string[] {
  * proxy at all), then one step per fault of network/faults.ts, each needing only `call`: a fault
  * that turns one red leaves the others to run (each sets and removes its own toxics).
  */
-const NETWORK_GRAPH: ReadonlyArray<readonly [StepDef, readonly string[]]> = [[ready, []], [call, ['ready']], ...NETWORK_FAULTS.map((f) => [networkStep(f), ['call']] as const)];
+const NETWORK_GRAPH: ReadonlyArray<readonly [StepDef, readonly string[]]> = [
+  [ready, []],
+  [call, ['ready']],
+  ...NETWORK_FAULTS.map((f) => [networkStep(f), ['call']] as const),
+];
 
-export const NETWORK_STEPS: readonly GateStep[] = NETWORK_GRAPH.map(([s, needs], i) => ({ meta: { ...s.meta, order: i + 1, needs }, run: s.run }));
+export const NETWORK_STEPS: readonly GateStep[] = NETWORK_GRAPH.map(([s, needs], i) => ({
+  meta: { ...s.meta, order: i + 1, needs },
+  run: s.run,
+}));
 export const NETWORK_STEP_NAMES: readonly string[] = NETWORK_STEPS.map((s) => s.meta.name);
 
 /** The steps a cell runs: the network graph in a network cell, else the main graph. */

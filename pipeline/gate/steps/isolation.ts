@@ -37,15 +37,25 @@ export const step: StepDef = {
       }
     }
     // per session in a fixed order, sessions interleaved
-    const outs = await Promise.all(reqs.map((r) => outcomeOf(sessions[r.session].call(r.tool, r.args, { timeoutMs: t.step_ms }), t.step_ms + 500)));
+    const outs = await Promise.all(
+      reqs.map((r) => outcomeOf(sessions[r.session].call(r.tool, r.args, { timeoutMs: t.step_ms }), t.step_ms + 500)),
+    );
     const wrong: string[] = [];
     outs.forEach((o, i) => {
       const r = reqs[i];
       if (o.kind !== 'ok') wrong.push(`session ${r.session + 1} ${r.tool} ${JSON.stringify(r.args)}: ${describeOutcome(o)}`);
-      else if (!resultText(o.result).includes(r.expect)) wrong.push(`session ${r.session + 1} ${r.tool} ${JSON.stringify(r.args)} got someone else's answer: ${resultText(o.result).slice(0, 120)}`);
+      else if (!resultText(o.result).includes(r.expect))
+        wrong.push(
+          `session ${r.session + 1} ${r.tool} ${JSON.stringify(r.args)} got someone else's answer: ${resultText(o.result).slice(0, 120)}`,
+        );
     });
     const evidence = { sessions: sessions.length, calls: reqs.length };
-    if (wrong.length) return { status: 'fail', reason: `${wrong.length} of ${reqs.length} interleaved calls did not get their own answer: ${wrong.slice(0, 3).join('; ')}`, evidence };
+    if (wrong.length)
+      return {
+        status: 'fail',
+        reason: `${wrong.length} of ${reqs.length} interleaved calls did not get their own answer: ${wrong.slice(0, 3).join('; ')}`,
+        evidence,
+      };
     return {
       status: 'pass',
       reason: `${reqs.length} interleaved calls over ${sessions.length} session(s)${sessions.length === 1 ? ' (stdio-served proxy: concurrent calls of one session)' : ''} each got their own answer`,

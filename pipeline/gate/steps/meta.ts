@@ -25,6 +25,10 @@ export const step: StepDef = {
         evidence: { sent_meta: meta, result_meta: r._meta ?? null },
       };
     }
-    return { status: 'pass', reason: `nonce ${n} and ${Object.keys(meta).length} _meta keys came back`, evidence: { nonce: n, result_meta: r._meta } };
+    return {
+      status: 'pass',
+      reason: `nonce ${n} and ${Object.keys(meta).length} _meta keys came back`,
+      evidence: { nonce: n, result_meta: r._meta },
+    };
   },
 };

@@ -46,7 +46,9 @@ async function echoThrough(ctx: CellContext, timeoutMs: number): Promise<string 
   try {
     const r = await within(s.call(tool, { input: n }, { timeoutMs }), timeoutMs + 500, tool);
     const text = resultText(r);
-    return !r.isError && text.includes(n) ? null : `echo answered ${r.isError ? 'a tool error' : 'without its nonce'}: ${oneLine(text, 160)}`;
+    return !r.isError && text.includes(n)
+      ? null
+      : `echo answered ${r.isError ? 'a tool error' : 'without its nonce'}: ${oneLine(text, 160)}`;
   } catch (e) {
     return oneLine((e as Error).message, 200);
   }
@@ -67,7 +69,11 @@ async function awaitRecovery(ctx: CellContext, recoveryMs: number, stepMs: numbe
 }
 
 /** Connections to the link and the cell's processes, given LEAK_SETTLE_MS to fall back within bounds. */
-async function settleLeaks(rig: NonNullable<CellContext['fixtures']['network']>, bound: number, procBefore: number): Promise<{ connAfter: number | null; procAfter: number }> {
+async function settleLeaks(
+  rig: NonNullable<CellContext['fixtures']['network']>,
+  bound: number,
+  procBefore: number,
+): Promise<{ connAfter: number | null; procAfter: number }> {
   let connAfter = connectionsTo(rig.listenPort);
   let procAfter = cellProcesses(rig.tagPrefix);
   const settle = Date.now() + LEAK_SETTLE_MS;
@@ -83,12 +89,26 @@ async function settleLeaks(rig: NonNullable<CellContext['fixtures']['network']>,
 type Outcome = Awaited<ReturnType<typeof outcomeOf>>;
 
 /** What the faulted call should have done: an error in time, or (latency within the timeout) a success across the link. */
-function callProblems(fault: NetworkFault, o: Outcome, said: string, n: string, x: { deadline: number; callT: number; marginMs: number; latency: number }): string[] {
+function callProblems(
+  fault: NetworkFault,
+  o: Outcome,
+  said: string,
+  n: string,
+  x: { deadline: number; callT: number; marginMs: number; latency: number },
+): string[] {
   if (fault.expect === 'error') {
-    return o.kind !== 'tool_error' && o.kind !== 'rpc_error' ? [`the call must end in a tool error or JSON-RPC error within ${x.deadline} ms (call timeout ${x.callT} + ${x.marginMs} ms margin): ${said}`] : [];
+    return o.kind !== 'tool_error' && o.kind !== 'rpc_error'
+      ? [
+          `the call must end in a tool error or JSON-RPC error within ${x.deadline} ms (call timeout ${x.callT} + ${x.marginMs} ms margin): ${said}`,
+        ]
+      : [];
   }
-  if (o.kind !== 'ok' || !resultText(o.result).includes(n)) return [`the call must succeed within ${x.deadline} ms despite ${x.latency} ms of latency: ${said}`];
-  if (o.ms < x.latency * 0.9) return [`the call answered in ${Math.round(o.ms)} ms, faster than the ${x.latency} ms latency on the link: it did not cross the fault proxy`];
+  if (o.kind !== 'ok' || !resultText(o.result).includes(n))
+    return [`the call must succeed within ${x.deadline} ms despite ${x.latency} ms of latency: ${said}`];
+  if (o.ms < x.latency * 0.9)
+    return [
+      `the call answered in ${Math.round(o.ms)} ms, faster than the ${x.latency} ms latency on the link: it did not cross the fault proxy`,
+    ];
   return [];
 }
 
@@ -138,7 +158,9 @@ export function networkStep(fault: NetworkFault): StepDef {
         const args = fault.call.tool === 'echo' ? { input: n } : fault.call.args;
         const ac = new AbortController();
         timeline.call_sent = at();
-        const callP = outcomeOf(s.call(tool, args, { timeoutMs: deadline + 10_000, signal: ac.signal }), deadline).then((o) => ((timeline.call_answered = at()), o));
+        const callP = outcomeOf(s.call(tool, args, { timeoutMs: deadline + 10_000, signal: ac.signal }), deadline).then(
+          (o) => ((timeline.call_answered = at()), o),
+        );
         const sideN = nonce('side');
         const sideP = side
           ? outcomeOf(side.call(sideTool, { input: sideN }, { timeoutMs: callT }), callT).then((o) => ((timeline.side_answered = at()), o))
@@ -159,11 +181,22 @@ export function networkStep(fault: NetworkFault): StepDef {
 
         const said = describeOutcome(o);
         const problems = [
-          ...callProblems(fault, o, said, n, { deadline, callT, marginMs: t.hang_margin_ms, latency: toxics.find((x) => x.type === 'latency')?.attributes.latency ?? 0 }),
+          ...callProblems(fault, o, said, n, {
+            deadline,
+            callT,
+            marginMs: t.hang_margin_ms,
+            latency: toxics.find((x) => x.type === 'latency')?.attributes.latency ?? 0,
+          }),
           ...sideProblems(so, sideTool, sideN),
         ];
-        if (recovery !== null) problems.push(`after the toxics were removed no echo succeeded within ${t.recovery_ms} ms (timeouts.recovery_ms; ${tries} tries): ${recovery}`);
-        if (connAfter !== null && connAfter > bound) problems.push(`${connAfter - bound} connection(s) to the upstream left open ${LEAK_SETTLE_MS} ms after recovery (${connAfter} open; ${connBefore} before this fault, ${rig.baselineConnections} before the cell's first fault, at most ${bound} allowed)`);
+        if (recovery !== null)
+          problems.push(
+            `after the toxics were removed no echo succeeded within ${t.recovery_ms} ms (timeouts.recovery_ms; ${tries} tries): ${recovery}`,
+          );
+        if (connAfter !== null && connAfter > bound)
+          problems.push(
+            `${connAfter - bound} connection(s) to the upstream left open ${LEAK_SETTLE_MS} ms after recovery (${connAfter} open; ${connBefore} before this fault, ${rig.baselineConnections} before the cell's first fault, at most ${bound} allowed)`,
+          );
         // more processes after the fault than before (one ending, e.g. a session's child of an earlier step, is no leak)
         if (procAfter > procBefore) problems.push(`the cell had ${procBefore} process(es) before the fault and ${procAfter} after`);
 
@@ -176,15 +209,32 @@ export function networkStep(fault: NetworkFault): StepDef {
             timeline_ms: timeline,
             call: { tool, expect: fault.expect, deadline_ms: deadline, outcome: o.kind, ms: Math.round(o.ms), said: oneLine(said, 300) },
             second_session: so ? { tool: sideTool, outcome: so.kind, ms: Math.round(so.ms) } : null,
-            recovery: { ok: recovery === null, tries, ...(timeline.recovered !== undefined ? { ms_after_removal: timeline.recovered - timeline.toxics_removed } : {}) },
-            connections: { port: rig.listenPort, before: connBefore, after: connAfter, baseline: rig.baselineConnections ?? null, allowed: bound },
+            recovery: {
+              ok: recovery === null,
+              tries,
+              ...(timeline.recovered !== undefined ? { ms_after_removal: timeline.recovered - timeline.toxics_removed } : {}),
+            },
+            connections: {
+              port: rig.listenPort,
+              before: connBefore,
+              after: connAfter,
+              baseline: rig.baselineConnections ?? null,
+              allowed: bound,
+            },
             processes: { before: procBefore, after: procAfter },
           },
         };
         const toxicText = toxics.map((x) => `${x.type} ${x.stream} ${JSON.stringify(x.attributes)}`).join(' + ');
-        if (problems.length) return { status: 'fail', reason: `${toxicText} (set at +${timeline.toxics_set} ms): ${problems.join('; ')}`, evidence };
-        const sideText = so ? `, a second session unaffected (${Math.round(so.ms)} ms)` : ', single-upstream proxy: no second upstream to compare';
-        return { status: 'pass', reason: `${toxicText} (set at +${timeline.toxics_set} ms): ${said}${sideText}; recovered ${evidence.network.recovery.ms_after_removal} ms after removal; no connection or process left`, evidence };
+        if (problems.length)
+          return { status: 'fail', reason: `${toxicText} (set at +${timeline.toxics_set} ms): ${problems.join('; ')}`, evidence };
+        const sideText = so
+          ? `, a second session unaffected (${Math.round(so.ms)} ms)`
+          : ', single-upstream proxy: no second upstream to compare';
+        return {
+          status: 'pass',
+          reason: `${toxicText} (set at +${timeline.toxics_set} ms): ${said}${sideText}; recovered ${evidence.network.recovery.ms_after_removal} ms after removal; no connection or process left`,
+          evidence,
+        };
       } finally {
         // a step that threw leaves no toxic behind for the next one
         for (const name of set) await rig.toxiproxy.removeToxic(rig.link, name).catch(() => {});

@@ -32,7 +32,11 @@ function logSize(file: string): number {
 }
 function linesSince(file: string, offset: number, re: RegExp): string[] {
   try {
-    return readFileSync(file).subarray(offset).toString('utf8').split('\n').filter((l) => re.test(l));
+    return readFileSync(file)
+      .subarray(offset)
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => re.test(l));
   } catch {
     return [];
   }
@@ -58,10 +62,19 @@ export const step: StepDef = {
     const ac = new AbortController();
     const started = Date.now();
     let longDone = false;
-    const long = outcomeOf(s.call(slow, { ms, progress_ms: EVERY_MS }, { meta: { progressToken: token }, timeoutMs: deadline + 10_000, signal: ac.signal }), deadline).finally(() => {
+    const long = outcomeOf(
+      s.call(slow, { ms, progress_ms: EVERY_MS }, { meta: { progressToken: token }, timeoutMs: deadline + 10_000, signal: ac.signal }),
+      deadline,
+    ).finally(() => {
       longDone = true;
     });
-    const cancelled = cancelMidCall(ctx, slow, seen, ms + CANCELLED_EXTRA_MS, () => longDone && seen.filter((x) => x.token === token).length < MIN_PROGRESS);
+    const cancelled = cancelMidCall(
+      ctx,
+      slow,
+      seen,
+      ms + CANCELLED_EXTRA_MS,
+      () => longDone && seen.filter((x) => x.token === token).length < MIN_PROGRESS,
+    );
     const o = await long;
     if (o.kind === 'no_answer' || o.kind === 'transport_error') ac.abort();
     const c = await cancelled;
@@ -77,11 +90,20 @@ export const step: StepDef = {
       ms: Math.round(o.ms),
       call_ms: ms,
       proxy_call_timeout_ms: t.proxy_call_timeout_ms,
-      cancel: { token: c.token, progress_before_cancel: c.progressBefore, cancelled_after_ms: c.cancelledAfter, upstream_cancel_ms: c.reachedMs, upstream_cancelled_at_ms: c.upstreamAfterMs },
+      cancel: {
+        token: c.token,
+        progress_before_cancel: c.progressBefore,
+        cancelled_after_ms: c.cancelledAfter,
+        upstream_cancel_ms: c.reachedMs,
+        upstream_cancelled_at_ms: c.upstreamAfterMs,
+      },
       fixture_lines: [...linesSince(log, mark, /slow: progress/).slice(0, 3), ...c.lines],
       step_ms: Date.now() - started,
     };
-    return verdict({ o, values, stray: stray.length, c, ms, deadline, timeoutMs: t.proxy_call_timeout_ms, cancelMs: t.cancel_ms }, evidence);
+    return verdict(
+      { o, values, stray: stray.length, c, ms, deadline, timeoutMs: t.proxy_call_timeout_ms, cancelMs: t.cancel_ms },
+      evidence,
+    );
   },
 };
 
@@ -91,7 +113,14 @@ export const step: StepDef = {
  * progress, it may be the proxy giving up on its own (it cancels the call upstream then), not the
  * client's cancel.
  */
-type CancelCheck = { token: string; progressBefore: number; cancelledAfter: number; reachedMs: number | null; upstreamAfterMs: number | null; lines: string[] };
+type CancelCheck = {
+  token: string;
+  progressBefore: number;
+  cancelledAfter: number;
+  reachedMs: number | null;
+  upstreamAfterMs: number | null;
+  lines: string[];
+};
 
 /**
  * A second slow call, aborted by the client after its first progress (or once the long call has
@@ -106,7 +135,9 @@ async function cancelMidCall(ctx: CellContext, slow: string, seen: Seen[], ms: n
   const token = nonce('progress');
   const ac = new AbortController();
   const t0 = Date.now();
-  s.call(slow, { ms, progress_ms: EVERY_MS }, { meta: { progressToken: token }, timeoutMs: ms + 10_000, signal: ac.signal }).catch(() => {});
+  s.call(slow, { ms, progress_ms: EVERY_MS }, { meta: { progressToken: token }, timeoutMs: ms + 10_000, signal: ac.signal }).catch(
+    () => {},
+  );
   const until = t0 + t.step_ms;
   while (!seen.some((x) => x.token === token) && !hopeless() && Date.now() < until) await sleep(50);
   const progressBefore = seen.filter((x) => x.token === token).length;
@@ -123,26 +154,65 @@ async function cancelMidCall(ctx: CellContext, slow: string, seen: Seen[], ms: n
   return { token, progressBefore, cancelledAfter: t1 - t0, reachedMs: lines.length ? Date.now() - t1 : null, upstreamAfterMs, lines };
 }
 
-type Observed = { o: CallOutcome; values: number[]; stray: number; c: CancelCheck; ms: number; deadline: number; timeoutMs: number; cancelMs: number };
+type Observed = {
+  o: CallOutcome;
+  values: number[];
+  stray: number;
+  c: CancelCheck;
+  ms: number;
+  deadline: number;
+  timeoutMs: number;
+  cancelMs: number;
+};
 
 function verdict({ o, values, stray, c, ms, deadline, timeoutMs, cancelMs }: Observed, evidence: Record<string, unknown>): StepOutcome {
   const got = values.length;
   if (got < MIN_PROGRESS) {
-    return { status: 'fail', reason: `${got} progress notification(s) reached the client with its progressToken during a ${ms} ms call that sent one every ${EVERY_MS} ms (expected at least ${MIN_PROGRESS}${stray ? `; ${stray} came under another token` : ''})`, evidence };
+    return {
+      status: 'fail',
+      reason: `${got} progress notification(s) reached the client with its progressToken during a ${ms} ms call that sent one every ${EVERY_MS} ms (expected at least ${MIN_PROGRESS}${stray ? `; ${stray} came under another token` : ''})`,
+      evidence,
+    };
   }
-  if (values.some((v, i) => i > 0 && !(v > values[i - 1]))) return { status: 'fail', reason: `the progress values the client received do not increase: ${values.join(', ')}`, evidence };
+  if (values.some((v, i) => i > 0 && !(v > values[i - 1])))
+    return { status: 'fail', reason: `the progress values the client received do not increase: ${values.join(', ')}`, evidence };
   if (o.kind === 'tool_error' || o.kind === 'rpc_error') {
-    if (o.ms < timeoutMs - 200) return { status: 'fail', reason: `the call failed after ${Math.round(o.ms)} ms, before the ${timeoutMs} ms call timeout: ${describeOutcome(o)}`, evidence };
+    if (o.ms < timeoutMs - 200)
+      return {
+        status: 'fail',
+        reason: `the call failed after ${Math.round(o.ms)} ms, before the ${timeoutMs} ms call timeout: ${describeOutcome(o)}`,
+        evidence,
+      };
   } else if (o.kind !== 'ok') {
-    return { status: 'fail', reason: `the call neither completed nor ended in an error within ${deadline} ms: ${describeOutcome(o)}`, evidence };
+    return {
+      status: 'fail',
+      reason: `the call neither completed nor ended in an error within ${deadline} ms: ${describeOutcome(o)}`,
+      evidence,
+    };
   }
-  if (c.reachedMs === null) return { status: 'fail', reason: `the client's cancellation of a call that reports progress (after ${c.progressBefore} progress, ${c.cancelledAfter} ms in) did not reach the upstream: the fixture logged no cancellation within ${cancelMs} ms`, evidence };
+  if (c.reachedMs === null)
+    return {
+      status: 'fail',
+      reason: `the client's cancellation of a call that reports progress (after ${c.progressBefore} progress, ${c.cancelledAfter} ms in) did not reach the upstream: the fixture logged no cancellation within ${cancelMs} ms`,
+      evidence,
+    };
   // a proxy that ended the long call at its timeout does not restart it on progress: a cancellation
   // of the second call that late may be its own timeout's (one that completed never times out)
   if (o.kind !== 'ok' && c.upstreamAfterMs !== null && c.upstreamAfterMs >= timeoutMs - 200) {
-    return { status: 'fail', reason: `the upstream saw the cancellation ${c.upstreamAfterMs} ms into the call, no earlier than the proxy's own ${timeoutMs} ms call timeout, so it may be the proxy giving up rather than the client's cancel (sent ${c.cancelledAfter} ms in, after ${c.progressBefore} progress)`, evidence };
+    return {
+      status: 'fail',
+      reason: `the upstream saw the cancellation ${c.upstreamAfterMs} ms into the call, no earlier than the proxy's own ${timeoutMs} ms call timeout, so it may be the proxy giving up rather than the client's cancel (sent ${c.cancelledAfter} ms in, after ${c.progressBefore} progress)`,
+      evidence,
+    };
   }
   // completed: the proxy restarts its timeout on progress (or has none); an error no earlier than the timeout: it does not
-  const fate = o.kind === 'ok' ? `completed past the ${timeoutMs} ms call timeout (the proxy restarts its timeout on progress, or has none: the hang step tells which)` : `ended in an error after ${Math.round(o.ms)} ms, no earlier than the ${timeoutMs} ms call timeout`;
-  return { status: 'pass', reason: `${got} progress notification(s) reached the client with its token (${values.join(', ')}); the ${ms} ms call ${fate}; a cancel mid-call reached the upstream after ${c.reachedMs} ms`, evidence };
+  const fate =
+    o.kind === 'ok'
+      ? `completed past the ${timeoutMs} ms call timeout (the proxy restarts its timeout on progress, or has none: the hang step tells which)`
+      : `ended in an error after ${Math.round(o.ms)} ms, no earlier than the ${timeoutMs} ms call timeout`;
+  return {
+    status: 'pass',
+    reason: `${got} progress notification(s) reached the client with its token (${values.join(', ')}); the ${ms} ms call ${fate}; a cancel mid-call reached the upstream after ${c.reachedMs} ms`,
+    evidence,
+  };
 }

@@ -42,7 +42,13 @@ function listening(url: string): Promise<boolean> {
 /** What the gate can see of the proxy while it waits: alive, listening, the last lines it logged. */
 async function liveness(proxy: RunningProxy): Promise<Record<string, unknown>> {
   const exited = proxy.exit();
-  const lines = proxy.output().trim().split('\n').filter(Boolean).slice(-5).map((l) => l.slice(0, 300));
+  const lines = proxy
+    .output()
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .slice(-5)
+    .map((l) => l.slice(0, 300));
   const ev: Record<string, unknown> = { served: proxy.served, alive: exited === null, last_log_lines: lines };
   if (proxy.pid !== undefined) ev.pid = proxy.pid;
   if (exited) ev.exit = exited;
@@ -66,7 +72,11 @@ export const step: StepDef = {
   async run(ctx: CellContext) {
     const limit = readyDeadlineMs(ctx.cfg.timeouts.ready_ms, ctx.opts.fixtureStartMs);
     const deadline = Date.now() + limit;
-    const timing = { deadline_ms: limit, ready_ms: ctx.cfg.timeouts.ready_ms, ...(ctx.opts.fixtureStartMs ? { fixture_start_ms: ctx.opts.fixtureStartMs, scale: READY_SCALE } : {}) };
+    const timing = {
+      deadline_ms: limit,
+      ready_ms: ctx.cfg.timeouts.ready_ms,
+      ...(ctx.opts.fixtureStartMs ? { fixture_start_ms: ctx.opts.fixtureStartMs, scale: READY_SCALE } : {}),
+    };
     let session: ProxySession | undefined;
     let last = 'never tried';
     let polls = 0;
@@ -75,7 +85,11 @@ export const step: StepDef = {
       const exited = ctx.proxy.exit();
       if (exited) {
         const ev = await liveness(ctx.proxy);
-        return { status: 'fail', reason: `the proxy exited before it was ready (code ${exited.code}, signal ${exited.signal}): ${last}; ${describe(ev)}`, evidence: { ...ev, ...timing, polls } };
+        return {
+          status: 'fail',
+          reason: `the proxy exited before it was ready (code ${exited.code}, signal ${exited.signal}): ${last}; ${describe(ev)}`,
+          evidence: { ...ev, ...timing, polls },
+        };
       }
       try {
         session ??= await openProxySession(ctx.proxy.target, {
@@ -97,7 +111,14 @@ export const step: StepDef = {
           return {
             status: 'pass',
             reason: `${session.style} proxy (${session.styleReason}) serves echo of ${ctx.fixtures.single ? `every role (${ROLES.join(', ')}) on its one fixture (gate_main, roles mode)` : `all ${ROLES.length} fixtures`} after ${polls} poll(s)`,
-            evidence: { style: session.style, style_reason: session.styleReason, proxy_tools: session.tools.length, names, polls, ...timing },
+            evidence: {
+              style: session.style,
+              style_reason: session.styleReason,
+              proxy_tools: session.tools.length,
+              names,
+              polls,
+              ...timing,
+            },
           };
         }
         last = `not served yet: ${missing.join('; ')}`;
@@ -110,8 +131,17 @@ export const step: StepDef = {
     }
     if (session) await session.close().catch(() => {});
     const ev = await liveness(ctx.proxy);
-    if (!ev.alive) return { status: 'fail', reason: `the proxy exited before it was ready: ${last}; ${describe(ev)}`, evidence: { ...ev, ...timing, polls } };
+    if (!ev.alive)
+      return {
+        status: 'fail',
+        reason: `the proxy exited before it was ready: ${last}; ${describe(ev)}`,
+        evidence: { ...ev, ...timing, polls },
+      };
     // alive but not serving by the deadline: a failure, with what the gate saw (distinct from an exit)
-    return { status: 'fail', reason: `alive but not ready within ${limit} ms: ${last}; ${describe(ev)}`, evidence: { ...ev, ...timing, polls } };
+    return {
+      status: 'fail',
+      reason: `alive but not ready within ${limit} ms: ${last}; ${describe(ev)}`,
+      evidence: { ...ev, ...timing, polls },
+    };
   },
 };

@@ -34,15 +34,20 @@ export const step: StepDef = {
     if (old.recall_at_5 !== undefined && now.recall_at_5 !== undefined) {
       const drop = old.recall_at_5 - now.recall_at_5;
       compared.push(`recall@5 ${old.recall_at_5} -> ${now.recall_at_5}`);
-      if (drop > tol.recall_at_5_drop + 1e-9) problems.push(`recall@5 ${old.recall_at_5} -> ${now.recall_at_5} (drop ${drop.toFixed(3)} > tolerance ${tol.recall_at_5_drop})`);
+      if (drop > tol.recall_at_5_drop + 1e-9)
+        problems.push(`recall@5 ${old.recall_at_5} -> ${now.recall_at_5} (drop ${drop.toFixed(3)} > tolerance ${tol.recall_at_5_drop})`);
     }
     if (old.latency_p95_ms !== undefined && now.latency_p95_ms !== undefined) {
       const d = pct(old.latency_p95_ms, now.latency_p95_ms);
       compared.push(`latency p95 ${old.latency_p95_ms} -> ${now.latency_p95_ms} ms`);
-      if (d > tol.latency_p95_pct) problems.push(`discovery latency p95 ${old.latency_p95_ms} -> ${now.latency_p95_ms} ms (+${d.toFixed(1)}% > tolerance ${tol.latency_p95_pct}%)`);
+      if (d > tol.latency_p95_pct)
+        problems.push(
+          `discovery latency p95 ${old.latency_p95_ms} -> ${now.latency_p95_ms} ms (+${d.toFixed(1)}% > tolerance ${tol.latency_p95_pct}%)`,
+        );
     }
     const evidence = { baseline: base.source, baseline_kind: base.kind, old, new: now, tolerances: tol };
-    if (compared.length === 0) return { status: 'skipped', reason: `nothing comparable between this cell and the baseline ${base.source}`, evidence };
+    if (compared.length === 0)
+      return { status: 'skipped', reason: `nothing comparable between this cell and the baseline ${base.source}`, evidence };
     if (problems.length) return { status: 'fail', reason: `regression vs ${base.source}: ${problems.join('; ')}`, evidence };
     return { status: 'pass', reason: `within tolerances vs ${base.source}: ${compared.join(', ')}`, evidence };
   },

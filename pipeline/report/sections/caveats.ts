@@ -15,11 +15,15 @@ export const caveatsSection: ReportSection<Report> = {
   build(r) {
     // per-tokenizer caveats only when they add something to the banner text
     const items = r.meta.tokenizers.map((t) => html`<li><b>${t.name}</b>${t.caveat === r.meta.caveat ? '' : `: ${t.caveat}`}</li>`);
-    const blocks: Block[] = [{ kind: 'banner', id: 'tokenizer-caveat', tone: 'warn', title: 'Tokenizer caveat.', text: html`${r.meta.caveat}<ul>${items}</ul>` }];
+    const blocks: Block[] = [
+      { kind: 'banner', id: 'tokenizer-caveat', tone: 'warn', title: 'Tokenizer caveat.', text: html`${r.meta.caveat}<ul>${items}</ul>` },
+    ];
     for (const c of r.corpora) {
       const tb = c.token_bounds;
       if (!tb) continue;
-      const fields = tb.fields.map((f) => html`<li><code>${f.tool_id}</code> ${f.field}: ${f.runs} run(s), longest ${f.longest_run} characters, ${f.cuts} cut(s)</li>`);
+      const fields = tb.fields.map(
+        (f) => html`<li><code>${f.tool_id}</code> ${f.field}: ${f.runs} run(s), longest ${f.longest_run} characters, ${f.cuts} cut(s)</li>`,
+      );
       const arms = tb.arms.map((a) => `${a.arm} (${a.texts} text(s), ${a.cuts} cut(s))`).join(', ');
       blocks.push({
         kind: 'banner',
@@ -34,7 +38,10 @@ export const caveatsSection: ReportSection<Report> = {
     }
     if (r.live?.lap.warning) {
       blocks.push({
-        kind: 'banner', id: 'lap-warning', tone: 'warn', title: 'Warning: LAP counts the menu differently.',
+        kind: 'banner',
+        id: 'lap-warning',
+        tone: 'warn',
+        title: 'Warning: LAP counts the menu differently.',
         text: html`${r.live.lap.warning}. LAP is a third-party linter we run on the live proxy as a second opinion; this is not a failure of the run. <a href="#live-lap">What LAP counts</a>.`,
       });
     }

@@ -53,7 +53,9 @@ function liveCurves(r: Report): BreakEvenCurvePoint[] {
   if (!l) return [];
   const label = (c: string) => `live · ${c}`;
   if (l.economics.curves?.length) return l.economics.curves.map((c) => ({ ...c, corpus_id: label(c.corpus_id) }));
-  return l.economics.break_even.flatMap((b) => sampledCurveOfRow(b).map((p) => ({ corpus_id: label(b.corpus_id), arm: b.arm, tokenizer: b.tokenizer, ...p })));
+  return l.economics.break_even.flatMap((b) =>
+    sampledCurveOfRow(b).map((p) => ({ corpus_id: label(b.corpus_id), arm: b.arm, tokenizer: b.tokenizer, ...p })),
+  );
 }
 
 /** Colours of a label field (e.g. "corpus · arm") named by another field of the same row. */
@@ -67,9 +69,17 @@ export const CHARTS: readonly ChartEntry[] = [
     spec: 'tokens_per_arm',
     data: (r) => {
       const order = armOrder(r);
-      const rows = r.arms.filter((a) => !a.skipped).flatMap((a) =>
-        Object.entries(a.by_tokenizer).map(([t, s]) => ({ corpus: a.corpus_id, arm: a.arm, tokenizer: t, total_tokens: s.total_tokens.value, order: order.get(a.arm)! })),
-      );
+      const rows = r.arms
+        .filter((a) => !a.skipped)
+        .flatMap((a) =>
+          Object.entries(a.by_tokenizer).map(([t, s]) => ({
+            corpus: a.corpus_id,
+            arm: a.arm,
+            tokenizer: t,
+            total_tokens: s.total_tokens.value,
+            order: order.get(a.arm)!,
+          })),
+        );
       return { rows, color: by(r, rows, 'tokenizer', 'tokenizer'), empty: 'no arm produced token counts (every arm skipped or no corpus)' };
     },
   },
@@ -77,14 +87,27 @@ export const CHARTS: readonly ChartEntry[] = [
     spec: 'per_tool_distribution',
     data: (r) => {
       const order = armOrder(r);
-      const rows = r.arms.filter((a) => !a.skipped).flatMap((a) =>
+      const rows = r.arms
+        .filter((a) => !a.skipped)
+        .flatMap((a) =>
           Object.entries(a.by_tokenizer).flatMap(([t, s]) => {
             const v = s.per_tool_tokens.filter((x): x is number => x !== null);
             if (v.length === 0) return [];
-            return [{
-              corpus: a.corpus_id, arm: a.arm, tokenizer: t, order: order.get(a.arm)!, n: v.length,
-              min: percentile(v, 0), p25: percentile(v, 25), p50: percentile(v, 50), p75: percentile(v, 75), p95: percentile(v, 95), max: percentile(v, 100),
-            }];
+            return [
+              {
+                corpus: a.corpus_id,
+                arm: a.arm,
+                tokenizer: t,
+                order: order.get(a.arm)!,
+                n: v.length,
+                min: percentile(v, 0),
+                p25: percentile(v, 25),
+                p50: percentile(v, 50),
+                p75: percentile(v, 75),
+                p95: percentile(v, 95),
+                max: percentile(v, 100),
+              },
+            ];
           }),
         );
       return { rows, color: by(r, rows, 'tokenizer', 'tokenizer'), empty: 'no per-tool token counts' };
@@ -113,11 +136,22 @@ export const CHARTS: readonly ChartEntry[] = [
         const rec = s.metrics.recall_at_5;
         // the legend names each point (text labels beside the points overlapped where arms sit close)
         rows.push({
-          series: series(arm.corpus_id, label), arm: arm.arm, corpus: arm.corpus_id, tokenizer: tok, savings_pct: sav.value,
-          recall_at_5: rec.value, lo: rec.ci95?.[0] ?? rec.value, hi: rec.ci95?.[1] ?? rec.value,
+          series: series(arm.corpus_id, label),
+          arm: arm.arm,
+          corpus: arm.corpus_id,
+          tokenizer: tok,
+          savings_pct: sav.value,
+          recall_at_5: rec.value,
+          lo: rec.ci95?.[0] ?? rec.value,
+          hi: rec.ci95?.[1] ?? rec.value,
         });
       }
-      return { rows, color: byRowField(r, rows, 'series', 'arm', 'arm'), note: `savings under ${tok}`, empty: 'no arm has both token savings and retrieval scores (no golden set?)' };
+      return {
+        rows,
+        color: byRowField(r, rows, 'series', 'arm', 'arm'),
+        note: `savings under ${tok}`,
+        empty: 'no arm has both token savings and retrieval scores (no golden set?)',
+      };
     },
   },
   {
@@ -134,7 +168,9 @@ export const CHARTS: readonly ChartEntry[] = [
         if (g) g.arms.push(s.arm);
         else groups.set(key, { corpus: s.corpus_id, arms: [s.arm], values });
       }
-      const rows = [...groups.values()].flatMap((g) => RECALL_KS.map((k, i) => ({ series: series(g.corpus, g.arms.join(' = ')), arm: g.arms[0], k, recall: g.values[i] })));
+      const rows = [...groups.values()].flatMap((g) =>
+        RECALL_KS.map((k, i) => ({ series: series(g.corpus, g.arms.join(' = ')), arm: g.arms[0], k, recall: g.values[i] })),
+      );
       return { rows, color: byRowField(r, rows, 'series', 'arm', 'arm'), empty: 'no corpus with a golden set was scored' };
     },
   },
@@ -145,7 +181,15 @@ export const CHARTS: readonly ChartEntry[] = [
       for (const x of r.retrieval) if (x.retriever && !order.has(x.retriever.id)) order.set(x.retriever.id, order.size);
       const rows = r.retrieval.filter(isScored).map((x) => {
         const f = x.metrics.recall_at_5;
-        return { corpus: x.corpus_id, retriever: x.tuning ? `${x.retriever.id} (CV)` : x.retriever.id, order: order.get(x.retriever.id)!, arm: x.arm, value: f.value, lo: f.ci95?.[0] ?? f.value, hi: f.ci95?.[1] ?? f.value };
+        return {
+          corpus: x.corpus_id,
+          retriever: x.tuning ? `${x.retriever.id} (CV)` : x.retriever.id,
+          order: order.get(x.retriever.id)!,
+          arm: x.arm,
+          value: f.value,
+          lo: f.ci95?.[0] ?? f.value,
+          hi: f.ci95?.[1] ?? f.value,
+        };
       });
       return { rows, color: by(r, rows, 'arm', 'arm'), empty: 'no retriever was scored (no golden set)' };
     },
@@ -160,7 +204,12 @@ export const CHARTS: readonly ChartEntry[] = [
           { corpus: c.corpus_id, arm: c.arm, series: 'full menu', calls: c.calls, tokens: c.full_menu_tokens },
           { corpus: c.corpus_id, arm: c.arm, series: 'discovery', calls: c.calls, tokens: c.discovery_tokens },
         ]);
-      return { rows, color: chartColors(rows, 'arm', armOrMode, paletteOf(r)), note: tok, empty: 'no break-even curves (economics not computed)' };
+      return {
+        rows,
+        color: chartColors(rows, 'arm', armOrMode, paletteOf(r)),
+        note: tok,
+        empty: 'no break-even curves (economics not computed)',
+      };
     },
   },
   {
@@ -178,7 +227,9 @@ export const CHARTS: readonly ChartEntry[] = [
       const comps = ['input_schemas', 'descriptions', 'usage_instructions', 'metadata', 'other'] as const;
       const rows = (r.live?.responses ?? [])
         .filter((x) => x.ok && x.tokenizer === tok && x.components)
-        .flatMap((x) => comps.map((c, i) => ({ detail: x.detail, query_id: x.query_id, component: c, component_order: i, tokens: x.components![c] })));
+        .flatMap((x) =>
+          comps.map((c, i) => ({ detail: x.detail, query_id: x.query_id, component: c, component_order: i, tokens: x.components![c] })),
+        );
       return { rows, color: by(r, rows, 'component', 'component'), note: tok, empty: 'no successful discovery responses' };
     },
   },
@@ -198,20 +249,37 @@ export const CHARTS: readonly ChartEntry[] = [
     live: true,
     data: (r) => {
       const metrics = ['recall_at_1', 'recall_at_3', 'recall_at_5', 'recall_at_10', 'mrr', 'ndcg_at_10', 'map'] as const;
-      const label = (m: string) => m.replace('recall_at_', 'R@').replace('ndcg_at_10', 'nDCG@10').replace('mrr', 'MRR').replace('map', 'MAP');
+      const label = (m: string) =>
+        m.replace('recall_at_', 'R@').replace('ndcg_at_10', 'nDCG@10').replace('mrr', 'MRR').replace('map', 'MAP');
       const sources: { source: string; kind: ColorKind; id: string; m: RetrievalMetrics }[] = [];
       const live = r.live;
       if (live) {
-        const off = scoredOf(r, live.proxy.retriever).find((s) => s.arm === BASELINE_ARM_ID && (live.corpus_id === undefined || s.corpus_id === live.corpus_id));
+        const off = scoredOf(r, live.proxy.retriever).find(
+          (s) => s.arm === BASELINE_ARM_ID && (live.corpus_id === undefined || s.corpus_id === live.corpus_id),
+        );
         if (off) sources.push({ source: `offline ${off.retriever.id} (${off.arm})`, kind: 'arm', id: off.arm, m: off.metrics });
-        for (const lr of live.retrieval) if (lr.summary) sources.push({ source: `proxy (${lr.detail})`, kind: 'mode', id: lr.detail, m: lr.summary });
+        for (const lr of live.retrieval)
+          if (lr.summary) sources.push({ source: `proxy (${lr.detail})`, kind: 'mode', id: lr.detail, m: lr.summary });
       }
       const hasProxy = sources.some((s) => s.kind === 'mode');
       const rows = hasProxy
-        ? sources.flatMap((s) => metrics.map((m, i) => ({ metric: label(m), order: i, source: s.source, value: s.m[m].value, lo: s.m[m].ci95?.[0] ?? s.m[m].value, hi: s.m[m].ci95?.[1] ?? s.m[m].value })))
+        ? sources.flatMap((s) =>
+            metrics.map((m, i) => ({
+              metric: label(m),
+              order: i,
+              source: s.source,
+              value: s.m[m].value,
+              lo: s.m[m].ci95?.[0] ?? s.m[m].value,
+              hi: s.m[m].ci95?.[1] ?? s.m[m].value,
+            })),
+          )
         : [];
       const named = new Map(sources.map((s) => [s.source, { kind: s.kind, id: s.id }]));
-      return { rows, color: chartColors(rows, 'source', (v) => named.get(v)!, paletteOf(r)), empty: 'the proxy ranking was not scored (no golden set for the live corpus)' };
+      return {
+        rows,
+        color: chartColors(rows, 'source', (v) => named.get(v)!, paletteOf(r)),
+        empty: 'the proxy ranking was not scored (no golden set for the live corpus)',
+      };
     },
   },
   {
@@ -220,7 +288,9 @@ export const CHARTS: readonly ChartEntry[] = [
     data: (r) => {
       const stats = ['p50_ms', 'p95_ms', 'p99_ms', 'max_ms'] as const;
       // log scale: clamp to 1 µs so a 0 ms reading still draws
-      const rows = (r.live?.latency ?? []).filter((l) => l.n > 0).flatMap((l) => stats.map((st, i) => ({ detail: l.detail, stat: st.replace('_ms', ''), order: i, ms: Math.max(0.001, l[st]) })));
+      const rows = (r.live?.latency ?? [])
+        .filter((l) => l.n > 0)
+        .flatMap((l) => stats.map((st, i) => ({ detail: l.detail, stat: st.replace('_ms', ''), order: i, ms: Math.max(0.001, l[st]) })));
       return { rows, color: by(r, rows, 'detail', 'mode'), empty: 'no latency samples' };
     },
   },

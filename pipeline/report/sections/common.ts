@@ -51,8 +51,12 @@ export const MAX_QUERY_ROWS = 2000;
 export function capRows<T extends { q: QueryRow }>(rows: T[]): T[] {
   if (rows.length <= MAX_QUERY_ROWS) return rows;
   const keep = new Set<number>();
-  rows.forEach((x, i) => { if (keep.size < MAX_QUERY_ROWS && isWeak(x.q)) keep.add(i); });
-  rows.forEach((_, i) => { if (keep.size < MAX_QUERY_ROWS) keep.add(i); });
+  rows.forEach((x, i) => {
+    if (keep.size < MAX_QUERY_ROWS && isWeak(x.q)) keep.add(i);
+  });
+  rows.forEach((_, i) => {
+    if (keep.size < MAX_QUERY_ROWS) keep.add(i);
+  });
   return rows.filter((_, i) => keep.has(i));
 }
 
@@ -70,14 +74,18 @@ export interface PerQueryRow {
  * when the rows move to another store only this function changes.
  */
 export function offlinePerQueryRows(r: Report): PerQueryRow[] {
-  return r.retrieval.filter(isScored).flatMap((x) => (x.per_query ?? []).map((q) => ({ corpus: x.corpus_id, arm: x.arm, retriever: x.retriever.id, q })));
+  return r.retrieval
+    .filter(isScored)
+    .flatMap((x) => (x.per_query ?? []).map((q) => ({ corpus: x.corpus_id, arm: x.arm, retriever: x.retriever.id, q })));
 }
 
 /** The live stage's per-query rows (the proxy's rankings), from the one place the dashboard reads them. */
 export function livePerQueryRows(r: Report): PerQueryRow[] {
   const l = r.live;
   if (!l) return [];
-  return l.retrieval.flatMap((x) => (x.per_query ?? []).map((q) => ({ corpus: l.corpus_id ?? 'live', arm: `proxy (${x.detail})`, retriever: 'proxy', q })));
+  return l.retrieval.flatMap((x) =>
+    (x.per_query ?? []).map((q) => ({ corpus: l.corpus_id ?? 'live', arm: `proxy (${x.detail})`, retriever: 'proxy', q })),
+  );
 }
 
 /**
@@ -102,8 +110,16 @@ export function perQueryTable(rows: PerQueryRow[], id: string): TableDetails {
       { key: 'error', label: 'Error', type: 'text' },
     ],
     rows: rows.map(({ corpus, arm, retriever, q }) => ({
-      corpus, arm, retriever, query_id: q.query_id, query: q.query, first_relevant_rank: q.first_relevant_rank,
-      recall_at_5: q.recall_at_5, rr: q.rr, ndcg_at_10: q.ndcg_at_10, ap: q.ap,
+      corpus,
+      arm,
+      retriever,
+      query_id: q.query_id,
+      query: q.query,
+      first_relevant_rank: q.first_relevant_rank,
+      recall_at_5: q.recall_at_5,
+      rr: q.rr,
+      ndcg_at_10: q.ndcg_at_10,
+      ap: q.ap,
       top3: q.top.slice(0, 3).join(', '),
       error: q.error ? rich(html`<span class="bad">${q.error}</span>`, q.error) : '',
     })),
@@ -122,7 +138,10 @@ export function economicsBlocks(
 ): Block[] {
   return [
     { kind: 'heading', text: `${title}: break-even`, provenance: provBe },
-    { kind: 'paragraph', text: 'break-even calls = (full-menu tokens − discovery-menu tokens) / mean discovery response tokens: for a session with up to that many discovery calls the discovery menu plus its responses costs fewer tokens than the full menu; past it the full menu is cheaper. No break-even when the numerator is ≤ 0 (the discovery menu alone costs as much as the full menu).' },
+    {
+      kind: 'paragraph',
+      text: 'break-even calls = (full-menu tokens − discovery-menu tokens) / mean discovery response tokens: for a session with up to that many discovery calls the discovery menu plus its responses costs fewer tokens than the full menu; past it the full menu is cheaper. No break-even when the numerator is ≤ 0 (the discovery menu alone costs as much as the full menu).',
+    },
     {
       kind: 'table',
       id: `${id}-break-even`,
@@ -136,7 +155,9 @@ export function economicsBlocks(
       rows: e.break_even.map((b) => ({
         ...b,
         calls: b.no_break_even
-          ? rich(html`<span class="bad">no break-even</span><div class="meta">${b.reason ?? ''}</div>`, Number.POSITIVE_INFINITY, { num: true })
+          ? rich(html`<span class="bad">no break-even</span><div class="meta">${b.reason ?? ''}</div>`, Number.POSITIVE_INFINITY, {
+              num: true,
+            })
           : rich(html`${fmtNum(b.break_even_calls ?? 0, 2)}${badge(b.provenance)}`, b.break_even_calls, { num: true }),
       })),
     },

@@ -13,14 +13,25 @@ function hygieneDetails(c: CorpusReport): Block {
     ex.length
       ? {
           kind: 'table',
-          columns: [{ key: 'tool_id', label: 'Tool', type: 'ident' }, { key: 'description', label: 'Description', type: 'text' }, { key: 'rule', label: 'Rule', type: 'text' }],
-          rows: ex.map((e) => ({ tool_id: e.tool_id, description: rich(html`<code>${JSON.stringify(e.description)}</code>`, e.description), rule: e.rule ?? '' })),
+          columns: [
+            { key: 'tool_id', label: 'Tool', type: 'ident' },
+            { key: 'description', label: 'Description', type: 'text' },
+            { key: 'rule', label: 'Rule', type: 'text' },
+          ],
+          rows: ex.map((e) => ({
+            tool_id: e.tool_id,
+            description: rich(html`<code>${JSON.stringify(e.description)}</code>`, e.description),
+            rule: e.rule ?? '',
+          })),
         }
       : { kind: 'paragraph', text: 'no examples', muted: true },
   ];
   const utf8 = c.hygiene.invalid_utf8;
   if (utf8 && utf8.count > 0) {
-    blocks.push({ kind: 'paragraph', text: `Invalid UTF-8 (decoded as U+FFFD) in ${utf8.count} tool(s): ${utf8.tool_ids.join(', ')}${utf8.count > utf8.tool_ids.length ? ', …' : ''}` });
+    blocks.push({
+      kind: 'paragraph',
+      text: `Invalid UTF-8 (decoded as U+FFFD) in ${utf8.count} tool(s): ${utf8.tool_ids.join(', ')}${utf8.count > utf8.tool_ids.length ? ', …' : ''}`,
+    });
   }
   if (groups.length) {
     blocks.push({
@@ -31,7 +42,12 @@ function hygieneDetails(c: CorpusReport): Block {
         { key: 'tool_count', label: 'Tools', type: 'int' },
         { key: 'ids', label: 'Tool ids', type: 'text' },
       ],
-      rows: groups.map((g) => ({ sha: rich(html`<code>${g.schema_sha256.slice(0, 12)}</code>`, g.schema_sha256), bytes: g.bytes, tool_count: g.tool_count, ids: g.tool_ids.join(', ') })),
+      rows: groups.map((g) => ({
+        sha: rich(html`<code>${g.schema_sha256.slice(0, 12)}</code>`, g.schema_sha256),
+        bytes: g.bytes,
+        tool_count: g.tool_count,
+        ids: g.tool_ids.join(', '),
+      })),
     });
   }
   return {
@@ -71,10 +87,18 @@ export const corporaSection: ReportSection<Report> = {
         return {
           id: c.id,
           name: rich(html`${c.name}${c.attribution ? html`<div class="meta">${c.attribution}</div>` : ''}`, c.name),
-          version: c.version, tool_count: c.tool_count, license: c.license,
+          version: c.version,
+          tool_count: c.tool_count,
+          license: c.license,
           committed: rich(html`${c.committed ? 'yes' : 'no (runtime fetch)'}`, c.committed ? 1 : 0),
-          format: c.format, degenerate: h.degenerate.count, p50: h.schema_size.p50, p95: h.schema_size.p95, max: h.schema_size.max,
-          no_schema: h.schema_size.tools_without_schema, distinct: h.duplicate_schemas.distinct, sharing: h.duplicate_schemas.tools_sharing,
+          format: c.format,
+          degenerate: h.degenerate.count,
+          p50: h.schema_size.p50,
+          p95: h.schema_size.p95,
+          max: h.schema_size.max,
+          no_schema: h.schema_size.tools_without_schema,
+          distinct: h.duplicate_schemas.distinct,
+          sharing: h.duplicate_schemas.tools_sharing,
         };
       }),
     };

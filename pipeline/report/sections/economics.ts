@@ -9,6 +9,12 @@ export const economicsSection: ReportSection<Report> = {
   provenanceKeys: ['economics.break_even', 'economics.session_estimates'],
   schemaRefs: ['#/$defs/economics', '#/$defs/break_even_row', '#/$defs/session_estimate_row'],
   build: (r) => ({
-    blocks: economicsBlocks(r.economics, 'economics', 'Offline', r.provenance['economics.break_even'], r.provenance['economics.session_estimates']),
+    blocks: economicsBlocks(
+      r.economics,
+      'economics',
+      'Offline',
+      r.provenance['economics.break_even'],
+      r.provenance['economics.session_estimates'],
+    ),
   }),
 };

@@ -23,7 +23,10 @@ export function recallHeadline(r: Report): { base?: RetrievalScored; best?: Retr
   const rows = r.retrieval.filter((x): x is RetrievalScored => isScored(x) && x.corpus_id === main.id && x.arm === BASELINE_ARM_ID);
   const base = rows.find((x) => x.retriever.id === DEFAULT_RETRIEVER_ID);
   const best = [...rows].sort((a, b) => b.metrics.recall_at_5.value - a.metrics.recall_at_5.value)[0];
-  return { base, best: best && best !== base && best.metrics.recall_at_5.value > (base?.metrics.recall_at_5.value ?? -1) ? best : undefined };
+  return {
+    base,
+    best: best && best !== base && best.metrics.recall_at_5.value > (base?.metrics.recall_at_5.value ?? -1) ? best : undefined,
+  };
 }
 
 function recallTiles(r: Report): Tile[] {
@@ -31,13 +34,23 @@ function recallTiles(r: Report): Tile[] {
   const tiles: Tile[] = [];
   if (base) {
     const f = base.metrics.recall_at_5;
-    tiles.push({ label: `Recall@5, default retriever ${DEFAULT_RETRIEVER_ID}`, value: fmtMetric(f.value), sub: `${BASELINE_ARM_ID} · n=${f.n ?? base.query_count} · 95% CI${ci(f.ci95)}`, provenance: f.provenance });
+    tiles.push({
+      label: `Recall@5, default retriever ${DEFAULT_RETRIEVER_ID}`,
+      value: fmtMetric(f.value),
+      sub: `${BASELINE_ARM_ID} · n=${f.n ?? base.query_count} · 95% CI${ci(f.ci95)}`,
+      provenance: f.provenance,
+    });
   }
   if (best) {
     const f = best.metrics.recall_at_5;
     const d = best.vs_default;
     const paired = d ? ` · vs ${DEFAULT_RETRIEVER_ID} ${signed(d.delta)}${ci(d.ci95)} paired` : '';
-    tiles.push({ label: `Recall@5, best retriever ${best.retriever.id}${best.tuning ? ' (CV held-out)' : ''}`, value: fmtMetric(f.value), sub: html`95% CI${ci(f.ci95)}${paired} · <a href="#retrievers">retrievers compared</a>`, provenance: f.provenance });
+    tiles.push({
+      label: `Recall@5, best retriever ${best.retriever.id}${best.tuning ? ' (CV held-out)' : ''}`,
+      value: fmtMetric(f.value),
+      sub: html`95% CI${ci(f.ci95)}${paired} · <a href="#retrievers">retrievers compared</a>`,
+      provenance: f.provenance,
+    });
   }
   return tiles;
 }
@@ -50,12 +63,24 @@ function offlineTiles(r: Report, tok: string): Tile[] {
   const base = arms.find((a) => a.arm === BASELINE_ARM_ID);
   if (base) {
     const f = base.by_tokenizer[tok].total_tokens;
-    tiles.push({ label: `full listing of the corpus (${BASELINE_ARM_ID})`, value: fmtInt(f.value), sub: `tokens · ${main.tool_count} tools of ${main.id}, rendered offline · ${tok}`, provenance: f.provenance });
+    tiles.push({
+      label: `full listing of the corpus (${BASELINE_ARM_ID})`,
+      value: fmtInt(f.value),
+      sub: `tokens · ${main.tool_count} tools of ${main.id}, rendered offline · ${tok}`,
+      provenance: f.provenance,
+    });
   }
-  const best = arms.filter((a) => a.arm !== BASELINE_ARM_ID).sort((a, b) => b.by_tokenizer[tok].savings_vs_baseline_pct.value - a.by_tokenizer[tok].savings_vs_baseline_pct.value)[0];
+  const best = arms
+    .filter((a) => a.arm !== BASELINE_ARM_ID)
+    .sort((a, b) => b.by_tokenizer[tok].savings_vs_baseline_pct.value - a.by_tokenizer[tok].savings_vs_baseline_pct.value)[0];
   if (best) {
     const f = best.by_tokenizer[tok].savings_vs_baseline_pct;
-    tiles.push({ label: 'largest savings vs baseline', value: `${fmtNum(f.value, 1)}%`, sub: `${best.arm}${best.lower_bound ? ' (lower bound)' : ''} · ${tok}`, provenance: f.provenance });
+    tiles.push({
+      label: 'largest savings vs baseline',
+      value: `${fmtNum(f.value, 1)}%`,
+      sub: `${best.arm}${best.lower_bound ? ' (lower bound)' : ''} · ${tok}`,
+      provenance: f.provenance,
+    });
   }
   return [...tiles, ...recallTiles(r)];
 }
@@ -77,20 +102,38 @@ function liveTiles(r: Report, tok: string): Tile[] {
   const tiles: Tile[] = [];
   const menu = live.menus.find((m) => m.tokenizer === tok) ?? live.menus[0];
   if (menu) {
-    tiles.push({ label: 'proxy menu (live tools/list)', value: fmtInt(menu.proxy_menu_tokens.value), sub: `tokens · ${menu.proxy_tool_count} tools · ${menu.tokenizer}`, provenance: menu.proxy_menu_tokens.provenance });
+    tiles.push({
+      label: 'proxy menu (live tools/list)',
+      value: fmtInt(menu.proxy_menu_tokens.value),
+      sub: `tokens · ${menu.proxy_tool_count} tools · ${menu.tokenizer}`,
+      provenance: menu.proxy_menu_tokens.provenance,
+    });
     const corpusTools = r.corpora.find((c) => c.id === live.corpus_id)?.tool_count;
     const why = corpusTools !== undefined && corpusTools !== menu.upstream_tool_count ? ` (the corpus listing has ${corpusTools})` : '';
-    tiles.push({ label: 'naive full menu (live upstreams)', value: fmtInt(menu.full_menu_tokens.value), sub: `tokens · ${menu.upstream_tool_count} tools: every upstream the proxy serves, listed live${why} · ${menu.tokenizer}`, provenance: menu.full_menu_tokens.provenance });
+    tiles.push({
+      label: 'naive full menu (live upstreams)',
+      value: fmtInt(menu.full_menu_tokens.value),
+      sub: `tokens · ${menu.upstream_tool_count} tools: every upstream the proxy serves, listed live${why} · ${menu.tokenizer}`,
+      provenance: menu.full_menu_tokens.provenance,
+    });
     const pct = live.authoritative_headline ? menuSavingsPct(menu.full_menu_tokens.value, menu.proxy_menu_tokens.value) : null;
     if (pct !== null) {
-      tiles.push({ label: 'menu savings through the proxy', value: `${fmtNum(pct, 1)}%`, sub: 'before any discovery call', provenance: 'computed' });
+      tiles.push({
+        label: 'menu savings through the proxy',
+        value: `${fmtNum(pct, 1)}%`,
+        sub: 'before any discovery call',
+        provenance: 'computed',
+      });
     }
   }
   const rows = live.economics.break_even.filter((b) => b.tokenizer === tok);
   if (rows.length > 0) {
     const value = rows.map((b) => (b.no_break_even ? html`<span class="bad">never</span>` : html`${fmtNum(b.break_even_calls ?? 0, 1)}`));
     const modes = rows.map((b) => b.arm.replace(/^proxy_/, '')).join(' / ');
-    const reasons = rows.filter((b) => b.no_break_even).map((b) => `${b.arm}: ${b.reason ?? ''}`).join('; ');
+    const reasons = rows
+      .filter((b) => b.no_break_even)
+      .map((b) => `${b.arm}: ${b.reason ?? ''}`)
+      .join('; ');
     tiles.push({
       label: `proxy cheaper than the full menu up to (${modes})`,
       value: html`${value.map((v, i) => (i ? html` / ${v}` : v))}`,
@@ -99,7 +142,13 @@ function liveTiles(r: Report, tok: string): Tile[] {
     });
   }
   const rs = live.response_summary.find((s) => s.tokenizer === tok && s.detail === 'full') ?? live.response_summary[0];
-  if (rs) tiles.push({ label: `response p50 / p95 (${rs.detail})`, value: `${fmtInt(rs.p50)} / ${fmtInt(rs.p95)}`, sub: `tokens per discovery call · n=${rs.n}`, provenance: 'measured' });
+  if (rs)
+    tiles.push({
+      label: `response p50 / p95 (${rs.detail})`,
+      value: `${fmtInt(rs.p50)} / ${fmtInt(rs.p95)}`,
+      sub: `tokens per discovery call · n=${rs.n}`,
+      provenance: 'measured',
+    });
   return tiles;
 }
 
@@ -111,8 +160,14 @@ export const headlinesSection: ReportSection<Report> = {
   summary: (r) => {
     const out: string[] = [];
     const { base, best } = recallHeadline(r);
-    if (base) out.push(`recall@5 (${BASELINE_ARM_ID}, default ${DEFAULT_RETRIEVER_ID}): ${fmtMetric(base.metrics.recall_at_5.value)}${ci(base.metrics.recall_at_5.ci95)}`);
-    if (best) out.push(`recall@5 best retriever ${best.retriever.id}: ${fmtMetric(best.metrics.recall_at_5.value)}${ci(best.metrics.recall_at_5.ci95)}${best.vs_default ? `, ${signed(best.vs_default.delta)}${ci(best.vs_default.ci95)} vs ${DEFAULT_RETRIEVER_ID} (paired)` : ''}`);
+    if (base)
+      out.push(
+        `recall@5 (${BASELINE_ARM_ID}, default ${DEFAULT_RETRIEVER_ID}): ${fmtMetric(base.metrics.recall_at_5.value)}${ci(base.metrics.recall_at_5.ci95)}`,
+      );
+    if (best)
+      out.push(
+        `recall@5 best retriever ${best.retriever.id}: ${fmtMetric(best.metrics.recall_at_5.value)}${ci(best.metrics.recall_at_5.ci95)}${best.vs_default ? `, ${signed(best.vs_default.delta)}${ci(best.vs_default.ci95)} vs ${DEFAULT_RETRIEVER_ID} (paired)` : ''}`,
+      );
     const be = r.live ? breakEvenSentence(r.live.economics.break_even, primaryTokenizer(r)) : undefined;
     if (be) out.push(`break-even: ${be}`);
     return out;

@@ -21,7 +21,10 @@ export const retrievalSection: ReportSection<Report> = {
     ];
     const rows = r.retrieval.map((x): TableRow => {
       const retriever = x.retriever
-        ? rich(html`${x.retriever.id}<div class="meta" title="${JSON.stringify(x.retriever.params)}">${x.retriever.analyzer}</div>`, x.retriever.id)
+        ? rich(
+            html`${x.retriever.id}<div class="meta" title="${JSON.stringify(x.retriever.params)}">${x.retriever.analyzer}</div>`,
+            x.retriever.id,
+          )
         : '';
       if (!isScored(x)) {
         return {
@@ -32,7 +35,11 @@ export const retrievalSection: ReportSection<Report> = {
         };
       }
       return {
-        corpus_id: x.corpus_id, arm: x.arm, retriever, golden_version: x.golden_version, query_count: x.query_count,
+        corpus_id: x.corpus_id,
+        arm: x.arm,
+        retriever,
+        golden_version: x.golden_version,
+        query_count: x.query_count,
         errors: x.errors ? rich(html`<span class="bad">${x.errors}</span>`, x.errors, { num: true }) : x.errors,
         ...metricValues(x.metrics),
       };
@@ -42,11 +49,19 @@ export const retrievalSection: ReportSection<Report> = {
     const pq = capRows(all);
     return {
       blocks: [
-        { kind: 'paragraph', text: 'Means over golden queries with 95% bootstrap confidence intervals in brackets. Index-altering arms are re-indexed and scored on their own text; rendering-only arms score the same as baseline.' },
+        {
+          kind: 'paragraph',
+          text: 'Means over golden queries with 95% bootstrap confidence intervals in brackets. Index-altering arms are re-indexed and scored on their own text; rendering-only arms score the same as baseline.',
+        },
         { kind: 'table', id: 'retrieval-table', columns, rows },
         { kind: 'heading', text: `Per-query results (${all.length} rows, ${weak} weak)` },
         ...(pq.length < all.length
-          ? [{ kind: 'paragraph' as const, text: `showing ${pq.length} of ${all.length} rows (every weak row kept); all rows are in tables/per_query.parquet` }]
+          ? [
+              {
+                kind: 'paragraph' as const,
+                text: `showing ${pq.length} of ${all.length} rows (every weak row kept); all rows are in tables/per_query.parquet`,
+              },
+            ]
           : []),
         // what a reader scrolls past: collapsed, its rows drawn when opened
         { kind: 'details', summary: `Every per-query row (${pq.length})`, blocks: [perQueryTable(pq, 'per-query-table')] },

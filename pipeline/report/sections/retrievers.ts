@@ -21,7 +21,8 @@ function verdict(r: Report): string {
   if (scored.length === 0) return `Only ${DEFAULT_RETRIEVER_ID} was scored: nothing to compare.`;
   const wins = scored.filter((x) => x.vs_default!.beats_by_more_than_half_width);
   const paired = scored.filter((x) => x.vs_default!.paired_ci_excludes_zero && x.vs_default!.delta > 0);
-  const where = (xs: RetrievalScored[]) => xs.map((x) => `${x.retriever.id} on ${x.corpus_id}/${x.arm} (${signed(x.vs_default!.delta)})`).join(', ');
+  const where = (xs: RetrievalScored[]) =>
+    xs.map((x) => `${x.retriever.id} on ${x.corpus_id}/${x.arm} (${signed(x.vs_default!.delta)})`).join(', ');
   const first = wins.length
     ? `Beats ${DEFAULT_RETRIEVER_ID} on recall@5 by more than its own 95% CI half-width: ${where(wins)}.`
     : `No retriever beats ${DEFAULT_RETRIEVER_ID} on recall@5 by more than its own 95% CI half-width.`;
@@ -53,7 +54,11 @@ export const retrieversSection: ReportSection<Report> = {
       .map((x): TableRow => {
         const head = { corpus_id: x.corpus_id, arm: x.arm };
         if (!isScored(x)) {
-          return { ...head, retriever: x.retriever!.id, recall_at_1: rich(html`<span class="muted">${x.not_scorable}</span>`, '', { colspan: columns.length - 3 }) };
+          return {
+            ...head,
+            retriever: x.retriever!.id,
+            recall_at_1: rich(html`<span class="muted">${x.not_scorable}</span>`, '', { colspan: columns.length - 3 }),
+          };
         }
         const cv = x.tuning;
         const retriever = rich(
@@ -66,17 +71,32 @@ export const retrieversSection: ReportSection<Report> = {
           retriever,
           ...metricValues(x.metrics),
           delta: d ? rich(html`${signed(d.delta)} [${signed(d.ci95[0])}, ${signed(d.ci95[1])}]`, d.delta, { num: true, nw: true }) : '',
-          beats: d ? rich(d.beats_by_more_than_half_width ? html`<b>yes</b> (half-width ${fmtMetric(d.ci_half_width)})` : html`no (half-width ${fmtMetric(d.ci_half_width)})`, d.beats_by_more_than_half_width ? 1 : 0) : '',
+          beats: d
+            ? rich(
+                d.beats_by_more_than_half_width
+                  ? html`<b>yes</b> (half-width ${fmtMetric(d.ci_half_width)})`
+                  : html`no (half-width ${fmtMetric(d.ci_half_width)})`,
+                d.beats_by_more_than_half_width ? 1 : 0,
+              )
+            : '',
           build: x.costs?.build_ms.value,
           p50: x.costs?.query_p50_ms.value,
           p99: x.costs?.query_p99_ms.value,
         };
       });
     const folds = r.retrieval.filter(isScored).flatMap((x) =>
-      (x.tuning?.per_fold ?? []).map((f): TableRow => ({
-        corpus_id: x.corpus_id, arm: x.arm, retriever: x.retriever.id, fold: f.fold, queries: f.queries, chosen: json(f.chosen),
-        train: f.train_recall_at_5, heldout: f.heldout_recall_at_5,
-      })),
+      (x.tuning?.per_fold ?? []).map(
+        (f): TableRow => ({
+          corpus_id: x.corpus_id,
+          arm: x.arm,
+          retriever: x.retriever.id,
+          fold: f.fold,
+          queries: f.queries,
+          chosen: json(f.chosen),
+          train: f.train_recall_at_5,
+          heldout: f.heldout_recall_at_5,
+        }),
+      ),
     );
     const blocks: Block[] = [
       {

@@ -27,7 +27,15 @@ export function comparisonRow(s: SystemBlock, tk: string): Record<string, number
   if (s.error) return { ...row, status: `failed: ${s.error}` };
   if (s.direct) {
     const m = s.direct.menus.find((x) => x.tokenizer === tk);
-    return { ...row, status: 'ok', menu_tokens: m?.menu_tokens, tools: m?.tool_count, latency_p50_ms: s.direct.latency.p50_ms, latency_p99_ms: s.direct.latency.p99_ms, errors: 0 };
+    return {
+      ...row,
+      status: 'ok',
+      menu_tokens: m?.menu_tokens,
+      tools: m?.tool_count,
+      latency_p50_ms: s.direct.latency.p50_ms,
+      latency_p99_ms: s.direct.latency.p99_ms,
+      errors: 0,
+    };
   }
   const l = s.live!;
   const menu = l.menus.find((x) => x.tokenizer === tk);
@@ -70,7 +78,8 @@ export function comparisonChartRows(r: Report): Record<string, string | number |
     const row = comparisonRow(s, tk);
     figures.forEach(([figure, unit, get], fi) => {
       const v = get(row);
-      if (v !== undefined && Number.isFinite(v)) out.push({ figure, unit, figure_order: fi, system: s.name, system_order: order.get(s.name)!, value: v });
+      if (v !== undefined && Number.isFinite(v))
+        out.push({ figure, unit, figure_order: fi, system: s.name, system_order: order.get(s.name)!, value: v });
     });
   }
   return out;
@@ -81,13 +90,32 @@ function systemBlocks(r: Report, s: SystemBlock): Block[] {
   if (s.direct) {
     const d = s.direct;
     return [
-      { kind: 'kv', items: [{ label: 'System', value: `${s.kind}: ${s.description}` }, { label: 'Upstreams', value: d.upstreams.join(', ') }, { label: 'Listing latency', value: `p50 ${d.latency.p50_ms} ms, p99 ${d.latency.p99_ms} ms, max ${d.latency.max_ms} ms (n=${d.latency.n}; ${d.latency.of})` }] },
       {
-        kind: 'table', id: `system-${s.name}-menus`,
-        columns: [{ key: 'tokenizer', label: 'Tokenizer', type: 'ident' }, { key: 'menu_tokens', label: 'Full menu', type: 'figure', badge: true }, { key: 'tool_count', label: 'Tools', type: 'int' }],
+        kind: 'kv',
+        items: [
+          { label: 'System', value: `${s.kind}: ${s.description}` },
+          { label: 'Upstreams', value: d.upstreams.join(', ') },
+          {
+            label: 'Listing latency',
+            value: `p50 ${d.latency.p50_ms} ms, p99 ${d.latency.p99_ms} ms, max ${d.latency.max_ms} ms (n=${d.latency.n}; ${d.latency.of})`,
+          },
+        ],
+      },
+      {
+        kind: 'table',
+        id: `system-${s.name}-menus`,
+        columns: [
+          { key: 'tokenizer', label: 'Tokenizer', type: 'ident' },
+          { key: 'menu_tokens', label: 'Full menu', type: 'figure', badge: true },
+          { key: 'tool_count', label: 'Tools', type: 'int' },
+        ],
         rows: d.menus.map((m) => ({ ...m })),
       },
-      { kind: 'paragraph', muted: true, text: 'direct has no discovery call: every tool is in context, so there are no response tokens, no ranking to score and no break-even (it is the baseline the others are measured against).' },
+      {
+        kind: 'paragraph',
+        muted: true,
+        text: 'direct has no discovery call: every tool is in context, so there are no response tokens, no ranking to score and no break-even (it is the baseline the others are measured against).',
+      },
     ];
   }
   return liveSection.build({ ...r, live: s.live }).blocks;
@@ -105,12 +133,19 @@ export const systemsSection: ReportSection<Report> = {
     const tk = r.meta.tokenizers[0]?.name;
     for (const s of r.systems ?? []) {
       if (s.error) out.push(`system ${s.name}: FAILED: ${s.error}`);
-      else if (s.direct) out.push(`system ${s.name}: menu ${s.direct.menus.find((m) => m.tokenizer === tk)?.menu_tokens.value} tokens (${tk}), listing p50 ${s.direct.latency.p50_ms} ms`);
+      else if (s.direct)
+        out.push(
+          `system ${s.name}: menu ${s.direct.menus.find((m) => m.tokenizer === tk)?.menu_tokens.value} tokens (${tk}), listing p50 ${s.direct.latency.p50_ms} ms`,
+        );
       else if (s.live && s.live.style === 'passthrough') {
-        out.push(`system ${s.name}: menu ${s.live.menus.find((m) => m.tokenizer === tk)?.proxy_menu_tokens.value} tokens (${tk}), pass-through (no discovery calls)${s.live.cheap_call ? `, ${s.live.cheap_call.method} p50 ${s.live.cheap_call.p50_ms} ms` : ''}${s.live.passthrough ? `, ${s.live.passthrough.matched} upstream tools matched` : ''}`);
+        out.push(
+          `system ${s.name}: menu ${s.live.menus.find((m) => m.tokenizer === tk)?.proxy_menu_tokens.value} tokens (${tk}), pass-through (no discovery calls)${s.live.cheap_call ? `, ${s.live.cheap_call.method} p50 ${s.live.cheap_call.p50_ms} ms` : ''}${s.live.passthrough ? `, ${s.live.passthrough.matched} upstream tools matched` : ''}`,
+        );
       } else if (s.live) {
         const ret = s.live.retrieval.find((x) => x.detail === 'full');
-        out.push(`system ${s.name}: menu ${s.live.menus.find((m) => m.tokenizer === tk)?.proxy_menu_tokens.value} tokens (${tk}), recall@5 ${ret?.summary?.recall_at_5.value.toFixed(3) ?? '—'}, latency p50 ${s.live.latency.find((x) => x.detail === 'full')?.p50_ms ?? '—'} ms`);
+        out.push(
+          `system ${s.name}: menu ${s.live.menus.find((m) => m.tokenizer === tk)?.proxy_menu_tokens.value} tokens (${tk}), recall@5 ${ret?.summary?.recall_at_5.value.toFixed(3) ?? '—'}, latency p50 ${s.live.latency.find((x) => x.detail === 'full')?.p50_ms ?? '—'} ms`,
+        );
       }
     }
     return out;
@@ -119,24 +154,48 @@ export const systemsSection: ReportSection<Report> = {
     const tk = primaryTokenizer(r);
     const rows = (r.systems ?? []).map((s) => comparisonRow(s, tk)) as TableRow[];
     const chartRows = comparisonChartRows(r);
-    const chart: ChartRef = { kind: 'chart', spec: SYSTEMS_CHART, rows: chartRows, color: colorsBy(r, chartRows, 'system', 'system'), note: tk, empty: 'no system was measured' };
+    const chart: ChartRef = {
+      kind: 'chart',
+      spec: SYSTEMS_CHART,
+      rows: chartRows,
+      color: colorsBy(r, chartRows, 'system', 'system'),
+      note: tk,
+      empty: 'no system was measured',
+    };
     return {
       blocks: [
-        { kind: 'paragraph', text: `Same upstreams, golden queries and tokenizers for every system; discovery calls alternate between systems (one at a time, in turn). Tokens: ${tk}; detail full; recall and MRR with 95% bootstrap CIs.` },
         {
-          kind: 'table', id: 'systems-compare',
+          kind: 'paragraph',
+          text: `Same upstreams, golden queries and tokenizers for every system; discovery calls alternate between systems (one at a time, in turn). Tokens: ${tk}; detail full; recall and MRR with 95% bootstrap CIs.`,
+        },
+        {
+          kind: 'table',
+          id: 'systems-compare',
           columns: [
-            { key: 'system', label: 'System', type: 'key' }, { key: 'kind', label: 'Kind', type: 'ident' }, { key: 'status', label: 'Status', type: 'text' },
-            { key: 'menu_tokens', label: 'Menu tokens', type: 'figure', badge: true }, { key: 'tools', label: 'Tools listed', type: 'int' },
-            { key: 'response_p50', label: 'Resp. p50', type: 'num', digits: 0 }, { key: 'response_p95', label: 'Resp. p95', type: 'num', digits: 0 },
-            { key: 'recall_at_5', label: 'R@5', type: 'figure', metric: true }, { key: 'mrr', label: 'MRR', type: 'figure', metric: true },
-            { key: 'latency_p50_ms', label: 'p50 ms', type: 'num', digits: 2 }, { key: 'latency_p99_ms', label: 'p99 ms', type: 'num', digits: 2 },
-            { key: 'break_even', label: 'Break-even calls', type: 'num', digits: 1 }, { key: 'errors', label: 'Errors', type: 'int' },
+            { key: 'system', label: 'System', type: 'key' },
+            { key: 'kind', label: 'Kind', type: 'ident' },
+            { key: 'status', label: 'Status', type: 'text' },
+            { key: 'menu_tokens', label: 'Menu tokens', type: 'figure', badge: true },
+            { key: 'tools', label: 'Tools listed', type: 'int' },
+            { key: 'response_p50', label: 'Resp. p50', type: 'num', digits: 0 },
+            { key: 'response_p95', label: 'Resp. p95', type: 'num', digits: 0 },
+            { key: 'recall_at_5', label: 'R@5', type: 'figure', metric: true },
+            { key: 'mrr', label: 'MRR', type: 'figure', metric: true },
+            { key: 'latency_p50_ms', label: 'p50 ms', type: 'num', digits: 2 },
+            { key: 'latency_p99_ms', label: 'p99 ms', type: 'num', digits: 2 },
+            { key: 'break_even', label: 'Break-even calls', type: 'num', digits: 1 },
+            { key: 'errors', label: 'Errors', type: 'int' },
           ],
           rows,
         },
         { kind: 'charts', charts: [chart] },
-        ...(r.systems ?? []).map((s): Block => ({ kind: 'details', summary: `${s.name} (${s.kind}: ${s.spec})${s.error ? ' · FAILED' : ''}`, blocks: systemBlocks(r, s) })),
+        ...(r.systems ?? []).map(
+          (s): Block => ({
+            kind: 'details',
+            summary: `${s.name} (${s.kind}: ${s.spec})${s.error ? ' · FAILED' : ''}`,
+            blocks: systemBlocks(r, s),
+          }),
+        ),
       ],
     };
   },

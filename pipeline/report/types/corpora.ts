@@ -34,7 +34,7 @@ export interface CorpusHygiene {
     tools_sharing: number;
     /** groups of tools sharing one schema, largest first (may be truncated) */
     groups: { schema_sha256: string; bytes: number; tool_count: number; tool_ids: string[] }[];
-  };  /** tools whose text holds U+FFFD (invalid UTF-8 in the source); absent in older reports */
+  } /** tools whose text holds U+FFFD (invalid UTF-8 in the source); absent in older reports */;
   invalid_utf8?: { count: number; tool_ids: string[] };
 }
 

@@ -148,7 +148,17 @@ export interface LiveReport {
   discovery?: { status: 'measured' | 'not_applicable' | 'not_measured'; reason?: string };
   passthrough?: LivePassthrough;
   /** latency of a cheap, side-effect-free call (tools/list) */
-  cheap_call?: { method: string; n: number; warmup: number; runs: number; p50_ms: number; p95_ms: number; p99_ms: number; max_ms: number; mean_ms: number };
+  cheap_call?: {
+    method: string;
+    n: number;
+    warmup: number;
+    runs: number;
+    p50_ms: number;
+    p95_ms: number;
+    p99_ms: number;
+    max_ms: number;
+    mean_ms: number;
+  };
   calls?: { readiness: LiveCallCounts; warmup: LiveCallCounts; measured: LiveCallCounts };
   status?: LiveStatus;
   /** figures deliberately not computed, with the reason (never a number that would be wrong) */

@@ -91,7 +91,14 @@ export interface ResultsReport {
     tabular_rule: string;
   };
   arms: Array<{ id: string; description: string; library?: string }>;
-  fixtures: Array<{ id: string; server: string; tool: string; payload_class: PayloadClass; payload_from: PayloadFrom; not_tabular_because?: string }>;
+  fixtures: Array<{
+    id: string;
+    server: string;
+    tool: string;
+    payload_class: PayloadClass;
+    payload_from: PayloadFrom;
+    not_tabular_because?: string;
+  }>;
   rows: ResultArmRow[];
   summary: ResultArmSummary[];
   round_trip: ResultRoundTrip[];

@@ -15,7 +15,8 @@ const adapter = () => import('../../adapter/index.ts');
 export const cmdKind: SystemKindEntry<'cmd', { template: string }> = {
   kind: 'cmd',
   syntax: 'cmd:<command template>',
-  description: 'a proxy started by a command (placeholders {CONFIG_FILE}, {SERVERS_JSON}, {MCPGAUGE}, {PORT}, {API_KEY}, {WORK_DIR}; {PORT} = HTTP-served, else stdio)',
+  description:
+    'a proxy started by a command (placeholders {CONFIG_FILE}, {SERVERS_JSON}, {MCPGAUGE}, {PORT}, {API_KEY}, {WORK_DIR}; {PORT} = HTTP-served, else stdio)',
   example: 'cmd:{MCPGAUGE} proxy --config {CONFIG_FILE} --transport stdio',
   start: 'cmd:',
   accepts: (spec) => spec.startsWith('cmd:'),
@@ -42,8 +43,18 @@ export const cmdKind: SystemKindEntry<'cmd', { template: string }> = {
         API_KEY: apiKey,
         WORK_DIR: env.dir,
       };
-      if (!http) return { opts: { ...opts, proxyCmd: shellLine(fillCommand(spec.template, values, `--system ${spec.name}`)), upstreamsFile: env.configFile } };
-      const running = await launchProxy({ kind: 'command', command: spec.template, url: 'http://127.0.0.1:{PORT}/mcp' }, { workDir: env.dir, values, secrets: [apiKey] });
+      if (!http)
+        return {
+          opts: {
+            ...opts,
+            proxyCmd: shellLine(fillCommand(spec.template, values, `--system ${spec.name}`)),
+            upstreamsFile: env.configFile,
+          },
+        };
+      const running = await launchProxy(
+        { kind: 'command', command: spec.template, url: 'http://127.0.0.1:{PORT}/mcp' },
+        { workDir: env.dir, values, secrets: [apiKey] },
+      );
       const t = running.target;
       // an HTTP-served proxy needs a moment to listen
       const next = { ...opts, proxyUrl: t.kind === 'http' ? t.url : undefined, apiKey, upstreamsFile: env.configFile };

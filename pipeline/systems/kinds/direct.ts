@@ -59,7 +59,15 @@ export const directKind: SystemKindEntry<'direct'> = {
   open: openDirect,
   /** connect to every upstream, count the full menu, time `runs` full listings (taking turns) */
   async measure(spec, { base: o, upstreams, dir, turns }) {
-    const sys = await openDirect(spec, { upstreams, workDir: dir, expectedTools: 0, probeQuery: '', timeoutMs: o.timeoutMs ?? 60_000, readyTimeoutMs: 60_000, protocol: o.protocol });
+    const sys = await openDirect(spec, {
+      upstreams,
+      workDir: dir,
+      expectedTools: 0,
+      probeQuery: '',
+      timeoutMs: o.timeoutMs ?? 60_000,
+      readyTimeoutMs: 60_000,
+      protocol: o.protocol,
+    });
     try {
       const timed: number[] = [];
       for (let r = 0; r < (o.runs ?? 3); r++) timed.push(await turns.run(() => sys.relist()));
@@ -68,8 +76,18 @@ export const directKind: SystemKindEntry<'direct'> = {
       const tokenizers = (o.tokenizers ?? [...TOKENIZER_NAMES]).map(getTokenizer);
       const counts = listingTokens(sys.menu, tokenizers);
       const direct: DirectBlock = {
-        menus: tokenizers.map((tk) => ({ tokenizer: tk.name, menu_tokens: { value: counts[tk.name], unit: 'tokens', provenance: 'measured', tokenizer: tk.name, n: sys.menu.length }, tool_count: sys.menu.length })),
-        latency: { n: timed.length, p50_ms: round3(percentile(timed, 50)), p99_ms: round3(percentile(timed, 99)), max_ms: round3(Math.max(...timed)), of: 'a full tools/list of every upstream (all pages), client-measured' },
+        menus: tokenizers.map((tk) => ({
+          tokenizer: tk.name,
+          menu_tokens: { value: counts[tk.name], unit: 'tokens', provenance: 'measured', tokenizer: tk.name, n: sys.menu.length },
+          tool_count: sys.menu.length,
+        })),
+        latency: {
+          n: timed.length,
+          p50_ms: round3(percentile(timed, 50)),
+          p99_ms: round3(percentile(timed, 99)),
+          max_ms: round3(Math.max(...timed)),
+          of: 'a full tools/list of every upstream (all pages), client-measured',
+        },
         upstreams: upstreams.map((u) => u.name),
       };
       return { name: spec.name, kind: 'direct', spec: spec.spec, description: sys.description, direct };

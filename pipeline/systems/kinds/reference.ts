@@ -15,13 +15,20 @@ const TEMPLATE = '{MCPGAUGE} proxy --config {CONFIG_FILE} --transport stdio';
 export const referenceKind: SystemKindEntry<'reference', { retriever?: string }> = {
   kind: 'reference',
   syntax: 'reference[:retriever=ID]',
-  description: "the embedded reference proxy (`retriever=ID` sets its retriever)",
+  description: 'the embedded reference proxy (`retriever=ID` sets its retriever)',
   example: 'reference:retriever=bm25',
   start: 'reference',
   accepts: (spec) => spec === 'reference' || spec.startsWith('reference:'),
   parse(spec, name, where) {
-    const out: { name: string; kind: 'reference'; spec: string; retriever?: string } = { name: name ?? 'reference', kind: 'reference', spec };
-    for (const opt of spec.slice('reference'.length + 1).split(',').filter(Boolean)) {
+    const out: { name: string; kind: 'reference'; spec: string; retriever?: string } = {
+      name: name ?? 'reference',
+      kind: 'reference',
+      spec,
+    };
+    for (const opt of spec
+      .slice('reference'.length + 1)
+      .split(',')
+      .filter(Boolean)) {
       const m = /^retriever=([A-Za-z0-9_.-]+)$/.exec(opt.trim());
       if (!m) throw new UserError(`${where}: unknown reference option ${JSON.stringify(opt)} (valid: retriever=ID)`);
       out.retriever = m[1];

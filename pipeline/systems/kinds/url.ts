@@ -30,8 +30,16 @@ export const urlKind: SystemKindEntry<'url', { url: string }> = {
   open: async (spec, ctx) => {
     const { openProxy } = await proxyOpen();
     const { launchProxy } = await import('../../adapter/index.ts');
-    return openProxy(spec, ctx, async () => ({ running: await launchProxy({ kind: 'url', url: spec.url, apiKey: ctx.apiKey }, { workDir: ctx.workDir, values: {}, secrets: ctx.apiKey ? [ctx.apiKey] : [] }) }));
+    return openProxy(spec, ctx, async () => ({
+      running: await launchProxy(
+        { kind: 'url', url: spec.url, apiKey: ctx.apiKey },
+        { workDir: ctx.workDir, values: {}, secrets: ctx.apiKey ? [ctx.apiKey] : [] },
+      ),
+    }));
   },
-  measure: async (spec, env) => (await measure()).measureLive(spec, env, async (opts) => ({ opts: { ...opts, proxyUrl: spec.url, apiKey: env.base.apiKey, upstreamsFile: env.base.upstreamsFile ?? env.configFile } })),
+  measure: async (spec, env) =>
+    (await measure()).measureLive(spec, env, async (opts) => ({
+      opts: { ...opts, proxyUrl: spec.url, apiKey: env.base.apiKey, upstreamsFile: env.base.upstreamsFile ?? env.configFile },
+    })),
   fixedUpstreams: { what: 'a running proxy (url:)', reason: 'url: a running proxy cannot be put in front of the N-tool catalog' },
 };

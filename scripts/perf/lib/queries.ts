@@ -7,7 +7,12 @@
 import type { GoldenSet, ToolRecord } from '../../../pipeline/types.ts';
 import { seededRandom } from '../../../pipeline/util/stats.ts';
 
-export function perfQueries(tools: readonly ToolRecord[], corpusVersion: string, n: number, seed = 7): GoldenSet & { format: string; version: string } {
+export function perfQueries(
+  tools: readonly ToolRecord[],
+  corpusVersion: string,
+  n: number,
+  seed = 7,
+): GoldenSet & { format: string; version: string } {
   const rnd = seededRandom(seed);
   const usable = tools.map((t) => ({ t, words: t.description.split(/\s+/).filter(Boolean) })).filter((x) => x.words.length >= 3);
   if (usable.length === 0) throw new Error('perfQueries: no tool has a description of 3 words or more');

@@ -7,7 +7,14 @@ const server = createServer((req, res) => {
   res.writeHead(200, { 'Content-Type': 'text/event-stream' });
   const t = setInterval(() => res.write(': keep-alive\n\n'), 50);
   timers.add(t);
-  res.on('close', () => { clearInterval(t); timers.delete(t); });
+  res.on('close', () => {
+    clearInterval(t);
+    timers.delete(t);
+  });
 });
 server.listen(0, '127.0.0.1', () => process.stderr.write(`port ${server.address().port}\n`));
-process.on('SIGTERM', () => { for (const t of timers) clearInterval(t); server.closeAllConnections(); server.close(() => process.exit(0)); });
+process.on('SIGTERM', () => {
+  for (const t of timers) clearInterval(t);
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+});

@@ -13,8 +13,13 @@ const server = createServer((req, res) => {
     }
     res.end('"}}');
   };
-  res.on('close', () => { i = 50; });
+  res.on('close', () => {
+    i = 50;
+  });
   more();
 });
 server.listen(0, '127.0.0.1', () => process.stderr.write(`port ${server.address().port}\n`));
-process.on('SIGTERM', () => { server.closeAllConnections(); server.close(() => process.exit(0)); });
+process.on('SIGTERM', () => {
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+});

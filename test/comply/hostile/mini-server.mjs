@@ -10,11 +10,27 @@ function answer(msg) {
   const id = mode === 'string-ids' ? String(msg.id) : msg.id;
   switch (msg.method) {
     case 'initialize':
-      return { jsonrpc: '2.0', id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: `hostile-${mode}`, version: '0.0.1' } } };
+      return {
+        jsonrpc: '2.0',
+        id,
+        result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: `hostile-${mode}`, version: '0.0.1' } },
+      };
     case 'ping':
       return { jsonrpc: '2.0', id, result: {} };
     case 'tools/list':
-      return { jsonrpc: '2.0', id, result: { tools: [{ name: 'echo', description: 'Echo the text', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }] } };
+      return {
+        jsonrpc: '2.0',
+        id,
+        result: {
+          tools: [
+            {
+              name: 'echo',
+              description: 'Echo the text',
+              inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+            },
+          ],
+        },
+      };
     case 'tools/call':
       return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: String(msg.params?.arguments?.text ?? '') }] } };
     default:
@@ -26,7 +42,8 @@ if (mode === 'flood') {
   // unasked notifications, as fast as the pipe takes them
   let n = 0;
   const pump = () => {
-    for (let i = 0; i < 200; i++) write({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `tick ${n++}` } });
+    for (let i = 0; i < 200; i++)
+      write({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `tick ${n++}` } });
     if (n < 400_000) setImmediate(pump);
   };
   pump();

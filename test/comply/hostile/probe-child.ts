@@ -22,4 +22,6 @@ const runs = report.runs.map((r) => ({
   failing: r.results.filter((x) => x.status === 'fail').map((x) => `${x.id}: ${x.detail}`),
   warnings: r.warnings,
 }));
-process.stdout.write(`${JSON.stringify({ ms: Date.now() - t0, maxRssKb: process.resourceUsage().maxRSS, era: report.era, runs, warnings: report.warnings })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ ms: Date.now() - t0, maxRssKb: process.resourceUsage().maxRSS, era: report.era, runs, warnings: report.warnings })}\n`,
+);

@@ -12,11 +12,18 @@ const server = createServer((req, res) => {
     res.write('event: endpoint\ndata: /message?sessionId=hostile\n\n');
     const t = setInterval(() => res.write(': keep-alive\n\n'), 50);
     timers.add(t);
-    res.on('close', () => { clearInterval(t); timers.delete(t); });
+    res.on('close', () => {
+      clearInterval(t);
+      timers.delete(t);
+    });
     return;
   }
   if (req.method === 'POST' && path === '/message') return void res.writeHead(202).end('Accepted');
   res.writeHead(405, { Allow: 'GET' }).end();
 });
 server.listen(0, '127.0.0.1', () => process.stderr.write(`port ${server.address().port}\n`));
-process.on('SIGTERM', () => { for (const t of timers) clearInterval(t); server.closeAllConnections(); server.close(() => process.exit(0)); });
+process.on('SIGTERM', () => {
+  for (const t of timers) clearInterval(t);
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+});

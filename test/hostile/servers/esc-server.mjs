@@ -25,14 +25,26 @@ if (mode === 'exit') {
 } else {
   const schema = { type: 'object', properties: { input: { type: 'string' } } };
   const tools = [
-    ...['gate_main', 'gate_barrier', 'gate_hang', 'gate_crash'].map((s) => ({ name: `${s}:echo`, description: `echo ${EVIL}`, inputSchema: schema })),
+    ...['gate_main', 'gate_barrier', 'gate_hang', 'gate_crash'].map((s) => ({
+      name: `${s}:echo`,
+      description: `echo ${EVIL}`,
+      inputSchema: schema,
+    })),
     { name: `evil ${EVIL}`, description: EVIL, inputSchema: schema },
   ];
   const answer = (msg) => {
     const id = msg.id;
     switch (msg.method) {
       case 'initialize':
-        return { jsonrpc: '2.0', id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: `esc ${EVIL}`, version: `1.0 ${EVIL}` } } };
+        return {
+          jsonrpc: '2.0',
+          id,
+          result: {
+            protocolVersion: '2025-11-25',
+            capabilities: { tools: {} },
+            serverInfo: { name: `esc ${EVIL}`, version: `1.0 ${EVIL}` },
+          },
+        };
       case 'ping':
         return { jsonrpc: '2.0', id, result: {} };
       case 'tools/list':

@@ -15,7 +15,11 @@ function initResult(id, params) {
   return JSON.stringify({
     jsonrpc: '2.0',
     id,
-    result: { protocolVersion: params?.protocolVersion ?? '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'plim-biglist', version: '0.0.1' } },
+    result: {
+      protocolVersion: params?.protocolVersion ?? '2025-11-25',
+      capabilities: { tools: {} },
+      serverInfo: { name: 'plim-biglist', version: '0.0.1' },
+    },
   });
 }
 

@@ -26,7 +26,10 @@ function factory() {
   for (const t of tools) {
     server.registerTool(
       `${prefix}${t.name}`,
-      { description: t.description ?? '', inputSchema: fromJsonSchema<Record<string, unknown>>((t.inputSchema ?? { type: 'object' }) as never) },
+      {
+        description: t.description ?? '',
+        inputSchema: fromJsonSchema<Record<string, unknown>>((t.inputSchema ?? { type: 'object' }) as never),
+      },
       async (args) => (await upstream.callTool(t.name, args as Record<string, unknown>)) as never,
     );
   }

@@ -45,7 +45,13 @@ export interface Probe {
   build(c: ProbeCtx): ProbeOut | null;
 }
 
-export const req = (c: ProbeCtx, method: string, params: Obj = {}, opts: BuildOptions = {}, id: string | number = c.nextId()): ProbeOut => ({
+export const req = (
+  c: ProbeCtx,
+  method: string,
+  params: Obj = {},
+  opts: BuildOptions = {},
+  id: string | number = c.nextId(),
+): ProbeOut => ({
   built: build(c.env, id, method, params, opts),
 });
 /** The cheapest conformant request of the era: discover (modern) or ping (legacy). */
@@ -63,13 +69,17 @@ export function listOf(c: ProbeCtx, probe: string, key: string): Obj[] {
 export function pickTool(tools: Obj[]): { name: string; args: Obj } | null {
   const named = (tools as Tool[]).filter((t) => typeof t.name === 'string');
   const noReq = named.filter((t) => !Array.isArray(t.inputSchema?.required) || (t.inputSchema!.required as unknown[]).length === 0);
-  const ro = (l: Tool[]) => [...l.filter((t) => t.annotations?.readOnlyHint === true), ...l.filter((t) => t.annotations?.readOnlyHint !== true)];
+  const ro = (l: Tool[]) => [
+    ...l.filter((t) => t.annotations?.readOnlyHint === true),
+    ...l.filter((t) => t.annotations?.readOnlyHint !== true),
+  ];
   const t = ro(noReq)[0];
   if (t) return { name: t.name as string, args: {} };
   for (const cand of ro(named)) {
     const reqd = cand.inputSchema!.required as string[];
     const props = cand.inputSchema?.properties ?? {};
-    if (reqd.every((k) => props[k]?.type === 'string')) return { name: cand.name as string, args: Object.fromEntries(reqd.map((k) => [k, 'mcpgauge'])) };
+    if (reqd.every((k) => props[k]?.type === 'string'))
+      return { name: cand.name as string, args: Object.fromEntries(reqd.map((k) => [k, 'mcpgauge'])) };
   }
   return null;
 }
@@ -84,7 +94,12 @@ export function pickPrompt(prompts: Obj[]): { name: string; args: Obj } | null {
   for (const p of prompts) {
     if (typeof p.name !== 'string') continue;
     const args = Array.isArray(p.arguments) ? (p.arguments as Obj[]) : [];
-    return { name: p.name, args: Object.fromEntries(args.filter((a) => a.required === true && typeof a.name === 'string').map((a) => [a.name as string, 'mcpgauge'])) };
+    return {
+      name: p.name,
+      args: Object.fromEntries(
+        args.filter((a) => a.required === true && typeof a.name === 'string').map((a) => [a.name as string, 'mcpgauge']),
+      ),
+    };
   }
   return null;
 }

@@ -62,46 +62,107 @@ export const LIFECYCLE_PROBES: readonly Probe[] = [
   { id: 'meta-no-version', stage: 2, revisions: M, build: (c) => req(c, 'server/discover', {}, { omitMeta: [K_VERSION] }) },
   { id: 'meta-no-caps', stage: 2, revisions: M, build: (c) => req(c, 'server/discover', {}, { omitMeta: [K_CAPS] }) },
   { id: 'meta-no-info', stage: 2, revisions: M, build: (c) => req(c, 'server/discover', {}, { omitMeta: [K_INFO] }) },
-  { id: 'meta-vendor', stage: 2, build: (c) => {
-    const opts: BuildOptions = { meta: { 'com.example.mcpgauge/probe': 'x' } };
-    // legacy: tools/list when tools are declared (ping has its own check), with the vendor key
-    if (c.rev === LEGACY && c.result('handshake')?.capabilities && 'tools' in (c.result('handshake')!.capabilities as Obj)) {
-      return req(c, 'tools/list', {}, opts);
-    }
-    return cheap(c, opts);
-  } },
+  {
+    id: 'meta-vendor',
+    stage: 2,
+    build: (c) => {
+      const opts: BuildOptions = { meta: { 'com.example.mcpgauge/probe': 'x' } };
+      // legacy: tools/list when tools are declared (ping has its own check), with the vendor key
+      if (c.rev === LEGACY && c.result('handshake')?.capabilities && 'tools' in (c.result('handshake')!.capabilities as Obj)) {
+        return req(c, 'tools/list', {}, opts);
+      }
+      return cheap(c, opts);
+    },
+  },
   {
     id: 'version-unsupported',
     stage: 2,
     revisions: M,
     build: (c) => req(c, 'server/discover', {}, { meta: { [K_VERSION]: '1999-01-01' }, headers: { 'MCP-Protocol-Version': '1999-01-01' } }),
   },
-  { id: 'init-future', stage: 2, revisions: L, wires: HTTP, build: (c) => req(c, 'initialize', initializeParams('2099-01-01'), { headers: { 'MCP-Protocol-Version': null, 'Mcp-Session-Id': null } }) },
+  {
+    id: 'init-future',
+    stage: 2,
+    revisions: L,
+    wires: HTTP,
+    build: (c) =>
+      req(c, 'initialize', initializeParams('2099-01-01'), { headers: { 'MCP-Protocol-Version': null, 'Mcp-Session-Id': null } }),
+  },
   { id: 'id-match', stage: 2, build: (c) => cheap(c, {}, WIDE_ID) },
-  { id: 'unknown-notification', stage: 2, build: (c) => ({ built: build(c.env, null, UNKNOWN_NOTIFICATION, {}), expect: c.wire === 'http' ? 'reply' : 'none' }) },
+  {
+    id: 'unknown-notification',
+    stage: 2,
+    build: (c) => ({ built: build(c.env, null, UNKNOWN_NOTIFICATION, {}), expect: c.wire === 'http' ? 'reply' : 'none' }),
+  },
   // listed for the record: comply.ts sends it on a fresh process (it cannot share the graded one), gather never does
   { id: DUAL_ERA_PROBE, stage: 6, revisions: M, wires: STDIO, build: () => null },
   // a listen stream stays open: sent without waiting (stdio), its acknowledgement is read from the channel
-  { id: 'listen', stage: 3, revisions: M, wires: STDIO, build: (c) => ({ ...req(c, 'subscriptions/listen', listenRequest(c)), expect: 'none' }) },
+  {
+    id: 'listen',
+    stage: 3,
+    revisions: M,
+    wires: STDIO,
+    build: (c) => ({ ...req(c, 'subscriptions/listen', listenRequest(c)), expect: 'none' }),
+  },
   // completions (sent only when declared)
-  { id: 'completion', stage: 3, build: (c) => {
-    const ref = declared(c, 'completions') ? completionRef(c) : null;
-    return ref ? req(c, 'completion/complete', ref) : null;
-  } },
-  { id: 'completion-unknown', stage: 3, build: (c) => (declared(c, 'completions') ? req(c, 'completion/complete', { ref: { type: 'ref/prompt', name: UNKNOWN_PROMPT }, argument: { name: 'name', value: '' } }) : null) },
+  {
+    id: 'completion',
+    stage: 3,
+    build: (c) => {
+      const ref = declared(c, 'completions') ? completionRef(c) : null;
+      return ref ? req(c, 'completion/complete', ref) : null;
+    },
+  },
+  {
+    id: 'completion-unknown',
+    stage: 3,
+    build: (c) =>
+      declared(c, 'completions')
+        ? req(c, 'completion/complete', { ref: { type: 'ref/prompt', name: UNKNOWN_PROMPT }, argument: { name: 'name', value: '' } })
+        : null,
+  },
   // progress: the harmless call of tools-call, with a progress token
-  { id: 'progress', stage: 3, build: (c) => {
-    const t = pickTool(listOf(c, 'tools-list', 'tools'));
-    return t ? req(c, 'tools/call', { name: t.name, arguments: t.args }, { meta: { progressToken: PROGRESS_TOKEN } }) : null;
-  } },
+  {
+    id: 'progress',
+    stage: 3,
+    build: (c) => {
+      const t = pickTool(listOf(c, 'tools-list', 'tools'));
+      return t ? req(c, 'tools/call', { name: t.name, arguments: t.args }, { meta: { progressToken: PROGRESS_TOKEN } }) : null;
+    },
+  },
   // logging, legacy: logging/setLevel (sent only when declared)
-  { id: 'set-level', stage: 2, revisions: L, build: (c) => (declared(c, 'logging') ? req(c, 'logging/setLevel', { level: 'debug' }) : null) },
-  { id: 'set-level-bad', stage: 2, revisions: L, build: (c) => (declared(c, 'logging') ? req(c, 'logging/setLevel', { level: BAD_LOG_LEVEL }) : null) },
+  {
+    id: 'set-level',
+    stage: 2,
+    revisions: L,
+    build: (c) => (declared(c, 'logging') ? req(c, 'logging/setLevel', { level: 'debug' }) : null),
+  },
+  {
+    id: 'set-level-bad',
+    stage: 2,
+    revisions: L,
+    build: (c) => (declared(c, 'logging') ? req(c, 'logging/setLevel', { level: BAD_LOG_LEVEL }) : null),
+  },
   // logging, modern: the per-request level (a tools/call that asks for messages, a discover with a bad level and its twin)
-  { id: 'log-call', stage: 3, revisions: M, build: (c) => {
-    const t = declared(c, 'logging') ? pickTool(listOf(c, 'tools-list', 'tools')) : null;
-    return t ? req(c, 'tools/call', { name: t.name, arguments: t.args }, { meta: { [K_LOG_LEVEL]: 'debug' } }) : null;
-  } },
-  { id: 'log-level-ok', stage: 2, revisions: M, build: (c) => (declared(c, 'logging') ? cheap(c, { meta: { [K_LOG_LEVEL]: 'error' } }) : null) },
-  { id: 'log-level-bad', stage: 2, revisions: M, build: (c) => (declared(c, 'logging') ? cheap(c, { meta: { [K_LOG_LEVEL]: BAD_LOG_LEVEL } }) : null) },
+  {
+    id: 'log-call',
+    stage: 3,
+    revisions: M,
+    build: (c) => {
+      const t = declared(c, 'logging') ? pickTool(listOf(c, 'tools-list', 'tools')) : null;
+      return t ? req(c, 'tools/call', { name: t.name, arguments: t.args }, { meta: { [K_LOG_LEVEL]: 'debug' } }) : null;
+    },
+  },
+  {
+    id: 'log-level-ok',
+    stage: 2,
+    revisions: M,
+    build: (c) => (declared(c, 'logging') ? cheap(c, { meta: { [K_LOG_LEVEL]: 'error' } }) : null),
+  },
+  {
+    id: 'log-level-bad',
+    stage: 2,
+    revisions: M,
+    build: (c) => (declared(c, 'logging') ? cheap(c, { meta: { [K_LOG_LEVEL]: BAD_LOG_LEVEL } }) : null),
+  },
 ];

@@ -16,16 +16,42 @@ export const PRM_WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
 /** One payload per class, and what only a real flaw would answer (none of it matches the payload itself). */
 export const INJECTIONS = {
-  command: { probe: 'inject-command', payload: 'mcpgauge; id; cat /etc/passwd; echo $(id)', evidence: /\buid=\d+\([^)]*\)\s*gid=\d+|root:[x*]?:0:0:/ },
-  sql: { probe: 'inject-sql', payload: "mcpgauge' OR '1'='1' -- ", evidence: /SQLITE_ERROR|sqlite3?\.\w*Error|SQL syntax.*MySQL|You have an error in your SQL syntax|syntax error at or near|unterminated quoted string|ORA-\d{5}|Unclosed quotation mark|SQLSTATE\[|PG::SyntaxError/i },
-  traversal: { probe: 'inject-traversal', payload: '../../../../../../../../../../etc/passwd', evidence: /root:[x*]?:0:0:|\[boot loader\]|; for 16-bit app support/i },
-  ssrf: { probe: 'inject-ssrf', payload: 'http://169.254.169.254/latest/meta-data/', evidence: /\bami-id\b|\binstance-id\b|security-credentials|computeMetadata|AccessKeyId/ },
+  command: {
+    probe: 'inject-command',
+    payload: 'mcpgauge; id; cat /etc/passwd; echo $(id)',
+    evidence: /\buid=\d+\([^)]*\)\s*gid=\d+|root:[x*]?:0:0:/,
+  },
+  sql: {
+    probe: 'inject-sql',
+    payload: "mcpgauge' OR '1'='1' -- ",
+    evidence:
+      /SQLITE_ERROR|sqlite3?\.\w*Error|SQL syntax.*MySQL|You have an error in your SQL syntax|syntax error at or near|unterminated quoted string|ORA-\d{5}|Unclosed quotation mark|SQLSTATE\[|PG::SyntaxError/i,
+  },
+  traversal: {
+    probe: 'inject-traversal',
+    payload: '../../../../../../../../../../etc/passwd',
+    evidence: /root:[x*]?:0:0:|\[boot loader\]|; for 16-bit app support/i,
+  },
+  ssrf: {
+    probe: 'inject-ssrf',
+    payload: 'http://169.254.169.254/latest/meta-data/',
+    evidence: /\bami-id\b|\binstance-id\b|security-credentials|computeMetadata|AccessKeyId/,
+  },
 } as const;
 export type InjectionKind = keyof typeof INJECTIONS;
 
-type Schema = { type?: unknown; enum?: unknown; const?: unknown; pattern?: unknown; format?: unknown; minimum?: unknown; default?: unknown };
+type Schema = {
+  type?: unknown;
+  enum?: unknown;
+  const?: unknown;
+  pattern?: unknown;
+  format?: unknown;
+  minimum?: unknown;
+  default?: unknown;
+};
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const typeOf = (s: Schema): string | undefined => (typeof s.type === 'string' ? s.type : Array.isArray(s.type) ? (s.type.find((t) => t !== 'null') as string | undefined) : undefined);
+const typeOf = (s: Schema): string | undefined =>
+  typeof s.type === 'string' ? s.type : Array.isArray(s.type) ? (s.type.find((t) => t !== 'null') as string | undefined) : undefined;
 const URL_NAME = /url|uri|endpoint|href|link|webhook|callback/i;
 const PATH_NAME = /path|file|dir|folder/i;
 
@@ -86,7 +112,12 @@ export function pickInjectionTarget(tools: Obj[], want: 'any' | 'url' | 'path'):
       }
       if (!ok) continue;
       const fit = want === 'path' ? (PATH_NAME.test(arg) ? 0 : 1) : 0;
-      cands.push({ tool: t.name, arg, base, rank: fit * 1e6 + (s.format !== undefined && want !== 'url' ? 1e5 : 0) + required.length * 1e3 + ti });
+      cands.push({
+        tool: t.name,
+        arg,
+        base,
+        rank: fit * 1e6 + (s.format !== undefined && want !== 'url' ? 1e5 : 0) + required.length * 1e3 + ti,
+      });
     }
   });
   cands.sort((a, b) => a.rank - b.rank);
@@ -98,7 +129,8 @@ export function pickInjectionTarget(tools: Obj[], want: 'any' | 'url' | 'path'):
 export function bearerChallenge(h: string | undefined): Record<string, string> | null {
   if (!h || !/^\s*bearer\b/i.test(h)) return null;
   const out: Record<string, string> = {};
-  for (const m of h.replace(/^\s*bearer\s*/i, '').matchAll(/([\w-]+)\s*=\s*(?:"([^"]*)"|([^\s,]+))/g)) out[m[1].toLowerCase()] = m[2] ?? m[3];
+  for (const m of h.replace(/^\s*bearer\s*/i, '').matchAll(/([\w-]+)\s*=\s*(?:"([^"]*)"|([^\s,]+))/g))
+    out[m[1].toLowerCase()] = m[2] ?? m[3];
   return out;
 }
 

@@ -15,7 +15,16 @@
 import { initializeParams, type Obj } from '../request-builder.ts';
 import { LEGACY } from '../../types.ts';
 import { HTTP, L, M, cheap, listOf, pickTool, req, type Probe, type ProbeCtx, type ProbeOut } from './kit.ts';
-import { BURST_SIZE, GARBAGE_TOKEN, INJECTIONS, PRM_WELL_KNOWN, bearerChallenge, pickInjectionTarget, prmOf, type InjectionKind } from './security-kit.ts';
+import {
+  BURST_SIZE,
+  GARBAGE_TOKEN,
+  INJECTIONS,
+  PRM_WELL_KNOWN,
+  bearerChallenge,
+  pickInjectionTarget,
+  prmOf,
+  type InjectionKind,
+} from './security-kit.ts';
 
 /** the oversized tool argument (invasive) */
 export const OVERSIZED_BYTES = 1024 * 1024;
@@ -60,7 +69,9 @@ function userToken(c: ProbeCtx): string | null {
 function metadataGet(c: ProbeCtx, url: string): ProbeOut {
   const same = c.url !== undefined && new URL(url).origin === new URL(c.url).origin;
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (same) for (const [k, v] of Object.entries(c.env.userHeaders)) if (k.toLowerCase() !== 'authorization' && !CREDENTIAL_HEADER.test(k)) headers[k] = v;
+  if (same)
+    for (const [k, v] of Object.entries(c.env.userHeaders))
+      if (k.toLowerCase() !== 'authorization' && !CREDENTIAL_HEADER.test(k)) headers[k] = v;
   return { built: { message: {}, headers }, httpMethod: 'GET', url, expect: 'none', document: true };
 }
 
@@ -98,7 +109,11 @@ const authUsed = (c: ProbeCtx) => userToken(c) !== null || [401, 403].includes(c
 function burstTarget(tools: Obj[]): { tool: string; args: Obj } | null {
   const bare = tools.find((x) => {
     const s = x.inputSchema as { required?: unknown } | undefined;
-    return typeof x.name === 'string' && (x.annotations as Obj | undefined)?.readOnlyHint === true && !(Array.isArray(s?.required) && s.required.length);
+    return (
+      typeof x.name === 'string' &&
+      (x.annotations as Obj | undefined)?.readOnlyHint === true &&
+      !(Array.isArray(s?.required) && s.required.length)
+    );
   });
   if (bare) return { tool: bare.name as string, args: {} };
   const t = pickInjectionTarget(tools, 'any');
@@ -120,75 +135,142 @@ function inject(kind: InjectionKind): Probe {
 
 export const SECURITY_PROBES: readonly Probe[] = [
   // CORS
-  { id: 'cors-preflight', stage: 2, wires: HTTP, build: (c) => ({ ...cheap(c, { headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'POST' } }), httpMethod: 'OPTIONS' }) },
+  {
+    id: 'cors-preflight',
+    stage: 2,
+    wires: HTTP,
+    build: (c) => ({
+      ...cheap(c, { headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'POST' } }),
+      httpMethod: 'OPTIONS',
+    }),
+  },
   // auth
   { id: 'auth-none', stage: 2, wires: HTTP, build: (c) => opening(c, null) },
   { id: 'auth-garbage', stage: 2, wires: HTTP, build: (c) => opening(c, `Bearer ${GARBAGE_TOKEN}`) },
-  { id: 'auth-query', stage: 2, wires: HTTP, build: (c) => {
-    const tok = userToken(c);
-    if (!tok || !c.url) return null;
-    const u = new URL(c.url);
-    u.searchParams.set('access_token', tok);
-    return { ...opening(c, null), url: u.href };
-  } },
-  { id: 'auth-none-list', stage: 2, revisions: M, wires: HTTP, build: (c) => (userToken(c) ? req(c, 'tools/list', {}, { headers: withoutCredentials(c) }) : null) },
-  { id: 'session-no-auth', stage: 2, revisions: L, wires: HTTP, build: (c) => (userToken(c) && c.env.sessionId ? cheap(c, { headers: withoutCredentials(c) }) : null) },
-  { id: 'prm', stage: 3, wires: HTTP, build: (c) => {
-    if (!c.url || !authUsed(c)) return null;
-    const u = new URL(c.url);
-    return metadataGet(c, challengeUrl(c) ?? `${u.origin}${PRM_WELL_KNOWN}${u.pathname === '/' ? '' : u.pathname}`);
-  } },
-  { id: 'prm-root', stage: 4, wires: HTTP, build: (c) => {
-    if (!c.url || challengeUrl(c) || !c.ex('prm') || prmOf(c.ex('prm'))) return null;
-    const u = new URL(c.url);
-    return u.pathname === '/' ? null : metadataGet(c, `${u.origin}${PRM_WELL_KNOWN}`);
-  } },
-  // TLS: is the https endpoint also served in clear on the same port?
-  { id: 'tls-plain', stage: 2, wires: HTTP, build: (c) => {
-    const url = c.url ? plainTwinUrl(c.url) : null;
-    return url ? { ...credentialFree(c), url } : null;
-  } },
-  // sessions (legacy HTTP): more ids from fresh initialize requests
-  ...(['session-init-2', 'session-init-3'] as const).map((id): Probe => ({
-    id,
+  {
+    id: 'auth-query',
+    stage: 2,
+    wires: HTTP,
+    build: (c) => {
+      const tok = userToken(c);
+      if (!tok || !c.url) return null;
+      const u = new URL(c.url);
+      u.searchParams.set('access_token', tok);
+      return { ...opening(c, null), url: u.href };
+    },
+  },
+  {
+    id: 'auth-none-list',
+    stage: 2,
+    revisions: M,
+    wires: HTTP,
+    build: (c) => (userToken(c) ? req(c, 'tools/list', {}, { headers: withoutCredentials(c) }) : null),
+  },
+  {
+    id: 'session-no-auth',
     stage: 2,
     revisions: L,
     wires: HTTP,
-    build: (c) => (c.env.sessionId ? req(c, 'initialize', initializeParams(c.rev), { headers: { 'Mcp-Session-Id': null, 'MCP-Protocol-Version': null } }) : null),
-  })),
+    build: (c) => (userToken(c) && c.env.sessionId ? cheap(c, { headers: withoutCredentials(c) }) : null),
+  },
+  {
+    id: 'prm',
+    stage: 3,
+    wires: HTTP,
+    build: (c) => {
+      if (!c.url || !authUsed(c)) return null;
+      const u = new URL(c.url);
+      return metadataGet(c, challengeUrl(c) ?? `${u.origin}${PRM_WELL_KNOWN}${u.pathname === '/' ? '' : u.pathname}`);
+    },
+  },
+  {
+    id: 'prm-root',
+    stage: 4,
+    wires: HTTP,
+    build: (c) => {
+      if (!c.url || challengeUrl(c) || !c.ex('prm') || prmOf(c.ex('prm'))) return null;
+      const u = new URL(c.url);
+      return u.pathname === '/' ? null : metadataGet(c, `${u.origin}${PRM_WELL_KNOWN}`);
+    },
+  },
+  // TLS: is the https endpoint also served in clear on the same port?
+  {
+    id: 'tls-plain',
+    stage: 2,
+    wires: HTTP,
+    build: (c) => {
+      const url = c.url ? plainTwinUrl(c.url) : null;
+      return url ? { ...credentialFree(c), url } : null;
+    },
+  },
+  // sessions (legacy HTTP): more ids from fresh initialize requests
+  ...(['session-init-2', 'session-init-3'] as const).map(
+    (id): Probe => ({
+      id,
+      stage: 2,
+      revisions: L,
+      wires: HTTP,
+      build: (c) =>
+        c.env.sessionId
+          ? req(c, 'initialize', initializeParams(c.rev), { headers: { 'Mcp-Session-Id': null, 'MCP-Protocol-Version': null } })
+          : null,
+    }),
+  ),
   // tool inputs (invasive)
-  { id: 'inject-twin', stage: PAYLOAD_STAGE, invasive: true, build: (c) => {
-    const t = pickInjectionTarget(listOf(c, 'tools-list', 'tools'), 'any');
-    return t ? req(c, 'tools/call', { name: t.tool, arguments: { ...t.base, [t.arg]: 'mcpgauge' } }) : null;
-  } },
+  {
+    id: 'inject-twin',
+    stage: PAYLOAD_STAGE,
+    invasive: true,
+    build: (c) => {
+      const t = pickInjectionTarget(listOf(c, 'tools-list', 'tools'), 'any');
+      return t ? req(c, 'tools/call', { name: t.tool, arguments: { ...t.base, [t.arg]: 'mcpgauge' } }) : null;
+    },
+  },
   inject('command'),
   inject('sql'),
   inject('traversal'),
   inject('ssrf'),
-  { id: 'extra-params', stage: PAYLOAD_STAGE, invasive: true, build: (c) => {
-    const t = pickInjectionTarget(listOf(c, 'tools-list', 'tools'), 'any');
-    if (!t) return null;
-    const args: Obj = { ...t.base, [t.arg]: 'mcpgauge', mcpgauge_undeclared: 'x' };
-    // an own "__proto__" key (what JSON.parse makes of it), not the prototype
-    Object.defineProperty(args, '__proto__', { value: { mcpgauge_polluted: true }, enumerable: true, writable: true, configurable: true });
-    return req(c, 'tools/call', { name: t.tool, arguments: args });
-  } },
+  {
+    id: 'extra-params',
+    stage: PAYLOAD_STAGE,
+    invasive: true,
+    build: (c) => {
+      const t = pickInjectionTarget(listOf(c, 'tools-list', 'tools'), 'any');
+      if (!t) return null;
+      const args: Obj = { ...t.base, [t.arg]: 'mcpgauge', mcpgauge_undeclared: 'x' };
+      // an own "__proto__" key (what JSON.parse makes of it), not the prototype
+      Object.defineProperty(args, '__proto__', {
+        value: { mcpgauge_polluted: true },
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      return req(c, 'tools/call', { name: t.tool, arguments: args });
+    },
+  },
   { id: 'inject-alive', stage: PAYLOAD_ALIVE_STAGE, invasive: true, build: (c) => (c.ex('inject-twin') ? cheap(c) : null) },
   // a burst of calls after the liveness probe (invasive): to a read-only tool only (see burstTarget)
-  ...Array.from({ length: BURST_SIZE }, (_, i): Probe => ({
-    id: `burst-${i}`,
-    stage: BURST_STAGE,
-    invasive: true,
-    wires: HTTP,
-    build: (c) => {
-      const t = burstTarget(listOf(c, 'tools-list', 'tools'));
-      return t ? req(c, 'tools/call', { name: t.tool, arguments: t.args }) : null;
-    },
-  })),
+  ...Array.from(
+    { length: BURST_SIZE },
+    (_, i): Probe => ({
+      id: `burst-${i}`,
+      stage: BURST_STAGE,
+      invasive: true,
+      wires: HTTP,
+      build: (c) => {
+        const t = burstTarget(listOf(c, 'tools-list', 'tools'));
+        return t ? req(c, 'tools/call', { name: t.tool, arguments: t.args }) : null;
+      },
+    }),
+  ),
   // the 1 MB argument (invasive), then liveness after everything
-  { id: 'oversized-input', stage: 5, build: (c) => {
-    const t = pickTool(listOf(c, 'tools-list', 'tools'));
-    return t ? req(c, 'tools/call', { name: t.name, arguments: { ...t.args, mcpgauge_pad: 'x'.repeat(OVERSIZED_BYTES) } }) : null;
-  } },
+  {
+    id: 'oversized-input',
+    stage: 5,
+    build: (c) => {
+      const t = pickTool(listOf(c, 'tools-list', 'tools'));
+      return t ? req(c, 'tools/call', { name: t.name, arguments: { ...t.args, mcpgauge_pad: 'x'.repeat(OVERSIZED_BYTES) } }) : null;
+    },
+  },
   { id: 'alive', stage: 6, build: (c) => cheap(c) },
 ];

@@ -44,41 +44,117 @@ export const TRANSPORT_PROBES: readonly Probe[] = [
       return { built: a, raw: JSON.stringify([a.message, b.message]), expect: 'idless' };
     },
   },
-  { id: 'notification', stage: 2, build: (c) => ({ built: build(c.env, null, 'notifications/cancelled', { requestId: 'mcpgauge-never-sent', reason: 'probe' }), expect: c.wire === 'http' ? 'reply' : 'none' }) },
-  { id: 'get', stage: 2, wires: HTTP, build: (c) => ({ built: { message: {}, headers: { ...cheap(c).built!.headers, Accept: 'text/event-stream' } }, httpMethod: 'GET', headersOnly: true }) },
+  {
+    id: 'notification',
+    stage: 2,
+    build: (c) => ({
+      built: build(c.env, null, 'notifications/cancelled', { requestId: 'mcpgauge-never-sent', reason: 'probe' }),
+      expect: c.wire === 'http' ? 'reply' : 'none',
+    }),
+  },
+  {
+    id: 'get',
+    stage: 2,
+    wires: HTTP,
+    build: (c) => ({
+      built: { message: {}, headers: { ...cheap(c).built!.headers, Accept: 'text/event-stream' } },
+      httpMethod: 'GET',
+      headersOnly: true,
+    }),
+  },
   { id: 'delete', stage: 2, revisions: M, wires: HTTP, build: (c) => ({ ...cheap(c), httpMethod: 'DELETE' }) },
   { id: 'content-type-text', stage: 2, wires: HTTP, build: (c) => cheap(c, { headers: { 'Content-Type': 'text/plain' } }) },
   { id: 'origin-evil', stage: 2, wires: HTTP, build: (c) => cheap(c, { headers: { Origin: EVIL_ORIGIN } }) },
-  { id: 'session-fabricated', stage: 2, revisions: M, wires: HTTP, build: (c) => cheap(c, { headers: { 'Mcp-Session-Id': 'mcpgauge-fabricated-session' } }) },
+  {
+    id: 'session-fabricated',
+    stage: 2,
+    revisions: M,
+    wires: HTTP,
+    build: (c) => cheap(c, { headers: { 'Mcp-Session-Id': 'mcpgauge-fabricated-session' } }),
+  },
   { id: 'header-no-version', stage: 2, revisions: M, wires: HTTP, build: (c) => cheap(c, { headers: { 'MCP-Protocol-Version': null } }) },
-  { id: 'header-version-mismatch', stage: 2, revisions: M, wires: HTTP, build: (c) => cheap(c, { headers: { 'MCP-Protocol-Version': '1999-01-01' } }) },
+  {
+    id: 'header-version-mismatch',
+    stage: 2,
+    revisions: M,
+    wires: HTTP,
+    build: (c) => cheap(c, { headers: { 'MCP-Protocol-Version': '1999-01-01' } }),
+  },
   { id: 'header-no-method', stage: 2, revisions: M, wires: HTTP, build: (c) => cheap(c, { headers: { 'Mcp-Method': null } }) },
-  { id: 'header-method-mismatch', stage: 2, revisions: M, wires: HTTP, build: (c) => cheap(c, { headers: { 'Mcp-Method': 'tools/list' } }) },
-  { id: 'header-lowercase', stage: 2, revisions: M, wires: HTTP, build: (c) => {
-    const b = cheap(c).built!;
-    return { built: { message: b.message, headers: Object.fromEntries(Object.entries(b.headers).map(([k, v]) => [k.toLowerCase(), v])) } };
-  } },
-  { id: 'header-name-mismatch', stage: 3, revisions: M, wires: HTTP, build: (c) => {
-    const t = pickTool(listOf(c, 'tools-list', 'tools'));
-    return t ? req(c, 'tools/call', { name: t.name, arguments: t.args }, { headers: { 'Mcp-Name': `${t.name}-other` } }) : null;
-  } },
+  {
+    id: 'header-method-mismatch',
+    stage: 2,
+    revisions: M,
+    wires: HTTP,
+    build: (c) => cheap(c, { headers: { 'Mcp-Method': 'tools/list' } }),
+  },
+  {
+    id: 'header-lowercase',
+    stage: 2,
+    revisions: M,
+    wires: HTTP,
+    build: (c) => {
+      const b = cheap(c).built!;
+      return {
+        built: { message: b.message, headers: Object.fromEntries(Object.entries(b.headers).map(([k, v]) => [k.toLowerCase(), v])) },
+      };
+    },
+  },
+  {
+    id: 'header-name-mismatch',
+    stage: 3,
+    revisions: M,
+    wires: HTTP,
+    build: (c) => {
+      const t = pickTool(listOf(c, 'tools-list', 'tools'));
+      return t ? req(c, 'tools/call', { name: t.name, arguments: t.args }, { headers: { 'Mcp-Name': `${t.name}-other` } }) : null;
+    },
+  },
   { id: 'partial-line', stage: 4, wires: STDIO, build: (c) => ({ ...cheap(c), split: true }) },
   { id: 'giant-line', stage: 4, wires: STDIO, build: (c) => cheap(c, { meta: { 'com.example.mcpgauge/pad': 'x'.repeat(GIANT_BYTES) } }) },
   // the payload goes out in an echo tool's argument, or else as an unknown tool's name (most
   // servers quote the name in the error message); no tool with side effects is ever called
-  { id: 'unicode-echo', stage: 3, build: (c) => {
-    const echo = pickEcho(listOf(c, 'tools-list', 'tools'));
-    return echo
-      ? req(c, 'tools/call', { name: echo.name, arguments: { [echo.arg]: UNICODE_PAYLOAD } })
-      : req(c, 'tools/call', { name: `${UNKNOWN_TOOL}_${UNICODE_PAYLOAD}`, arguments: {} });
-  } },
-  { id: 'version-header-bogus', stage: 2, revisions: L, wires: HTTP, build: (c) => cheap(c, { headers: { 'MCP-Protocol-Version': BOGUS_VERSION } }) },
-  { id: 'session-missing', stage: 2, revisions: L, wires: HTTP, build: withSession((c) => cheap(c, { headers: { 'Mcp-Session-Id': null } })) },
-  { id: 'session-unknown', stage: 2, revisions: L, wires: HTTP, build: withSession((c) => cheap(c, { headers: { 'Mcp-Session-Id': FABRICATED_SESSION } })) },
+  {
+    id: 'unicode-echo',
+    stage: 3,
+    build: (c) => {
+      const echo = pickEcho(listOf(c, 'tools-list', 'tools'));
+      return echo
+        ? req(c, 'tools/call', { name: echo.name, arguments: { [echo.arg]: UNICODE_PAYLOAD } })
+        : req(c, 'tools/call', { name: `${UNKNOWN_TOOL}_${UNICODE_PAYLOAD}`, arguments: {} });
+    },
+  },
+  {
+    id: 'version-header-bogus',
+    stage: 2,
+    revisions: L,
+    wires: HTTP,
+    build: (c) => cheap(c, { headers: { 'MCP-Protocol-Version': BOGUS_VERSION } }),
+  },
+  {
+    id: 'session-missing',
+    stage: 2,
+    revisions: L,
+    wires: HTTP,
+    build: withSession((c) => cheap(c, { headers: { 'Mcp-Session-Id': null } })),
+  },
+  {
+    id: 'session-unknown',
+    stage: 2,
+    revisions: L,
+    wires: HTTP,
+    build: withSession((c) => cheap(c, { headers: { 'Mcp-Session-Id': FABRICATED_SESSION } })),
+  },
   // after every other probe (the liveness one included): end the session, then use it once more
   { id: 'session-delete', stage: 7, revisions: L, wires: HTTP, build: withSession((c) => ({ ...cheap(c), httpMethod: 'DELETE' })) },
-  { id: 'session-after-delete', stage: 8, revisions: L, wires: HTTP, build: withSession((c) => {
-    const st = c.ex('session-delete')?.response?.status;
-    return st !== undefined && st >= 200 && st < 300 ? cheap(c) : null;
-  }) },
+  {
+    id: 'session-after-delete',
+    stage: 8,
+    revisions: L,
+    wires: HTTP,
+    build: withSession((c) => {
+      const st = c.ex('session-delete')?.response?.status;
+      return st !== undefined && st >= 200 && st < 300 ? cheap(c) : null;
+    }),
+  },
 ];
