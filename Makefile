@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 NODE ?= node
 
-.PHONY: all deps build bench-discovery gate test test-quick freeze fetch bench-perf fixture-image typecheck clean sample-report screenshot
+.PHONY: all deps build bench-discovery gate lint test test-quick freeze fetch bench-perf fixture-image typecheck clean sample-report screenshot
 
 all: bench-discovery
 
@@ -42,8 +42,12 @@ endif
 gate:
 	@exit 0
 
-## The test suite (node:test via tsx)
-test: deps build
+## Lint and format check (Biome, biome.json); the first thing make test runs
+lint: deps
+	./node_modules/.bin/biome ci --reporter=summary .
+
+## The test suite (node:test via tsx), after the lint
+test: deps build lint
 	$(NODE) scripts/test.mjs $(ARGS)
 
 ## The unit layer only (scripts/lib/test-layers.mjs UNIT: no process, server, socket or browser; 40-50 s), for the inner loop
