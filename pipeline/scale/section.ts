@@ -5,7 +5,7 @@
  */
 import { colorsBy } from '../report/palette.ts';
 import type { Block, ChartRef, ReportSection } from '../report/details.ts';
-import type { Report, ScalePoint } from '../report/types.ts';
+import type { Report, ScalePoint, ScaleReport } from '../report/types.ts';
 import { FITTED_FIGURES } from './fit.ts';
 import { primaryTokenizer } from '../report/sections/common.ts';
 import { systemOrder } from '../report/sections/systems.ts';
@@ -97,21 +97,7 @@ export const scaleSection: ReportSection<Report> = {
     };
     const failed = s.points.filter((p) => !p.ok);
     const blocks: Block[] = [
-      {
-        kind: 'kv',
-        items: [
-          {
-            label: 'Catalog',
-            value: `${s.catalog.corpus_id} (${s.catalog.source}), seed ${s.catalog.seed}, sizes ${s.catalog.sizes.join(', ')}, tools/list pages of ${s.catalog.page_size}`,
-          },
-          {
-            label: 'Queries',
-            value: `${s.queries.ids.length} golden queries (${s.queries.source}), limit ${s.queries.limit}, detail ${s.queries.detail}, ${s.queries.runs} run(s) after ${s.queries.warmup} warm-up`,
-          },
-          { label: 'Systems', value: s.systems.map((x) => `${x.name} (${x.spec})`).join(', ') },
-          { label: 'Point deadline', value: `${s.point_timeout_ms} ms` },
-        ],
-      },
+      catalogBlock(s),
       ...(failed.length
         ? [
             {
@@ -124,76 +110,110 @@ export const scaleSection: ReportSection<Report> = {
         : []),
       { kind: 'charts', charts: [chart] },
       { kind: 'heading', text: 'Growth exponents (log-log slope against upstream tools)', provenance: r.provenance['scale.fits'] },
-      {
-        kind: 'table',
-        id: 'scale-fits',
-        columns: [
-          { key: 'system', label: 'System', type: 'key' },
-          { key: 'figure', label: 'Figure', type: 'ident' },
-          { key: 'tokenizer', label: 'Tokenizer', type: 'ident' },
-          { key: 'exponent', label: 'Exponent', type: 'num', digits: 3 },
-          { key: 'r2', label: 'R²', type: 'num', digits: 3 },
-          { key: 'n', label: 'Points', type: 'int' },
-          { key: 'provenance', label: 'Provenance', type: 'ident' },
-        ],
-        rows: s.fits.map((f) => ({ ...f, tokenizer: f.tokenizer ?? '—' })),
-      },
+      fitsTable(s),
       { kind: 'heading', text: `Measured points (${tk})`, provenance: r.provenance['scale.points'] },
-      {
-        kind: 'table',
-        id: 'scale-points',
-        columns: [
-          { key: 'system', label: 'System', type: 'key' },
-          { key: 'catalog_size', label: 'N', type: 'int' },
-          { key: 'upstream_tools', label: 'Upstream tools', type: 'int' },
-          { key: 'status', label: 'Status', type: 'text' },
-          { key: 'listed_tools', label: 'Listed', type: 'int' },
-          { key: 'menu_tokens', label: 'Menu tokens', type: 'int' },
-          { key: 'full_menu_tokens', label: 'Full menu', type: 'int' },
-          { key: 'response_p50', label: 'Resp. p50', type: 'num', digits: 0 },
-          { key: 'response_p95', label: 'Resp. p95', type: 'num', digits: 0 },
-          { key: 'ready_ms', label: 'Ready ms', type: 'num', digits: 0 },
-          { key: 'latency_p50_ms', label: 'p50 ms', type: 'num', digits: 2 },
-          { key: 'latency_p99_ms', label: 'p99 ms', type: 'num', digits: 2 },
-          { key: 'latency_n', label: 'n', type: 'int' },
-          { key: 'rss_mb', label: 'RSS MB', type: 'num', digits: 1 },
-          { key: 'rss_peak_mb', label: 'Peak MB', type: 'num', digits: 1 },
-          { key: 'break_even', label: 'Break-even', type: 'num', digits: 1 },
-          { key: 'errors', label: 'Errors', type: 'int' },
-          { key: 'wall_s', label: 'Wall s', type: 'num', digits: 1 },
-        ],
-        rows: s.points.map((p) => pointRow(p, tk)),
-        rowClasses: s.points.map((p) => (p.ok ? '' : 'err')),
-      },
+      pointsTable(s, tk),
       { kind: 'heading', text: 'Where break-even lands for each N', provenance: r.provenance['scale.break_even'] },
       {
         kind: 'paragraph',
         text: "break-even calls = (full menu − the system's menu) / its mean discovery response, per catalog size: below that many discovery calls per session the proxy costs fewer tokens than the full menu.",
       },
-      {
-        kind: 'table',
-        id: 'scale-break-even',
-        columns: [
-          { key: 'catalog_size', label: 'N', type: 'int' },
-          { key: 'system', label: 'System', type: 'key' },
-          { key: 'full_menu_tokens', label: 'Full menu', type: 'int' },
-          { key: 'menu_tokens', label: 'Menu', type: 'int' },
-          { key: 'mean', label: 'Mean response', type: 'num', digits: 1 },
-          { key: 'break_even', label: 'Break-even calls', type: 'num', digits: 1 },
-        ],
-        rows: s.points
-          .filter((p) => p.ok && p.break_even_calls)
-          .map((p) => ({
-            catalog_size: p.catalog_size,
-            system: p.system,
-            full_menu_tokens: p.full_menu_tokens?.[tk],
-            menu_tokens: p.menu_tokens?.[tk],
-            mean: p.response_tokens?.[tk]?.mean,
-            break_even: p.break_even_calls?.[tk],
-          })),
-      },
+      breakEvenTable(s, tk),
       { kind: 'list', items: s.notes },
     ];
     return { blocks };
   },
 };
+
+/** what was swept: catalog, query set, systems and the point deadline */
+function catalogBlock(s: ScaleReport): Block {
+  return {
+    kind: 'kv',
+    items: [
+      {
+        label: 'Catalog',
+        value: `${s.catalog.corpus_id} (${s.catalog.source}), seed ${s.catalog.seed}, sizes ${s.catalog.sizes.join(', ')}, tools/list pages of ${s.catalog.page_size}`,
+      },
+      {
+        label: 'Queries',
+        value: `${s.queries.ids.length} golden queries (${s.queries.source}), limit ${s.queries.limit}, detail ${s.queries.detail}, ${s.queries.runs} run(s) after ${s.queries.warmup} warm-up`,
+      },
+      { label: 'Systems', value: s.systems.map((x) => `${x.name} (${x.spec})`).join(', ') },
+      { label: 'Point deadline', value: `${s.point_timeout_ms} ms` },
+    ],
+  };
+}
+
+/** the fitted growth exponents, one row per (system, figure, tokenizer) */
+function fitsTable(s: ScaleReport): Block {
+  return {
+    kind: 'table',
+    id: 'scale-fits',
+    columns: [
+      { key: 'system', label: 'System', type: 'key' },
+      { key: 'figure', label: 'Figure', type: 'ident' },
+      { key: 'tokenizer', label: 'Tokenizer', type: 'ident' },
+      { key: 'exponent', label: 'Exponent', type: 'num', digits: 3 },
+      { key: 'r2', label: 'R²', type: 'num', digits: 3 },
+      { key: 'n', label: 'Points', type: 'int' },
+      { key: 'provenance', label: 'Provenance', type: 'ident' },
+    ],
+    rows: s.fits.map((f) => ({ ...f, tokenizer: f.tokenizer ?? '—' })),
+  };
+}
+
+/** every measured point in the primary tokenizer, failed ones marked */
+function pointsTable(s: ScaleReport, tk: string): Block {
+  return {
+    kind: 'table',
+    id: 'scale-points',
+    columns: [
+      { key: 'system', label: 'System', type: 'key' },
+      { key: 'catalog_size', label: 'N', type: 'int' },
+      { key: 'upstream_tools', label: 'Upstream tools', type: 'int' },
+      { key: 'status', label: 'Status', type: 'text' },
+      { key: 'listed_tools', label: 'Listed', type: 'int' },
+      { key: 'menu_tokens', label: 'Menu tokens', type: 'int' },
+      { key: 'full_menu_tokens', label: 'Full menu', type: 'int' },
+      { key: 'response_p50', label: 'Resp. p50', type: 'num', digits: 0 },
+      { key: 'response_p95', label: 'Resp. p95', type: 'num', digits: 0 },
+      { key: 'ready_ms', label: 'Ready ms', type: 'num', digits: 0 },
+      { key: 'latency_p50_ms', label: 'p50 ms', type: 'num', digits: 2 },
+      { key: 'latency_p99_ms', label: 'p99 ms', type: 'num', digits: 2 },
+      { key: 'latency_n', label: 'n', type: 'int' },
+      { key: 'rss_mb', label: 'RSS MB', type: 'num', digits: 1 },
+      { key: 'rss_peak_mb', label: 'Peak MB', type: 'num', digits: 1 },
+      { key: 'break_even', label: 'Break-even', type: 'num', digits: 1 },
+      { key: 'errors', label: 'Errors', type: 'int' },
+      { key: 'wall_s', label: 'Wall s', type: 'num', digits: 1 },
+    ],
+    rows: s.points.map((p) => pointRow(p, tk)),
+    rowClasses: s.points.map((p) => (p.ok ? '' : 'err')),
+  };
+}
+
+/** where break-even lands for each N (ok points with a break-even only) */
+function breakEvenTable(s: ScaleReport, tk: string): Block {
+  return {
+    kind: 'table',
+    id: 'scale-break-even',
+    columns: [
+      { key: 'catalog_size', label: 'N', type: 'int' },
+      { key: 'system', label: 'System', type: 'key' },
+      { key: 'full_menu_tokens', label: 'Full menu', type: 'int' },
+      { key: 'menu_tokens', label: 'Menu', type: 'int' },
+      { key: 'mean', label: 'Mean response', type: 'num', digits: 1 },
+      { key: 'break_even', label: 'Break-even calls', type: 'num', digits: 1 },
+    ],
+    rows: s.points
+      .filter((p) => p.ok && p.break_even_calls)
+      .map((p) => ({
+        catalog_size: p.catalog_size,
+        system: p.system,
+        full_menu_tokens: p.full_menu_tokens?.[tk],
+        menu_tokens: p.menu_tokens?.[tk],
+        mean: p.response_tokens?.[tk]?.mean,
+        break_even: p.break_even_calls?.[tk],
+      })),
+  };
+}

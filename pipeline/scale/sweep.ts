@@ -136,11 +136,7 @@ export async function runScale(o: ScaleOptions): Promise<ScaleReport> {
   const golden = await loadGolden(goldenFile, await loadCorpus(o.corpusFile ?? DEFAULT_CORPUS));
   const queries: GoldenQuery[] = golden.queries.slice(0, o.queryCount ?? SCALE_DEFAULTS.queryCount);
   if (queries.length === 0) throw new UserError(`${goldenFile}: no queries for the scale sweep`);
-  for (const s of o.systems) {
-    const fixed = systemKind(s.kind).fixedUpstreams;
-    if (fixed)
-      log(`scale: system ${s.name} is ${fixed.what}; it cannot be put in front of each catalog, its points are recorded as failed`);
-  }
+  warnFixedUpstreams(o.systems, log);
 
   const points: ScalePoint[] = [];
   const descriptions = new Map<string, string>();
@@ -165,23 +161,7 @@ export async function runScale(o: ScaleOptions): Promise<ScaleReport> {
       const fullTokens = listingTokens(full, tks);
       // rotate the start order per size so no system always boots first
       const order = o.systems.map((_, i) => o.systems[(i + ni) % o.systems.length]);
-      const lives: Live[] = order.map((spec) => ({
-        spec,
-        point: {
-          system: spec.name,
-          catalog_size: n,
-          upstream_tools: full.length,
-          ok: true,
-          wall_ms: 0,
-          full_menu_tokens: fullTokens,
-          errors: 0,
-        },
-        t0: 0,
-        deadlineAt: 0,
-        texts: new Map(),
-        timed: [],
-        done: 0,
-      }));
+      const lives: Live[] = order.map((spec) => newLive(spec, n, full.length, fullTokens));
       // start each system alone (time to ready without competition)
       for (const l of lives)
         await startLive(l, {
@@ -201,31 +181,18 @@ export async function runScale(o: ScaleOptions): Promise<ScaleReport> {
       for (const l of lives) {
         await closeLive(l, tks, runs, queries.length);
         points.push(l.point);
-        const p = l.point;
-        log(
-          `scale N=${n} ${p.system}: ${p.ok ? 'ok' : `FAILED (${p.error})`}; menu ${p.menu_tokens?.[tks[0].name] ?? '—'} tokens, ready ${p.ready_ms !== undefined ? Math.round(p.ready_ms) : '—'} ms, latency p50 ${p.latency?.p50_ms ?? '—'} ms, rss ${p.rss_mb ?? '—'} MB, wall ${(p.wall_ms / 1000).toFixed(1)} s`,
-        );
+        logPoint(log, n, l.point, tks);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
   const names = o.systems.map((s) => s.name);
-  const notes = [
-    `catalog: the fixture's --catalog N --catalog-from ${source.id} (seeded sample of real definitions, nested, renamed past ${source.tools.length} tools) plus its ${points[0] ? points[0].upstream_tools - points[0].catalog_size : 6} built-in tools; tools/list paged by ${pageSize}`,
-    `growth exponents: least-squares slope of log(figure) on log(upstream tools) per system (computed); 1 = linear, 0 = flat`,
-    `direct: no proxy and no discovery call; its latency is a full tools/list of every upstream (all pages) at every ${DIRECT_EVERY}th query slot, and it has no response tokens or break-even`,
-    `ready: ${[...new Set(points.map((p) => p.ready_rule).filter(Boolean))].join('; ')}`,
-  ];
+  const notes = scaleNotes(source, points, pageSize);
   return {
     catalog: { source: o.catalogFrom, corpus_id: source.id, seed: 42, page_size: pageSize, sizes: o.sizes },
     queries: { source: goldenFile, ids: queries.map((q) => q.id), limit, detail, runs, warmup },
-    systems: o.systems.map((s) => {
-      const row: ScaleReport['systems'][number] = { name: s.name, kind: s.kind, spec: s.spec };
-      const d = descriptions.get(s.name);
-      if (d) row.description = d;
-      return row;
-    }),
+    systems: reportSystems(o.systems, descriptions),
     point_timeout_ms: pointTimeoutMs,
     points,
     fits: fitScale(
@@ -235,6 +202,63 @@ export async function runScale(o: ScaleOptions): Promise<ScaleReport> {
     ),
     notes,
   };
+}
+
+/** Warns about systems with fixed upstreams: they cannot be put in front of a catalog, so their points fail. */
+function warnFixedUpstreams(systems: readonly SystemSpec[], log: (line: string) => void): void {
+  for (const s of systems) {
+    const fixed = systemKind(s.kind).fixedUpstreams;
+    if (fixed)
+      log(`scale: system ${s.name} is ${fixed.what}; it cannot be put in front of each catalog, its points are recorded as failed`);
+  }
+}
+
+/** Fresh per-system state for one size: an ok point with the full menu, nothing measured yet. */
+function newLive(spec: SystemSpec, n: number, upstreamTools: number, fullTokens: ScalePoint['full_menu_tokens']): Live {
+  return {
+    spec,
+    point: {
+      system: spec.name,
+      catalog_size: n,
+      upstream_tools: upstreamTools,
+      ok: true,
+      wall_ms: 0,
+      full_menu_tokens: fullTokens,
+      errors: 0,
+    },
+    t0: 0,
+    deadlineAt: 0,
+    texts: new Map(),
+    timed: [],
+    done: 0,
+  };
+}
+
+/** Logs the one-line outcome of a finished (system, N) point. */
+function logPoint(log: (line: string) => void, n: number, p: ScalePoint, tks: readonly Tokenizer[]): void {
+  log(
+    `scale N=${n} ${p.system}: ${p.ok ? 'ok' : `FAILED (${p.error})`}; menu ${p.menu_tokens?.[tks[0].name] ?? '—'} tokens, ready ${p.ready_ms !== undefined ? Math.round(p.ready_ms) : '—'} ms, latency p50 ${p.latency?.p50_ms ?? '—'} ms, rss ${p.rss_mb ?? '—'} MB, wall ${(p.wall_ms / 1000).toFixed(1)} s`,
+  );
+}
+
+/** The report's notes: how the catalog was built, what the exponents and direct mean, the ready rules seen. */
+function scaleNotes(source: { id: string; tools: readonly unknown[] }, points: readonly ScalePoint[], pageSize: number): string[] {
+  return [
+    `catalog: the fixture's --catalog N --catalog-from ${source.id} (seeded sample of real definitions, nested, renamed past ${source.tools.length} tools) plus its ${points[0] ? points[0].upstream_tools - points[0].catalog_size : 6} built-in tools; tools/list paged by ${pageSize}`,
+    `growth exponents: least-squares slope of log(figure) on log(upstream tools) per system (computed); 1 = linear, 0 = flat`,
+    `direct: no proxy and no discovery call; its latency is a full tools/list of every upstream (all pages) at every ${DIRECT_EVERY}th query slot, and it has no response tokens or break-even`,
+    `ready: ${[...new Set(points.map((p) => p.ready_rule).filter(Boolean))].join('; ')}`,
+  ];
+}
+
+/** The report's system rows, each with the description its start reported (if any). */
+function reportSystems(systems: readonly SystemSpec[], descriptions: Map<string, string>): ScaleReport['systems'] {
+  return systems.map((s) => {
+    const row: ScaleReport['systems'][number] = { name: s.name, kind: s.kind, spec: s.spec };
+    const d = descriptions.get(s.name);
+    if (d) row.description = d;
+    return row;
+  });
 }
 
 /** Starts one system of a point alone (time to ready without competition); a failure fails only its point. */

@@ -136,79 +136,14 @@ export const liveSection: ReportSection<Report> = {
           muted: true,
           text: "Proxy menu: the proxy's own tools/list. Full menu: the union of the upstreams' tools/list as they answered live, every upstream the proxy serves (so it can hold more tools than the frozen corpus, whose offline listing the arms table counts).",
         },
-        {
-          kind: 'table',
-          id: 'live-menus',
-          columns: [
-            { key: 'tokenizer', label: 'Tokenizer', type: 'ident' },
-            { key: 'proxy_menu_tokens', label: 'Proxy menu', type: 'figure', badge: true },
-            { key: 'proxy_tool_count', label: 'Proxy tools', type: 'int' },
-            { key: 'full_menu_tokens', label: 'Full menu (upstreams)', type: 'figure', badge: true },
-            { key: 'upstream_tool_count', label: 'Upstream tools', type: 'int' },
-          ],
-          rows: l.menus.map((m) => ({ ...m })),
-        },
+        menusTable(l),
         { kind: 'heading', text: 'Discovery response tokens', provenance: p['live.responses'] },
-        {
-          kind: 'table',
-          id: 'live-response-summary',
-          columns: [
-            { key: 'detail', label: 'Detail', type: 'ident' },
-            { key: 'tokenizer', label: 'Tokenizer', type: 'ident' },
-            { key: 'n', label: 'n', type: 'int' },
-            { key: 'p50', label: 'p50', type: 'num', digits: 0 },
-            { key: 'p95', label: 'p95', type: 'num', digits: 0 },
-            { key: 'p99', label: 'p99', type: 'num', digits: 0 },
-            { key: 'max', label: 'Max', type: 'num', digits: 0 },
-            { key: 'mean', label: 'Mean', type: 'num', digits: 1 },
-          ],
-          rows: l.response_summary.map((s) => ({ ...s })),
-        },
+        responseSummaryTable(l),
         { kind: 'heading', text: 'Latency', provenance: p['live.latency'] },
         { kind: 'paragraph', text: 'client-measured per call, after warm-up; nearest-rank percentiles.' },
-        {
-          kind: 'table',
-          id: 'live-latency',
-          columns: [
-            { key: 'detail', label: 'Detail', type: 'ident' },
-            { key: 'n', label: 'n', type: 'int' },
-            { key: 'warmup', label: 'Warm-up', type: 'int' },
-            { key: 'runs', label: 'Runs', type: 'int' },
-            ...(['p50_ms', 'p95_ms', 'p99_ms', 'max_ms', 'mean_ms'] as const).map((k) => ({
-              key: k,
-              label: `${k === 'max_ms' ? 'Max' : k === 'mean_ms' ? 'Mean' : k.slice(0, 3)} ms`,
-              type: 'num' as const,
-              digits: 2,
-            })),
-          ],
-          rows: l.latency.map((x) => ({ ...x })),
-        },
+        latencyTable(l),
         { kind: 'heading', text: 'Proxy retrieval quality', provenance: p['live.retrieval'] },
-        {
-          kind: 'table',
-          id: 'live-retrieval',
-          columns: [
-            { key: 'detail', label: 'Detail', type: 'ident' },
-            { key: 'golden_version', label: 'Golden', type: 'text' },
-            { key: 'query_count', label: 'Queries', type: 'int' },
-            { key: 'errors', label: 'Errors', type: 'int' },
-            ...METRIC_COLUMNS,
-          ],
-          // a detail whose calls all failed shows no figures (live.not_computed says why)
-          rows: l.retrieval.flatMap((x) =>
-            x.summary
-              ? [
-                  {
-                    detail: x.detail,
-                    golden_version: x.golden_version ?? '',
-                    query_count: x.query_count,
-                    errors: x.errors,
-                    ...metricValues(x.summary),
-                  },
-                ]
-              : [],
-          ),
-        },
+        retrievalTable(l),
         {
           kind: 'details',
           summary: `Per-query proxy rankings (${perQueryAll.length} rows${perQuery.length < perQueryAll.length ? `, ${perQuery.length} shown, every weak row kept; all in tables/per_query.parquet` : ''})`,
@@ -297,5 +232,90 @@ function responsesTable(respRows: LiveReport['responses']): Block {
       ...Object.fromEntries(COMPONENTS.map((c) => [c, x.components?.[c]])),
     })),
     rowClasses: respRows.map((x) => (x.ok ? '' : 'err')),
+  };
+}
+
+/** the menus over the wire: proxy menu vs the upstreams' full menu, per tokenizer */
+function menusTable(l: LiveReport): Block {
+  return {
+    kind: 'table',
+    id: 'live-menus',
+    columns: [
+      { key: 'tokenizer', label: 'Tokenizer', type: 'ident' },
+      { key: 'proxy_menu_tokens', label: 'Proxy menu', type: 'figure', badge: true },
+      { key: 'proxy_tool_count', label: 'Proxy tools', type: 'int' },
+      { key: 'full_menu_tokens', label: 'Full menu (upstreams)', type: 'figure', badge: true },
+      { key: 'upstream_tool_count', label: 'Upstream tools', type: 'int' },
+    ],
+    rows: l.menus.map((m) => ({ ...m })),
+  };
+}
+
+/** discovery response token percentiles per detail and tokenizer */
+function responseSummaryTable(l: LiveReport): Block {
+  return {
+    kind: 'table',
+    id: 'live-response-summary',
+    columns: [
+      { key: 'detail', label: 'Detail', type: 'ident' },
+      { key: 'tokenizer', label: 'Tokenizer', type: 'ident' },
+      { key: 'n', label: 'n', type: 'int' },
+      { key: 'p50', label: 'p50', type: 'num', digits: 0 },
+      { key: 'p95', label: 'p95', type: 'num', digits: 0 },
+      { key: 'p99', label: 'p99', type: 'num', digits: 0 },
+      { key: 'max', label: 'Max', type: 'num', digits: 0 },
+      { key: 'mean', label: 'Mean', type: 'num', digits: 1 },
+    ],
+    rows: l.response_summary.map((s) => ({ ...s })),
+  };
+}
+
+/** client-measured latency percentiles per detail */
+function latencyTable(l: LiveReport): Block {
+  return {
+    kind: 'table',
+    id: 'live-latency',
+    columns: [
+      { key: 'detail', label: 'Detail', type: 'ident' },
+      { key: 'n', label: 'n', type: 'int' },
+      { key: 'warmup', label: 'Warm-up', type: 'int' },
+      { key: 'runs', label: 'Runs', type: 'int' },
+      ...(['p50_ms', 'p95_ms', 'p99_ms', 'max_ms', 'mean_ms'] as const).map((k) => ({
+        key: k,
+        label: `${k === 'max_ms' ? 'Max' : k === 'mean_ms' ? 'Mean' : k.slice(0, 3)} ms`,
+        type: 'num' as const,
+        digits: 2,
+      })),
+    ],
+    rows: l.latency.map((x) => ({ ...x })),
+  };
+}
+
+/** proxy retrieval quality per detail (details whose calls all failed are left out) */
+function retrievalTable(l: LiveReport): Block {
+  return {
+    kind: 'table',
+    id: 'live-retrieval',
+    columns: [
+      { key: 'detail', label: 'Detail', type: 'ident' },
+      { key: 'golden_version', label: 'Golden', type: 'text' },
+      { key: 'query_count', label: 'Queries', type: 'int' },
+      { key: 'errors', label: 'Errors', type: 'int' },
+      ...METRIC_COLUMNS,
+    ],
+    // a detail whose calls all failed shows no figures (live.not_computed says why)
+    rows: l.retrieval.flatMap((x) =>
+      x.summary
+        ? [
+            {
+              detail: x.detail,
+              golden_version: x.golden_version ?? '',
+              query_count: x.query_count,
+              errors: x.errors,
+              ...metricValues(x.summary),
+            },
+          ]
+        : [],
+    ),
   };
 }
