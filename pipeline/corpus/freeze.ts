@@ -248,22 +248,17 @@ function bumpVersion(v: string): string {
   return m ? `${m[1]}${Number(m[2]) + 1}` : `${v}-v2`;
 }
 
-export async function freezeCorpus(opts: FreezeOptions): Promise<FreezeResult> {
-  const log = opts.log ?? (() => {});
-  const timeoutMs = opts.timeoutMs ?? 30_000;
-  if (!VERSION_RE.test(opts.version))
-    throw new UserError(`--version ${JSON.stringify(opts.version)}: must match ${VERSION_RE} (e.g. corpus-npm4-v2)`);
-  const outDir = resolve(opts.outDir ?? DATASETS_DIR);
-  const out = corpusFilePath(outDir, opts.version);
-  if (existsSync(out))
-    throw new UserError(
-      `${out}: already exists; frozen versions are immutable, choose a new version (e.g. --version ${bumpVersion(opts.version)})`,
-    );
+/** The fixture launcher module, as far as freeze uses it. */
+type FixtureLauncher = { fixtureStdioTarget?: (args?: string[], env?: Record<string, string>) => McpTarget | Promise<McpTarget> };
 
-  // resolve the fixture first, so a missing or broken launcher is reported before anything boots
-  let mod: { fixtureStdioTarget?: (args?: string[], env?: Record<string, string>) => McpTarget | Promise<McpTarget> } | undefined;
+/** Imports the fixture launcher (when asked to), recording why it is skipped if it cannot be used. */
+async function loadFixtureLauncher(
+  withFixture: boolean | undefined,
+  log: (line: string) => void,
+): Promise<{ mod: FixtureLauncher | undefined; skipped: string[] }> {
+  let mod: FixtureLauncher | undefined;
   const skipped: string[] = [];
-  if (opts.withFixture) {
+  if (withFixture) {
     // a literal relative specifier: the build rewrites it, so the compiled CLI loads the compiled launcher
     try {
       mod = (await import('../fixture/launch.ts')) as typeof mod;
@@ -276,86 +271,91 @@ export async function freezeCorpus(opts: FreezeOptions): Promise<FreezeResult> {
     }
     for (const s of skipped) log(`freeze: skipped ${s}`);
   }
+  return { mod, skipped };
+}
 
-  const tmp = mkdtempSync(join(tmpdir(), 'mcpgauge-freeze-'));
-  const ctx: FreezeContext = { tmp };
-  mkdirSync(allowedDir(ctx), { recursive: true });
-  const all: Array<{ rec: ToolRecord; path: string }> = [];
-  const serversInfo: JsonValue[] = [];
-  const licenses = new Set<string>();
-  const perServer: Array<{ name: string; tool_count: number }> = [];
-  try {
-    for (const s of NPM4_SERVERS) {
-      const pkg = packageInfo(s.package);
-      licenses.add(pkg.license);
-      const entry = join(pkg.dir, s.entry);
-      const target: McpTarget = {
-        kind: 'stdio',
-        command: process.execPath,
-        args: [entry, ...s.args(ctx)],
-        env: s.env?.(ctx) ?? {},
-        cwd: REPO_ROOT,
-      };
-      const subs: Array<[string, string]> = [...s.placeholders(ctx), [tmp, '<TMP>']];
-      const shownArgs = [`node_modules/${s.package}/${s.entry}`, ...s.args(ctx)].map((a) =>
-        a.replace(allowedDir(ctx), '<ALLOWED_DIR>').replace(memoryFile(ctx), '<MEMORY_FILE>'),
-      );
-      const shownEnv = Object.fromEntries(
-        Object.entries(s.env?.(ctx) ?? {}).map(([k, v]) => [k, v.replace(memoryFile(ctx), '<MEMORY_FILE>')]),
-      );
-      log(`freeze: ${s.name} (${s.package}@${pkg.version})`);
-      const got = await collect(s.name, target, subs, timeoutMs, {
-        package: s.package,
-        package_version: pkg.version,
-        package_license: pkg.license,
-        command: ['node', ...shownArgs].join(' '),
-        env: shownEnv,
-      });
-      log(`freeze: ${s.name}: ${got.tools.length} tools`);
-      all.push(...got.tools);
-      serversInfo.push(got.info);
-      perServer.push({ name: s.name, tool_count: got.tools.length });
-    }
-    if (opts.withFixture) {
-      if (mod?.fixtureStdioTarget) {
-        const target = await mod.fixtureStdioTarget();
-        const shown =
-          target.kind === 'stdio'
-            ? ['node', ...(target.args ?? [])].map((a) => a.split(REPO_ROOT + '/').join('')).join(' ')
-            : describeTarget(target);
-        log('freeze: fixture');
-        const pj = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string; license?: string };
-        licenses.add(`${pj.license ?? 'unstated'} (fixture: this project)`);
-        const got = await collect(
-          'fixture',
-          target,
-          [
-            [REPO_ROOT, '<REPO>'],
-            [tmp, '<TMP>'],
-          ],
-          timeoutMs,
-          {
-            package: pj.name,
-            package_version: pj.version,
-            package_license: pj.license ?? 'unstated',
-            command: shown,
-            env: {},
-          },
-        );
-        log(`freeze: fixture: ${got.tools.length} tools`);
-        all.push(...got.tools);
-        serversInfo.push(got.info);
-        perServer.push({ name: 'fixture', tool_count: got.tools.length });
-      }
-    }
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
+/** Boots one npm reference server over stdio and collects its tools, with run-specific paths shown as placeholders. */
+async function collectNpmServer(
+  s: FreezeServerSpec,
+  ctx: FreezeContext,
+  timeoutMs: number,
+  log: (line: string) => void,
+  licenses: Set<string>,
+): Promise<Collected> {
+  const pkg = packageInfo(s.package);
+  licenses.add(pkg.license);
+  const entry = join(pkg.dir, s.entry);
+  const target: McpTarget = {
+    kind: 'stdio',
+    command: process.execPath,
+    args: [entry, ...s.args(ctx)],
+    env: s.env?.(ctx) ?? {},
+    cwd: REPO_ROOT,
+  };
+  const subs: Array<[string, string]> = [...s.placeholders(ctx), [ctx.tmp, '<TMP>']];
+  const shownArgs = [`node_modules/${s.package}/${s.entry}`, ...s.args(ctx)].map((a) =>
+    a.replace(allowedDir(ctx), '<ALLOWED_DIR>').replace(memoryFile(ctx), '<MEMORY_FILE>'),
+  );
+  const shownEnv = Object.fromEntries(Object.entries(s.env?.(ctx) ?? {}).map(([k, v]) => [k, v.replace(memoryFile(ctx), '<MEMORY_FILE>')]));
+  log(`freeze: ${s.name} (${s.package}@${pkg.version})`);
+  const got = await collect(s.name, target, subs, timeoutMs, {
+    package: s.package,
+    package_version: pkg.version,
+    package_license: pkg.license,
+    command: ['node', ...shownArgs].join(' '),
+    env: shownEnv,
+  });
+  log(`freeze: ${s.name}: ${got.tools.length} tools`);
+  return got;
+}
 
-  const tools = sortUnique(all, 'freeze');
-  const names = perServer.map((p) => p.name);
-  const text = serializeFrozen({
-    version: opts.version,
+/** Boots this project's fixture server through its launcher and collects its tools. */
+async function collectFixture(
+  fixtureStdioTarget: NonNullable<FixtureLauncher['fixtureStdioTarget']>,
+  tmp: string,
+  timeoutMs: number,
+  log: (line: string) => void,
+  licenses: Set<string>,
+): Promise<Collected> {
+  const target = await fixtureStdioTarget();
+  const shown =
+    target.kind === 'stdio'
+      ? ['node', ...(target.args ?? [])].map((a) => a.split(REPO_ROOT + '/').join('')).join(' ')
+      : describeTarget(target);
+  log('freeze: fixture');
+  const pj = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string; license?: string };
+  licenses.add(`${pj.license ?? 'unstated'} (fixture: this project)`);
+  const got = await collect(
+    'fixture',
+    target,
+    [
+      [REPO_ROOT, '<REPO>'],
+      [tmp, '<TMP>'],
+    ],
+    timeoutMs,
+    {
+      package: pj.name,
+      package_version: pj.version,
+      package_license: pj.license ?? 'unstated',
+      command: shown,
+      env: {},
+    },
+  );
+  log(`freeze: fixture: ${got.tools.length} tools`);
+  return got;
+}
+
+/** Serializes the frozen corpus file: metadata (license, provenance, normalization) plus the sorted tools. */
+function serializeCorpus(
+  version: string,
+  names: string[],
+  licenses: Set<string>,
+  serversInfo: JsonValue[],
+  skipped: string[],
+  tools: ToolRecord[],
+): string {
+  return serializeFrozen({
+    version,
     name: `MCP reference servers over stdio: ${names.join(', ')}`,
     license:
       [...licenses].length === 1
@@ -378,6 +378,52 @@ export async function freezeCorpus(opts: FreezeOptions): Promise<FreezeResult> {
     },
     tools,
   });
+}
+
+export async function freezeCorpus(opts: FreezeOptions): Promise<FreezeResult> {
+  const log = opts.log ?? (() => {});
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  if (!VERSION_RE.test(opts.version))
+    throw new UserError(`--version ${JSON.stringify(opts.version)}: must match ${VERSION_RE} (e.g. corpus-npm4-v2)`);
+  const outDir = resolve(opts.outDir ?? DATASETS_DIR);
+  const out = corpusFilePath(outDir, opts.version);
+  if (existsSync(out))
+    throw new UserError(
+      `${out}: already exists; frozen versions are immutable, choose a new version (e.g. --version ${bumpVersion(opts.version)})`,
+    );
+
+  // resolve the fixture first, so a missing or broken launcher is reported before anything boots
+  const { mod, skipped } = await loadFixtureLauncher(opts.withFixture, log);
+
+  const tmp = mkdtempSync(join(tmpdir(), 'mcpgauge-freeze-'));
+  const ctx: FreezeContext = { tmp };
+  mkdirSync(allowedDir(ctx), { recursive: true });
+  const all: Array<{ rec: ToolRecord; path: string }> = [];
+  const serversInfo: JsonValue[] = [];
+  const licenses = new Set<string>();
+  const perServer: Array<{ name: string; tool_count: number }> = [];
+  try {
+    for (const s of NPM4_SERVERS) {
+      const got = await collectNpmServer(s, ctx, timeoutMs, log, licenses);
+      all.push(...got.tools);
+      serversInfo.push(got.info);
+      perServer.push({ name: s.name, tool_count: got.tools.length });
+    }
+    if (opts.withFixture) {
+      if (mod?.fixtureStdioTarget) {
+        const got = await collectFixture(mod.fixtureStdioTarget, tmp, timeoutMs, log, licenses);
+        all.push(...got.tools);
+        serversInfo.push(got.info);
+        perServer.push({ name: 'fixture', tool_count: got.tools.length });
+      }
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+
+  const tools = sortUnique(all, 'freeze');
+  const names = perServer.map((p) => p.name);
+  const text = serializeCorpus(opts.version, names, licenses, serversInfo, skipped, tools);
   writeExclusiveAtomic(out, text);
   const parsed = JSON.parse(text) as { tools_sha256: string };
   return { path: out, version: opts.version, tool_count: tools.length, servers: perServer, skipped, tools_sha256: parsed.tools_sha256 };

@@ -239,6 +239,62 @@ async function lock(
   }
 }
 
+/** Asks `python` for its version and whether it has venv and ensurepip; fails (with the skip reason) below Python 3.10. */
+async function pythonVersion(python: string, timeoutMs: number): Promise<{ ok: true; version: string } | { ok: false; reason: string }> {
+  const ver = await run(python, ['-c', 'import sys, venv, ensurepip; print("%d.%d" % sys.version_info[:2])'], timeoutMs);
+  if (!ver.ok) {
+    const why = oneLine(ver.err);
+    return {
+      ok: false,
+      reason: `skipped: ${python} cannot make a venv with pip (${why.includes('ensurepip') ? 'no ensurepip; Debian/Ubuntu: apt-get install python3-venv' : why || ver.code})`,
+    };
+  }
+  const [maj, min] = ver.out.trim().split('.').map(Number);
+  if (maj < 3 || (maj === 3 && min < 10))
+    return { ok: false, reason: `skipped: ${python} is Python ${ver.out.trim()}; ${LAP_SCORE_REQUIREMENT} needs >= 3.10` };
+  return { ok: true, version: ver.out.trim() };
+}
+
+/** Builds a complete venv in `tmp` (venv, pip install, tiktoken cache, READY stamp); returns the skip reason, or null when built. */
+async function buildVenvAt(
+  python: string,
+  pythonVer: string,
+  tmp: string,
+  left: (cap?: number) => number,
+  env: NodeJS.ProcessEnv | undefined,
+): Promise<string | null> {
+  const mk = await run(python, ['-m', 'venv', tmp], left(), env);
+  if (!mk.ok) return `skipped: ${python} -m venv failed: ${oneLine(mk.err) || mk.code} (Debian/Ubuntu: apt-get install python3-venv)`;
+  const pip = await run(
+    join(tmp, 'bin', 'python'),
+    [
+      '-m',
+      'pip',
+      'install',
+      '--disable-pip-version-check',
+      '--no-input',
+      '--quiet',
+      '--retries',
+      '1',
+      '--timeout',
+      '20',
+      LAP_SCORE_REQUIREMENT,
+    ],
+    left(),
+    env,
+  );
+  if (!pip.ok)
+    return `skipped: pip could not install ${LAP_SCORE_REQUIREMENT} (PyPI unreachable? set ${LAP_ENV}=off or offline): ${redactText(oneLine(pip.err)) || pip.code}`;
+  const v = venvOf(tmp);
+  mkdirSync(v.tiktokenCache, { recursive: true });
+  writeFileSync(join(v.tiktokenCache, sha1(CL100K_URL)), cl100kTiktokenFile());
+  writeFileSync(
+    join(tmp, READY),
+    JSON.stringify({ requirement: LAP_SCORE_REQUIREMENT, python: pythonVer, built_at: new Date().toISOString() }) + '\n',
+  );
+  return null;
+}
+
 /** The pinned LAP venv: ready, built now, or the reason it cannot be. Never throws. */
 export async function ensureLapVenv(o: EnsureVenvOptions = {}): Promise<EnsureVenvResult> {
   const log = o.log ?? (() => {});
@@ -279,16 +335,8 @@ export async function ensureLapVenv(o: EnsureVenvOptions = {}): Promise<EnsureVe
       return failed(
         `skipped: python3 not found on PATH (LAP needs Python >= 3.10 with venv and pip to install ${LAP_SCORE_REQUIREMENT}; or set ${LAP_PYTHON_ENV})`,
       );
-    const ver = await run(python, ['-c', 'import sys, venv, ensurepip; print("%d.%d" % sys.version_info[:2])'], left(30_000));
-    if (!ver.ok) {
-      const why = oneLine(ver.err);
-      return failed(
-        `skipped: ${python} cannot make a venv with pip (${why.includes('ensurepip') ? 'no ensurepip; Debian/Ubuntu: apt-get install python3-venv' : why || ver.code})`,
-      );
-    }
-    const [maj, min] = ver.out.trim().split('.').map(Number);
-    if (maj < 3 || (maj === 3 && min < 10))
-      return failed(`skipped: ${python} is Python ${ver.out.trim()}; ${LAP_SCORE_REQUIREMENT} needs >= 3.10`);
+    const ver = await pythonVersion(python, left(30_000));
+    if (!ver.ok) return failed(ver.reason);
     mkdirSync(root, { recursive: true });
     const lockPath = join(root, `.lap-score-${LAP_SCORE_VERSION}.lock`);
     const got = await lock(lockPath, isReady, deadline, log);
@@ -303,38 +351,8 @@ export async function ensureLapVenv(o: EnsureVenvOptions = {}): Promise<EnsureVe
       if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
       log(`live: LAP venv: building ${dir} (${python} -m venv, pip install ${LAP_SCORE_REQUIREMENT}; once)`);
       const t0 = Date.now();
-      const mk = await run(python, ['-m', 'venv', tmp], left(), o.env);
-      if (!mk.ok)
-        return failed(`skipped: ${python} -m venv failed: ${oneLine(mk.err) || mk.code} (Debian/Ubuntu: apt-get install python3-venv)`);
-      const pip = await run(
-        join(tmp, 'bin', 'python'),
-        [
-          '-m',
-          'pip',
-          'install',
-          '--disable-pip-version-check',
-          '--no-input',
-          '--quiet',
-          '--retries',
-          '1',
-          '--timeout',
-          '20',
-          LAP_SCORE_REQUIREMENT,
-        ],
-        left(),
-        o.env,
-      );
-      if (!pip.ok)
-        return failed(
-          `skipped: pip could not install ${LAP_SCORE_REQUIREMENT} (PyPI unreachable? set ${LAP_ENV}=off or offline): ${redactText(oneLine(pip.err)) || pip.code}`,
-        );
-      const v = venvOf(tmp);
-      mkdirSync(v.tiktokenCache, { recursive: true });
-      writeFileSync(join(v.tiktokenCache, sha1(CL100K_URL)), cl100kTiktokenFile());
-      writeFileSync(
-        join(tmp, READY),
-        JSON.stringify({ requirement: LAP_SCORE_REQUIREMENT, python: ver.out.trim(), built_at: new Date().toISOString() }) + '\n',
-      );
+      const buildFailure = await buildVenvAt(python, ver.version, tmp, left, o.env);
+      if (buildFailure !== null) return failed(buildFailure);
       try {
         renameSync(tmp, dir);
       } catch (e) {

@@ -222,6 +222,58 @@ function planCalls(
   return planned;
 }
 
+/** One side of a measured call: the result, or why there is none (a thrown error or a tool error). */
+interface CallSide {
+  result?: CallResult;
+  error?: string;
+}
+
+/** Runs one tools/call, turning a throw or an isError result into the side's error text. */
+async function callVia(call: () => Promise<CallResult>): Promise<CallSide> {
+  let result: CallResult | undefined;
+  let error: string | undefined;
+  try {
+    result = await call();
+    if (result.isError) error = `tool error: ${resultError(result)}`;
+  } catch (e) {
+    error = oneLine((e as Error).message);
+  }
+  return { result, error };
+}
+
+/** The rows of one planned call, one per tokenizer: call tokens, proxy and direct result tokens, and the overhead. */
+function callRows(
+  p: PlannedCall,
+  callArgs: Record<string, unknown>,
+  callTool: string,
+  useHint: boolean,
+  proxySide: CallSide,
+  directSide: CallSide,
+  tokenizers: readonly Tokenizer[],
+): LiveResultCallRow[] {
+  const rows: LiveResultCallRow[] = [];
+  for (const tk of tokenizers) {
+    const row: LiveResultCallRow = {
+      query_id: p.id,
+      tool_id: p.toolId,
+      tokenizer: tk.name,
+      rank: p.rank,
+      ok: proxySide.error === undefined,
+      call_tokens: tk.count(JSON.stringify(callArgs)),
+      call_tool: callTool,
+      ...(useHint ? { call_with: true } : {}),
+      overhead_tokens: null,
+    };
+    if (proxySide.error !== undefined) row.error = proxySide.error;
+    else row.proxy = countResult(proxySide.result!, tk);
+    if (directSide.error !== undefined) row.direct_error = directSide.error;
+    else row.direct = countResult(directSide.result!, tk);
+    if (row.proxy && row.direct) row.overhead_tokens = row.proxy.total - row.direct.total;
+    rows.push(row);
+  }
+  return rows;
+}
+
 export async function measureResultCalls(input: ResultCallsInput): Promise<LiveResultCost> {
   const log = input.log ?? (() => {});
   const candidates = input.golden.queries.filter((q) => q.call);
@@ -284,45 +336,12 @@ export async function measureResultCalls(input: ResultCallsInput): Promise<LiveR
       const useHint = hint !== undefined && hint !== input.callTool && input.proxyToolNames.includes(hint);
       const callTool = useHint ? hint : input.callTool;
       if (useHint) callWithUsed++;
-      let viaProxy: CallResult | undefined;
-      let proxyError: string | undefined;
-      try {
-        viaProxy = await input.proxy.callTool(callTool, callArgs, { timeoutMs: input.timeoutMs });
-        if (viaProxy.isError) proxyError = `tool error: ${resultError(viaProxy)}`;
-      } catch (e) {
-        proxyError = oneLine((e as Error).message);
-      }
-      let viaDirect: CallResult | undefined;
-      let directError: string | undefined;
+      const proxySide = await callVia(() => input.proxy.callTool(callTool, callArgs, { timeoutMs: input.timeoutMs }));
       const dc = directConn(server);
-      if (!dc) directError = `no direct connection to upstream ${server} (pass --upstreams FILE for external proxies)`;
-      else {
-        try {
-          viaDirect = await (await dc).callTool(tool, p.args, { timeoutMs: input.timeoutMs });
-          if (viaDirect.isError) directError = `tool error: ${resultError(viaDirect)}`;
-        } catch (e) {
-          directError = oneLine((e as Error).message);
-        }
-      }
-      for (const tk of input.tokenizers) {
-        const row: LiveResultCallRow = {
-          query_id: p.id,
-          tool_id: p.toolId,
-          tokenizer: tk.name,
-          rank: p.rank,
-          ok: proxyError === undefined,
-          call_tokens: tk.count(JSON.stringify(callArgs)),
-          call_tool: callTool,
-          ...(useHint ? { call_with: true } : {}),
-          overhead_tokens: null,
-        };
-        if (proxyError !== undefined) row.error = proxyError;
-        else row.proxy = countResult(viaProxy!, tk);
-        if (directError !== undefined) row.direct_error = directError;
-        else row.direct = countResult(viaDirect!, tk);
-        if (row.proxy && row.direct) row.overhead_tokens = row.proxy.total - row.direct.total;
-        rows.push(row);
-      }
+      const directSide: CallSide = !dc
+        ? { error: `no direct connection to upstream ${server} (pass --upstreams FILE for external proxies)` }
+        : await callVia(async () => (await dc).callTool(tool, p.args, { timeoutMs: input.timeoutMs }));
+      rows.push(...callRows(p, callArgs, callTool, useHint, proxySide, directSide, input.tokenizers));
     }
   } finally {
     for (const c of direct.values()) await c.then((x) => x.close()).catch(() => {});

@@ -36,7 +36,7 @@ import {
   type ResultFixture,
   type ReturnedShape,
 } from './fixture-file.ts';
-import { capturePlan, type CaptureCall } from './plan.ts';
+import { capturePlan, type CaptureCall, type CapturePlanEntry } from './plan.ts';
 import {
   ALLOWED_DIR_PLACEHOLDER,
   copySeedFolder,
@@ -143,90 +143,85 @@ async function captureCall(
   return labelFixture({ id, server, tool: call.tool, arguments: call.arguments, payload_from: from, returned, payload: finalPayload });
 }
 
-export async function freezeResults(opts: FreezeResultsOptions): Promise<FreezeResultsResult> {
-  const log = opts.log ?? (() => {});
-  const timeoutMs = opts.timeoutMs ?? 30_000;
-  if (!RESULTS_VERSION_RE.test(opts.version))
-    throw new UserError(`--version ${JSON.stringify(opts.version)}: must match ${RESULTS_VERSION_RE} (e.g. results-reference-v2)`);
-  const outDir = resolve(opts.outDir ?? DATASETS_DIR);
-  const out = join(outDir, `${opts.version}.json`);
-  // refuse before booting anything (writeExclusiveAtomic checks again at the end)
+/** Refuses an output path that already exists, before anything boots (writeExclusiveAtomic checks again at the end). */
+function refuseExistingOutput(out: string): void {
   try {
     statSync(out);
     throw new UserError(`${out}: already exists; result fixture versions are immutable, choose a new version (or --next-version)`);
   } catch (e) {
     if (e instanceof UserError) throw e;
   }
-  const graph = loadSeedGraph();
-  const plan = capturePlan(graph);
-  const tmp = mkdtempSync(join(tmpdir(), 'mcpgauge-results-'));
-  const ctx: FreezeContext = { tmp };
-  const fixtures: ResultFixture[] = [];
-  const serversInfo: JsonValue[] = [];
-  const licenses = new Set<string>();
-  try {
-    copySeedFolder(allowedDir(ctx));
-    mkdirSync(tmp, { recursive: true });
-    writeFileSync(memoryFile(ctx), '');
-    const host = hostname();
-    for (const entry of plan) {
-      let target: McpTarget;
-      let info: { [k: string]: JsonValue };
-      let placeholders: Array<[string, string]> = [];
-      if (entry.server === 'fixture') {
-        target = fixtureStdioTarget();
-        const pj = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string; license?: string };
-        licenses.add(`${pj.license ?? 'unstated'} (fixture: this project)`);
-        info = { name: 'fixture', package: pj.name, package_version: pj.version, command: 'node bin/mcpfixture.mjs --transport stdio' };
-      } else {
-        const spec = NPM4_SERVERS.find((s) => s.name === entry.server);
-        if (!spec) throw new Error(`capture plan names unknown server ${entry.server}`);
-        const pkg = packageInfo(spec.package);
-        licenses.add(pkg.license);
-        target = {
-          kind: 'stdio',
-          command: process.execPath,
-          args: [join(pkg.dir, spec.entry), ...spec.args(ctx)],
-          env: spec.env?.(ctx) ?? {},
-          cwd: REPO_ROOT,
-        };
-        placeholders = spec.placeholders(ctx);
-        info = { name: spec.name, package: spec.package, package_version: pkg.version, package_license: pkg.license };
-      }
-      const argSubs = { [ALLOWED_DIR_PLACEHOLDER]: allowedDir(ctx) };
-      const normSubs = withRealpaths([
-        ...placeholders,
-        [allowedDir(ctx), ALLOWED_DIR_PLACEHOLDER],
-        [memoryFile(ctx), '<MEMORY_FILE>'],
-        [tmp, '<TMP>'],
-        [REPO_ROOT, '<REPO>'],
-        ...(host.length >= 3 ? [[host, '<HOST>'] as [string, string]] : []),
-      ]);
-      log(`freeze-results: ${entry.server}: ${entry.calls.length} calls`);
-      let conn: McpConnection;
-      try {
-        conn = await connectMcp(target, { timeoutMs, protocol: 'legacy', clientName: 'mcpgauge-freeze-results' });
-      } catch (e) {
-        throw new UserError(`freeze-results: server ${entry.server} (${describeTarget(target)}): ${(e as Error).message.split('\n')[0]}`);
-      }
-      try {
-        const sv = conn.client.getServerVersion();
-        serversInfo.push({
-          ...info,
-          server_info: sv ? { name: sv.name, version: sv.version } : null,
-          protocol_version: conn.protocolVersion ?? null,
-          calls: entry.calls.length,
-        });
-        for (const call of entry.calls) fixtures.push(await captureCall(conn, entry.server, call, argSubs, normSubs, timeoutMs));
-      } finally {
-        await conn.close();
-      }
-    }
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
+}
+
+/** How to boot one capture plan entry's server: its target, its provenance record and its own path placeholders. */
+interface EntryTarget {
+  target: McpTarget;
+  info: { [k: string]: JsonValue };
+  placeholders: Array<[string, string]>;
+}
+
+/** Resolves the stdio target and provenance of a plan entry's server (the fixture or an npm reference server), noting its license. */
+function entryTarget(entry: CapturePlanEntry, ctx: FreezeContext, licenses: Set<string>): EntryTarget {
+  let target: McpTarget;
+  let info: { [k: string]: JsonValue };
+  let placeholders: Array<[string, string]> = [];
+  if (entry.server === 'fixture') {
+    target = fixtureStdioTarget();
+    const pj = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string; license?: string };
+    licenses.add(`${pj.license ?? 'unstated'} (fixture: this project)`);
+    info = { name: 'fixture', package: pj.name, package_version: pj.version, command: 'node bin/mcpfixture.mjs --transport stdio' };
+  } else {
+    const spec = NPM4_SERVERS.find((s) => s.name === entry.server);
+    if (!spec) throw new Error(`capture plan names unknown server ${entry.server}`);
+    const pkg = packageInfo(spec.package);
+    licenses.add(pkg.license);
+    target = {
+      kind: 'stdio',
+      command: process.execPath,
+      args: [join(pkg.dir, spec.entry), ...spec.args(ctx)],
+      env: spec.env?.(ctx) ?? {},
+      cwd: REPO_ROOT,
+    };
+    placeholders = spec.placeholders(ctx);
+    info = { name: spec.name, package: spec.package, package_version: pkg.version, package_license: pkg.license };
   }
-  const text = serializeResultFixtures({
-    version: opts.version,
+  return { target, info, placeholders };
+}
+
+/** Connects to one plan entry's server, records its server info and captures each of its planned calls in order. */
+async function captureEntry(
+  entry: CapturePlanEntry,
+  { target, info }: EntryTarget,
+  argSubs: Readonly<Record<string, string>>,
+  normSubs: Array<[string, string]>,
+  timeoutMs: number,
+  serversInfo: JsonValue[],
+  fixtures: ResultFixture[],
+): Promise<void> {
+  let conn: McpConnection;
+  try {
+    conn = await connectMcp(target, { timeoutMs, protocol: 'legacy', clientName: 'mcpgauge-freeze-results' });
+  } catch (e) {
+    throw new UserError(`freeze-results: server ${entry.server} (${describeTarget(target)}): ${(e as Error).message.split('\n')[0]}`);
+  }
+  try {
+    const sv = conn.client.getServerVersion();
+    serversInfo.push({
+      ...info,
+      server_info: sv ? { name: sv.name, version: sv.version } : null,
+      protocol_version: conn.protocolVersion ?? null,
+      calls: entry.calls.length,
+    });
+    for (const call of entry.calls) fixtures.push(await captureCall(conn, entry.server, call, argSubs, normSubs, timeoutMs));
+  } finally {
+    await conn.close();
+  }
+}
+
+/** Serializes the result fixture file: provenance, seed hashes, payload/tabular/normalization rules, and the fixtures. */
+function serializeResults(version: string, licenses: Set<string>, serversInfo: JsonValue[], fixtures: ResultFixture[]): string {
+  return serializeResultFixtures({
+    version,
     name: 'Tool-call results of the MCP reference servers and the mcpgauge fixture on shipped seed data',
     license: `outputs of: ${[...licenses].join('; ')}; seed data: this project`,
     attribution:
@@ -251,6 +246,47 @@ export async function freezeResults(opts: FreezeResultsOptions): Promise<FreezeR
     },
     fixtures,
   });
+}
+
+export async function freezeResults(opts: FreezeResultsOptions): Promise<FreezeResultsResult> {
+  const log = opts.log ?? (() => {});
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  if (!RESULTS_VERSION_RE.test(opts.version))
+    throw new UserError(`--version ${JSON.stringify(opts.version)}: must match ${RESULTS_VERSION_RE} (e.g. results-reference-v2)`);
+  const outDir = resolve(opts.outDir ?? DATASETS_DIR);
+  const out = join(outDir, `${opts.version}.json`);
+  // refuse before booting anything (writeExclusiveAtomic checks again at the end)
+  refuseExistingOutput(out);
+  const graph = loadSeedGraph();
+  const plan = capturePlan(graph);
+  const tmp = mkdtempSync(join(tmpdir(), 'mcpgauge-results-'));
+  const ctx: FreezeContext = { tmp };
+  const fixtures: ResultFixture[] = [];
+  const serversInfo: JsonValue[] = [];
+  const licenses = new Set<string>();
+  try {
+    copySeedFolder(allowedDir(ctx));
+    mkdirSync(tmp, { recursive: true });
+    writeFileSync(memoryFile(ctx), '');
+    const host = hostname();
+    for (const entry of plan) {
+      const resolved = entryTarget(entry, ctx, licenses);
+      const argSubs = { [ALLOWED_DIR_PLACEHOLDER]: allowedDir(ctx) };
+      const normSubs = withRealpaths([
+        ...resolved.placeholders,
+        [allowedDir(ctx), ALLOWED_DIR_PLACEHOLDER],
+        [memoryFile(ctx), '<MEMORY_FILE>'],
+        [tmp, '<TMP>'],
+        [REPO_ROOT, '<REPO>'],
+        ...(host.length >= 3 ? [[host, '<HOST>'] as [string, string]] : []),
+      ]);
+      log(`freeze-results: ${entry.server}: ${entry.calls.length} calls`);
+      await captureEntry(entry, resolved, argSubs, normSubs, timeoutMs, serversInfo, fixtures);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const text = serializeResults(opts.version, licenses, serversInfo, fixtures);
   writeExclusiveAtomic(out, text);
   const parsed = JSON.parse(text) as { fixtures_sha256: string; tabular_count: number; non_tabular_count: number };
   return {
