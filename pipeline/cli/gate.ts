@@ -17,13 +17,9 @@ const ADAPTER_FLAGS = [
   ['--tool-map <file>', 'JSON {"server:tool": "proxy tool name"} for proxies that rename tools'],
 ] as const;
 
-/** Registers `mcpgauge gate`: the release gate (see pipeline/gate/README.md). */
-export function register(program: Command): void {
-  const cmd = program
-    .command('gate')
-    .description(
-      'Release gate: try to break a proxy build (fixture transport x protocol era matrix); exit 0 green, 1 a check failed, 2 could not run as asked (usage, config, output folder, harness error, nothing evaluated), 130/143 interrupted',
-    )
+/** the gate run options: config, cell subset, parallelism, flakiness, repeats, baseline and output folder */
+function addRunOptions(cmd: Command): Command {
+  return cmd
     .option('--config <file>', 'gate config (JSON, schema datasets/schemas/gate.config.schema.json)', 'gate.config.json')
     .option('--cells <list>', 'comma-separated subset of the config cells (default: all of them)')
     .option('--jobs <n>', 'cells in parallel (default: config jobs, 0 = number of cores)')
@@ -36,7 +32,12 @@ export function register(program: Command): void {
       'run every cell n times in sequence (no retries) and report each step as passes/n with a Wilson 95% interval (default 1)',
     )
     .option('--baseline <file>', 'stored gate report or bench report to compare tokens, recall@5 and latency p95 with')
-    .option('--out <dir>', 'output folder', 'results/gate')
+    .option('--out <dir>', 'output folder', 'results/gate');
+}
+
+/** the proxy under test: how it is started or reached, what it fronts, and the protocol era spoken to it */
+function addProxyOptions(cmd: Command): Command {
+  return cmd
     .option(
       '--proxy-cmd <template>',
       'proxy under test: command template ({FIXTURE_CMD} {FIXTURE_URL} {FIXTURE_ARGS_JSON} {SERVERS_JSON} {PORT} {API_KEY} {CONFIG_FILE} ...)',
@@ -57,7 +58,12 @@ export function register(program: Command): void {
       '--fronts <list>',
       'fixture transports the proxy fronts, e.g. stdio or stdio,sse; ":1" = one upstream per instance (other cells: not_applicable)',
     )
-    .option('--client-protocol <era>', `protocol the gate speaks to the proxy: legacy | ${MODERN_REVISION}`, 'legacy')
+    .option('--client-protocol <era>', `protocol the gate speaks to the proxy: legacy | ${MODERN_REVISION}`, 'legacy');
+}
+
+/** network cells, fixture grading, the environment passed through, and progress verbosity */
+function addFixtureOptions(cmd: Command): Command {
+  return cmd
     .option(
       '--network',
       'also run the network cells: the fixture behind toxiproxy (built once with go install into the cache), one step per network fault (default: config network.enabled)',
@@ -70,7 +76,25 @@ export function register(program: Command): void {
       [] as string[],
     )
     .option('--verbose', 'a progress line per finished step (one per finished cell always)');
+}
+
+/** the adapter options (ADAPTER_FLAGS), in their order */
+function addAdapterOptions(cmd: Command): Command {
   for (const [f, d, def] of ADAPTER_FLAGS) cmd.option(f, d, def);
+  return cmd;
+}
+
+/** Registers `mcpgauge gate`: the release gate (see pipeline/gate/README.md). */
+export function register(program: Command): void {
+  const cmd = program
+    .command('gate')
+    .description(
+      'Release gate: try to break a proxy build (fixture transport x protocol era matrix); exit 0 green, 1 a check failed, 2 could not run as asked (usage, config, output folder, harness error, nothing evaluated), 130/143 interrupted',
+    );
+  addRunOptions(cmd);
+  addProxyOptions(cmd);
+  addFixtureOptions(cmd);
+  addAdapterOptions(cmd);
   // fragments of a gate spread over CI jobs, and their merge (options of `gate` before `merge`)
   addFragmentOptions(cmd);
   cmd.enablePositionalOptions();

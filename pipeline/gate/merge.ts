@@ -41,7 +41,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { assertWritableDir, readInputText, readJsonFile } from '../util/fs.ts';
-import { CELLS, CELL_IDS, cellSlug } from './cells.ts';
+import { CELLS, CELL_IDS, cellSlug, type CellDef } from './cells.ts';
 import { harnessError, loadGateConfig, selectCells, type GateConfig } from './config.ts';
 import { assemble, synthetic, type ExpectedCell } from './assemble.ts';
 import { writeGateOutputs, type GateReport, type MergedFrom } from './report.ts';
@@ -278,6 +278,88 @@ function copyCellLogs(cellFragments: readonly Entry[], outDir: string, skipped: 
   }
 }
 
+/** each cell's result, in cell order: its accepted fragment's, or why it has none (skipped when disabled, else red) */
+function pickCellResults(
+  cells: readonly CellDef[],
+  expected: readonly ExpectedCell[],
+  pick: (id: string) => Pick,
+  cfg: GateConfig,
+  dirs: readonly string[],
+  results: CellResult[],
+): void {
+  for (const c of cells) {
+    const p = pick(c.id);
+    const e = expected.find((x) => x.id === c.id)!;
+    if (p === null) {
+      if (cfg.cells[c.id].enabled === false) results.push(skippedCell(c, e.required, `skipped: disabled in ${cfg.source}`));
+      else
+        results.push(
+          synthetic(
+            e,
+            `no fragment for this cell in ${dirs.join(', ')}: its job wrote none (it died, was cancelled or did not run); fail closed`,
+          ),
+        );
+    } else if ('why' in p) results.push(synthetic(e, p.why));
+    else results.push(p.entry.fragment!.report!.cells[0]);
+  }
+}
+
+/** the accepted fragments must agree on the proxy build and the run options (else a failure each) */
+function judgeAgreement(accepted: readonly Entry[], failures: string[]) {
+  const proxies = disagreement(accepted, 'proxy');
+  if (proxies.distinct.length > 1)
+    failures.push(`proxy-build: the fragments come from ${proxies.distinct.length} different proxy builds: ${proxies.text}; fail closed`);
+  const options = disagreement(accepted, 'options');
+  if (options.distinct.length > 1)
+    failures.push(
+      `options: the fragments ran with ${options.distinct.length} different run options (client protocol, adapter options, baseline): ${options.text}; fail closed`,
+    );
+  return { proxies, options };
+}
+
+/** the report header from the first accepted cell fragment (a placeholder when none was accepted) */
+function reportBase(accepted: readonly Entry[]) {
+  const head = accepted.map((e) => e.fragment!).find((f) => f.kind === 'cell')?.report;
+  // header fields (and any the run adds later) as the fragments' own one-cell reports carry them;
+  // the gate digest guarantees the same gate code wrote them
+  const {
+    fixture_compliance: _none,
+    merged_from: _nor,
+    ...base
+  } = head ?? {
+    proxy: { description: 'unknown: no cell fragment was accepted' },
+    options: { baseline: null, client_protocol: 'legacy' as const },
+    steps: STEPS.map((s) => ({ order: s.meta.order, name: s.meta.name, title: s.meta.title, optional: s.meta.optional === true })),
+  };
+  return base;
+}
+
+/** the report's counts of the assembled cells by status (not_applicable only when there is one) */
+function countStatuses(cells: readonly CellResult[]): GateReport['counts'] {
+  const count = (s: string) => cells.filter((c) => c.status === s).length;
+  return {
+    pass: count('pass'),
+    fail: count('fail'),
+    flaky: count('flaky'),
+    skipped: count('skipped'),
+    ...(count('not_applicable') ? { not_applicable: count('not_applicable') } : {}),
+  };
+}
+
+/** the report's merged_from: every fragment with its verdict, and the digests they were checked against */
+function mergedFrom(entries: readonly Entry[], want: { config: string; gate: string }, proxy: string[], options: string[]): MergedFrom {
+  return {
+    fragments: entries.map((e) => ({
+      file: e.file,
+      id: e.id,
+      kind: e.fragment?.kind ?? null,
+      status: e.status!,
+      ...(e.reason ? { reason: e.reason } : {}),
+    })),
+    digests: { config: want.config, gate: want.gate, proxy, options },
+  };
+}
+
 export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
   if (o.dirs.length === 0) throw harnessError('gate merge: name at least one fragment folder');
   const cfg = loadGateConfig(o.configFile);
@@ -298,21 +380,7 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
   const accepted: Entry[] = [];
   const pick = picker(entries, accepted);
 
-  for (const c of cells) {
-    const p = pick(c.id);
-    const e = expected.find((x) => x.id === c.id)!;
-    if (p === null) {
-      if (cfg.cells[c.id].enabled === false) results.push(skippedCell(c, e.required, `skipped: disabled in ${cfg.source}`));
-      else
-        results.push(
-          synthetic(
-            e,
-            `no fragment for this cell in ${o.dirs.join(', ')}: its job wrote none (it died, was cancelled or did not run); fail closed`,
-          ),
-        );
-    } else if ('why' in p) results.push(synthetic(e, p.why));
-    else results.push(p.entry.fragment!.report!.cells[0]);
-  }
+  pickCellResults(cells, expected, pick, cfg, o.dirs, results);
 
   // as in a single run (matrix.ts, "no required cell can run"): a merge in which no required cell was
   // evaluated (each one's fragment says not_applicable: the proxy cannot front it) is not a green gate
@@ -325,14 +393,7 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
     o.gradeFixture !== false && cells.some((c) => cfg.cells[c.id].enabled !== false) ? mergedYardstick(pick, o.dirs, failures) : undefined;
 
   judgeLeftovers(entries, failures, advisories);
-  const proxies = disagreement(accepted, 'proxy');
-  if (proxies.distinct.length > 1)
-    failures.push(`proxy-build: the fragments come from ${proxies.distinct.length} different proxy builds: ${proxies.text}; fail closed`);
-  const options = disagreement(accepted, 'options');
-  if (options.distinct.length > 1)
-    failures.push(
-      `options: the fragments ran with ${options.distinct.length} different run options (client protocol, adapter options, baseline): ${options.text}; fail closed`,
-    );
+  const { proxies, options } = judgeAgreement(accepted, failures);
 
   const cellFragments = accepted.filter((e) => e.fragment!.kind === 'cell');
   copyCellLogs(cellFragments, outDir, skipped);
@@ -342,23 +403,11 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
   a.failures.push(...failures);
   a.advisories.push(...advisories);
   const verdict = a.failures.length ? 'fail' : 'pass';
-  const head = accepted.map((e) => e.fragment!).find((f) => f.kind === 'cell')?.report;
-  const count = (s: string) => a.cells.filter((c) => c.status === s).length;
   const style = a.cells.find((c) => c.style)?.style;
   const totals = accepted.map((e) =>
     e.fragment!.kind === 'cell' ? e.fragment!.report!.timing.total_ms : e.fragment!.fixture_compliance!.duration_ms,
   );
-  // header fields (and any the run adds later) as the fragments' own one-cell reports carry them;
-  // the gate digest guarantees the same gate code wrote them
-  const {
-    fixture_compliance: _none,
-    merged_from: _nor,
-    ...base
-  } = head ?? {
-    proxy: { description: 'unknown: no cell fragment was accepted' },
-    options: { baseline: null, client_protocol: 'legacy' as const },
-    steps: STEPS.map((s) => ({ order: s.meta.order, name: s.meta.name, title: s.meta.title, optional: s.meta.optional === true })),
-  };
+  const base = reportBase(accepted);
   const report: GateReport = {
     ...(base as GateReport),
     schema_version: 1,
@@ -379,26 +428,11 @@ export async function mergeFragments(o: MergeOptions): Promise<MergeRun> {
     },
     steps: base.steps,
     cells: a.cells,
-    counts: {
-      pass: count('pass'),
-      fail: count('fail'),
-      flaky: count('flaky'),
-      skipped: count('skipped'),
-      ...(count('not_applicable') ? { not_applicable: count('not_applicable') } : {}),
-    },
+    counts: countStatuses(a.cells),
     failures: a.failures,
     advisories: a.advisories,
     ...(yardstick ? { fixture_compliance: yardstick } : {}),
-    merged_from: {
-      fragments: entries.map((e) => ({
-        file: e.file,
-        id: e.id,
-        kind: e.fragment?.kind ?? null,
-        status: e.status!,
-        ...(e.reason ? { reason: e.reason } : {}),
-      })),
-      digests: { config: want.config, gate: want.gate, proxy: proxies.distinct, options: options.distinct },
-    },
+    merged_from: mergedFrom(entries, want, proxies.distinct, options.distinct),
     // the longest job: the matrix's wall time when every job ran at once
     timing: { total_ms: Math.max(0, ...totals), provenance: 'measured' },
   };

@@ -40,6 +40,73 @@ function listFlag(v: FlagValue): string[] | undefined {
   return parts;
 }
 
+/** the API key from the environment variable --api-key-env names (not with --api-key; set and non-empty) */
+function apiKeyFromEnv(keyEnv: string, o: LiveOptions): string {
+  if (o.apiKey !== undefined) throw new UserError('--api-key and --api-key-env cannot be combined');
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv))
+    throw new UserError(`--api-key-env needs an environment variable name, got ${JSON.stringify(keyEnv)}`);
+  const v = process.env[keyEnv];
+  if (v === undefined || v === '')
+    throw new UserError(`--api-key-env ${keyEnv}: the environment variable is ${v === undefined ? 'not set' : 'empty'}`);
+  return v;
+}
+
+/** --query-arg, --limit-arg and --detail-arg as LiveOptions.argNames ('none' = null), undefined when none is given */
+function argNamesFromFlags(flags: Record<string, FlagValue>): LiveOptions['argNames'] | undefined {
+  const arg = (v: FlagValue, flag: string): string | null | undefined => {
+    const s = strFlag(v, flag);
+    return s === undefined ? undefined : s === 'none' ? null : s;
+  };
+  const q = strFlag(flags.queryArg, '--query-arg');
+  const l = arg(flags.limitArg, '--limit-arg');
+  const d = arg(flags.detailArg, '--detail-arg');
+  if (q !== undefined || l !== undefined || d !== undefined) {
+    const argNames: NonNullable<LiveOptions['argNames']> = {};
+    if (q !== undefined) argNames.query = q;
+    if (l !== undefined) argNames.limit = l;
+    if (d !== undefined) argNames.detail = d;
+    return argNames;
+  }
+  return undefined;
+}
+
+/** --live-details: at least one of full, compact (deduplicated) */
+function detailsFromFlag(v: FlagValue): Detail[] | undefined {
+  const details = listFlag(v);
+  if (details !== undefined) {
+    if (details.length === 0) throw new UserError('--live-details needs at least one of full, compact');
+    for (const x of details)
+      if (x !== 'full' && x !== 'compact')
+        throw new UserError(`--live-details: unknown detail ${JSON.stringify(x)} (valid: full, compact)`);
+    return [...new Set(details)] as Detail[];
+  }
+  return undefined;
+}
+
+/** --embedded-servers: known embedded servers only, at least one */
+function serversFromFlag(v: FlagValue): string[] | undefined {
+  const servers = listFlag(v);
+  if (servers !== undefined) {
+    for (const s of servers) {
+      if (!(EMBEDDED_SERVERS as readonly string[]).includes(s))
+        throw new UserError(`--embedded-servers: unknown server ${JSON.stringify(s)} (valid: ${EMBEDDED_SERVERS.join(', ')})`);
+    }
+    if (servers.length === 0) throw new UserError('--embedded-servers needs at least one server');
+    return servers;
+  }
+  return undefined;
+}
+
+/** the flags that need or exclude one another: --proxy-url vs --proxy-cmd, the API key, --upstreams */
+function checkCombinations(o: LiveOptions, keyEnv: string | undefined): void {
+  if (o.proxyUrl !== undefined && o.proxyCmd !== undefined) throw new UserError('--proxy-url and --proxy-cmd cannot be combined');
+  if (o.apiKey !== undefined && o.proxyUrl === undefined)
+    throw new UserError(`${keyEnv !== undefined ? '--api-key-env' : '--api-key'} needs --proxy-url`);
+  if (o.upstreamsFile !== undefined && o.proxyUrl === undefined && o.proxyCmd === undefined) {
+    throw new UserError('--upstreams needs --proxy-url or --proxy-cmd (the embedded default knows its upstreams)');
+  }
+}
+
 /**
  * commander options (camelCase) -> LiveOptions. Recognised keys: proxyUrl, apiKey, apiKeyEnv, proxyCmd,
  * upstreams, discoveryTool, queryArg, limitArg, detailArg, limit, liveDetails, runs, warmup,
@@ -55,55 +122,20 @@ export function liveOptionsFromFlags(flags: Record<string, FlagValue>): LiveOpti
   set('proxyUrl', strFlag(flags.proxyUrl, '--proxy-url'));
   set('apiKey', strFlag(flags.apiKey, '--api-key'));
   const keyEnv = strFlag(flags.apiKeyEnv, '--api-key-env');
-  if (keyEnv !== undefined) {
-    if (o.apiKey !== undefined) throw new UserError('--api-key and --api-key-env cannot be combined');
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv))
-      throw new UserError(`--api-key-env needs an environment variable name, got ${JSON.stringify(keyEnv)}`);
-    const v = process.env[keyEnv];
-    if (v === undefined || v === '')
-      throw new UserError(`--api-key-env ${keyEnv}: the environment variable is ${v === undefined ? 'not set' : 'empty'}`);
-    o.apiKey = v;
-  }
+  if (keyEnv !== undefined) o.apiKey = apiKeyFromEnv(keyEnv, o);
   set('proxyCmd', strFlag(flags.proxyCmd, '--proxy-cmd'));
   set('upstreamsFile', strFlag(flags.upstreams, '--upstreams'));
   set('discoveryTool', strFlag(flags.discoveryTool, '--discovery-tool'));
-  const arg = (v: FlagValue, flag: string): string | null | undefined => {
-    const s = strFlag(v, flag);
-    return s === undefined ? undefined : s === 'none' ? null : s;
-  };
-  const q = strFlag(flags.queryArg, '--query-arg');
-  const l = arg(flags.limitArg, '--limit-arg');
-  const d = arg(flags.detailArg, '--detail-arg');
-  if (q !== undefined || l !== undefined || d !== undefined) {
-    o.argNames = {};
-    if (q !== undefined) o.argNames.query = q;
-    if (l !== undefined) o.argNames.limit = l;
-    if (d !== undefined) o.argNames.detail = d;
-  }
+  set('argNames', argNamesFromFlags(flags));
   set('limit', intFlag(flags.limit, '--limit', 1));
-  const details = listFlag(flags.liveDetails);
-  if (details !== undefined) {
-    if (details.length === 0) throw new UserError('--live-details needs at least one of full, compact');
-    for (const x of details)
-      if (x !== 'full' && x !== 'compact')
-        throw new UserError(`--live-details: unknown detail ${JSON.stringify(x)} (valid: full, compact)`);
-    o.details = [...new Set(details)] as Detail[];
-  }
+  set('details', detailsFromFlag(flags.liveDetails));
   set('runs', intFlag(flags.runs, '--runs', 1));
   set('warmup', intFlag(flags.warmup, '--warmup', 0));
   set('maxQueries', intFlag(flags.liveQueries, '--live-queries', 1));
   set('callTimeoutMs', intFlag(flags.callTimeout, '--call-timeout', 1));
   set('readyTimeoutMs', intFlag(flags.readyTimeout, '--ready-timeout', 1));
   set('timeoutMs', intFlag(flags.connectTimeout, '--connect-timeout', 1));
-  const servers = listFlag(flags.embeddedServers);
-  if (servers !== undefined) {
-    for (const s of servers) {
-      if (!(EMBEDDED_SERVERS as readonly string[]).includes(s))
-        throw new UserError(`--embedded-servers: unknown server ${JSON.stringify(s)} (valid: ${EMBEDDED_SERVERS.join(', ')})`);
-    }
-    if (servers.length === 0) throw new UserError('--embedded-servers needs at least one server');
-    o.embeddedServers = servers;
-  }
+  set('embeddedServers', serversFromFlag(flags.embeddedServers));
   set('lapJson', strFlag(flags.lapJson, '--lap-json'));
   if (flags.lap === false) o.lap = 'off';
   if (flags.resultCalls === false) o.resultCalls = false;
@@ -143,12 +175,7 @@ export function liveOptionsFromFlags(flags: Record<string, FlagValue>): LiveOpti
   set('corpusFile', strFlag(flags.corpus, '--corpus'));
   const tk = listFlag(flags.tokenizers);
   if (tk !== undefined && !(tk.length === 1 && tk[0] === 'all')) set('tokenizers', tk);
-  if (o.proxyUrl !== undefined && o.proxyCmd !== undefined) throw new UserError('--proxy-url and --proxy-cmd cannot be combined');
-  if (o.apiKey !== undefined && o.proxyUrl === undefined)
-    throw new UserError(`${keyEnv !== undefined ? '--api-key-env' : '--api-key'} needs --proxy-url`);
-  if (o.upstreamsFile !== undefined && o.proxyUrl === undefined && o.proxyCmd === undefined) {
-    throw new UserError('--upstreams needs --proxy-url or --proxy-cmd (the embedded default knows its upstreams)');
-  }
+  checkCombinations(o, keyEnv);
   return o;
 }
 
