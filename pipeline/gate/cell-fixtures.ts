@@ -163,6 +163,38 @@ export function cellTag(runId: string, cell: CellDef, role: Role): string {
   return `${runId}/${cell.id}/${role}`;
 }
 
+/** A fixture the proxy starts itself (docker or stdio cell): its command line and server entry, filled into `rf`. */
+function describeCommandFixture(
+  rf: RoleFixture,
+  cell: CellDef,
+  cfg: GateConfig,
+  runId: string,
+  single: boolean,
+  protocol: ReturnType<typeof protocolOf>,
+): void {
+  const { role, name, log } = rf;
+  if (cell.transport === 'docker') {
+    // the proxy starts a container per fixture (and a new one whenever it exits); labels find them
+    const env = faultEnv(role, cfg, single);
+    rf.dockerArgv = dockerFixtureArgv({
+      runId,
+      labels: { [CELL_LABEL]: cellSlug(cell.id), [ROLE_LABEL]: role },
+      env,
+      args: testFixtureArgs(),
+    });
+    const sh = ['/bin/sh', '-c', `exec "$@" 2>>'${log.replace(/'/g, `'\\''`)}'`, 'sh', ...rf.dockerArgv];
+    rf.argv = sh;
+    rf.entry = { name, command: sh[0], args: sh.slice(1), protocol };
+  } else {
+    const env = { ...faultEnv(role, cfg, single), [TAG_ENV]: rf.tag };
+    const node = stdioFixtureArgv();
+    // stderr of the fixture goes to its log file; exec keeps the pid the fixture reports
+    const sh = ['/bin/sh', '-c', `exec "$@" 2>>'${log.replace(/'/g, `'\\''`)}'`, 'sh', ...node];
+    rf.argv = ['/usr/bin/env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...sh];
+    rf.entry = { name, command: sh[0], args: sh.slice(1), env, protocol };
+  }
+}
+
 export async function startCellFixtures(
   cell: CellDef,
   cfg: GateConfig,
@@ -217,26 +249,7 @@ export async function startCellFixtures(
       appendFileSync(log, '');
       const rf: RoleFixture = { role, tag: cellTag(runId, cell, role), name, entry: {}, argv: [], dockerArgv: [], restarts: 0, log };
       roles[role] = rf;
-      if (cell.transport === 'docker') {
-        // the proxy starts a container per fixture (and a new one whenever it exits); labels find them
-        const env = faultEnv(role, cfg, single);
-        rf.dockerArgv = dockerFixtureArgv({
-          runId,
-          labels: { [CELL_LABEL]: cellSlug(cell.id), [ROLE_LABEL]: role },
-          env,
-          args: testFixtureArgs(),
-        });
-        const sh = ['/bin/sh', '-c', `exec "$@" 2>>'${log.replace(/'/g, `'\\''`)}'`, 'sh', ...rf.dockerArgv];
-        rf.argv = sh;
-        rf.entry = { name, command: sh[0], args: sh.slice(1), protocol };
-      } else if (!http) {
-        const env = { ...faultEnv(role, cfg, single), [TAG_ENV]: rf.tag };
-        const node = stdioFixtureArgv();
-        // stderr of the fixture goes to its log file; exec keeps the pid the fixture reports
-        const sh = ['/bin/sh', '-c', `exec "$@" 2>>'${log.replace(/'/g, `'\\''`)}'`, 'sh', ...node];
-        rf.argv = ['/usr/bin/env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...sh];
-        rf.entry = { name, command: sh[0], args: sh.slice(1), env, protocol };
-      }
+      if (!http) describeCommandFixture(rf, cell, cfg, runId, single, protocol);
     }
     if (http) {
       await Promise.all(own.map((role) => startHttp(roles[role], 0)));

@@ -175,6 +175,78 @@ async function stopFixtures(fixtures: CellFixtures | undefined, log: (line: stri
   return sweep;
 }
 
+/** The log files of an attempt, as paths relative to the report folder (each once). */
+function attemptLogs(fixtures: CellFixtures, logDir: string, rel: (p: string) => string, gateLog: string, proxyLog: string): string[] {
+  // (a network cell's side fixture stands behind three role names: its log once)
+  return [
+    ...new Set([
+      rel(gateLog),
+      rel(proxyLog),
+      ...fixtures.distinct.map((rf) => rel(rf.log)),
+      ...(fixtures.network ? [rel(join(logDir, 'toxiproxy.log'))] : []),
+    ]),
+  ];
+}
+
+/** The context the steps of an attempt run in; sessions it opens are kept for the teardown. */
+function cellContext(
+  cell: CellDef,
+  rc: CellRunContext,
+  proxy: RunningProxy,
+  fixtures: CellFixtures,
+  sessions: ProxySession[],
+  metrics: CellMetrics,
+  log: (line: string) => void,
+): CellContext {
+  return {
+    cell,
+    cfg: rc.cfg,
+    opts: rc.opts,
+    proxy,
+    fixtures,
+    runId: rc.runId,
+    session: undefined,
+    async openSession() {
+      const s = await openProxySession(proxy.target, {
+        adapter: rc.opts.adapter,
+        protocol: rc.opts.clientProtocol,
+        timeoutMs: rc.cfg.timeouts.step_ms,
+        clientName: 'mcpgauge-gate',
+      });
+      sessions.push(s);
+      return s;
+    },
+    metrics,
+    log,
+  };
+}
+
+/** An attempt torn down: sessions closed, proxy and fixtures stopped, work folder removed, logs capped and scrubbed. */
+async function teardownAttempt(a: {
+  sessions: ProxySession[];
+  proxy: RunningProxy | undefined;
+  fixtures: CellFixtures | undefined;
+  docker: Attempt['docker'];
+  log: (line: string) => void;
+  workDir: string;
+  proxySink: CappedLog;
+  gateLog: string;
+  logDir: string;
+  capBytes: number;
+  secrets: string[];
+}): Promise<void> {
+  const { sessions, proxy, fixtures, docker, log, workDir, proxySink, gateLog, logDir, capBytes, secrets } = a;
+  await Promise.all(sessions.map((s) => s.close().catch(() => {})));
+  await proxy?.stop().catch(() => {});
+  if (proxy?.pid !== undefined) DOCKER_CELL_PROXIES.delete(proxy.pid);
+  docker.sweep = await stopFixtures(fixtures, log);
+  rmSync(workDir, { recursive: true, force: true });
+  WORK_DIRS.delete(workDir);
+  proxySink.close();
+  // files other processes wrote (a stdio fixture's stderr, redirected by its shell): bounded and scrubbed too
+  for (const f of [gateLog, ...ROLES.map((r) => join(logDir, `fixture-${r}.log`))]) capAndScrubFile(f, capBytes, secrets);
+}
+
 async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number, label = cell.id): Promise<Attempt> {
   const logDir = join(rc.outDir, 'logs', cellSlug(cell.id), `attempt-${attempt}`);
   mkdirSync(logDir, { recursive: true });
@@ -209,36 +281,8 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number, la
     log(
       `fixtures${fixtures.single ? ' (single-upstream cell: one fixture in BACKEND_MODE=roles carries every role)' : ''}: ${fixtures.distinct.map((rf) => `${rf.role}=${rf.url ?? shellLine(rf.argv.slice(-4))}`).join(' ')}`,
     );
-    // (a network cell's side fixture stands behind three role names: its log once)
-    const logs = [
-      ...new Set([
-        rel(gateLog),
-        rel(proxyLog),
-        ...fixtures.distinct.map((rf) => rel(rf.log)),
-        ...(fixtures.network ? [rel(join(logDir, 'toxiproxy.log'))] : []),
-      ]),
-    ];
-    const ctx: CellContext = {
-      cell,
-      cfg: rc.cfg,
-      opts: rc.opts,
-      proxy,
-      fixtures,
-      runId: rc.runId,
-      session: undefined,
-      async openSession() {
-        const s = await openProxySession(proxy!.target, {
-          adapter: rc.opts.adapter,
-          protocol: rc.opts.clientProtocol,
-          timeoutMs: rc.cfg.timeouts.step_ms,
-          clientName: 'mcpgauge-gate',
-        });
-        sessions.push(s);
-        return s;
-      },
-      metrics,
-      log,
-    };
+    const logs = attemptLogs(fixtures, logDir, rel, gateLog, proxyLog);
+    const ctx = cellContext(cell, rc, proxy, fixtures, sessions, metrics, log);
     const cellDeadline = Date.now() + rc.cfg.timeouts.cell_ms;
     // the dependency graph (steps/index.ts): a failed or blocked step blocks only the steps that need it
     const notPassed = new Map<string, string>(); // step -> why its dependents are blocked
@@ -281,15 +325,19 @@ async function runAttempt(cell: CellDef, rc: CellRunContext, attempt: number, la
     }
     return { steps, metrics, style: ctx.session?.style, failed, docker };
   } finally {
-    await Promise.all(sessions.map((s) => s.close().catch(() => {})));
-    await proxy?.stop().catch(() => {});
-    if (proxy?.pid !== undefined) DOCKER_CELL_PROXIES.delete(proxy.pid);
-    docker.sweep = await stopFixtures(fixtures, log);
-    rmSync(workDir, { recursive: true, force: true });
-    WORK_DIRS.delete(workDir);
-    proxySink.close();
-    // files other processes wrote (a stdio fixture's stderr, redirected by its shell): bounded and scrubbed too
-    for (const f of [gateLog, ...ROLES.map((r) => join(logDir, `fixture-${r}.log`))]) capAndScrubFile(f, rc.cfg.log_cap_bytes, secrets);
+    await teardownAttempt({
+      sessions,
+      proxy,
+      fixtures,
+      docker,
+      log,
+      workDir,
+      proxySink,
+      gateLog,
+      logDir,
+      capBytes: rc.cfg.log_cap_bytes,
+      secrets,
+    });
   }
 }
 

@@ -184,6 +184,64 @@ function networkSection(r: GateReport, table: (cells: CellResult[], steps: GateR
   return out;
 }
 
+/** The "Not green, cell by cell" section: every mark that is not a pass, with its reason. */
+function notGreenSection(r: GateReport): string[] {
+  const out: string[] = [];
+  // every mark that is not ✅, with its reason, under the cell it belongs to; a skipped or
+  // not-applicable step with the same reason in every cell that ran is said once
+  const notGreen = (c: CellResult) => c.steps.filter((s) => s.status !== 'pass');
+  const ranCells = r.cells.filter((c) => c.steps.length && c.attempts > 0);
+  const sameEverywhere = (st: CellResult['steps'][number]) =>
+    ranCells.length > 1 &&
+    (st.status === 'skipped' || st.status === 'not_applicable') &&
+    ranCells.every((c) => c.steps.some((x) => x.name === st.name && x.status === st.status && x.reason === st.reason));
+  const everywhere = ranCells[0] ? notGreen(ranCells[0]).filter(sameEverywhere) : [];
+  const lines: string[] = [];
+  for (const c of r.cells) {
+    const steps = notGreen(c).filter((st) => !(ranCells.includes(c) && everywhere.some((e) => e.name === st.name)));
+    if (c.status === 'pass' && !steps.length) continue;
+    const attempts = `${c.required ? 'required' : 'optional'}${c.attempts ? `, ${c.attempts} attempt${c.attempts === 1 ? '' : 's'}` : ''}`;
+    if (!c.steps.length || c.status === 'skipped' || c.status === 'not_applicable') {
+      lines.push(`- ${STATUS_MARK[c.status]} **${c.id}**: ${md(stepReason(c))} (${attempts})`);
+      continue;
+    }
+    lines.push(`- ${STATUS_MARK[c.status]} **${c.id}**: ${c.status} (${attempts})`);
+    for (const st of steps) {
+      const advisory = st.advisory ? ' (advisory: does not fail the cell)' : '';
+      const logs = st.status === 'fail' || st.status === 'flaky' ? logLinks(st.logs) : '';
+      lines.push(`  - ${STATUS_MARK[st.status]} step ${st.order} ${st.name}${advisory}: ${md(stepReason(st))}${logs}`);
+    }
+  }
+  if (lines.length || everywhere.length) {
+    out.push('', '## Not green, cell by cell', '');
+    if (everywhere.length)
+      out.push(
+        `- In every cell that ran (${ranCells.length}):`,
+        ...everywhere.map((st) => `  - ${STATUS_MARK[st.status]} step ${st.order} ${st.name}: ${md(stepReason(st))}`),
+      );
+    out.push(...lines);
+  }
+  return out;
+}
+
+/** The yardstick section: the fixture's own compliance grade, when it was measured. */
+function yardstickSection(r: GateReport): string[] {
+  const out: string[] = [];
+  const y = r.fixture_compliance;
+  if (y) {
+    out.push('', `## The yardstick: the fixture's own compliance grade (${y.status})`, '', md(y.reason), '');
+    if (y.runs.length) {
+      out.push('| Wire | Revision | Grade | Score | Checks evaluated | Failing |', '|---|---|---|---|---|---|');
+      for (const x of y.runs)
+        out.push(
+          `| ${x.wire} | ${x.revision} | ${x.grade ?? 'no grade'} | ${x.score ?? '-'} | ${x.evaluated} | ${md(x.failing.join(', ')) || '-'} |`,
+        );
+    }
+    if (y.not_probed.length) out.push('', `Not probed: ${md(y.not_probed.join('; '))}.`);
+  }
+  return out;
+}
+
 export function renderSummary(r: GateReport): string {
   const out: string[] = [];
   const head = r.verdict === 'interrupted' ? '⏹️ INTERRUPTED (partial report)' : `${r.verdict === 'pass' ? '✅' : '❌'} ${verdictWord(r)}`;
@@ -232,57 +290,13 @@ export function renderSummary(r: GateReport): string {
       `Each cell ran ${r.options.repeat} times: k/N = runs passed / runs in which the step ran, [lo, hi] = its Wilson 95% interval; a step that passed in some runs only is flaky.`,
     );
 
-  // every mark that is not ✅, with its reason, under the cell it belongs to; a skipped or
-  // not-applicable step with the same reason in every cell that ran is said once
-  const notGreen = (c: CellResult) => c.steps.filter((s) => s.status !== 'pass');
-  const ranCells = r.cells.filter((c) => c.steps.length && c.attempts > 0);
-  const sameEverywhere = (st: CellResult['steps'][number]) =>
-    ranCells.length > 1 &&
-    (st.status === 'skipped' || st.status === 'not_applicable') &&
-    ranCells.every((c) => c.steps.some((x) => x.name === st.name && x.status === st.status && x.reason === st.reason));
-  const everywhere = ranCells[0] ? notGreen(ranCells[0]).filter(sameEverywhere) : [];
-  const lines: string[] = [];
-  for (const c of r.cells) {
-    const steps = notGreen(c).filter((st) => !(ranCells.includes(c) && everywhere.some((e) => e.name === st.name)));
-    if (c.status === 'pass' && !steps.length) continue;
-    const attempts = `${c.required ? 'required' : 'optional'}${c.attempts ? `, ${c.attempts} attempt${c.attempts === 1 ? '' : 's'}` : ''}`;
-    if (!c.steps.length || c.status === 'skipped' || c.status === 'not_applicable') {
-      lines.push(`- ${STATUS_MARK[c.status]} **${c.id}**: ${md(stepReason(c))} (${attempts})`);
-      continue;
-    }
-    lines.push(`- ${STATUS_MARK[c.status]} **${c.id}**: ${c.status} (${attempts})`);
-    for (const st of steps) {
-      const advisory = st.advisory ? ' (advisory: does not fail the cell)' : '';
-      const logs = st.status === 'fail' || st.status === 'flaky' ? logLinks(st.logs) : '';
-      lines.push(`  - ${STATUS_MARK[st.status]} step ${st.order} ${st.name}${advisory}: ${md(stepReason(st))}${logs}`);
-    }
-  }
-  if (lines.length || everywhere.length) {
-    out.push('', '## Not green, cell by cell', '');
-    if (everywhere.length)
-      out.push(
-        `- In every cell that ran (${ranCells.length}):`,
-        ...everywhere.map((st) => `  - ${STATUS_MARK[st.status]} step ${st.order} ${st.name}: ${md(stepReason(st))}`),
-      );
-    out.push(...lines);
-  }
+  out.push(...notGreenSection(r));
   const cellIds = new Set(r.cells.map((c) => c.id));
   const runFailures = r.failures.filter((f) => !cellIds.has(f.slice(0, f.indexOf(':'))));
   if (runFailures.length) out.push('', '## Failures of the run (not of one cell)', '', ...runFailures.map((f) => `- ${md(f)}`));
   out.push(...complianceTable(r));
   if (r.advisories.length) out.push('', '## Advisories (optional cells, advisory steps)', '', ...r.advisories.map((a) => `- ${md(a)}`));
-  const y = r.fixture_compliance;
-  if (y) {
-    out.push('', `## The yardstick: the fixture's own compliance grade (${y.status})`, '', md(y.reason), '');
-    if (y.runs.length) {
-      out.push('| Wire | Revision | Grade | Score | Checks evaluated | Failing |', '|---|---|---|---|---|---|');
-      for (const x of y.runs)
-        out.push(
-          `| ${x.wire} | ${x.revision} | ${x.grade ?? 'no grade'} | ${x.score ?? '-'} | ${x.evaluated} | ${md(x.failing.join(', ')) || '-'} |`,
-        );
-    }
-    if (y.not_probed.length) out.push('', `Not probed: ${md(y.not_probed.join('; '))}.`);
-  }
+  out.push(...yardstickSection(r));
   return `${out.join('\n')}\n`;
 }
 

@@ -119,6 +119,101 @@ function sideProblems(so: Outcome | undefined, sideTool: string, sideN: string):
   return [];
 }
 
+type Rig = NonNullable<CellContext['fixtures']['network']>;
+type Session = ReturnType<typeof mainSession>;
+type Toxics = ReturnType<NetworkFault['toxics']>;
+
+/** Step 2 of the fault: the toxics set, the faulted call and the second session's call made, the toxics removed again. */
+async function applyFault(
+  rig: Rig,
+  fault: NetworkFault,
+  toxics: Toxics,
+  set: string[],
+  timeline: Record<string, number>,
+  at: () => number,
+  x: { s: Session; tool: string; side: Session | undefined; sideTool: string; deadline: number; callT: number },
+): Promise<{ reported: string[]; n: string; o: Outcome; so: Outcome | undefined; sideN: string }> {
+  const { s, tool, side, sideTool, deadline, callT } = x;
+  for (const tx of toxics) {
+    await rig.toxiproxy.addToxic(rig.link, tx);
+    set.push(tx.name);
+  }
+  timeline.toxics_set = at();
+  const reported = (await rig.toxiproxy.toxics(rig.link)).map((x) => x.name);
+  const n = nonce('net');
+  const args = fault.call.tool === 'echo' ? { input: n } : fault.call.args;
+  const ac = new AbortController();
+  timeline.call_sent = at();
+  const callP = outcomeOf(s.call(tool, args, { timeoutMs: deadline + 10_000, signal: ac.signal }), deadline).then(
+    (o) => ((timeline.call_answered = at()), o),
+  );
+  const sideN = nonce('side');
+  const sideP = side
+    ? outcomeOf(side.call(sideTool, { input: sideN }, { timeoutMs: callT }), callT).then((o) => ((timeline.side_answered = at()), o))
+    : Promise.resolve(undefined);
+  const [o, so] = await Promise.all([callP, sideP]);
+  if (o.kind === 'no_answer' || o.kind === 'transport_error') ac.abort();
+
+  for (const name of [...set]) {
+    await rig.toxiproxy.removeToxic(rig.link, name);
+    set.splice(set.indexOf(name), 1);
+  }
+  timeline.toxics_removed = at();
+
+  return { reported, n, o, so, sideN };
+}
+
+/** The step's outcome: fail with the problems, or pass with what the call, the second session and the recovery showed. */
+function verdict(
+  toxics: Toxics,
+  timeline: Record<string, number>,
+  problems: string[],
+  said: string,
+  so: Outcome | undefined,
+  evidence: { network: { recovery: { ms_after_removal?: number } } } & Record<string, unknown>,
+): StepOutcome {
+  const toxicText = toxics.map((x) => `${x.type} ${x.stream} ${JSON.stringify(x.attributes)}`).join(' + ');
+  if (problems.length)
+    return { status: 'fail', reason: `${toxicText} (set at +${timeline.toxics_set} ms): ${problems.join('; ')}`, evidence };
+  const sideText = so
+    ? `, a second session unaffected (${Math.round(so.ms)} ms)`
+    : ', single-upstream proxy: no second upstream to compare';
+  return {
+    status: 'pass',
+    reason: `${toxicText} (set at +${timeline.toxics_set} ms): ${said}${sideText}; recovered ${evidence.network.recovery.ms_after_removal} ms after removal; no connection or process left`,
+    evidence,
+  };
+}
+
+/** Steps 3 and 4: no recovery within recovery_ms, connections or processes left over after the fault. */
+function afterProblems(
+  rig: Rig,
+  x: {
+    recovery: string | null;
+    tries: number;
+    recoveryMs: number;
+    connBefore: number | null;
+    connAfter: number | null;
+    bound: number;
+    procBefore: number;
+    procAfter: number;
+  },
+): string[] {
+  const { recovery, tries, connBefore, connAfter, bound, procBefore, procAfter } = x;
+  const problems: string[] = [];
+  if (recovery !== null)
+    problems.push(
+      `after the toxics were removed no echo succeeded within ${x.recoveryMs} ms (timeouts.recovery_ms; ${tries} tries): ${recovery}`,
+    );
+  if (connAfter !== null && connAfter > bound)
+    problems.push(
+      `${connAfter - bound} connection(s) to the upstream left open ${LEAK_SETTLE_MS} ms after recovery (${connAfter} open; ${connBefore} before this fault, ${rig.baselineConnections} before the cell's first fault, at most ${bound} allowed)`,
+    );
+  // more processes after the fault than before (one ending, e.g. a session's child of an earlier step, is no leak)
+  if (procAfter > procBefore) problems.push(`the cell had ${procBefore} process(es) before the fault and ${procAfter} after`);
+  return problems;
+}
+
 export function networkStep(fault: NetworkFault): StepDef {
   return {
     meta: { name: `${NETWORK_STEP_PREFIX}${fault.name}`, title: fault.title },
@@ -148,31 +243,14 @@ export function networkStep(fault: NetworkFault): StepDef {
         const bound = Math.max(rig.baselineConnections ?? 0, POOL_FLOOR) + POOL_SLACK;
         const procBefore = cellProcesses(rig.tagPrefix);
 
-        for (const tx of toxics) {
-          await rig.toxiproxy.addToxic(rig.link, tx);
-          set.push(tx.name);
-        }
-        timeline.toxics_set = at();
-        const reported = (await rig.toxiproxy.toxics(rig.link)).map((x) => x.name);
-        const n = nonce('net');
-        const args = fault.call.tool === 'echo' ? { input: n } : fault.call.args;
-        const ac = new AbortController();
-        timeline.call_sent = at();
-        const callP = outcomeOf(s.call(tool, args, { timeoutMs: deadline + 10_000, signal: ac.signal }), deadline).then(
-          (o) => ((timeline.call_answered = at()), o),
-        );
-        const sideN = nonce('side');
-        const sideP = side
-          ? outcomeOf(side.call(sideTool, { input: sideN }, { timeoutMs: callT }), callT).then((o) => ((timeline.side_answered = at()), o))
-          : Promise.resolve(undefined);
-        const [o, so] = await Promise.all([callP, sideP]);
-        if (o.kind === 'no_answer' || o.kind === 'transport_error') ac.abort();
-
-        for (const name of [...set]) {
-          await rig.toxiproxy.removeToxic(rig.link, name);
-          set.splice(set.indexOf(name), 1);
-        }
-        timeline.toxics_removed = at();
+        const { reported, n, o, so, sideN } = await applyFault(rig, fault, toxics, set, timeline, at, {
+          s,
+          tool,
+          side,
+          sideTool,
+          deadline,
+          callT,
+        });
 
         const { recovery, tries } = await awaitRecovery(ctx, t.recovery_ms, t.step_ms);
         if (recovery === null) timeline.recovered = at();
@@ -189,16 +267,9 @@ export function networkStep(fault: NetworkFault): StepDef {
           }),
           ...sideProblems(so, sideTool, sideN),
         ];
-        if (recovery !== null)
-          problems.push(
-            `after the toxics were removed no echo succeeded within ${t.recovery_ms} ms (timeouts.recovery_ms; ${tries} tries): ${recovery}`,
-          );
-        if (connAfter !== null && connAfter > bound)
-          problems.push(
-            `${connAfter - bound} connection(s) to the upstream left open ${LEAK_SETTLE_MS} ms after recovery (${connAfter} open; ${connBefore} before this fault, ${rig.baselineConnections} before the cell's first fault, at most ${bound} allowed)`,
-          );
-        // more processes after the fault than before (one ending, e.g. a session's child of an earlier step, is no leak)
-        if (procAfter > procBefore) problems.push(`the cell had ${procBefore} process(es) before the fault and ${procAfter} after`);
+        problems.push(
+          ...afterProblems(rig, { recovery, tries, recoveryMs: t.recovery_ms, connBefore, connAfter, bound, procBefore, procAfter }),
+        );
 
         const evidence = {
           network: {
@@ -224,17 +295,7 @@ export function networkStep(fault: NetworkFault): StepDef {
             processes: { before: procBefore, after: procAfter },
           },
         };
-        const toxicText = toxics.map((x) => `${x.type} ${x.stream} ${JSON.stringify(x.attributes)}`).join(' + ');
-        if (problems.length)
-          return { status: 'fail', reason: `${toxicText} (set at +${timeline.toxics_set} ms): ${problems.join('; ')}`, evidence };
-        const sideText = so
-          ? `, a second session unaffected (${Math.round(so.ms)} ms)`
-          : ', single-upstream proxy: no second upstream to compare';
-        return {
-          status: 'pass',
-          reason: `${toxicText} (set at +${timeline.toxics_set} ms): ${said}${sideText}; recovered ${evidence.network.recovery.ms_after_removal} ms after removal; no connection or process left`,
-          evidence,
-        };
+        return verdict(toxics, timeline, problems, said, so, evidence);
       } finally {
         // a step that threw leaves no toxic behind for the next one
         for (const name of set) await rig.toxiproxy.removeToxic(rig.link, name).catch(() => {});
