@@ -72,8 +72,26 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
   const { summaryLines } = await import('../report/summary.ts');
   const { assembleReport } = await import('./report.ts');
   const extraSections = await checkInputs(o);
-  // the dashboard's charts render in a worker thread that loads vega while the stages run (issue 31)
-  (await import('../report/charts.ts')).startChartWorker();
+  // the dashboard's charts render in a worker thread that loads vega while the stages run (issue 31);
+  // a run that fails ends it, or its thread would keep the process from exiting
+  const charts = await import('../report/charts.ts');
+  charts.startChartWorker();
+  try {
+    return await runStages(o, extraSections, writeReport, summaryLines, assembleReport);
+  } catch (e) {
+    await charts.stopChartWorker();
+    throw e;
+  }
+}
+
+/** The stages after the input checks, then the report written and its summary logged. */
+async function runStages(
+  o: BenchOptions,
+  extraSections: SectionInput[],
+  writeReport: typeof import('../report/write.ts').writeReport,
+  summaryLines: typeof import('../report/summary.ts').summaryLines,
+  assembleReport: typeof import('./report.ts').assembleReport,
+): Promise<BenchResult> {
   const plan = planCorpora(o);
   const live = o.live ? { ...o.live, ...plan.liveTarget, ...(o.allowVersionMismatch ? { allowVersionMismatch: true } : {}) } : undefined;
   const offline = await offlineStage(o, plan.corpora, live !== undefined);

@@ -178,6 +178,15 @@ interface ChartWorker {
   render(job: Omit<ChartJob, 'id'>): Promise<string>;
 }
 let worker: ChartWorker | undefined;
+let workerThread: Worker | undefined;
+
+/** Ends the chart worker (a failed run: nothing more will be drawn); later charts render on this thread. */
+export async function stopChartWorker(): Promise<void> {
+  const w = workerThread;
+  worker = undefined;
+  workerThread = undefined;
+  if (w) await w.terminate();
+}
 
 /**
  * With the chart worker running: send it every chart of `refs` now (write.ts, before the tables
@@ -200,6 +209,7 @@ export function prefetchCharts(refs: readonly ChartRef[]): void {
 export function startChartWorker(): void {
   if (worker || !import.meta.url.endsWith('.js')) return;
   const w = new Worker(new URL('./chart_worker.js', import.meta.url), { execArgv: [] });
+  workerThread = w;
   w.unref();
   const pending = new Map<number, { job: Omit<ChartJob, 'id'>; resolve: (svg: string) => void; reject: (e: Error) => void }>();
   let nextId = 1;

@@ -12,7 +12,8 @@ import { comply } from '../../pipeline/comply/comply.ts';
 import { withProxy, fixtureServer } from '../proxy/helpers.ts';
 
 test('reference proxy with X-API-Key and Bearer: the auth checks see its 401s; no envelope or id false failures', async () => {
-  await withProxy({ servers: [fixtureServer()] }, async (p) => {
+  // a key of realistic length: redaction leaves strings under 4 characters alone (util/redact.ts)
+  await withProxy({ servers: [fixtureServer()], api_key: 'comply-auth-test-key-3f9a' }, async (p) => {
     const { report } = await comply(
       { kind: 'http', url: p.url, headers: { 'X-API-Key': p.apiKey, Authorization: `Bearer ${p.apiKey}` } },
       {

@@ -52,6 +52,9 @@ describe('the docker cell on a real engine', { skip: process.env.CI === 'true' ?
     const patch = (c: any) => {
       required(c);
       c.timeouts.recovery_ms = 6000;
+      // this case is about crash: the pass-through gateway lists every upstream tool of the docker
+      // cell's roles (more than the reference proxy's menu budget, which the green case holds)
+      c.budgets.menu_tokens = 4000;
     };
     const r = await runGateCli(
       [

@@ -56,10 +56,17 @@ const factory: McpServerFactory = () => {
     const meta = p._meta
       ? Object.fromEntries(Object.entries(p._meta).filter(([k]) => k !== 'progressToken' && !k.startsWith('io.modelcontextprotocol/')))
       : undefined;
+    // the caller's progress token is answered by this hop: the upstream's progress goes back under it
+    const token = p._meta?.progressToken;
+    const progress =
+      typeof token === 'string' || typeof token === 'number'
+        ? (x: Record<string, unknown>) =>
+            void ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...x, progressToken: token } } as never).catch(() => {})
+        : undefined;
     const run = () =>
       core.callTool(
         { name: `${name.slice(0, i)}:${name.slice(i + SEP.length)}`, arguments: p.arguments ?? {} },
-        { meta, signal: ctx.mcpReq.signal },
+        { meta, signal: ctx.mcpReq.signal, progress: progress as never },
       );
     if (broken !== 'mix-sessions') return (await run()) as never;
     // planted bug: one table of calls in flight keyed by the JSON-RPC id alone, shared by every session

@@ -160,6 +160,8 @@ export interface SabotageCase {
   fixtureGrade?: boolean;
   /** a reason to skip the case on this machine (e.g. the network cells without Go) */
   skip?: string;
+  /** further config overrides of this case */
+  patch?: (cfg: any) => void;
 }
 
 /** Run each case as its own gate run (two at a time) and assert it is red exactly where it says. */
@@ -169,7 +171,10 @@ export function sabotageSuite(title: string, cases: readonly SabotageCase[]): vo
       test(c.name, { skip: c.skip }, async () => {
         // the red cases leave the compliance step out (its own tests: compliance-step.test.ts): every
         // independent step runs now, and grading each sabotaged proxy would only add time
-        const patch = Object.keys(c.red).length ? (cfg: any) => delete cfg.compliance : undefined;
+        const patch = (cfg: any) => {
+          if (Object.keys(c.red).length) delete cfg.compliance;
+          c.patch?.(cfg);
+        };
         const r = await runGateCli(
           ['--cells', c.cells.join(','), ...(c.args ?? []), ...(c.fixtureGrade ? [] : ['--no-fixture-grade'])],
           c.env ?? {},
