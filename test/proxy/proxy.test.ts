@@ -126,7 +126,7 @@ test('retrieve_tools compact: signature + first sentence; default limit; bad inp
   assert.deepEqual(json.tools[0], {
     name: 'fixture:slow',
     score: json.tools[0].score,
-    sig: 'slow(ms:int)',
+    sig: 'slow(ms:int, progress_ms?:int)',
     desc: 'Waits the given number of milliseconds (0..600000) before answering; cancellable.',
   });
   assert.deepEqual(Object.keys(json.tools[0]), ['name', 'score', 'sig', 'desc']);
