@@ -82,7 +82,8 @@ export function looksLikeToolRetDir(dir: string): boolean {
 type ToolRetShard = { path: string; config: string };
 
 function listShards(root: string): ToolRetShard[] {
-  const out = listFilesSorted(root)
+  // FIFOs and sockets too: a shard that is not a regular file is refused by name when it is read
+  const out = listFilesSorted(root, undefined, true)
     .filter((p) => p.endsWith('.parquet'))
     .map((p) => {
       const rel = relative(root, p).split(sep);

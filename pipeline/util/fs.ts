@@ -208,15 +208,16 @@ const pidAlive = (pid: number): boolean => {
  * Every regular file under `root` (or `root` itself when it is one), depth first in sorted name
  * order at each level; links are followed, `skip(name)` prunes an entry (file or folder) by name.
  * The one sorted recursive walk (corpus fetch and ToolRet shards, the seed folder digest, the gate
- * digest); a walk that must not follow links (gate merge) lstats on its own.
+ * digest); a walk that must not follow links (gate merge) lstats on its own. `special`: FIFOs,
+ * sockets and devices are listed too, for a reader that refuses them by name.
  */
-export function listFilesSorted(root: string, skip: (name: string) => boolean = () => false): string[] {
+export function listFilesSorted(root: string, skip: (name: string) => boolean = () => false, special = false): string[] {
   const out: string[] = [];
   const walk = (p: string) => {
     const st = statSync(p);
     if (st.isDirectory()) {
       for (const n of readdirSync(p).sort()) if (!skip(n)) walk(join(p, n));
-    } else if (st.isFile()) out.push(p);
+    } else if (st.isFile() || special) out.push(p);
   };
   walk(root);
   return out;
