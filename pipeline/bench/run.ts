@@ -73,14 +73,13 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
   const { assembleReport } = await import('./report.ts');
   const extraSections = await checkInputs(o);
   // the dashboard's charts render in a worker thread that loads vega while the stages run (issue 31);
-  // a run that fails ends it, or its thread would keep the process from exiting
+  // every run ends it (also one that failed), or its thread can keep the process from exiting
   const charts = await import('../report/charts.ts');
   charts.startChartWorker();
   try {
     return await runStages(o, extraSections, writeReport, summaryLines, assembleReport);
-  } catch (e) {
+  } finally {
     await charts.stopChartWorker();
-    throw e;
   }
 }
 

@@ -91,7 +91,7 @@ test('the unit guard: in a test file process, spawn, listen and connect throw; t
 test('make test-quick runs scripts/test-quick.mjs, which runs UNIT through scripts/test.mjs with the guard', () => {
   const make = readFileSync(join(REPO_ROOT, 'Makefile'), 'utf8');
   assert.match(make, /^test-quick: deps build\n\t\$\(NODE\) scripts\/test-quick\.mjs/m);
-  assert.match(make, /^test: deps build\n\t\$\(NODE\) scripts\/test\.mjs \$\(ARGS\)$/m, 'make test stays the full suite');
+  assert.match(make, /^test: deps build lint\n\t\$\(NODE\) scripts\/test\.mjs \$\(ARGS\)$/m, 'make test stays the full suite');
   const quick = readFileSync(join(REPO_ROOT, 'scripts', 'test-quick.mjs'), 'utf8');
   assert.match(quick, /unit-guard\.mjs/);
   assert.match(quick, /'test\.mjs'\), \.\.\.UNIT\]/);
