@@ -16,6 +16,7 @@
 // (before issue 31) or tables/per_query.parquet beside it, so a move of the rows compares equal.
 import { $, fs, path, tmpdir } from 'zx';
 import { parquetReadObjects } from 'hyparquet';
+import { SAMPLE_ARGS, SYSTEMS_SAMPLE_ARGS } from './lib/sample-bench.mjs';
 $.verbose = false;
 const root = path.resolve(import.meta.dirname, '..');
 const [mode, a, b] = process.argv.slice(2);
@@ -70,40 +71,8 @@ async function capture(dir) {
   fs.mkdirSync(dir, { recursive: true });
   const tmp = tmpdir();
   const jobs = [
-    [
-      'report.json',
-      ['bench', '--live', '--extra-corpus', 'datasets/proxy-menu-v1.tools.json', '--out', `${tmp}/r1`],
-      `${tmp}/r1/report.json`,
-    ],
-    [
-      'report-systems.json',
-      [
-        'bench',
-        '--live',
-        '--no-offline',
-        '--system',
-        'direct',
-        '--system',
-        'reference',
-        '--system',
-        'broken=cmd:node -e process.exit(3)',
-        '--scale',
-        '10,100',
-        '--runs',
-        '1',
-        '--warmup',
-        '1',
-        '--live-queries',
-        '12',
-        '--scale-queries',
-        '8',
-        '--bootstrap',
-        '200',
-        '--out',
-        `${tmp}/r2`,
-      ],
-      `${tmp}/r2/report.json`,
-    ],
+    ['report.json', ['bench', ...SAMPLE_ARGS, '--out', `${tmp}/r1`], `${tmp}/r1/report.json`],
+    ['report-systems.json', ['bench', ...SYSTEMS_SAMPLE_ARGS, '--out', `${tmp}/r2`], `${tmp}/r2/report.json`],
     ['gate-report.json', ['gate', '--cells', 'stdio/2025-11-25', '--out', `${tmp}/g`], `${tmp}/g/gate-report.json`],
     ['comply.json', ['comply', '--format', 'json', '--out', `json=${tmp}/c.json`, '--', 'node', 'bin/mcpfixture.mjs'], `${tmp}/c.json`],
   ];

@@ -10,6 +10,7 @@
 // path) are replaced by "<repo>"; only time fields (generated_at, latency) change between runs.
 // Regenerate after changing a producer; never edit the file by hand.
 import { $, fs, path, tmpdir } from 'zx';
+import { SAMPLE_ARGS, SYSTEMS_SAMPLE_ARGS } from './lib/sample-bench.mjs';
 $.verbose = false;
 const root = path.resolve(import.meta.dirname, '..');
 const out = tmpdir();
@@ -38,32 +39,8 @@ function tmpRoot() {
 }
 
 try {
-  await sample(['--live', '--extra-corpus', 'datasets/proxy-menu-v1.tools.json'], 'report.json');
-  await sample(
-    [
-      '--live',
-      '--no-offline',
-      '--system',
-      'direct',
-      '--system',
-      'reference',
-      '--system',
-      'broken=cmd:node -e process.exit(3)',
-      '--scale',
-      '10,100',
-      '--runs',
-      '1',
-      '--warmup',
-      '1',
-      '--live-queries',
-      '12',
-      '--scale-queries',
-      '8',
-      '--bootstrap',
-      '200',
-    ],
-    'report-systems.json',
-  );
+  await sample(SAMPLE_ARGS, 'report.json');
+  await sample(SYSTEMS_SAMPLE_ARGS, 'report-systems.json');
 } catch (e) {
   process.exit(e.exitCode ?? 1);
 } finally {
