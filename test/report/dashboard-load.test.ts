@@ -8,11 +8,12 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM_SKIP, launchChromium } from './browser.ts';
 import { renderDashboard } from '../../pipeline/report/dashboard.ts';
 import { renderPage, PAGE_ROWS } from '../../pipeline/report/render.ts';
 import { html } from '../../pipeline/report/html.ts';
@@ -21,11 +22,7 @@ import { capRows, livePerQueryRows, offlinePerQueryRows, perQueryTable } from '.
 import { REPORT_SECTIONS } from '../../pipeline/sections.ts';
 import { HOSTILE_TEXT, buildSampleReport } from './sample.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP =
-  existsSync(CHROMIUM) || process.env.CI === 'true'
-    ? false
-    : `chromium not installed at ${CHROMIUM} (CI installs it via .ci/run; Debian package "chromium")`;
+const SKIP = CHROMIUM_SKIP;
 const MAX_ELEMENTS = 5000;
 const MAX_BYTES = 1.5e6;
 
@@ -35,21 +32,7 @@ let context: BrowserContext | undefined;
 before(async () => {
   if (SKIP) return;
   work = mkdtempSync(join(tmpdir(), 'mcpgauge-dash-load-'));
-  context = await chromium.launchPersistentContext(join(work, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1350, height: 940 },
-  });
+  context = await launchChromium(work, { width: 1350, height: 940 });
 });
 
 after(async () => {

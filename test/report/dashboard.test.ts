@@ -6,11 +6,12 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM_SKIP, launchChromium } from './browser.ts';
 import { writeReport } from '../../pipeline/report/write.ts';
 import { REPORT_SECTIONS } from '../../pipeline/sections.ts';
 import { chartWarnings } from '../../pipeline/report/dashboard.ts';
@@ -24,12 +25,8 @@ import type { GateReport } from '../../pipeline/gate/report.ts';
 /** a gate report of a real run (npm mcp-proxy preset, compliance on), committed as measured */
 const GATE_SAMPLE = resolve(import.meta.dirname, '../gate/samples/mcp-proxy.gate-report.json');
 
-const CHROMIUM = '/usr/bin/chromium';
 // skipped only outside CI: with CI=true a missing Chromium fails the run (launch throws)
-const SKIP =
-  existsSync(CHROMIUM) || process.env.CI === 'true'
-    ? false
-    : `chromium not installed at ${CHROMIUM} (CI installs it via .ci/run; Debian package "chromium")`;
+const SKIP = CHROMIUM_SKIP;
 const CHART_IDS = CHARTS.filter((c) => !c.live).map((c) => c.spec);
 const LIVE_CHART_IDS = CHARTS.filter((c) => c.live).map((c) => c.spec);
 
@@ -50,22 +47,7 @@ let context: BrowserContext | undefined;
 before(async () => {
   if (SKIP) return;
   work = mkdtempSync(join(tmpdir(), 'mcpgauge-dash-'));
-  const profile = join(work, 'profile');
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1320, height: 900 },
-  });
+  context = await launchChromium(work, { width: 1320, height: 900 });
 });
 
 after(async () => {
