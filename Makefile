@@ -10,8 +10,9 @@ all: bench-discovery
 deps: node_modules/.mcpgauge-installed
 
 node_modules/.mcpgauge-installed: package.json package-lock.json
+	@if [ -L node_modules ]; then echo "deps: node_modules is a symlink (to $$(readlink node_modules)): npm ci would empty the folder it points to; install there, or touch $@ if it is current" >&2; exit 2; fi
 	@echo "deps: npm ci (the npm registry; ~45 s on a first run) ..." >&2
-	@start=$$(date +%s); npm ci --no-audit --no-fund --loglevel=error && echo "deps: node_modules/ installed in $$(( $$(date +%s) - start )) s" >&2
+	@start=$$(date +%s); $(NODE) scripts/lib/heartbeat.mjs 'deps: npm ci' -- npm ci --no-audit --no-fund --loglevel=error && echo "deps: node_modules/ installed in $$(( $$(date +%s) - start )) s" >&2
 	@touch $@
 
 ## Compile pipeline/**/*.ts and arms/**/*.ts to dist/ (tsc; scripts/build.mjs) when dist/ is missing or older than

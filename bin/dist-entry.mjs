@@ -1,6 +1,6 @@
 // Where the compiled code is (dist/, written by `make build` / `npm run build`), and one clear
 // line (exit 2) when it is missing, instead of a stack trace. `tree`: `pipeline` (tsc's output, one
-// file per module) or `bundle` (the bundled CLI, scripts/lib/bundle.mjs).
+// file per module) or `bundle` (the bundled CLI, scripts/lib/bundle.mjs) or `fixture-bundle` / `proxy-bundle` (the light bundles).
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 

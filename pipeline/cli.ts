@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { applyContract, CliCommand, runProgram } from './cli/exit.ts';
-import { DEFAULT_MAX_INPUT_MB, MAX_INPUT_ENV, parseMaxInputMb, setMaxInputMb } from './util/fs.ts';
+import { addMaxInputOption } from './cli/max-input.ts';
 import * as corpus from './cli/corpus.ts';
 import * as bench from './cli/bench.ts';
 import * as fixture from './cli/fixture.ts';
@@ -24,16 +24,7 @@ export function buildProgram(): Command {
   );
   for (const m of [corpus, bench, fixture, proxy, diff, comply, gate, report, models]) m.register(program);
   // one input size limit (util/fs.ts reads every input file with it): --max-input-mb on every command that runs
-  const leaves = (c: Command): Command[] => (c.commands.length ? c.commands.flatMap(leaves) : [c]);
-  for (const c of program.commands.flatMap(leaves))
-    c.option(
-      '--max-input-mb <n>',
-      `size limit of every input file (corpus, golden set, report, config, parquet shard) in MiB; also ${MAX_INPUT_ENV} (default ${DEFAULT_MAX_INPUT_MB})`,
-    );
-  program.hook('preAction', (_program, action) => {
-    const v = action.opts().maxInputMb as string | undefined;
-    setMaxInputMb(v === undefined ? undefined : parseMaxInputMb(v, '--max-input-mb'));
-  });
+  addMaxInputOption(program);
   return applyContract(program);
 }
 

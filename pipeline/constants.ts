@@ -15,6 +15,8 @@ export const COMPILED = import.meta.url.endsWith('.js');
 export const REPO_ROOT = resolve(import.meta.dirname, COMPILED ? '../..' : '..');
 /** the compiled tree `make build` (scripts/build.mjs) writes; every spawned mcpgauge/fixture process runs it */
 export const DIST_DIR = resolve(REPO_ROOT, 'dist');
+/** the mcpgauge command (an executable node script): `{MCPGAUGE}` in a proxy command or config template */
+export const MCPGAUGE_BIN = resolve(REPO_ROOT, 'bin', 'mcpgauge.mjs');
 /** the compiled form of a pipeline module: distPath('cli/fixture-entry') = dist/pipeline/cli/fixture-entry.js */
 export function distPath(rel: string): string {
   return resolve(DIST_DIR, 'pipeline', `${rel}.js`);

@@ -8,22 +8,24 @@
  * (pipeline/report/README.md). Other documents bind their own section where they render it
  * (`gate/section.ts` `gateSectionInput`, `comply/section-input.ts`).
  */
-import type { ReportSection } from './report/details.ts';
-import type { Report } from './report/types.ts';
-import { caveatsSection } from './report/sections/caveats.ts';
-import { headlinesSection } from './report/sections/headlines.ts';
-import { chartsSection } from './report/sections/charts.ts';
-import { corporaSection } from './report/sections/corpora.ts';
-import { armsSection } from './report/sections/arms.ts';
-import { retrievalSection } from './report/sections/retrieval.ts';
-import { retrieversSection } from './report/sections/retrievers.ts';
-import { economicsSection } from './report/sections/economics.ts';
-import { liveSection } from './report/sections/live.ts';
-import { systemsSection } from './report/sections/systems.ts';
+import {
+  caveatsSection,
+  headlinesSection,
+  chartsSection,
+  corporaSection,
+  armsSection,
+  retrievalSection,
+  retrieversSection,
+  economicsSection,
+  liveSection,
+  systemsSection,
+  resultsSection,
+  notesSection,
+  type ReportSection,
+  type Report,
+} from './report/index.ts';
 import { scaleSection } from './scale/section.ts';
-import { resultsSection } from './report/sections/results.ts';
 import { liveResultsSection } from './live/section.ts';
-import { notesSection } from './report/sections/notes.ts';
 
 export const REPORT_SECTIONS: readonly ReportSection<Report>[] = Object.freeze([
   caveatsSection,

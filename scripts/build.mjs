@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // `make build` / `npm run build`: compile pipeline/**/*.ts and arms/**/*.ts to dist/ with tsc (tsconfig.build.json:
 // rewriteRelativeImportExtensions, so `./x.ts` imports become `./x.js`; --noCheck, type checking
-// is `make typecheck`), then bundle the CLI into dist/bundle/ (scripts/lib/bundle.mjs). A no-op when dist/BUILD.json records the hash of the current sources.
+// is `make typecheck`), then bundle the CLI into dist/bundle/ and the fixture and the proxy into dist/fixture-bundle/, dist/proxy-bundle/ (scripts/lib/bundle.mjs). A no-op when dist/BUILD.json records the hash of the current sources.
 // The new tree is written beside dist/ and swapped in, so a reader never sees half a build.
 // `--check`: exit 1 (and say why) when dist/ is missing or stale, build nothing.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sourcesHash, BUILD_STAMP } from './lib/build-hash.mjs';
-import { bundleCli } from './lib/bundle.mjs';
+import { bundleCli, bundleLight, LIGHT_BUNDLES } from './lib/bundle.mjs';
+import { startHeartbeat } from './lib/heartbeat.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const dist = join(root, 'dist');
@@ -26,19 +27,28 @@ rmSync(tmp, { recursive: true, force: true });
 console.error('build: compiling pipeline/ and arms/ to dist/ (tsc) ...');
 const t0 = Date.now();
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-const r = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--noCheck', '--outDir', tmp], {
-  cwd: root,
-  stdio: 'inherit',
+// tsc says nothing while it works: a line every 10 s says it still does (scripts/lib/heartbeat.mjs)
+const stopBeat = startHeartbeat('build: tsc');
+const status = await new Promise((done) => {
+  const c = spawn(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--noCheck', '--outDir', tmp], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  c.on('error', (e) => done(e.code ?? 'spawn error'));
+  c.on('close', (code, signal) => done(code ?? signal));
 });
-if (r.status !== 0) {
+stopBeat();
+if (status !== 0) {
   rmSync(tmp, { recursive: true, force: true });
-  console.error(`build: tsc failed (exit ${r.status ?? r.signal})`);
+  console.error(`build: tsc failed (exit ${status})`);
   process.exit(2);
 }
 // the one file bin/mcpgauge.mjs loads (scripts/lib/bundle.mjs): dist/bundle/cli.js + its lazy chunks
 // (a tree without the CLI, such as test/build/progress.test.ts's two-file copy, has nothing to bundle)
 try {
   if (existsSync(join(root, 'pipeline', 'cli.ts'))) await bundleCli(root, tmp);
+  // the fixture's and the proxy's own bundles: dist/fixture-bundle/fixture.js, dist/proxy-bundle/proxy.js
+  for (const b of LIGHT_BUNDLES) if (existsSync(join(root, 'pipeline', `${b.entry}.ts`))) await bundleLight(root, tmp, b);
 } catch (e) {
   rmSync(tmp, { recursive: true, force: true });
   console.error(`build: bundling the CLI failed: ${e instanceof Error ? e.message : String(e)}`);

@@ -10,15 +10,16 @@
 // path) are replaced by "<repo>"; only time fields (generated_at, latency) change between runs.
 // Regenerate after changing a producer; never edit the file by hand.
 import { $, fs, path, tmpdir } from 'zx';
-import { SAMPLE_ARGS, SYSTEMS_SAMPLE_ARGS } from './lib/sample-bench.mjs';
+import { SAMPLE_ARGS, SYSTEMS_SAMPLE_ARGS, benchQueryTable, sampleQueryTable } from './lib/sample-bench.mjs';
 $.verbose = false;
 const root = path.resolve(import.meta.dirname, '..');
 const out = tmpdir();
 
 /** run `mcpgauge bench ARGS`, strip machine-specific strings, write test/data/NAME atomically */
-async function sample(args, name) {
+async function sample(args, name, exitCode = 0) {
   const dir = path.join(out, name);
-  await $({ cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })`node bin/mcpgauge.mjs bench ${args} --out ${dir}`;
+  const r = await $({ cwd: root, stdio: ['ignore', 'ignore', 'inherit'], nothrow: true })`node bin/mcpgauge.mjs bench ${args} --out ${dir}`;
+  if (r.exitCode !== exitCode) throw Object.assign(new Error(`bench for ${name} exited ${r.exitCode}, not ${exitCode}`), { exitCode: 1 });
   const text = fs.readFileSync(path.join(dir, 'report.json'), 'utf8').split(root).join('<repo>').split(tmpRoot()).join('<tmp>');
   const report = JSON.parse(text);
   report.meta.command_line = ['mcpgauge', 'bench', ...args, '--out', '<tmp>'];
@@ -26,8 +27,8 @@ async function sample(args, name) {
   report.meta.node_version = 'v20.0.0';
   const dest = path.join(root, 'test', 'data', name);
   fs.writeFileSync(`${dest}.tmp`, `${JSON.stringify(report, null, 1)}\n`);
-  const rows = dest.replace(/\.json$/, '.per_query.parquet');
-  fs.copyFileSync(path.join(dir, 'tables', 'per_query.parquet'), `${rows}.tmp`);
+  const rows = sampleQueryTable(dest);
+  fs.copyFileSync(path.join(dir, benchQueryTable(report)), `${rows}.tmp`);
   fs.renameSync(`${rows}.tmp`, rows);
   fs.renameSync(`${dest}.tmp`, dest);
   console.log(`wrote ${path.relative(root, dest)} and ${path.relative(root, rows)}`);
@@ -40,7 +41,8 @@ function tmpRoot() {
 
 try {
   await sample(SAMPLE_ARGS, 'report.json');
-  await sample(SYSTEMS_SAMPLE_ARGS, 'report-systems.json');
+  // its `broken` system fails on purpose: the run exits 2 with the report written
+  await sample(SYSTEMS_SAMPLE_ARGS, 'report-systems.json', 2);
 } catch (e) {
   process.exit(e.exitCode ?? 1);
 } finally {

@@ -8,33 +8,52 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 $.verbose = true;
 const only = argv._.length ? argv._ : ['test/**/*.test.ts'];
-// The slowest files first (measured on a clean clone, 2 cores: 30-110 s each), so the two runner
-// slots stay busy to the end instead of one long file running alone at the tail; then the rest in
-// name order. A file missing from the list just runs in name order.
+// The slowest files first (walls of one file alone, measured 2026-12-02 on this 2-core machine, 20-90 s
+// each; the two docker files from the clean-clone CI run), so the runner slots stay busy to the end
+// instead of one long file running alone at the tail; then the rest in name order. A file missing
+// from the list just runs in name order.
 const SLOW_FIRST = [
   'test/comply/knobs.test.ts',
-  'test/live/lap.test.ts',
-  'test/fixture/conformance.test.ts',
-  'test/gate/sabotage-gateways.test.ts',
   'test/gate/sabotage.test.ts',
-  'test/gate/sabotage-recovery.test.ts',
   'test/bench/compose-substrate.test.ts',
-  'test/gate/gateways.test.ts',
-  'test/build/pack.test.ts',
-  'test/gate/compliance-step.test.ts',
-  'test/gate/readme-examples.test.ts',
-  'test/gate/docker.test.ts',
+  'test/gate/sabotage-recovery.test.ts',
+  'test/gate/sabotage-gateways.test.ts',
   'test/gate/repeat.test.ts',
-  'test/gate/fragment-merge.test.ts',
-  'test/gate/release-grade.test.ts',
-  'test/diff/diff.test.ts',
-  'test/hostile/exit-codes.test.ts',
   'test/hostile/gate-verdicts.test.ts',
   'test/hostile/out-dir.test.ts',
-  'test/hostile/input-files.test.ts',
+  'test/diff/diff.test.ts',
   'test/gate/network.test.ts',
+  'test/hostile/tokenizer.test.ts',
+  'test/fixture/conformance.test.ts',
+  'test/gate/readme-examples.test.ts',
+  'test/gate/gateways.test.ts',
+  'test/gate/docker.test.ts',
+  'test/proxy/stdio-limits.test.ts',
+  'test/live/gateways.test.ts',
+  'test/build/pack.test.ts',
   'test/gate/sabotage-network.test.ts',
+  'test/gate/summary.test.ts',
+  'test/hostile/processes.test.ts',
+  'test/report/dashboard.test.ts',
+  'test/live/lap.test.ts',
+  'test/bench/offline.test.ts',
+  'test/hostile/exit-codes.test.ts',
+  'test/gate/fragment-merge.test.ts',
+  'test/live/embedded.test.ts',
+  'test/gate/compliance-step.test.ts',
 ];
+// Files at once. Most of the slow files wait (timeouts, restarts, child processes starting): one file
+// alone keeps a core about half busy (sum of CPU 917 s over 1,644 s of walls, 2026-12-02). Three at
+// once run the suite in 488-582 s instead of about 600 s at two (four: 507 s where three took 541 s,
+// one clean-clone run, too few to know its flake rate, so the default stays three;
+// CPU 763 s over 488 s of wall at three, so about 78% of two cores). The Docker tests' teardown checks
+// used to fail at three on a slow vfs engine; the teardown now waits for the engine's --rm work
+// (pipeline/gate/docker.ts sweepContainers). MCPGAUGE_TEST_CONCURRENCY=N changes it (1 to debug an ordering).
+const CONCURRENCY = Number(process.env.MCPGAUGE_TEST_CONCURRENCY ?? 3);
+if (!Number.isInteger(CONCURRENCY) || CONCURRENCY < 1) {
+  console.error(`MCPGAUGE_TEST_CONCURRENCY: ${process.env.MCPGAUGE_TEST_CONCURRENCY} is not a whole number >= 1`);
+  process.exit(2);
+}
 const rank = (f) => (SLOW_FIRST.includes(f) ? SLOW_FIRST.indexOf(f) : SLOW_FIRST.length);
 const files = (await glob(only)).sort().sort((a, b) => rank(a) - rank(b));
 if (files.length === 0) {
@@ -68,7 +87,7 @@ try {
   await $`node scripts/build.mjs`;
   // design checks first: no import cycles, no library/server module importing the CLI
   await $`node scripts/check-cycles.mjs`;
-  await $`node --import tsx --test --test-concurrency=2 --test-timeout=300000 --test-reporter=spec --test-reporter-destination=stdout --test-reporter=./scripts/lib/file-times-reporter.mjs --test-reporter-destination=${timesFile} ${files}`;
+  await $`node --import tsx --test --test-concurrency=${CONCURRENCY} --test-timeout=300000 --test-reporter=spec --test-reporter-destination=stdout --test-reporter=./scripts/lib/file-times-reporter.mjs --test-reporter-destination=${timesFile} ${files}`;
 } catch (e) {
   code = e.exitCode ?? 1;
 }

@@ -4,7 +4,7 @@
  * proxy that is already running. Placeholders: template.ts.
  */
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { McpTarget } from '../mcp/client.ts';
@@ -49,16 +49,50 @@ export interface RunningProxy {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** A free loopback TCP port (bound and released; the usual small race is accepted). */
-export function freePort(): Promise<number> {
+/** the ports freePort has handed out in this process: never handed out twice */
+const handedOut = new Set<number>();
+
+function listenAny(): Promise<Server> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
+    s.listen(0, '127.0.0.1', () => resolve(s));
   });
+}
+
+/**
+ * A free loopback TCP port (bound and released: the small race with other processes is accepted),
+ * never one this process has handed out before. Linux gives a port just released to the next
+ * listen(0) often (72 repeats in 1,000 calls here), so without the set two parallel gate cells got
+ * the same port: one cell's proxy found it taken by the other's listener while it was starting (CI,
+ * a network cell, "listen.port … is in use"). Each refused port stays bound until one is found, so
+ * the kernel moves on.
+ */
+export async function freePort(bind: () => Promise<Server> = listenAny): Promise<number> {
+  // `bind` gives the candidates (a test hands it a port of its choice first)
+  const held: Server[] = [];
+  try {
+    for (let i = 0; i < 200; i++) {
+      const s = await bind();
+      held.push(s);
+      const port = (s.address() as AddressInfo).port;
+      if (!handedOut.has(port)) {
+        handedOut.add(port);
+        return port;
+      }
+    }
+    throw new Error('no free 127.0.0.1 port that this process has not handed out already (200 tries)');
+  } finally {
+    await Promise.all(held.map((s) => new Promise<void>((r) => s.close(() => r()))));
+  }
+}
+
+/**
+ * A port this process bound by itself (a listen(0) whose port it keeps, e.g. an HTTP fixture the
+ * gate restarts on the same port): freePort never hands it out, not even while it is down.
+ */
+export function reservePort(port: number): void {
+  handedOut.add(port);
 }
 
 /** Split a filled command into env (leading NAME=value words) and argv; `node` means this Node. */

@@ -4,7 +4,7 @@
  * the corpus's ranking-agreement row. Pure: results in, rows out.
  */
 import type { Corpus } from '../types.ts';
-import type { ArmReport, RankingAgreement } from '../report/types.ts';
+import type { ArmReport, RankingAgreement } from '../report/index.ts';
 import { rankingAgreement, type ArmRunResult } from './arm-tokens.ts';
 
 export function toArmReport(r: ArmRunResult, corpus: Corpus): ArmReport {

@@ -9,8 +9,7 @@ import { SESSION_CALLS } from '../constants.ts';
 import { breakEvenCurve } from '../economics/breakeven.ts';
 import { sessionEstimates } from '../economics/session.ts';
 import { mean } from '../util/stats.ts';
-import { breakEvenRow, curveRows, sessionRows } from '../report/rows.ts';
-import type { Economics } from '../report/types.ts';
+import { breakEvenRow, curveRows, sessionRows, type Economics } from '../report/index.ts';
 import { DISCOVERY_MENU_AT } from './responses.ts';
 
 export interface ArmEconomicsInput {

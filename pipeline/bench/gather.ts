@@ -8,7 +8,7 @@ import { loadCorpus } from '../corpus/load.ts';
 import { loadGolden } from '../corpus/golden.ts';
 import { loadToolRet } from '../corpus/toolret.ts';
 import { corpusHygiene, type CorpusHygiene as CorpusHygieneSrc } from '../corpus/hygiene.ts';
-import type { CorpusHygiene, CorpusReport } from '../report/types.ts';
+import type { CorpusHygiene, CorpusReport } from '../report/index.ts';
 import { timed, type StageTiming } from './timings.ts';
 
 export interface CorpusInput {

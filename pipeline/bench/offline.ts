@@ -29,7 +29,7 @@ import { simulateResponses } from './responses.ts';
 import { armEconomics } from './economics.ts';
 import { stageTiming, timed, type StageTiming } from './timings.ts';
 import { boundTally, tokenBoundsWarning, type BoundTally } from './token-bounds.ts';
-import type { ArmReport, CorpusReport, Economics, RankingAgreement, RetrievalReport } from '../report/types.ts';
+import type { ArmReport, CorpusReport, Economics, RankingAgreement, RetrievalReport } from '../report/index.ts';
 
 export type { CorpusInput } from './gather.ts';
 export type { StageTiming } from './timings.ts';

@@ -3,11 +3,8 @@ import { REPO_ROOT as ROOT } from '../constants.ts';
 import { VERSION } from '../constants.ts';
 import { execFileSync } from 'node:child_process';
 import type { JsonValue } from '../types.ts';
-import { REPORT_VERSION, type LiveReport, type Report, type ScaleReport, type SystemBlock } from '../report/types.ts';
-import { TOKENIZER_CAVEAT } from '../tokens/tokenizer.ts';
-import type { OfflineResult } from './offline.ts';
-import { redactArgv, redactDeep } from '../util/redact.ts';
 import {
+  REPORT_VERSION,
   LAP_PROVENANCE,
   LIVE_PROVENANCE,
   LIVE_RESULT_PROVENANCE,
@@ -15,7 +12,14 @@ import {
   RESULTS_PROVENANCE,
   SCALE_PROVENANCE,
   SYSTEMS_PROVENANCE,
-} from '../report/provenance.ts';
+  type LiveReport,
+  type Report,
+  type ScaleReport,
+  type SystemBlock,
+} from '../report/index.ts';
+import { TOKENIZER_CAVEAT } from '../tokens/tokenizer.ts';
+import type { OfflineResult } from './offline.ts';
+import { redactArgv, redactDeep } from '../util/redact.ts';
 import type { ResultsReport } from '../toolresults/stage.ts';
 
 export function gitCommit(): string | null {

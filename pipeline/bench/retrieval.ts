@@ -7,8 +7,7 @@
  * with the reason, as does every retriever when the corpus has no golden set.
  */
 import type { GoldenSet, IndexDoc } from '../types.ts';
-import type { RetrievalReport, RetrievalScored, RetrieverInfo } from '../report/types.ts';
-import { queryIdsDigest, toQueryRow } from '../report/rows.ts';
+import { queryIdsDigest, toQueryRow, type RetrievalReport, type RetrievalScored, type RetrieverInfo } from '../report/index.ts';
 import type { RetrieverMeta, RetrieverOptions } from '../retrieval/index.ts';
 import { DEFAULT_RETRIEVER_ID, getRetrieverEntry } from '../retrieval/index.ts';
 import { evaluateRetriever } from '../retrieval/index.ts';

@@ -13,9 +13,7 @@ import { UserError } from '../types.ts';
 import { DEFAULT_CORPUS, DEFAULT_GOLDEN } from '../constants.ts';
 import { assertInputFile, assertOutputDir } from '../util/fs.ts';
 import type { LiveOptions } from '../live/types.ts';
-import type { Report } from '../report/types.ts';
-import type { ReportSection, SectionInput } from '../report/details.ts';
-import type { WrittenReport } from '../report/write.ts';
+import type { Report, ReportSection, SectionInput, WrittenReport } from '../report/index.ts';
 import type { RetrieverOptions } from '../retrieval/index.ts';
 import type { CorpusInput, OfflineResult } from './offline.ts';
 import { runSystemStages, type SystemRunOptions } from './systems-stage.ts';
@@ -68,27 +66,29 @@ export interface BenchResult {
 
 /** Runs the bench and writes its report; the report of a failed live stage is written and marked failed. */
 export async function runBench(o: BenchOptions): Promise<BenchResult> {
-  const { writeReport } = await import('../report/write.ts');
-  const { summaryLines } = await import('../report/summary.ts');
+  const face = await import('../report/index.ts');
+  const { writeReport } = await face.loadReportWriter();
   const { assembleReport } = await import('./report.ts');
   const extraSections = await checkInputs(o);
   // the dashboard's charts render in a worker thread that loads vega while the stages run (issue 31);
   // every run ends it (also one that failed), or its thread can keep the process from exiting
-  const charts = await import('../report/charts.ts');
-  charts.startChartWorker();
+  face.startChartWorker();
   try {
-    return await runStages(o, extraSections, writeReport, summaryLines, assembleReport);
+    return await runStages(o, extraSections, writeReport, face.summaryLines, assembleReport);
   } finally {
-    await charts.stopChartWorker();
+    await face.stopChartWorker();
   }
 }
+
+type ReportFace = typeof import('../report/index.ts');
+type ReportWriter = Awaited<ReturnType<ReportFace['loadReportWriter']>>;
 
 /** The stages after the input checks, then the report written and its summary logged. */
 async function runStages(
   o: BenchOptions,
   extraSections: SectionInput[],
-  writeReport: typeof import('../report/write.ts').writeReport,
-  summaryLines: typeof import('../report/summary.ts').summaryLines,
+  writeReport: ReportWriter['writeReport'],
+  summaryLines: ReportFace['summaryLines'],
   assembleReport: typeof import('./report.ts').assembleReport,
 ): Promise<BenchResult> {
   const plan = planCorpora(o);
@@ -132,7 +132,7 @@ async function checkInputs(o: BenchOptions): Promise<SectionInput[]> {
     if (p !== undefined && existsSync(p) && !statSync(p).isDirectory()) assertInputFile(p, 'a JSON file');
   }
   if (!o.offline && !o.live) throw new UserError('--no-offline needs --live (nothing to do)');
-  if (o.preset) (await import('../adapter/preset.ts')).loadPreset(o.preset.name);
+  if (o.preset) (await import('../adapter/preset-file.ts')).loadPreset(o.preset.name);
   return extra;
 }
 

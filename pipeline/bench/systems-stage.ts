@@ -5,7 +5,7 @@
  */
 import { termLine } from '../util/escape.ts';
 import type { LiveOptions } from '../live/live-stage.ts';
-import type { ScaleReport, SystemBlock } from '../report/types.ts';
+import type { ScaleReport, SystemBlock } from '../report/index.ts';
 import type { SystemSpec } from '../systems/spec.ts';
 
 export interface SystemRunOptions {

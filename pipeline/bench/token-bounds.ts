@@ -5,7 +5,7 @@
  * cut), printed as a warning and shown as a dashboard banner.
  */
 import type { Corpus } from '../types.ts';
-import type { TokenBounds } from '../report/types.ts';
+import type { TokenBounds } from '../report/index.ts';
 import { findCuts, MAX_ERROR_PER_CUT, RUN_LIMIT } from '../tokens/bound.ts';
 
 /** at most this many fields are listed (the rest are counted in the warning only) */

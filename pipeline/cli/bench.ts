@@ -7,6 +7,7 @@ import { liveOptions, liveOptionsFromFlags } from '../live/flags.ts';
 import { systemOptions, systemOptionsFromFlags } from './system-flags.ts';
 import { resolveRetrieverIds, retrieverIds } from '../retrieval/index.ts';
 import { EMBED_FLAGS, embedOptionsFromFlags } from './embed-flags.ts';
+import { FILE_FORMATS, FOLDER_FORMATS } from '../corpus/formats/index.ts';
 
 // Heavy modules (tiktoken, arrow, parquet, vega, the MCP SDK) load inside the action, so other
 // subcommands (e.g. `mcpfixture`, which shares this CLI) start fast.
@@ -42,7 +43,7 @@ export function register(program: Command): void {
     )
     .option(
       '--corpus <file>',
-      'corpus to profile (mcpgauge, mcpproxy, LiveMCPTool file, ToolRet folder, or a raw tools/list dump)',
+      `corpus to profile; its shape is sniffed (file: ${FILE_FORMATS.map((f) => f.format).join(', ')}; folder: ${FOLDER_FORMATS.map((f) => f.format).join(', ')})`,
       DEFAULT_CORPUS,
     )
     .option('--golden <file>', 'golden query set for --corpus (default: the one for the default corpus; "none" = no scoring)')
@@ -71,6 +72,8 @@ export function register(program: Command): void {
     .option('--discovery-menu <file>', "the reference proxy's own tools (offline break-even)", DEFAULT_DISCOVERY_MENU)
     .option(
       '--result-fixtures <file>',
+      // spelled out, not read from arms/result-registry.ts: that would load the encoders on --help
+      // (test/build/dist.test.ts); test/docs-lists.test.ts holds this list to the registry
       'tool-result fixtures for the result arms (json, json_compact, toon, csv_when_tabular); "none" = skip',
       DEFAULT_RESULT_FIXTURES,
     )
@@ -95,8 +98,15 @@ export function register(program: Command): void {
     const { REPORT_SECTIONS } = await import('../sections.ts');
     const { report, written } = await runBench({ ...benchOptionsFromFlags(flags, command), sections: REPORT_SECTIONS });
     process.stdout.write(`report: ${written.report}\ndashboard: ${written.dashboard}\n`);
-    // the report is written and marked failed; the exit code says so too
-    if (report.live?.status?.state === 'failed') process.exitCode = 2;
+    // the report is written and marked failed; the exit code says so too. A --system that could
+    // not be started or measured is recorded with its error and the others go on, but the run
+    // did not do what was asked: 2, as for a failed live stage (CI sees it without reading the report)
+    const failedSystems = (report.systems ?? []).filter((s) => s.error !== undefined).map((s) => s.name);
+    if (failedSystems.length)
+      process.stderr.write(
+        `mcpgauge bench: ${failedSystems.length} system(s) failed: ${failedSystems.join(', ')} (exit 2; the report records each error)\n`,
+      );
+    if (report.live?.status?.state === 'failed' || failedSystems.length) process.exitCode = 2;
   });
 }
 

@@ -27,9 +27,9 @@ export function register(program: Command): void {
     .option('--errors-abs <n>', 'allowed growth of live error rows (default 0)')
     .action(async (oldArg: string, newArg: string, flags: Record<string, string | boolean | undefined>) => {
       const { readJsonFile, writeFileSet } = await import('../util/fs.ts');
-      const { validateReport } = await import('../report/validate.ts');
+      const { validateReport } = await import('../report/index.ts');
       const { diffReports } = await import('../diff/compare.ts');
-      const { renderDiffMarkdown } = await import('../diff/render.ts');
+      const { renderDiffMarkdown } = await import('../diff/markdown.ts');
       const { resolveTolerances } = await import('../diff/tolerances.ts');
       // --out first: a folder that can never be written fails now, not after the comparison
       if (flags.out) (await import('../util/fs.ts')).assertOutputDir(resolve(String(flags.out)), '--out');

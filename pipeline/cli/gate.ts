@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { UserError } from '../types.ts';
 import { termLine } from '../util/escape.ts';
 import { MODERN_REVISION } from '../mcp/protocol.ts';
+import { presetNames } from '../adapter/preset-names.ts';
 import { addFragmentOptions, registerMerge, runFragmentCli } from './gate-merge.ts';
 
 /** the adapter options (same names as the live stage's) */
@@ -45,10 +46,7 @@ function addProxyOptions(cmd: Command): Command {
     .option('--proxy-config-template <file>', 'config template filled per cell and written to {CONFIG_FILE}')
     .option('--proxy-url <url>', 'a proxy that is already running (its upstreams must be the cell fixtures: for experiments only)')
     .option('--api-key <key>', 'API key for --proxy-url')
-    .option(
-      '--preset <name>',
-      'proxy under test from datasets/presets/<name>.json (reference, mcp-proxy, supergateway, supergateway-streamable-http, mcpproxy)',
-    )
+    .option('--preset <name>', `proxy under test from datasets/presets/<name>.json (${presetNames().join(', ')})`)
     .option(
       '--proxy-transport <t>',
       'how the proxy under test is spoken to: auto | streamable-http | sse | stdio (the live stage calls it --transport)',

@@ -4,9 +4,6 @@
  * docker/bundle.mjs). Run: node --import tsx pipeline/cli/proxy-entry.ts --config FILE [proxy flags]
  * Exit codes: cli/exit.ts.
  */
-import { CliCommand, runProgram } from './exit.ts';
-import { register } from './proxy.ts';
+import { main } from './proxy-main.ts';
 
-const program = new CliCommand('mcpgauge');
-register(program);
-await runProgram(program, [process.argv[0], process.argv[1], 'proxy', ...process.argv.slice(2)]);
+await main([process.argv[0], process.argv[1], 'proxy', ...process.argv.slice(2)]);

@@ -16,9 +16,9 @@ export function register(program: Command): void {
     .option('--out <file>', 'dashboard to write (default: <results>/dashboard.html)')
     .action(async (o: { results: string; bench?: string; gate?: string; out?: string }) => {
       const { readJsonFile, writeFileAtomic } = await import('../util/fs.ts');
-      const { readReport } = await import('../report/read.ts');
+      const { loadReportReader, renderDashboard } = await import('../report/index.ts');
+      const { readReport } = await loadReportReader();
       const { validateGateReport } = await import('../gate/report.ts');
-      const { renderDashboard } = await import('../report/dashboard.ts');
       const { gateSectionInput } = await import('../gate/section.ts');
       const { REPORT_SECTIONS } = await import('../sections.ts');
       const dir = resolve(o.results);

@@ -5,9 +5,7 @@
  * Reads a comply report (datasets/schemas/comply-report.schema.json); drawn next to the bench
  * sections when both are rendered together, alone by `mcpgauge comply --format html`.
  */
-import type { Block, ReportSection, Tile } from '../report/details.ts';
-import { html } from '../report/html.ts';
-import { rich } from '../report/render.ts';
+import { html, rich, type Block, type ReportSection, type Tile } from '../report/index.ts';
 import type { ComplyReport, Grade, RunReport } from './types.ts';
 import { capText, severityText } from './render/common.ts';
 

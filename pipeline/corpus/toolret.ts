@@ -83,7 +83,7 @@ type ToolRetShard = { path: string; config: string };
 
 function listShards(root: string): ToolRetShard[] {
   // FIFOs and sockets too: a shard that is not a regular file is refused by name when it is read
-  const out = listFilesSorted(root, undefined, true)
+  const out = listFilesSorted(root, { special: true })
     .filter((p) => p.endsWith('.parquet'))
     .map((p) => {
       const rel = relative(root, p).split(sep);

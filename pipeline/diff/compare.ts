@@ -8,8 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { UserError } from '../types.ts';
-import type { Report } from '../report/types.ts';
-import { isScored } from '../report/types.ts';
+import { isScored, type Report } from '../report/index.ts';
 import { reportFigures, type DiffFigure, type FigureKind } from './figures.ts';
 import type { Tolerances } from './tolerances.ts';
 

@@ -4,9 +4,7 @@
  * as `retrieval/corpus-npm4-v1/baseline_json/recall_at_5` so two reports line up by key.
  */
 import { DEFAULT_RETRIEVER_ID } from '../retrieval/index.ts';
-import type { Figure, Report } from '../report/types.ts';
-import { isScored } from '../report/types.ts';
-import type { LiveReport } from '../report/types.ts';
+import { isScored, type Figure, type Report, type LiveReport } from '../report/index.ts';
 
 /** How a figure is judged: retrieval by its bootstrap CI, the others by a configured tolerance. */
 export type FigureKind = 'retrieval' | 'tokens' | 'latency' | 'break_even' | 'errors';

@@ -4,7 +4,10 @@
  *   main     echo mode: ready, discover, call, hang (slow), kill, isolation, budget; its tool list
  *            changes on SIGUSR2 (freshness)
  *   barrier  barrier mode, N=4, on tools/call: concurrency
- *   hang     hang mode, the first tools/call hangs: cancellation
+ *   hang     roles mode: an echo call whose input starts with `hang` hangs (cancel's `hangme`), its
+ *            `stats` calls never do. Not "the first tools/call hangs": over HTTP the proxy's POSTs of
+ *            the hanging call and of the step's first stats call can arrive in either order, and a
+ *            stats call that came first hung until the proxy's call timeout (seen in CI, sse cell)
  *   crash    crash mode, the second tools/call exits the process: crash mid-call
  * stdio cells: the proxy starts them (command + env in the proxy config); every fixture process
  * carries MCPGAUGE_GATE_TAG=<cell>:<role> so the gate can find (and count) it in /proc.
@@ -21,6 +24,7 @@ import { appendFileSync } from 'node:fs';
 import { pidsWithEnv } from '../util/proc.ts';
 import { join } from 'node:path';
 import { startFixtureProcess, FIXTURE_ARGV, type FixtureProcess } from '../fixture/launch.ts';
+import { reservePort } from '../adapter/index.ts';
 import type { CellDef } from './cells.ts';
 import { cellSlug, protocolOf } from './cells.ts';
 import type { GateConfig } from './config.ts';
@@ -88,7 +92,7 @@ export function upstreamName(role: Role): string {
 export const FRESH_TTL_MS = 2000;
 const LIST_CHANGE_ENV = { FIXTURE_LIST_CHANGES: '1', FIXTURE_TTL_MS: String(FRESH_TTL_MS) };
 
-function faultEnv(role: Role, cfg: GateConfig, single = false): Record<string, string> {
+export function faultEnv(role: Role, cfg: GateConfig, single = false): Record<string, string> {
   switch (role) {
     case 'main':
       return single
@@ -107,7 +111,7 @@ function faultEnv(role: Role, cfg: GateConfig, single = false): Record<string, s
         FAULT_METHODS: 'tools/call',
       };
     case 'hang':
-      return { BACKEND_MODE: 'hang', HANG_AFTER_N: '1', FAULT_METHODS: 'tools/call' };
+      return { BACKEND_MODE: 'roles' };
     case 'crash':
       return { BACKEND_MODE: 'crash', CRASH_AFTER_N: String(CRASH_AFTER_N), FAULT_METHODS: 'tools/call' };
   }
@@ -227,6 +231,8 @@ export async function startCellFixtures(
     }
     rf.proc = proc;
     rf.url = proc.url;
+    // it comes back on this port after a crash or a kill: no parallel cell may be handed it meanwhile
+    reservePort(proc.port);
     let seen = 0;
     proc.child.stderr!.on('data', () => {
       const text = proc.stderr();

@@ -8,7 +8,6 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { REPO_ROOT } from '../constants.ts';
 import { UserError } from '../types.ts';
 import {
   freePort,
@@ -33,7 +32,7 @@ import type { CellContext, CellMetrics, CellResult, GateStep, RunOptions, StepRe
 import { DOCKER_CELL_PROXIES, type ContainerSweep } from './docker.ts';
 import { combineRuns, formatRate } from './repeat.ts';
 
-export const MCPGAUGE_BIN = join(REPO_ROOT, 'bin', 'mcpgauge.mjs');
+export { MCPGAUGE_BIN } from '../constants.ts';
 
 export interface CellRunContext {
   cfg: GateConfig;
@@ -86,8 +85,7 @@ function placeholderValues(
   const v: PlaceholderValues = {
     PORT: String(port),
     API_KEY: apiKey,
-    MCPGAUGE: MCPGAUGE_BIN,
-    NODE: process.execPath,
+    ...runtimeValues(), // {MCPGAUGE}, {NODE}, {LOOPBACK_GUARD}
     WORK_DIR: workDir,
     CELL: cell.id,
     ERA: cell.era,

@@ -54,7 +54,7 @@ export function canonicalJson(v: unknown): string {
 }
 
 function walk(path: string, out: string[]): void {
-  out.push(...listFilesSorted(path, (name) => SKIP.has(name)));
+  out.push(...listFilesSorted(path, { skip: (name) => SKIP.has(name) }));
 }
 
 /** Tree digest of files and folders (see the header); `what` names the option in errors. */

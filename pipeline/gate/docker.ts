@@ -121,9 +121,24 @@ export async function dockerKill(id: string, signal?: string): Promise<void> {
   if (r.code !== 0) throw new Error(`docker kill ${signal ? `--signal ${signal} ` : ''}${id.slice(0, 12)} failed: ${r.err.trim()}`);
 }
 
+/** the containers (running or not) carrying every label given, with their engine state (running, exited, removing, created …) */
+export async function containerStates(labels: Record<string, string>): Promise<{ id: string; state: string }[]> {
+  const filters = Object.entries(labels).flatMap(([k, v]) => ['--filter', `label=${k}=${v}`]);
+  const r = await docker(['ps', '-a', '--no-trunc', '--format', '{{.ID}} {{.State}}', ...filters]);
+  if (r.code !== 0) throw new Error(`docker ps failed: ${r.err.trim()}`);
+  return r.out
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter((p) => p[0])
+    .map(([id, state]) => ({ id, state: state ?? '' }));
+}
+
+/** a container whose process has ended: with `--rm` the engine removes it by itself, however slowly */
+const ENDED = new Set(['exited', 'dead', 'removing']);
+
 export interface ContainerSweep {
   label: string;
-  /** containers still there after the teardown's grace period (a defect of the proxy under test) */
+  /** containers whose process still lived after the teardown's grace period (a defect of the proxy under test) */
   left: string[];
   /** of those, the ones the gate then removed with docker rm -f */
   removed: string[];
@@ -131,33 +146,59 @@ export interface ContainerSweep {
 }
 
 /**
- * After a teardown: wait up to `graceMs` for the containers with these labels to be gone
- * (`--rm` removes a container once its process exits); whatever is left is removed by force and
- * reported.
+ * After a teardown: wait up to `graceMs` for the containers with these labels to be gone. One
+ * whose process still lives (or that was created and never started) after the grace is the
+ * proxy's defect: reported as left and removed by force. One whose process has ended is the
+ * engine's own `--rm` work, which a loaded engine (vfs storage) can take many seconds over: the
+ * sweep waits up to `engineMs` more for those, then removes what remains by force without calling
+ * it left.
  */
-export async function sweepContainers(labels: Record<string, string>, graceMs = 10_000): Promise<ContainerSweep> {
+export async function sweepContainers(labels: Record<string, string>, graceMs = 10_000, engineMs = 60_000): Promise<ContainerSweep> {
   const t0 = Date.now();
   const label = Object.entries(labels)
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
-  let left = await containersWith(labels);
-  while (left.length && Date.now() - t0 < graceMs) {
-    await new Promise((r) => setTimeout(r, 200));
-    left = await containersWith(labels);
+  const pause = () => new Promise((r) => setTimeout(r, 200));
+  let now = await containerStates(labels);
+  while (now.length && Date.now() - t0 < graceMs) {
+    await pause();
+    now = await containerStates(labels);
   }
+  const left = now.filter((c) => !ENDED.has(c.state)).map((c) => c.id);
   const removed: string[] = [];
   if (left.length) {
     const r = await docker(['rm', '-f', ...left]);
     if (r.code === 0) removed.push(...left);
   }
+  let ending = now.filter((c) => ENDED.has(c.state));
+  while (ending.length && Date.now() - t0 < graceMs + engineMs) {
+    await pause();
+    const ids = new Set((await containerStates(labels)).map((c) => c.id));
+    ending = ending.filter((c) => ids.has(c.id));
+  }
+  if (ending.length) await docker(['rm', '-f', ...ending.map((c) => c.id)]);
   return { label, left: left.map((id) => id.slice(0, 12)), removed: removed.map((id) => id.slice(0, 12)), waited_ms: Date.now() - t0 };
 }
 
-/** synchronous last resort (process exit): remove every container of the run, whatever its state */
-export function removeRunContainersSync(runId: string): void {
-  const ps = spawnSync('docker', ['ps', '-aq', '--filter', `label=${RUN_LABEL}=${runId}`], { encoding: 'utf8', timeout: 15_000 });
-  const ids = (ps.stdout ?? '').split('\n').filter(Boolean);
-  if (ids.length) spawnSync('docker', ['rm', '-f', ...ids], { stdio: 'ignore', timeout: 30_000 });
+/**
+ * synchronous last resort (process exit): remove every container of the run, whatever its state,
+ * and go on until the engine lists none (a `docker run` killed mid-start can still create one
+ * after the first listing; a loaded engine can take seconds over a removal) or `deadlineMs` passes
+ */
+export function removeRunContainersSync(runId: string, deadlineMs = 60_000): void {
+  const t0 = Date.now();
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  let quiet = 0;
+  while (Date.now() - t0 < deadlineMs) {
+    const ps = spawnSync('docker', ['ps', '-aq', '--filter', `label=${RUN_LABEL}=${runId}`], { encoding: 'utf8', timeout: 15_000 });
+    const ids = (ps.stdout ?? '').split('\n').filter(Boolean);
+    if (ps.status === 0 && !ids.length) {
+      // two empty listings 300 ms apart: no client of the run still creating one
+      if (++quiet >= 2) return;
+    } else quiet = 0;
+    if (ids.length) spawnSync('docker', ['rm', '-f', ...ids], { stdio: 'ignore', timeout: 30_000 });
+    Atomics.wait(nap, 0, 0, 300);
+  }
 }
 
 /** pids of the HTTP-served proxies fronting a docker cell right now (their process groups die first on a signal) */

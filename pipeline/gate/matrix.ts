@@ -26,7 +26,7 @@ import { CELL_PLACEHOLDERS, ROLE_PLACEHOLDERS, WORK_DIRS, runCell } from './cell
 import { assemble, type ExpectedCell } from './assemble.ts';
 import { loadBaseline } from './baseline.ts';
 import { writeGateOutputs, type GateReport } from './report.ts';
-import { NETWORK_STEPS, NETWORK_STEP_NAMES, STEPS, STEP_NAMES, stepsOf } from './steps/index.ts';
+import { CONFIG_STEP_NAMES, NETWORK_STEPS, STEPS, STEP_NAMES, stepsOf } from './steps/index.ts';
 import { ensureToxiproxy } from './network/toxiproxy.ts';
 import type { CellResult, StepResult } from './types.ts';
 import { placeholdersIn, redact, splitCommandLine } from '../adapter/index.ts';
@@ -170,7 +170,7 @@ export function checkProxySpec(spec: ProxySpec, env: Record<string, string>): vo
         throw harnessError(
           `${where}: {CONFIG_FILE} needs --proxy-config-template FILE (the config the gate fills per cell and writes to {CONFIG_FILE})`,
         );
-      // the preset runtime placeholders (adapter/preset.ts runtimeValues: {LOOPBACK_GUARD}, {NPM_BIN:pkg}) are resolved at launch
+      // the preset runtime placeholders (adapter/preset-file.ts runtimeValues: {LOOPBACK_GUARD}, {NPM_BIN:pkg}) are resolved at launch
       const runtime = name === 'LOOPBACK_GUARD' ? role === undefined : name === 'NPM_BIN' && role !== undefined;
       const ok =
         runtime || (role === undefined ? known.has(name) : (ROLE_PLACEHOLDERS as readonly string[]).includes(name) && ROLE_SET.has(role));
@@ -276,9 +276,9 @@ function setupRun(o: GateOptions): GateContext {
   const cfg = loadGateConfig(o.configFile);
   // a fragment runs one cell of a gate (optional or not): whether the gate has a required cell is the merge's to judge
   const selected = selectCells(cfg, o.cells, o.allowNothingEvaluated !== true, o.network ?? cfg.network.enabled);
-  const knownSteps = [...STEP_NAMES, ...NETWORK_STEP_NAMES.filter((n) => !STEP_NAMES.includes(n))];
   for (const name of Object.keys(cfg.steps))
-    if (!knownSteps.includes(name)) throw harnessError(`${cfg.source}: steps.${name}: unknown step (steps: ${knownSteps.join(', ')})`);
+    if (!CONFIG_STEP_NAMES.includes(name))
+      throw harnessError(`${cfg.source}: steps.${name}: unknown step (steps: ${CONFIG_STEP_NAMES.join(', ')})`);
   // every step advisory: no step could turn a cell red, so a cell would pass whatever the proxy does
   if (STEP_NAMES.every((n) => cfg.steps[n]?.required === false))
     throw harnessError(

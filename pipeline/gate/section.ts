@@ -2,9 +2,7 @@
  * The release gate's cell × step grid (a gate report, datasets/schemas/gate-report.schema.json),
  * coloured by status. Rendered next to a bench report's sections by `mcpgauge report`.
  */
-import { sectionFor, type ReportSection, type SectionInput, type TableRow } from '../report/details.ts';
-import { html } from '../report/html.ts';
-import { fmtNum, rich } from '../report/render.ts';
+import { sectionFor, html, fmtNum, rich, type ReportSection, type SectionInput, type TableRow } from '../report/index.ts';
 import type { GateReport } from './report.ts';
 import { countsText, verdictWord } from './assemble.ts';
 import type { StepStatus } from './types.ts';

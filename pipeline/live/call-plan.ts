@@ -5,7 +5,7 @@
 import { describeTarget, type McpConnection, type WireTool } from '../mcp/client.ts';
 import { UserError, type Corpus, type ToolRecord } from '../types.ts';
 import { toolRecordOf } from '../mcp/tool-record.ts';
-import type { Detail, LiveError } from '../report/types.ts';
+import type { Detail, LiveError } from '../report/index.ts';
 import { DEFAULT_CONNECT_TIMEOUT_MS, listUpstreams, type OpenedTarget, type UpstreamMenu } from './proxy-under-test.ts';
 import { callOnce, oneLine, type DiscoveryCall } from './calls.ts';
 import { schemaMissing } from './headline.ts';

@@ -3,7 +3,7 @@
  * measured passes of one detail level. Everything here talks to the proxy; nothing counts tokens.
  */
 import { resultText, type McpConnection } from '../mcp/client.ts';
-import type { Detail, LiveError } from '../report/types.ts';
+import type { Detail, LiveError } from '../report/index.ts';
 import type { GoldenSet } from '../types.ts';
 import { partitionResponse } from './spans.ts';
 

@@ -1,7 +1,7 @@
 /** Stage 3 of the live stage: the connection to the proxy (streamable HTTP, falling back to HTTP+SSE under --transport auto). */
 import { connectMcp, describeTarget, type McpConnection, type McpTarget } from '../mcp/client.ts';
 import { UserError } from '../types.ts';
-import type { LiveReport } from '../report/types.ts';
+import type { LiveReport } from '../report/index.ts';
 import { DEFAULT_CONNECT_TIMEOUT_MS, type OpenedTarget } from './proxy-under-test.ts';
 import { oneLine } from './calls.ts';
 import type { LiveOptions } from './types.ts';

@@ -11,7 +11,7 @@ import { STYLE_CHOICES, validateToolMap } from '../adapter/options.ts';
 import { readJsonFile } from '../util/fs.ts';
 import { UserError } from '../types.ts';
 import { PROTOCOL_CHOICES, type ProtocolChoice } from '../mcp/protocol.ts';
-import type { Detail } from '../report/types.ts';
+import type { Detail } from '../report/index.ts';
 import { EMBEDDED_SERVERS, type LiveOptions } from './types.ts';
 
 /** the live stage's --proxy-url transports (the adapter's choices without stdio) */

@@ -19,7 +19,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { LapResult } from '../report/types.ts';
+import type { LapResult } from '../report/index.ts';
 import type { McpTarget } from '../mcp/client.ts';
 import { allowedEnv, runGroup } from '../util/proc.ts';
 import { redactText } from '../util/redact.ts';

@@ -45,6 +45,7 @@ import { createRequire } from 'node:module';
 import { CACHE_ROOT, REPO_ROOT } from '../constants.ts';
 import { pidAlive, runGroup } from '../util/proc.ts';
 import { redactText } from '../util/redact.ts';
+import { heartbeat } from '../util/heartbeat.ts';
 
 /** The one pinned LAP version (PyPI `lap-score`); `[mcp]` adds fastmcp for `--mcp-url`. */
 export const LAP_SCORE_VERSION = '0.8.0';
@@ -351,7 +352,8 @@ export async function ensureLapVenv(o: EnsureVenvOptions = {}): Promise<EnsureVe
       if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
       log(`live: LAP venv: building ${dir} (${python} -m venv, pip install ${LAP_SCORE_REQUIREMENT}; once)`);
       const t0 = Date.now();
-      const buildFailure = await buildVenvAt(python, ver.version, tmp, left, o.env);
+      const stop = heartbeat(log, 'live: LAP venv: building');
+      const buildFailure = await buildVenvAt(python, ver.version, tmp, left, o.env).finally(stop);
       if (buildFailure !== null) return failed(buildFailure);
       try {
         renameSync(tmp, dir);

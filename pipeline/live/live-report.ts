@@ -3,7 +3,7 @@
  * status against --max-error-rate, and the `live` section of report.json assembled from the
  * measured parts (nothing is computed here beyond the error rate).
  */
-import type { LiveError, LiveReport, LiveStatus } from '../report/types.ts';
+import type { LiveError, LiveReport, LiveStatus } from '../report/index.ts';
 import type { OpenedTarget, UpstreamMenu } from './proxy-under-test.ts';
 import { taskSessions } from './result_cost.ts';
 import type { CallCounts, Measured } from './measure.ts';

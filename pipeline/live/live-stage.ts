@@ -25,7 +25,7 @@ import type { Corpus, GoldenSet, ToolRecord } from '../types.ts';
 import { toolRecordOf } from '../mcp/tool-record.ts';
 import { getTokenizer } from '../tokens/tokenizer.ts';
 import { getArm } from '../../arms/registry.ts';
-import type { LiveError, LiveReport } from '../report/types.ts';
+import type { LiveError, LiveReport } from '../report/index.ts';
 import { comparePassthroughMenus } from './passthrough.ts';
 import { BASELINE_ARM_ID } from '../constants.ts';
 import { openTarget, type OpenedTarget, type UpstreamMenu } from './proxy-under-test.ts';

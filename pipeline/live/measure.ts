@@ -5,7 +5,7 @@
  */
 import type { McpConnection } from '../mcp/client.ts';
 import type { GoldenSet } from '../types.ts';
-import type { LiveError, LiveReport } from '../report/types.ts';
+import type { LiveError, LiveReport } from '../report/index.ts';
 import { cheapCallLatency } from './passthrough.ts';
 import { measureDetail, waitUntilIndexed, type DetailRun, type DiscoveryCall } from './calls.ts';
 import { discoveryCall, type CallPlan } from './call-plan.ts';

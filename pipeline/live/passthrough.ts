@@ -7,7 +7,7 @@
  */
 import { matchToolName } from '../adapter/names.ts';
 import type { McpConnection, WireTool } from '../mcp/client.ts';
-import type { LiveLatency, LivePassthrough } from '../report/types.ts';
+import type { LiveLatency, LivePassthrough } from '../report/index.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
 import type { ToolRecord } from '../types.ts';
 import { mean, percentile } from '../util/stats.ts';

@@ -39,19 +39,7 @@ import {
   type ResultComponents,
   type ResultTokens,
   type TaskSessionEstimateRow,
-} from '../report/types/live-results.ts';
-
-export {
-  RESULT_COMPONENTS,
-  type LiveResultCallRow,
-  type LiveResultCost,
-  type LiveResultSkip,
-  type LiveResultSummary,
-  type ResultComponent,
-  type ResultComponents,
-  type ResultTokens,
-  type TaskSessionEstimateRow,
-} from '../report/types/live-results.ts';
+} from '../report/index.ts';
 
 export interface ResultCallsInput {
   proxy: McpConnection;

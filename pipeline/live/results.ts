@@ -6,8 +6,20 @@
 import { breakEvenCurve } from '../economics/breakeven.ts';
 import { sessionEstimates } from '../economics/session.ts';
 import { scoreGolden } from '../retrieval/index.ts';
-import { breakEvenRow, curveRows, queryIdsDigest, sessionRows, toQueryRow } from '../report/rows.ts';
-import type { LiveError, LiveLatency, LiveMenu, LiveReport, LiveResponseRow, LiveResponseSummary, LiveRetrieval } from '../report/types.ts';
+import {
+  breakEvenRow,
+  curveRows,
+  queryIdsDigest,
+  sessionRows,
+  toQueryRow,
+  type LiveError,
+  type LiveLatency,
+  type LiveMenu,
+  type LiveReport,
+  type LiveResponseRow,
+  type LiveResponseSummary,
+  type LiveRetrieval,
+} from '../report/index.ts';
 import type { Tokenizer } from '../tokens/tokenizer.ts';
 import type { GoldenSet } from '../types.ts';
 import { mean, percentile } from '../util/stats.ts';

@@ -1,9 +1,5 @@
 /** Live result cost: golden calls through the proxy's call tool vs directly on the upstream, by component; task-session estimates. */
-import type { Block, ReportSection } from '../report/details.ts';
-import { html } from '../report/html.ts';
-import { rich } from '../report/render.ts';
-import type { Report } from '../report/types.ts';
-import { RESULT_COMPONENTS } from '../report/types/live-results.ts';
+import { html, rich, RESULT_COMPONENTS, type Block, type ReportSection, type Report } from '../report/index.ts';
 
 export const liveResultsSection: ReportSection<Report> = {
   id: 'live-results',

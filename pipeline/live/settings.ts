@@ -3,7 +3,7 @@ import { UserError, type Corpus, type GoldenSet } from '../types.ts';
 import { isTokenizerName } from '../tokens/tokenizer.ts';
 import { loadCorpus } from '../corpus/load.ts';
 import { loadGolden } from '../corpus/golden.ts';
-import type { Detail } from '../report/types.ts';
+import type { Detail } from '../report/index.ts';
 import { DEFAULT_CORPUS, DEFAULT_GOLDEN, TOKENIZER_NAMES } from '../constants.ts';
 import type { ArgNames, LiveOptions } from './types.ts';
 

@@ -3,7 +3,7 @@
  * run do not import each other).
  */
 import type { ProtocolChoice } from '../mcp/client.ts';
-import type { Detail } from '../report/types.ts';
+import type { Detail } from '../report/index.ts';
 import type { RetrieverOptions } from '../retrieval/index.ts';
 
 /** Upstreams the embedded default boots: the project's fixture and the four npm reference servers. */

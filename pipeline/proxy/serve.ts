@@ -3,7 +3,8 @@
  * streamable HTTP (createMcpHandler behind node:http, /mcp, API key, Origin/Host guards,
  * /healthz). Both protocol eras (2025-11-25 and 2026-07-28) are served by the SDK entries.
  */
-import { CORS_ALLOW_HEADERS, closeServer, hostGuard, isLoopbackHost, listen, originPolicy, sendJson, urlHost } from '../util/http.ts';
+import { CORS_ALLOW_HEADERS, closeServer, isLoopbackHost, listen, sendJson, urlHost } from '../util/http.ts';
+import { hostGuard, originPolicy } from '../util/http-guard.ts';
 import { VERSION } from '../constants.ts';
 import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';

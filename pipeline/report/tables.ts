@@ -267,13 +267,20 @@ export function toParquet(t: FlatTable): Uint8Array {
   return new Uint8Array(buf);
 }
 
+/**
+ * A table's two files, relative to report.json: the one home of the layout (writeReport writes
+ * them there, report.json's `tables` index names them, so a reader takes the path from the index).
+ */
+export function tableFiles(name: string): { arrow: string; parquet: string } {
+  return { arrow: `tables/${name}.arrow`, parquet: `tables/${name}.parquet` };
+}
+
 /** report.json's `tables`: each table's files (relative to report.json), row count and columns. */
 export function tableIndex(tables: readonly FlatTable[]): ReportTables {
   const out: ReportTables = {};
   for (const t of tables)
     out[t.name] = {
-      arrow: `tables/${t.name}.arrow`,
-      parquet: `tables/${t.name}.parquet`,
+      ...tableFiles(t.name),
       rows: t.rows,
       columns: t.columns.map((c) => ({ ...c })),
     };

@@ -2,7 +2,7 @@
  * The report document (report.json), report_version 1: the document itself (meta, the
  * top-level shape, the systems blocks) here, its parts one file per schema part under types/
  * (imports go down only: common <- corpora, arms, retrieval, economics <- live-results, live
- * <- scale <- this file). Importers keep importing this file.
+ * <- scale <- this file). Importers inside the folder import this file; other folders import ../report/index.ts.
  *
  * These files and `datasets/schemas/report.schema.json` describe the same shape; a change to one
  * needs the same change to the other (test/report/schema-coverage.test.ts checks they stay in step).

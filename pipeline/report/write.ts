@@ -15,7 +15,7 @@ import { renderDashboard } from './dashboard.ts';
 import { prefetchCharts } from './charts.ts';
 import { chartRefs } from './sections/charts.ts';
 import { withoutQueryRows } from './file.ts';
-import { reportTables, tableIndex, toArrowIpc, toParquet } from './tables.ts';
+import { reportTables, tableFiles, tableIndex, toArrowIpc, toParquet } from './tables.ts';
 import type { Report } from './types.ts';
 import type { ReportSection, SectionInput } from './details.ts';
 import { validateReport } from './validate.ts';
@@ -60,12 +60,9 @@ export async function writeReport(
   const out: WrittenReport = { report: join(outDir, 'report.json'), dashboard: join(outDir, 'dashboard.html'), tables: {}, paths: [] };
   const files: { path: string; data: string | Uint8Array }[] = [];
   for (const { t, arrow, parquet } of tables) {
-    files.push({ path: `tables/${t.name}.arrow`, data: arrow }, { path: `tables/${t.name}.parquet`, data: parquet });
-    out.tables[t.name] = {
-      arrow: join(outDir, 'tables', `${t.name}.arrow`),
-      parquet: join(outDir, 'tables', `${t.name}.parquet`),
-      rows: t.rows,
-    };
+    const at = tableFiles(t.name);
+    files.push({ path: at.arrow, data: arrow }, { path: at.parquet, data: parquet });
+    out.tables[t.name] = { arrow: join(outDir, at.arrow), parquet: join(outDir, at.parquet), rows: t.rows };
   }
   files.push({ path: 'dashboard.html', data: html }, { path: 'report.json', data: json });
   // written in this order (report.json last); a crash leaves each file old or new, never missing

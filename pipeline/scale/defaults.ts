@@ -1,5 +1,5 @@
 /** Defaults of the scale sweep (one home: the CLI flags and runScale read them from here). */
-import type { Detail } from '../report/types.ts';
+import type { Detail } from '../report/index.ts';
 
 export const SCALE_DEFAULTS = {
   pageSize: 100,

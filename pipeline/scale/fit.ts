@@ -2,7 +2,7 @@
  * Growth exponents: least-squares slope of log(y) on log(x) with its R². y ∝ x^slope, so 1 is
  * linear growth, 0 flat. Only points with x > 0 and y > 0 take part; fewer than 2 = no fit.
  */
-import type { ScaleFit, ScalePoint } from '../report/types.ts';
+import type { ScaleFit, ScalePoint } from '../report/index.ts';
 
 export function logLogFit(points: readonly { x: number; y: number }[]): { exponent: number; r2: number; n: number } | null {
   const pts = points.filter((p) => p.x > 0 && p.y > 0 && Number.isFinite(p.x) && Number.isFinite(p.y));

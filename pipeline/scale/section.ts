@@ -3,12 +3,18 @@
  * growth exponents (computed), where break-even lands for each N, failed points with their
  * reason, and log-x growth charts (one colour per system, as in the side-by-side charts).
  */
-import { colorsBy } from '../report/palette.ts';
-import type { Block, ChartRef, ReportSection } from '../report/details.ts';
-import type { Report, ScalePoint, ScaleReport } from '../report/types.ts';
+import {
+  colorsBy,
+  primaryTokenizer,
+  systemOrder,
+  type Block,
+  type ChartRef,
+  type ReportSection,
+  type Report,
+  type ScalePoint,
+  type ScaleReport,
+} from '../report/index.ts';
 import { FITTED_FIGURES } from './fit.ts';
-import { primaryTokenizer } from '../report/sections/common.ts';
-import { systemOrder } from '../report/sections/systems.ts';
 
 /** the growth chart spec (reports-template/charts/scale_growth.vl.json) */
 export const SCALE_CHART = 'scale_growth';

@@ -23,7 +23,7 @@ import { processMemory } from '../util/proc.ts';
 import { DEFAULT_CORPUS, DEFAULT_GOLDEN } from '../constants.ts';
 import { listingTokens } from '../systems/menu.ts';
 import type { AdapterOptions } from '../adapter/index.ts';
-import type { Detail, ScalePoint, ScaleReport } from '../report/types.ts';
+import type { Detail, ScalePoint, ScaleReport } from '../report/index.ts';
 import { UserError, type GoldenQuery } from '../types.ts';
 import type { WireTool } from '../mcp/client.ts';
 import { openSystem, type OpenedSystem } from '../systems/open.ts';

@@ -14,7 +14,7 @@ import { runLive, type LiveOptions } from '../live/live-stage.ts';
 import { embeddedUpstreams, EMBEDDED_SERVERS } from '../live/proxy-under-test.ts';
 import { loadProxyConfig } from '../proxy/config.ts';
 import type { RunningProxy } from '../adapter/index.ts';
-import type { SystemBlock } from '../report/types.ts';
+import type { SystemBlock } from '../report/index.ts';
 import { systemKind, type SystemSpec } from './kinds/index.ts';
 import { Turnstile } from './turnstile.ts';
 import { startPreset, presetLiveOptions } from './preset-start.ts';

@@ -5,7 +5,7 @@
  */
 import { runLive, type LiveOptions } from '../live/live-stage.ts';
 import type { RunningProxy } from '../adapter/index.ts';
-import type { SystemBlock } from '../report/types.ts';
+import type { SystemBlock } from '../report/index.ts';
 import type { MeasureEnv, SpecOf } from './types.ts';
 
 export type PrepareLive = (opts: LiveOptions) => Promise<{ opts: LiveOptions; running?: RunningProxy }>;

@@ -25,7 +25,6 @@ import {
 import type { UpstreamConfig } from '../proxy/config.ts';
 import type { LiveOptions } from '../live/types.ts';
 import { UserError } from '../types.ts';
-import { MCPGAUGE_BIN } from './types.ts';
 
 export interface StartedPreset {
   preset: Preset;
@@ -83,7 +82,6 @@ export async function startPreset(
     SERVERS_JSON: JSON.stringify(upstreams),
     FIXTURE_CMD: [...(envWords.length ? ['env', ...envWords] : []), first.command, ...(first.args ?? [])],
     CALL_TIMEOUT_MS: String(o.callTimeoutMs ?? 30_000),
-    MCPGAUGE: [process.execPath, MCPGAUGE_BIN],
     PORT: String(await freePort()),
     API_KEY: apiKey,
     WORK_DIR: dir,

@@ -14,11 +14,12 @@ import {
   freePort,
   launchProxy,
   openProxySession,
+  runtimeValues,
   type AdapterOptions,
   type ProxySession,
   type RunningProxy,
 } from '../adapter/index.ts';
-import { MCPGAUGE_BIN, type OpenedSystem, type SpecOf, type SystemContext } from './types.ts';
+import type { OpenedSystem, SpecOf, SystemContext } from './types.ts';
 
 export interface Launched {
   running: RunningProxy;
@@ -51,9 +52,9 @@ export async function launchCommand(
   const apiKey = randomBytes(16).toString('hex');
   const http = template.includes('{PORT}');
   const values = {
+    ...runtimeValues(template),
     CONFIG_FILE: config,
     SERVERS_JSON: JSON.stringify(ctx.upstreams),
-    MCPGAUGE: [process.execPath, MCPGAUGE_BIN],
     PORT: http ? String(await freePort()) : '0',
     API_KEY: apiKey,
     WORK_DIR: ctx.workDir,

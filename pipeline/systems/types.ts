@@ -3,16 +3,14 @@
  * shapes it works with: the context a system is opened in, an opened system, the side-by-side
  * measurement's inputs.
  */
-import { join } from 'node:path';
 import type { ProtocolChoice, WireTool } from '../mcp/client.ts';
 import type { UpstreamConfig } from '../proxy/config.ts';
 import type { AdapterOptions, DiscoverResult } from '../adapter/index.ts';
 import type { LiveOptions } from '../live/types.ts';
-import type { SystemBlock } from '../report/types.ts';
-import { REPO_ROOT } from '../constants.ts';
+import type { SystemBlock } from '../report/index.ts';
 import type { Turnstile } from './turnstile.ts';
 
-export const MCPGAUGE_BIN = join(REPO_ROOT, 'bin', 'mcpgauge.mjs');
+export { MCPGAUGE_BIN } from '../constants.ts';
 
 /** One parsed `--system` value of kind K with the kind's own options O. */
 export type SpecOf<K extends string, O> = {

@@ -1,7 +1,7 @@
 /**
  * Main-thread side of the token-counting worker: `startCountWorker()` spawns one worker thread
  * (pipeline/tokens/worker.mjs), `count(tokenizer, texts)` posts a job and resolves with one exact
- * count per text (`countMany(tokenizers, texts)`: one job, one copy of the texts, counts per tokenizer) (the worker uses the same tiktoken tokenizer as the main thread). Jobs run in
+ * count per text (`countMany(tokenizers, texts)`: one job, one copy of the texts, counts per tokenizer) (the worker uses the same tokenizer as the main thread). Jobs run in
  * the order posted. The texts are copied at post time, so the caller may drop its own copy.
  *
  * Errors: a job that throws in the worker rejects with an error of the same class and message as

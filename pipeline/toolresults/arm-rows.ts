@@ -12,7 +12,7 @@ import type { JsonValue } from '../types.ts';
 import { RESULT_BASELINE_ARM_ID, type ResultArm } from '../../arms/result-types.ts';
 import type { ResultFixtureSet } from './fixture-file.ts';
 import type { PayloadClass } from '../../arms/tabular.ts';
-import type { ResultArmRow, ResultArmSummary, ResultClassScope, ResultRoundTrip } from '../report/types/results.ts';
+import type { ResultArmRow, ResultArmSummary, ResultClassScope, ResultRoundTrip } from '../report/index.ts';
 
 export type { ResultArmRow, ResultArmSummary, ResultClassScope, ResultRoundTrip };
 

@@ -25,8 +25,8 @@ import { classifyPayload, PAYLOAD_CLASSES, whyNotTabular, type PayloadClass } fr
 export const RESULTS_FORMAT = 'mcpgauge-results';
 export const RESULTS_FORMAT_VERSION = 1;
 export const RESULTS_VERSION_RE = /^results-[a-z0-9][a-z0-9._-]*-v[0-9]+$/;
-export { PAYLOAD_FROM, type PayloadFrom } from '../report/types/results.ts';
-import { PAYLOAD_FROM, type PayloadFrom } from '../report/types/results.ts';
+export { PAYLOAD_FROM, type PayloadFrom } from '../report/index.ts';
+import { PAYLOAD_FROM, type PayloadFrom } from '../report/index.ts';
 
 export interface ReturnedShape {
   /** content block types in order */

@@ -10,7 +10,7 @@ import { loadResultFixtures } from './fixture-file.ts';
 import { resolveResultArms } from '../../arms/result-registry.ts';
 import { runResultArms, RESULT_CLASS_SCOPES, type ResultArmRow } from './arm-rows.ts';
 import { MIN_TABLE_ROWS } from '../../arms/tabular.ts';
-import type { ResultsReport, ToonOrderingRow } from '../report/types/results.ts';
+import type { ResultsReport, ToonOrderingRow } from '../report/index.ts';
 
 export type { ResultsReport, ToonOrderingRow };
 

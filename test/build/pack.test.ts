@@ -1,7 +1,7 @@
 /**
  * The publishable package: `npm pack` holds dist/, datasets/, the templates and nothing else, and
  * installed into an empty folder it works with no network: `npx mcpgauge --help`,
- * `npx mcpgauge comply -- node server.js`, `npx mcpfixture --transport stdio`, `npx mcpgauge bench`.
+ * `npx mcpgauge comply -- node server.js`, `npx mcpfixture --transport stdio`, `npx mcpgauge proxy`, `npx mcpgauge bench`.
  * The install is `npm ci --offline` from a lockfile derived from the project's own (the runtime
  * entries, whose tarballs `npm ci` of this repository put in the npm cache), so it needs no
  * registry either; every command after it runs with npm's offline mode on.
@@ -109,6 +109,10 @@ describe('npm pack: the publishable package', () => {
       'dist/bundle/worker_body.js',
       'dist/bundle/chart_worker.js',
       'dist/pipeline/cli/fixture-entry.js',
+      'dist/fixture-bundle/fixture.js',
+      'dist/fixture-bundle/BUNDLE.json',
+      'dist/proxy-bundle/proxy.js',
+      'dist/proxy-bundle/BUNDLE.json',
       'datasets/corpus-npm4-v1.tools.json',
       'datasets/schemas/report.schema.json',
       'reports-template/dashboard.html',
@@ -152,6 +156,45 @@ describe('npm pack: the publishable package', () => {
     const first = JSON.parse(r.stdout.split('\n')[0]) as { id: number; result: { serverInfo: { name: string } } };
     assert.equal(first.id, 1);
     assert.equal(first.result.serverInfo.name, 'mcpfixture');
+  });
+
+  it('npx mcpgauge proxy --transport stdio (its own bundle) validates its config and serves the installed fixture', async () => {
+    const fixture = join(inst, 'node_modules', 'mcpgauge', 'bin', 'mcpfixture.mjs');
+    const cfg = join(inst, 'proxy.json');
+    writeFileSync(cfg, JSON.stringify({ servers: [{ name: 'fx', command: process.execPath, args: [fixture, '--transport', 'stdio'] }] }));
+    const msgs = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'pack', version: '1' } },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'retrieve_tools', arguments: { query: 'echo' } } },
+    ];
+    const r = await run(
+      NPX,
+      ['--offline', 'mcpgauge', 'proxy', '--transport', 'stdio', '--config', cfg],
+      inst,
+      60_000,
+      `${msgs.map((m) => JSON.stringify(m)).join('\n')}\n`,
+    );
+    assert.equal(r.code, 0, r.stderr.slice(-800));
+    const replies = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id?: number; result?: { content?: Array<{ text: string }> } });
+    const found =
+      replies
+        .find((x) => x.id === 2)
+        ?.result?.content?.map((c) => c.text)
+        .join('\n') ?? '';
+    assert.match(found, /"name":"fx:echo"/, r.stdout.slice(0, 800));
+    // the config is checked against its JSON Schema (ajv, loaded at run time from the install's node_modules)
+    writeFileSync(cfg, JSON.stringify({ servers: [{ name: 'fx' }] }));
+    const bad = await run(NPX, ['--offline', 'mcpgauge', 'proxy', '--transport', 'stdio', '--config', cfg], inst, 60_000, '');
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(bad.stderr, /proxy\.json.*servers\[0\]/);
   });
 
   it('npx mcpgauge bench writes ./results of the working folder and caches to $XDG_CACHE_HOME/mcpgauge, nothing into the package', async () => {

@@ -21,7 +21,12 @@ test('corpus formats: every file in formats/ exports one format and the registry
     assert.ok(listed.has(formats[0]), `${f}: its format is not listed in formats/index.ts`);
   }
   assert.equal(files.length, CORPUS_FORMAT_LIST.length);
-  assert.deepEqual(CORPUS_FORMATS, ['auto', 'mcpgauge', 'mcpproxy', 'livemcptool', 'toolret', 'tools-list']);
+  assert.deepEqual(
+    CORPUS_FORMATS,
+    ['auto', ...CORPUS_FORMAT_LIST.map((f) => f.format)],
+    '--format choices: auto, then the registry in order',
+  );
+  for (const f of ['mcpgauge', 'mcpproxy', 'livemcptool', 'toolret', 'tools-list']) assert.ok(CORPUS_FORMATS.includes(f as never), f);
 });
 
 test('corpus formats: sniffing where two shapes meet (the earlier format wins, as before the registry)', () => {

@@ -19,7 +19,9 @@ const BROKEN =
 
 function ctxFor(target: McpTarget, compliance: GateConfig['compliance'], era: '2025-11-25' | '2026-07-28' = '2025-11-25'): CellContext {
   const base = loadGateConfig(join(REPO, 'gate.config.json'));
-  const cfg: GateConfig = { ...base, compliance, timeouts: { ...base.timeouts, ready_ms: 60_000, step_ms: 30_000 } };
+  // step_ms is the prober's per-request timeout: the broken fixture leaves some requests unanswered
+  // (parse-error-silent, invalid-request-silent), and each silent stage costs one of them
+  const cfg: GateConfig = { ...base, compliance, timeouts: { ...base.timeouts, ready_ms: 60_000, step_ms: 6_000 } };
   // the step reads only the config and how to reach the proxy
   return {
     cfg,

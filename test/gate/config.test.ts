@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_FRESH_MS, loadGateConfig, validateGateConfig } from '../../pipeline/gate/config.ts';
 import { CELL_IDS } from '../../pipeline/gate/cells.ts';
-import { STEPS, dependentsOf } from '../../pipeline/gate/steps/index.ts';
+import { CONFIG_STEP_NAMES, NETWORK_STEP_NAMES, STEPS, dependentsOf } from '../../pipeline/gate/steps/index.ts';
 import { REPO, runGateCli, testConfig } from './helpers.ts';
 
 test('the committed gate.config.json is valid, names every cell, and every non-docker cell is required', () => {
@@ -21,9 +21,10 @@ test('the committed gate.config.json is valid, names every cell, and every non-d
   const schema = JSON.parse(readFileSync(join(REPO, 'datasets', 'schemas', 'gate.config.schema.json'), 'utf8'));
   assert.deepEqual(
     schema.properties.steps.propertyNames.enum,
-    STEPS.map((s) => s.meta.name),
-    'the schema names every step of the graph',
+    CONFIG_STEP_NAMES,
+    'the schema names exactly the steps the gate accepts: every step of the graph, then the network faults',
   );
+  for (const n of [...STEPS.map((s) => s.meta.name), ...NETWORK_STEP_NAMES]) assert.ok(CONFIG_STEP_NAMES.includes(n), n);
 });
 
 test('the step graph: needs point at earlier steps; a failure blocks only its dependents', () => {
@@ -61,6 +62,7 @@ test('unknown keys and bad values: one line naming the file and the field, exit 
       /\/compliance\/min_grade must be equal to one of the allowed values/,
     ],
     ['unknown step', (c) => (c.steps = { metta: { required: false } }), /\/steps/],
+    ['unknown network step', (c) => (c.steps = { 'net-jitter': { required: false } }), /\/steps/],
     ['bad step entry', (c) => (c.steps = { meta: { required: 'no' } }), /\/steps\/meta\/required must be boolean/],
     [
       'unknown compliance key',
@@ -76,6 +78,14 @@ test('unknown keys and bad values: one line naming the file and the field, exit 
       'x.json',
     ).timeouts.fresh_ms,
     1500,
+  );
+  // a network fault step may be made advisory like any other (the gate accepts it, so does the schema)
+  assert.equal(
+    validateGateConfig(
+      raw((c) => (c.steps = { 'net-slow-close': { required: false } })),
+      'x.json',
+    ).steps['net-slow-close']?.required,
+    false,
   );
   for (const [what, patch, re] of bad) {
     assert.throws(

@@ -3,7 +3,8 @@
  * script; up to date = a label check, a few seconds), then the gate runs the docker cell only
  * (required, so a red step is a red gate): green with the reference proxy and no container left;
  * red at exactly the crash step with a proxy that never starts a new container after one exits;
- * SIGINT in the middle of the cell leaves no container of the run behind. The three run at once. No engine: skipped,
+ * red on its container check alone with a proxy that leaves a running container behind at shutdown;
+ * SIGINT in the middle of the cell leaves no container of the run behind. The four run at once. No engine: skipped,
  * except under CI=true, where it is a failure.
  */
 import { before, describe, test } from 'node:test';
@@ -22,7 +23,7 @@ const required = (c: any) => {
 const probe = await probeDocker();
 const noEngine = probe.ok ? false : `no Docker engine: ${probe.error}`;
 
-describe('the docker cell on a real engine', { skip: process.env.CI === 'true' ? false : noEngine, concurrency: 3 }, () => {
+describe('the docker cell on a real engine', { skip: process.env.CI === 'true' ? false : noEngine, concurrency: 4 }, () => {
   before(() => {
     assert.ok(probe.ok, `CI=true but ${noEngine}`);
     const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'fixture-image.mjs')], { cwd: REPO, encoding: 'utf8', timeout: 600_000 });
@@ -73,6 +74,37 @@ describe('the docker cell on a real engine', { skip: process.env.CI === 'true' ?
       assertRedExactly(r, { [CELL]: 'crash' });
       const cell = r.report!.cells[0];
       assert.deepEqual(cell.containers!.left, [], 'even a red run leaves no container');
+    } finally {
+      r.cleanup();
+    }
+  });
+
+  test('a proxy that leaves a running container behind at shutdown -> docker cell red on its container check, and the gate removes it', async () => {
+    const r = await runGateCli(
+      [
+        '--cells',
+        CELL,
+        '--no-fixture-grade',
+        '--proxy-cmd',
+        `${GATEWAY} --break leak-container`,
+        '--proxy-config-template',
+        REFERENCE_TEMPLATE,
+      ],
+      {},
+      { patch: (c: any) => (required(c), (c.budgets.menu_tokens = 4000)) },
+    );
+    try {
+      const why = `stdout: ${r.stdout}\nstderr: ${r.stderr.slice(-2000)}`;
+      assert.equal(r.code, 1, why);
+      const cell = r.report!.cells[0];
+      assert.equal(cell.status, 'fail', why);
+      const failed = cell.steps.filter((s) => s.status === 'fail').map((s) => `${s.name}: ${s.reason}`);
+      assert.deepEqual(failed, [], 'every step passed: the container check alone turns the cell red');
+      assert.equal(cell.containers!.left.length, 1, why);
+      assert.deepEqual(cell.containers!.removed, cell.containers!.left);
+      assert.match(cell.reason, /^1 container\(s\) labelled mcpgauge\.run=\w+ still existed after the teardown/);
+      const runId = cell.containers!.label.split('=')[1];
+      assert.deepEqual(await containersWith({ [RUN_LABEL]: runId }), [], 'the gate removed the leaked container');
     } finally {
       r.cleanup();
     }

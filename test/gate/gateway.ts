@@ -7,8 +7,11 @@
  *   no-respawn     a lost upstream child is never started again
  *   mix-sessions   calls are tracked by JSON-RPC id across sessions: a session can get another's result
  *   exit-on-death  the gateway exits when an upstream dies
+ *   leak-container on shutdown it starts one more copy of its first `docker run` upstream, detached
+ *                  (`docker run -d -i`: stdin held open by the engine), and leaves it running
  * Run: node --import tsx test/gate/gateway.ts --config FILE --port N [--break X]
  */
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { Server, ProtocolError, createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
@@ -20,7 +23,7 @@ import type { CallResult } from '../../pipeline/mcp/client.ts';
 
 const { values } = parseArgs({ options: { config: { type: 'string' }, port: { type: 'string' }, break: { type: 'string' } } });
 const broken = values.break ?? '';
-if (!['', 'no-respawn', 'mix-sessions', 'exit-on-death'].includes(broken)) {
+if (!['', 'no-respawn', 'mix-sessions', 'exit-on-death', 'leak-container'].includes(broken)) {
   process.stderr.write(`gateway: unknown --break ${JSON.stringify(broken)}\n`);
   process.exit(2);
 }
@@ -96,7 +99,17 @@ const http = createServer((req, res) => {
 http.listen(Number(values.port ?? 0), '127.0.0.1', () =>
   log(`listening on http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`),
 );
+/** planted bug: a container of the gateway's own making that outlives it */
+function leakContainer(): void {
+  const up = config.servers.find((s) => 'command' in s && s.args.includes('run'));
+  if (!up || !('command' in up)) return;
+  const args = [...up.args];
+  args.splice(args.indexOf('run') + 1, 0, '-d');
+  const r = spawnSync(up.command, args, { encoding: 'utf8', timeout: 60_000 });
+  log(`leak-container: started ${r.stdout.trim().slice(0, 12) || `nothing (${r.stderr.trim()})`} (planted bug)`);
+}
 const stop = async () => {
+  if (broken === 'leak-container') leakContainer();
   await sessions.close();
   await core.close();
   process.exit(0);

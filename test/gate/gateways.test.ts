@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertRedExactly, readmeGateExample, runGateCli } from './helpers.ts';
-import { npmBin } from '../../pipeline/adapter/preset.ts';
+import { npmBin } from '../../pipeline/adapter/preset-file.ts';
 
 const fast = (cfg: any) => {
   delete cfg.compliance;

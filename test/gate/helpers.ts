@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { test } from 'node:test';
 import type { GateReport } from '../../pipeline/gate/report.ts';
 import { splitCommandLine } from '../../pipeline/adapter/index.ts';
 
@@ -164,41 +164,46 @@ export interface SabotageCase {
   patch?: (cfg: any) => void;
 }
 
-/** Run each case as its own gate run (two at a time) and assert it is red exactly where it says. */
-export function sabotageSuite(title: string, cases: readonly SabotageCase[]): void {
-  describe(title, { concurrency: 2 }, () => {
-    for (const c of cases) {
-      test(c.name, { skip: c.skip }, async () => {
-        // the red cases leave the compliance step out (its own tests: compliance-step.test.ts): every
-        // independent step runs now, and grading each sabotaged proxy would only add time
-        const patch = (cfg: any) => {
-          if (Object.keys(c.red).length) delete cfg.compliance;
-          c.patch?.(cfg);
-        };
-        const r = await runGateCli(
-          ['--cells', c.cells.join(','), ...(c.args ?? []), ...(c.fixtureGrade ? [] : ['--no-fixture-grade'])],
-          c.env ?? {},
-          { patch },
-        );
-        try {
-          assertRedExactly(r, c.red);
-          if (c.fixtureGrade) {
-            const y = r.report!.fixture_compliance!;
-            assert.equal(y.status, 'pass', y.reason);
-            assert.deepEqual(y.runs.map((x) => `${x.wire}/${x.revision}:${x.grade}`).sort(), [
-              'http-sse/2025-11-25:A',
-              'http-stateful/2025-11-25:A',
-              'http-stateless/2025-11-25:A',
-              'http-stateless/2026-07-28:A',
-              'stdio/2025-11-25:A',
-              'stdio/2026-07-28:A',
-            ]);
-            assert.match(readFileSync(join(r.out, 'summary.md'), 'utf8'), /## The yardstick: the fixture's own compliance grade \(pass\)/);
-          } else assert.equal(r.report?.fixture_compliance, undefined);
-        } finally {
-          r.cleanup();
-        }
-      });
-    }
-  });
+/** the describe options of a sabotage file: two gate runs at a time */
+export const SABOTAGE_SUITE = { concurrency: 2 } as const;
+
+/**
+ * Each case as its own gate run, asserted red exactly where it says; call it inside the test
+ * file's own `describe(title, SABOTAGE_SUITE, () => sabotageCases(CASES))`, so the suite is the
+ * file's (make test's slowest-files list names the file, not this helper).
+ */
+export function sabotageCases(cases: readonly SabotageCase[]): void {
+  for (const c of cases) {
+    test(c.name, { skip: c.skip }, async () => {
+      // the red cases leave the compliance step out (its own tests: compliance-step.test.ts): every
+      // independent step runs now, and grading each sabotaged proxy would only add time
+      const patch = (cfg: any) => {
+        if (Object.keys(c.red).length) delete cfg.compliance;
+        c.patch?.(cfg);
+      };
+      const r = await runGateCli(
+        ['--cells', c.cells.join(','), ...(c.args ?? []), ...(c.fixtureGrade ? [] : ['--no-fixture-grade'])],
+        c.env ?? {},
+        { patch },
+      );
+      try {
+        assertRedExactly(r, c.red);
+        if (c.fixtureGrade) {
+          const y = r.report!.fixture_compliance!;
+          assert.equal(y.status, 'pass', y.reason);
+          assert.deepEqual(y.runs.map((x) => `${x.wire}/${x.revision}:${x.grade}`).sort(), [
+            'http-sse/2025-11-25:A',
+            'http-stateful/2025-11-25:A',
+            'http-stateless/2025-11-25:A',
+            'http-stateless/2026-07-28:A',
+            'stdio/2025-11-25:A',
+            'stdio/2026-07-28:A',
+          ]);
+          assert.match(readFileSync(join(r.out, 'summary.md'), 'utf8'), /## The yardstick: the fixture's own compliance grade \(pass\)/);
+        } else assert.equal(r.report?.fixture_compliance, undefined);
+      } finally {
+        r.cleanup();
+      }
+    });
+  }
 }

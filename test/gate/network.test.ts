@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { loadGateConfig, selectCells } from '../../pipeline/gate/config.ts';
 import { NETWORK_CELL_IDS } from '../../pipeline/gate/cells.ts';
 import { NETWORK_FAULTS } from '../../pipeline/gate/network/faults.ts';
-import { NETWORK_STEPS } from '../../pipeline/gate/steps/index.ts';
+import { NETWORK_STEPS, NET_FAULT_ORDER_ENV } from '../../pipeline/gate/steps/index.ts';
 import { REPO, assertRedExactly, runGateCli } from './helpers.ts';
 import { NET_CELLS, NO_TOXIPROXY } from './network-helpers.ts';
 
@@ -71,6 +71,42 @@ test('the reference proxy is green in every network cell; each verdict carries i
     }
     assert.match(junit, /<property name="toxics" value="timeout upstream timeout=0"\/>/);
     assert.match(junit, /<property name="toxics_set_ms" value="\d+"\/>/);
+  } finally {
+    r.cleanup();
+  }
+});
+
+test('a fault verdict does not depend on its place: in reverse order (slow-close first) every fault is still green in the HTTP cells', {
+  skip: NO_TOXIPROXY,
+}, async () => {
+  // toxiproxy 2.5.0 crashed when a toxic was added while slow-close's held connection lived
+  // (steps/network.ts drainLink): whatever fault ran after slow-close failed with "fetch failed"
+  const cells = NET_CELLS.filter((id) => id.startsWith('net:http-'));
+  const r = await runGateCli(
+    ['--cells', cells.join(','), '--no-fixture-grade'],
+    { [NET_FAULT_ORDER_ENV]: 'reverse' },
+    {
+      patch: (c) => delete c.compliance,
+    },
+  );
+  try {
+    assertRedExactly(r, {});
+    const reversed = [...NETWORK_FAULTS].reverse().map((f) => `net-${f.name}`);
+    for (const c of r.report!.cells) {
+      const ran = c.steps.filter((s) => s.name.startsWith('net-'));
+      assert.deepEqual(
+        [...ran].sort((a, b) => a.order - b.order).map((s) => s.name),
+        reversed,
+        `${c.id}: the faults ran in reverse order`,
+      );
+      for (const st of ran) assert.equal(st.status, 'pass', `${c.id} ${st.name}: ${st.reason}`);
+      const slow = ran.find((s) => s.name === 'net-slow-close')!.evidence.network as any;
+      assert.equal(slow.connections.held_by_fault_proxy, 0, `${c.id}: toxiproxy let go of the held connection: ${JSON.stringify(slow)}`);
+      assert.ok(
+        slow.timeline_ms.drained >= slow.timeline_ms.call_sent + 6000,
+        `${c.id}: drained after the 6 s close delay: ${JSON.stringify(slow.timeline_ms)}`,
+      );
+    }
   } finally {
     r.cleanup();
   }

@@ -4,7 +4,8 @@
  * nothing else. Real processes, real loopback HTTP; cases run concurrently (each has its own
  * ports and folders).
  */
-import { gateway, sabotageSuite, type SabotageCase } from './helpers.ts';
+import { describe } from 'node:test';
+import { gateway, type SabotageCase, SABOTAGE_SUITE, sabotageCases } from './helpers.ts';
 
 // a pass-through gateway lists every upstream tool of the cell's roles: more than the reference
 // proxy's menu budget (its discovery menu), so the budget step would be red for every case here
@@ -44,4 +45,4 @@ const CASES: SabotageCase[] = [
   },
 ];
 
-sabotageSuite('sabotaged gateways go red exactly where they should', CASES);
+describe('sabotaged gateways go red exactly where they should', SABOTAGE_SUITE, () => sabotageCases(CASES));

@@ -6,7 +6,8 @@
  * closes, latency within the timeout) stay green, and so does a stdio cell (its upstream keeps the
  * deadline). Skipped where Go is missing and no toxiproxy build is cached.
  */
-import { SABOTAGE, sabotageSuite, type SabotageCase } from './helpers.ts';
+import { describe } from 'node:test';
+import { SABOTAGE, type SabotageCase, SABOTAGE_SUITE, sabotageCases } from './helpers.ts';
 import { NO_TOXIPROXY } from './network-helpers.ts';
 
 const CELL = 'net:http-stateless/2026-07-28';
@@ -20,4 +21,4 @@ const CASES: SabotageCase[] = [
   },
 ];
 
-sabotageSuite('a sabotaged proxy goes red exactly at the network faults it cannot survive', CASES);
+describe('a sabotaged proxy goes red exactly at the network faults it cannot survive', SABOTAGE_SUITE, () => sabotageCases(CASES));

@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SABOTAGE, runGateCli, sabotageSuite, type SabotageCase } from './helpers.ts';
+import { describe } from 'node:test';
+import { SABOTAGE, runGateCli, type SabotageCase, SABOTAGE_SUITE, sabotageCases } from './helpers.ts';
 
 const CASES: SabotageCase[] = [
   {
@@ -29,7 +30,7 @@ const CASES: SabotageCase[] = [
   },
 ];
 
-sabotageSuite('sabotaged proxies go red exactly where they should', CASES);
+describe('sabotaged proxies go red exactly where they should', SABOTAGE_SUITE, () => sabotageCases(CASES));
 
 test('an advisory step ("steps": {"meta": {"required": false}}) is reported, not failing the gate', async () => {
   const r = await runGateCli(

@@ -5,7 +5,8 @@
  * are in sabotage-recovery.test.ts, the planted-bug gateways in sabotage-gateways.test.ts.
  * Real processes, real loopback HTTP; cases run concurrently (each has its own ports and folders).
  */
-import { SABOTAGE, sabotageSuite, type SabotageCase } from './helpers.ts';
+import { describe } from 'node:test';
+import { SABOTAGE, type SabotageCase, SABOTAGE_SUITE, sabotageCases } from './helpers.ts';
 
 const CASES: SabotageCase[] = [
   { name: '_meta dropped -> meta', cells: ['stdio/2025-11-25'], env: { [SABOTAGE]: 'drop-meta' }, red: { 'stdio/2025-11-25': 'meta' } },
@@ -62,4 +63,4 @@ const CASES: SabotageCase[] = [
   },
 ];
 
-sabotageSuite('sabotaged proxies go red exactly where they should', CASES);
+describe('sabotaged proxies go red exactly where they should', SABOTAGE_SUITE, () => sabotageCases(CASES));

@@ -13,8 +13,11 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../pipeline/constants.ts';
+import { buildProgram } from '../../pipeline/cli.ts';
 
 const BIN = { mcpgauge: join(REPO_ROOT, 'bin', 'mcpgauge.mjs'), mcpfixture: join(REPO_ROOT, 'bin', 'mcpfixture.mjs') };
+/** the top-level commands, read from the program pipeline/cli.ts builds (a new command needs no edit here) */
+const COMMANDS: readonly string[] = buildProgram().commands.map((c) => c.name());
 const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 interface Run {
@@ -85,7 +88,7 @@ const usage: Case[] = [
   {
     name: 'bare mcpgauge',
     args: () => [],
-    says: () => /^mcpgauge: missing command \(one of: corpus, bench, fixture, proxy, diff, comply, gate, report, models\)$/,
+    says: () => new RegExp(`^mcpgauge: missing command \\(one of: ${COMMANDS.join(', ')}\\)$`),
   },
   { name: 'unknown command', args: () => ['nope'], says: () => /^mcpgauge: unknown command 'nope'$/ },
   { name: 'mistyped command', args: () => ['bnech'], says: () => /^mcpgauge: unknown command 'bnech' \(did you mean bench\?\)$/ },
@@ -325,12 +328,11 @@ describe('exit codes of every command (real bins)', () => {
   });
 
   it('--version on every command prints the package version and exits 0', async () => {
+    for (const c of ['corpus', 'bench', 'fixture', 'proxy', 'diff', 'comply', 'gate', 'report', 'models'])
+      assert.ok(COMMANDS.includes(c), c);
     const cmds: Array<[keyof typeof BIN, string[]]> = [
       ['mcpgauge', []],
-      ...['bench', 'gate', 'comply', 'diff', 'proxy', 'report', 'fixture', 'corpus', 'models'].map((c): [keyof typeof BIN, string[]] => [
-        'mcpgauge',
-        [c],
-      ]),
+      ...COMMANDS.map((c): [keyof typeof BIN, string[]] => ['mcpgauge', [c]]),
       ['mcpgauge', ['gate', 'merge']],
       ['mcpgauge', ['corpus', 'info']],
       ['mcpgauge', ['models', 'fetch']],

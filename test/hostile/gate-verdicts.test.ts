@@ -236,17 +236,10 @@ describe('the gate cannot be talked into green', () => {
     const original = read<GateFragment>(file);
     assert.match(original.digests.results, /^sha256:[0-9a-f]{64}$/);
     assert.equal(original.report!.cells[0].status, 'fail');
-    const untouched = await cli([
-      'merge',
-      at('f-required-red'),
-      at('f-yardstick-red'),
-      '--config',
-      cfgRed,
-      '--cells',
-      RED,
-      '--out',
-      at('merged-untouched'),
-    ]);
+    // gate merge of one red-cell fragment folder beside the yardstick's, under the red config
+    const mergeRed = (fragments: string, out: string) =>
+      cli(['merge', fragments, at('f-yardstick-red'), '--config', cfgRed, '--cells', RED, '--out', out]);
+    const untouched = await mergeRed(at('f-required-red'), at('merged-untouched'));
     assert.equal(untouched.code, 1, why(untouched));
     // the attack: every trace of the red turned green, every digest kept
     const forge = (f: GateFragment) => {
@@ -260,17 +253,7 @@ describe('the gate cannot be talked into green', () => {
     };
     mkdirSync(at('f-forged'));
     writeFileSync(at('f-forged', RED_FILE), JSON.stringify(forge(structuredClone(original)), null, 2));
-    const forged = await cli([
-      'merge',
-      at('f-forged'),
-      at('f-yardstick-red'),
-      '--config',
-      cfgRed,
-      '--cells',
-      RED,
-      '--out',
-      at('merged-forged'),
-    ]);
+    const forged = await mergeRed(at('f-forged'), at('merged-forged'));
     refused(
       forged,
       new RegExp(
@@ -292,17 +275,7 @@ describe('the gate cannot be talked into green', () => {
     delete (stripped.digests as Partial<GateFragment['digests']>).results;
     mkdirSync(at('f-stripped'));
     writeFileSync(at('f-stripped', RED_FILE), JSON.stringify(stripped));
-    const s = await cli([
-      'merge',
-      at('f-stripped'),
-      at('f-yardstick-red'),
-      '--config',
-      cfgRed,
-      '--cells',
-      RED,
-      '--out',
-      at('merged-stripped'),
-    ]);
+    const s = await mergeRed(at('f-stripped'), at('merged-stripped'));
     assert.equal(s.code, 1, why(s));
     assert.match(s.stdout, /fails the fragment schema \(\/digests must have required property 'results'/);
     // the limit, as the README says: not a signature; a forger who recomputes the digest is not caught here
@@ -310,17 +283,7 @@ describe('the gate cannot be talked into green', () => {
     recomputed.digests.results = resultsDigest(recomputed);
     mkdirSync(at('f-recomputed'));
     writeFileSync(at('f-recomputed', RED_FILE), JSON.stringify(recomputed));
-    const rc = await cli([
-      'merge',
-      at('f-recomputed'),
-      at('f-yardstick-red'),
-      '--config',
-      cfgRed,
-      '--cells',
-      RED,
-      '--out',
-      at('merged-recomputed'),
-    ]);
+    const rc = await mergeRed(at('f-recomputed'), at('merged-recomputed'));
     assert.equal(rc.code, 0, `a recomputed digest is accepted (integrity rests on the artifact store): ${why(rc)}`);
   });
 

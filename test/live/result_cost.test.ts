@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLive } from '../../pipeline/live/live-stage.ts';
-import { countResult, resultSpans, unsafeReason, RESULT_COMPONENTS } from '../../pipeline/live/result_cost.ts';
+import { countResult, resultSpans, unsafeReason } from '../../pipeline/live/result_cost.ts';
+import { RESULT_COMPONENTS } from '../../pipeline/report/index.ts';
 import { getTokenizer } from '../../pipeline/tokens/tokenizer.ts';
 import { assertLiveSchema } from './helpers.ts';
 

@@ -14,11 +14,14 @@ import { LAP_PROVENANCE, LIVE_PROVENANCE } from '../../pipeline/report/provenanc
 import type { Report } from '../../pipeline/report/types.ts';
 import { isScored } from '../../pipeline/report/types.ts';
 import { joinQueryRows, readQueryTable } from '../../pipeline/report/read.ts';
+import { sampleQueryTable } from '../../scripts/lib/sample-bench.mjs';
 
 export const SAMPLE_REPORT_PATH = fileURLToPath(new URL('../data/report.json', import.meta.url));
+/** test/data/report-systems.json: a real `--system direct --system reference --system broken=cmd:... --scale 10,100` run (same script). */
+export const SYSTEMS_SAMPLE_PATH = fileURLToPath(new URL('../data/report-systems.json', import.meta.url));
 /** the sample's per-query rows (its run's tables/per_query.parquet) */
-export const SAMPLE_QUERY_TABLE_PATH = fileURLToPath(new URL('../data/report.per_query.parquet', import.meta.url));
-const SYSTEMS_QUERY_TABLE_PATH = fileURLToPath(new URL('../data/report-systems.per_query.parquet', import.meta.url));
+export const SAMPLE_QUERY_TABLE_PATH = sampleQueryTable(SAMPLE_REPORT_PATH);
+const SYSTEMS_QUERY_TABLE_PATH = sampleQueryTable(SYSTEMS_SAMPLE_PATH);
 const sampleRows = await readQueryTable(SAMPLE_QUERY_TABLE_PATH, 'test/data/report.json');
 const systemsRows = await readQueryTable(SYSTEMS_QUERY_TABLE_PATH, 'test/data/report-systems.json');
 /** Text that must never reach the DOM as markup. */
@@ -26,9 +29,6 @@ export const HOSTILE_TEXT = '<img src=x onerror="window.__pwned=1"><script>windo
 
 let cached: string | undefined;
 let cachedSystems: string | undefined;
-
-/** test/data/report-systems.json: a real `--system direct --system reference --system broken=cmd:... --scale 10,100` run (same script). */
-export const SYSTEMS_SAMPLE_PATH = fileURLToPath(new URL('../data/report-systems.json', import.meta.url));
 
 /** A fresh copy of the committed real-run side-by-side + scale report. */
 export function buildSystemsSample(): Report {

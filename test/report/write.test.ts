@@ -12,6 +12,8 @@ import { isScored, type RetrievalScored } from '../../pipeline/report/types.ts';
 import { withoutQueryRows } from '../../pipeline/report/file.ts';
 import { readReport } from '../../pipeline/report/read.ts';
 import { UserError } from '../../pipeline/types.ts';
+import { ARMS } from '../../arms/registry.ts';
+import { TOKENIZER_NAMES } from '../../pipeline/tokens/tokenizer.ts';
 import { buildSampleReport, buildSystemsSample, withVariants } from './sample.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'mcpgauge-write-'));
@@ -60,7 +62,16 @@ test('writeReport writes report.json, Arrow + Parquet tables and the dashboard; 
   const expectedPerTool = report.arms
     .filter((a) => !a.skipped)
     .reduce((n, a) => n + toolsOf(a.corpus_id) * Object.keys(a.by_tokenizer).length, 0);
-  assert.equal(expectedPerTool, (37 + 4) * 5 * 2);
+  // the sample ran every registered listing arm on both corpora (37 + 4 tools); a skipped arm (tscg) has no per-tool rows
+  assert.deepEqual(
+    [...new Set(report.arms.map((a) => a.arm))].sort(),
+    [...ARMS],
+    'the sample report holds every registered arm (make sample-report)',
+  );
+  const armsRun = new Set(report.arms.filter((a) => !a.skipped).map((a) => a.arm)).size;
+  const armsSkipped = new Set(report.arms.filter((a) => a.skipped).map((a) => a.arm)).size;
+  assert.ok(armsRun >= 5 && armsSkipped >= 1, `${armsRun} arms run, ${armsSkipped} skipped`);
+  assert.equal(expectedPerTool, (37 + 4) * armsRun * TOKENIZER_NAMES.length);
   assert.equal(w.tables.per_tool.rows, expectedPerTool);
   const pt = arrow(w.tables.per_tool.arrow);
   assert.equal(pt.numRows, expectedPerTool);
@@ -123,7 +134,7 @@ test('writeReport writes report.json, Arrow + Parquet tables and the dashboard; 
   // arms: one row per corpus x arm x tokenizer, a skipped arm is one row with null tokenizer
   const ar = arrow(w.tables.arms.arrow);
   const arp = await parquet(w.tables.arms.parquet);
-  assert.equal(ar.numRows, 2 * (5 * 2 + 1)); // 2 corpora x (5 arms x 2 tokenizers + skipped tscg)
+  assert.equal(ar.numRows, 2 * (armsRun * TOKENIZER_NAMES.length + armsSkipped)); // 2 corpora x (arms run x tokenizers + one row per skipped arm)
   assert.equal(arp.length, ar.numRows);
   const tscg = arp.filter((r) => r.arm === 'tscg');
   assert.deepEqual(

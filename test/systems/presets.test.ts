@@ -106,3 +106,37 @@ test('bench --live --no-offline --preset mcp-proxy (the docs/live.md example): t
   assert.ok((report.live?.passthrough?.matched ?? 0) >= 6, 'every fixture tool matched through mcp-proxy');
   assert.match(r.stderr, /preset mcp-proxy .*fronting fixture/);
 });
+
+test('bench --live --system ref=preset:reference: the preset the gate uses starts as a system too ({MCPGAUGE} and {NODE} mean the same in both)', async () => {
+  // the preset's command is `node {MCPGAUGE} proxy …`; {MCPGAUGE} once meant "node + the bin" here and
+  // "the bin" in the gate, so this system started `node /usr/bin/node …` and exited before listening
+  const out = join(t.dir, 'reference-preset');
+  const r = await bench(['--live', '--no-offline', '--system', 'ref=preset:reference', ...SHORT, '--out', out]);
+  assert.equal(r.code, 0, r.stderr);
+  const report = validateReport(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')));
+  const [ref] = report.systems ?? [];
+  assert.deepEqual([ref?.name, ref?.kind], ['ref', 'preset']);
+  assert.equal(ref.error, undefined, ref.error);
+  assert.equal(ref.live?.style, 'discovery');
+});
+
+test('bench --live --system direct --system broken=cmd:…: the broken one is recorded with its error, the run exits 2 with the report written', async () => {
+  const out = join(t.dir, 'one-broken');
+  const r = await bench([
+    '--live',
+    '--no-offline',
+    '--system',
+    'direct',
+    '--system',
+    'broken=cmd:node -e process.exit(3)',
+    ...SHORT,
+    '--out',
+    out,
+  ]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /^mcpgauge bench: 1 system\(s\) failed: broken \(exit 2; the report records each error\)$/m);
+  const report = validateReport(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')));
+  const byName = new Map((report.systems ?? []).map((s) => [s.name, s]));
+  assert.equal(byName.get('direct')?.error, undefined, 'the other system was measured');
+  assert.match(byName.get('broken')?.error ?? '', /cannot connect|exited/, 'the failure is in the report');
+});

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { listFilesSorted } from '../../pipeline/util/fs.ts';
 
-test('listFilesSorted: sorted depth first, regular files only, skip by name, a file root is itself', () => {
+test('listFilesSorted: sorted depth first, regular files only (or every entry with { special }), skip by name, a file root is itself', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-walk-'));
   try {
     for (const p of ['b/z.txt', 'b/a.txt', 'a.txt', 'C/x.txt', 'node_modules/m.js']) {
@@ -21,8 +21,17 @@ test('listFilesSorted: sorted depth first, regular files only, skip by name, a f
     execFileSync('mkfifo', [join(dir, 'b', 'fifo')]);
     const rel = (xs: string[]) => xs.map((x) => relative(dir, x));
     assert.deepEqual(rel(listFilesSorted(dir)), ['C/x.txt', 'a.txt', 'b/a.txt', 'b/z.txt', 'node_modules/m.js']);
-    assert.deepEqual(rel(listFilesSorted(dir, (n) => n === 'node_modules')), ['C/x.txt', 'a.txt', 'b/a.txt', 'b/z.txt']);
+    assert.deepEqual(rel(listFilesSorted(dir, { skip: (n) => n === 'node_modules' })), ['C/x.txt', 'a.txt', 'b/a.txt', 'b/z.txt']);
     assert.deepEqual(listFilesSorted(join(dir, 'a.txt')), [join(dir, 'a.txt')]);
+    // { special: true }: the FIFO is listed too, for a reader that refuses it by name
+    assert.deepEqual(rel(listFilesSorted(dir, { special: true })), [
+      'C/x.txt',
+      'a.txt',
+      'b/a.txt',
+      'b/fifo',
+      'b/z.txt',
+      'node_modules/m.js',
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -45,7 +45,7 @@ test('listen on port 0, a JSON-RPC error reply over real HTTP, close; a taken po
 });
 
 test('originPolicy + hostGuard: localhost origins plus extras; a foreign Origin gets 403 naming it; CORS echoes one origin, never *', async () => {
-  const { originPolicy, hostGuard } = await import('../../pipeline/util/http.ts');
+  const { originPolicy, hostGuard } = await import('../../pipeline/util/http-guard.ts');
   const p = originPolicy(['app.internal.example']);
   for (const o of ['http://localhost:3000', 'http://127.0.0.1', 'http://[::1]:8080', 'https://app.internal.example'])
     assert.equal(p.allows(o), true, o);

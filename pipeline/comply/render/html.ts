@@ -1,7 +1,5 @@
 /** `--format html`: the dashboard page with the compliance section alone (the one renderer, render.ts). */
-import { html } from '../../report/html.ts';
-import { sectionFor } from '../../report/details.ts';
-import { renderPage } from '../../report/render.ts';
+import { html, sectionFor, renderPage } from '../../report/index.ts';
 import { complianceSection } from '../section.ts';
 import type { ComplyReport } from '../types.ts';
 

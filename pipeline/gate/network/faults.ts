@@ -6,7 +6,9 @@
  * within the call timeout (+ margin), or, for latency within the timeout, the result. Attributes
  * scale with the gate's call-timeout policy (`timeouts.proxy_call_timeout_ms`), so a config with
  * another policy still puts "beyond" beyond it and "within" within it.
- * A new fault = one entry here (+ its case in test/gate/network.test.ts).
+ * A new fault = one entry here + its `net-<name>` in the `steps` enum of
+ * datasets/schemas/gate.config.schema.json (test/gate/config.test.ts holds them equal).
+ * Its place in the list does not change its verdict (steps/network.ts drains the link after each).
  */
 import type { Toxic } from './toxiproxy.ts';
 

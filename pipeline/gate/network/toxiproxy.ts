@@ -132,12 +132,20 @@ export interface Toxiproxy {
 }
 
 async function api(base: string, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(5000),
-  });
+  let res: Response;
+  try {
+    res = await fetch(`${base}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(5000),
+    });
+  } catch (e) {
+    // fetch says only "fetch failed": name the call and the cause (ECONNREFUSED: toxiproxy is gone)
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause?.code ?? cause?.message;
+    throw new Error(`toxiproxy ${method} ${path}: ${(e as Error).message}${why ? ` (${oneLine(why, 120)})` : ''}`);
+  }
   const text = await res.text();
   if (!res.ok) throw new Error(`toxiproxy ${method} ${path}: HTTP ${res.status} ${oneLine(text, 200)}`);
   // /version answers plain text (a `go install` build says "git"); the rest JSON
@@ -161,7 +169,12 @@ export async function startToxiproxy(
     stdio: ['ignore', 'pipe', 'pipe'],
     label: 'toxiproxy',
   });
-  const onData = (d: Buffer) => appendFileSync(o.log, d);
+  // a Go panic ends toxiproxy (its watchdog shell notices up to 0.5 s later): its first line says why
+  let panicked: string | null = null;
+  const onData = (d: Buffer) => {
+    appendFileSync(o.log, d);
+    panicked ??= /^panic: .*$/m.exec(d.toString('utf8'))?.[0] ?? null;
+  };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
   let exited: string | null = null;
@@ -182,23 +195,30 @@ export async function startToxiproxy(
     }
     await sleep(50);
   }
+  const call = (method: string, path: string, body?: unknown) =>
+    api(base, method, path, body).catch((e: Error) => {
+      throw panicked ? new Error(`${e.message}; toxiproxy crashed: ${oneLine(panicked, 200)} (toxiproxy.log)`) : e;
+    });
   return {
     api: base,
     pid: child.pid,
     async link(name, upstream) {
-      const lport = await freePort();
-      const listen = `127.0.0.1:${lport}`;
-      await api(base, 'POST', '/proxies', { name, listen, upstream, enabled: true });
-      return { listen, port: lport };
+      // toxiproxy binds port 0 itself and answers with the port it got: no port picked here and
+      // released, which a proxy starting in a parallel cell could have been handed too
+      const made = (await call('POST', '/proxies', { name, listen: '127.0.0.1:0', upstream, enabled: true })) as { listen?: unknown };
+      const port = Number(/^127\.0\.0\.1:(\d+)$/.exec(String(made?.listen))?.[1]);
+      if (!Number.isInteger(port) || port <= 0)
+        throw new Error(`toxiproxy POST /proxies: no bound 127.0.0.1 port in its answer (listen ${JSON.stringify(made?.listen)})`);
+      return { listen: `127.0.0.1:${port}`, port };
     },
     async addToxic(link, t) {
-      await api(base, 'POST', `/proxies/${encodeURIComponent(link)}/toxics`, t);
+      await call('POST', `/proxies/${encodeURIComponent(link)}/toxics`, t);
     },
     async removeToxic(link, name) {
-      await api(base, 'DELETE', `/proxies/${encodeURIComponent(link)}/toxics/${encodeURIComponent(name)}`);
+      await call('DELETE', `/proxies/${encodeURIComponent(link)}/toxics/${encodeURIComponent(name)}`);
     },
     async toxics(link) {
-      return (await api(base, 'GET', `/proxies/${encodeURIComponent(link)}/toxics`)) as Toxic[];
+      return (await call('GET', `/proxies/${encodeURIComponent(link)}/toxics`)) as Toxic[];
     },
     async stop() {
       await stopChild(child, { graceMs: 1000 });

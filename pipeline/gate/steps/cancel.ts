@@ -3,13 +3,14 @@
  * hang fixture's `stats` shows nothing left hanging), and no upstream process is left behind: after
  * the cancellation there are no more hang-fixture processes than just before the call (a gateway
  * that runs one upstream child per session, e.g. supergateway --stateful, legitimately has several:
- * the other sessions' children are counted on both sides), and at least one.
+ * the other sessions' children are counted on both sides), and at least one. A docker cell counts
+ * the hang role's containers the same way.
  */
 import { callJson, mainSession, sleep } from '../calls.ts';
 import { containerLabels, taggedPids, upstreamName } from '../cell-fixtures.ts';
 import { markRoleLog, requireRoleEvidence } from '../evidence.ts';
 import { containersWith } from '../docker.ts';
-import type { StepDef } from '../types.ts';
+import type { CellContext, StepDef, StepOutcome } from '../types.ts';
 
 export const step: StepDef = {
   meta: { name: 'cancel', title: 'a cancelled call is cancelled upstream, no orphan left' },
@@ -21,6 +22,8 @@ export const step: StepDef = {
     const m = await s.resolve(`${server}:echo`);
     const mark = markRoleLog(ctx, 'hang');
     const pidsBefore = ctx.cell.transport === 'stdio' ? taggedPids(ctx.fixtures.roles.hang.tag) : [];
+    // docker: the hang role's containers just before the call (one per proxy session, as stdio's processes)
+    const containersBefore = ctx.cell.transport === 'docker' ? await containersWith(hangLabels(ctx)) : [];
     const ac = new AbortController();
     const started = Date.now();
     // tools/call #1 of the hang fixture hangs until the client gives up
@@ -74,33 +77,8 @@ export const step: StepDef = {
         evidence,
       };
     }
-    if (ctx.cell.transport === 'stdio') {
-      const pids = taggedPids(ctx.fixtures.roles.hang.tag);
-      evidence.hang_fixture_processes = pids;
-      if (pidsBefore.length !== 1) evidence.hang_fixture_processes_before = pidsBefore;
-      const allowed = Math.max(1, pidsBefore.length);
-      if (pids.length === 0 || pids.length > allowed) {
-        const expected =
-          allowed === 1
-            ? 'exactly one hang-fixture process'
-            : `at most ${allowed} hang-fixture processes (as many as just before the call: ${pidsBefore.join(', ')})`;
-        return {
-          status: 'fail',
-          reason: `expected ${expected} after the cancelled call, found ${pids.length} (${pids.join(', ') || 'none'})`,
-          evidence,
-        };
-      }
-    }
-    if (ctx.cell.transport === 'docker') {
-      const ids = await containersWith(containerLabels(ctx.runId, ctx.cell, ctx.fixtures.roles.hang.role));
-      evidence.hang_fixture_containers = ids.map((i) => i.slice(0, 12));
-      if (ids.length !== 1)
-        return {
-          status: 'fail',
-          reason: `expected exactly one hang-fixture container after the cancelled call, found ${ids.length}`,
-          evidence,
-        };
-    }
+    const orphan = await orphanCheck(ctx, pidsBefore, containersBefore, evidence);
+    if (orphan) return orphan;
     const alone =
       ctx.cell.transport === 'stdio'
         ? pidsBefore.length > 1
@@ -112,3 +90,51 @@ export const step: StepDef = {
     return { status: 'pass', reason: `the cancellation reached the upstream after ${cancelledAfter} ms (hanging 0)${alone}`, evidence };
   },
 };
+
+const hangLabels = (ctx: CellContext) => containerLabels(ctx.runId, ctx.cell, ctx.fixtures.roles.hang.role);
+
+/**
+ * No orphan: after the cancelled call, no more hang-role upstreams than just before it, and at
+ * least one (stdio: the fixture processes; docker: the containers). A fail result, or undefined.
+ */
+async function orphanCheck(
+  ctx: CellContext,
+  pidsBefore: number[],
+  containersBefore: string[],
+  evidence: Record<string, unknown>,
+): Promise<StepOutcome | undefined> {
+  if (ctx.cell.transport === 'stdio') {
+    const pids = taggedPids(ctx.fixtures.roles.hang.tag);
+    evidence.hang_fixture_processes = pids;
+    if (pidsBefore.length !== 1) evidence.hang_fixture_processes_before = pidsBefore;
+    const allowed = Math.max(1, pidsBefore.length);
+    if (pids.length === 0 || pids.length > allowed) {
+      const expected =
+        allowed === 1
+          ? 'exactly one hang-fixture process'
+          : `at most ${allowed} hang-fixture processes (as many as just before the call: ${pidsBefore.join(', ')})`;
+      return {
+        status: 'fail',
+        reason: `expected ${expected} after the cancelled call, found ${pids.length} (${pids.join(', ') || 'none'})`,
+        evidence,
+      };
+    }
+  }
+  if (ctx.cell.transport === 'docker') {
+    const ids = await containersWith(hangLabels(ctx));
+    evidence.hang_fixture_containers = ids.map((i) => i.slice(0, 12));
+    if (containersBefore.length !== 1) evidence.hang_fixture_containers_before = containersBefore.map((i) => i.slice(0, 12));
+    // as for stdio's processes: no more than just before the call, and at least one
+    const allowed = Math.max(1, containersBefore.length);
+    if (ids.length === 0 || ids.length > allowed)
+      return {
+        status: 'fail',
+        reason:
+          allowed === 1
+            ? `expected exactly one hang-fixture container after the cancelled call, found ${ids.length}`
+            : `expected at most ${allowed} hang-fixture containers after the cancelled call (as many as just before it), found ${ids.length}`,
+        evidence,
+      };
+  }
+  return undefined;
+}

@@ -88,6 +88,13 @@ export function dependentsOf(name: string): string[] {
 // ---- network cells (cells.ts `network`): their own graph, one step per registered fault ----
 
 /**
+ * test-only (not in --help): `reverse` runs the network faults in reverse registry order, so a test
+ * shows that a fault's verdict does not depend on its place (each step leaves the link as it found it).
+ */
+export const NET_FAULT_ORDER_ENV = 'MCPGAUGE_NET_FAULT_ORDER';
+const faultsInRunOrder = () => (process.env[NET_FAULT_ORDER_ENV] === 'reverse' ? [...NETWORK_FAULTS].reverse() : NETWORK_FAULTS);
+
+/**
  * The steps of a network cell: ready and call (the proxy serves the fixture through the fault
  * proxy at all), then one step per fault of network/faults.ts, each needing only `call`: a fault
  * that turns one red leaves the others to run (each sets and removes its own toxics).
@@ -95,7 +102,7 @@ export function dependentsOf(name: string): string[] {
 const NETWORK_GRAPH: ReadonlyArray<readonly [StepDef, readonly string[]]> = [
   [ready, []],
   [call, ['ready']],
-  ...NETWORK_FAULTS.map((f) => [networkStep(f), ['call']] as const),
+  ...faultsInRunOrder().map((f) => [networkStep(f), ['call']] as const),
 ];
 
 export const NETWORK_STEPS: readonly GateStep[] = NETWORK_GRAPH.map(([s, needs], i) => ({
@@ -103,6 +110,8 @@ export const NETWORK_STEPS: readonly GateStep[] = NETWORK_GRAPH.map(([s, needs],
   run: s.run,
 }));
 export const NETWORK_STEP_NAMES: readonly string[] = NETWORK_STEPS.map((s) => s.meta.name);
+/** every step a gate config may name under `steps` (the schema's enum lists the same): the main graph's, then the network faults' */
+export const CONFIG_STEP_NAMES: readonly string[] = [...STEP_NAMES, ...NETWORK_STEP_NAMES.filter((n) => !STEP_NAMES.includes(n))];
 
 /** The steps a cell runs: the network graph in a network cell, else the main graph. */
 export function stepsOf(cell: Pick<CellDef, 'network'>): readonly GateStep[] {

@@ -8,7 +8,9 @@
  *      (for latency within the timeout: the result, slower by the latency); meanwhile a second
  *      session calls the direct fixture (`gate_barrier`): it must not be affected;
  *   3. the toxics are removed and an echo must succeed again within `timeouts.recovery_ms`;
- *   4. no connection to the link and no process of the cell is left over (polled, 6 s at most).
+ *   4. no connection to the link and no process of the cell is left over (polled, 6 s at most);
+ *   5. the link is drained (drainLink): toxiproxy holds no connection of this fault any more, so
+ *      the next fault's toxics cannot crash it; a fault's verdict does not depend on its place.
  * The verdict carries the toxics that were set and when (ms offsets from the step's start):
  * `evidence.network` (datasets/schemas/gate-report.schema.json `network_verdict`).
  */
@@ -17,7 +19,7 @@ import { pidsWithEnv } from '../../util/proc.ts';
 import { describeOutcome, mainSession, nonce, oneLine, outcomeOf, sleep, within } from '../calls.ts';
 import { TAG_ENV, upstreamName } from '../cell-fixtures.ts';
 import { NETWORK_STEP_PREFIX, type NetworkFault } from '../network/faults.ts';
-import { connectionsTo } from '../network/sockets.ts';
+import { connectionsTo, heldClosedOn } from '../network/sockets.ts';
 import type { CellContext, StepDef, StepOutcome } from '../types.ts';
 
 /** how long leftovers may take to go away (an HTTP client's idle keep-alive socket closes within ~5 s) */
@@ -86,6 +88,33 @@ async function settleLeaks(
   return { connAfter, procAfter };
 }
 
+/**
+ * toxiproxy 2.5.0 keeps a connection whose stream a toxic closed (limit_data) alive while a later
+ * toxic holds the close (slow_close's delay), and removing the toxics leaves that connection's
+ * toxic chain stale: a toxic added while it lives crashes toxiproxy (index out of range in
+ * ToxicLink.AddToxic), which failed whatever fault came next with "fetch failed". So a fault ends
+ * only once toxiproxy has let go: not before the fault's longest close delay has passed since its
+ * call was sent (+ DRAIN_MARGIN_MS for the answer to reach the toxic), and with no connection the
+ * proxy under test closed still held open by toxiproxy (CLOSE_WAIT on the link's port), polled up
+ * to LEAK_SETTLE_MS more. The count still held is returned (0 = drained; null = not readable).
+ */
+const DRAIN_MARGIN_MS = 1000;
+
+async function drainLink(rig: Rig, toxics: Toxics, callSentAt: number | undefined): Promise<number | null> {
+  const hold = Math.max(0, ...toxics.filter((x) => x.type === 'slow_close').map((x) => x.attributes.delay ?? 0));
+  if (hold > 0 && callSentAt !== undefined) {
+    const wait = callSentAt + hold + DRAIN_MARGIN_MS - performance.now();
+    if (wait > 0) await sleep(wait);
+  }
+  const until = Date.now() + LEAK_SETTLE_MS;
+  let held = heldClosedOn(rig.listenPort);
+  while (held !== null && held > 0 && Date.now() < until) {
+    await sleep(100);
+    held = heldClosedOn(rig.listenPort);
+  }
+  return held;
+}
+
 type Outcome = Awaited<ReturnType<typeof outcomeOf>>;
 
 /** What the faulted call should have done: an error in time, or (latency within the timeout) a success across the link. */
@@ -131,9 +160,10 @@ async function applyFault(
   set: string[],
   timeline: Record<string, number>,
   at: () => number,
-  x: { s: Session; tool: string; side: Session | undefined; sideTool: string; deadline: number; callT: number },
+  /** sent.at: when the call was sent (performance.now), for drainLink even if this throws */
+  x: { s: Session; tool: string; side: Session | undefined; sideTool: string; deadline: number; callT: number; sent: { at?: number } },
 ): Promise<{ reported: string[]; n: string; o: Outcome; so: Outcome | undefined; sideN: string }> {
-  const { s, tool, side, sideTool, deadline, callT } = x;
+  const { s, tool, side, sideTool, deadline, callT, sent } = x;
   for (const tx of toxics) {
     await rig.toxiproxy.addToxic(rig.link, tx);
     set.push(tx.name);
@@ -144,6 +174,7 @@ async function applyFault(
   const args = fault.call.tool === 'echo' ? { input: n } : fault.call.args;
   const ac = new AbortController();
   timeline.call_sent = at();
+  sent.at = performance.now();
   const callP = outcomeOf(s.call(tool, args, { timeoutMs: deadline + 10_000, signal: ac.signal }), deadline).then(
     (o) => ((timeline.call_answered = at()), o),
   );
@@ -229,6 +260,8 @@ export function networkStep(fault: NetworkFault): StepDef {
       const timeline: Record<string, number> = {};
       const toxics = fault.toxics(callT);
       const set: string[] = [];
+      const sent: { at?: number } = {};
+      let drained = false;
       try {
         const warm = await echoThrough(ctx, t.step_ms);
         if (warm) return { status: 'fail', reason: `before the fault: an echo through the link failed: ${warm}` };
@@ -250,12 +283,16 @@ export function networkStep(fault: NetworkFault): StepDef {
           sideTool,
           deadline,
           callT,
+          sent,
         });
 
         const { recovery, tries } = await awaitRecovery(ctx, t.recovery_ms, t.step_ms);
         if (recovery === null) timeline.recovered = at();
         const { connAfter, procAfter } = await settleLeaks(rig, bound, procBefore);
         timeline.checked = at();
+        const heldAfter = await drainLink(rig, toxics, sent.at);
+        drained = true;
+        timeline.drained = at();
 
         const said = describeOutcome(o);
         const problems = [
@@ -291,14 +328,16 @@ export function networkStep(fault: NetworkFault): StepDef {
               after: connAfter,
               baseline: rig.baselineConnections ?? null,
               allowed: bound,
+              held_by_fault_proxy: heldAfter,
             },
             processes: { before: procBefore, after: procAfter },
           },
         };
         return verdict(toxics, timeline, problems, said, so, evidence);
       } finally {
-        // a step that threw leaves no toxic behind for the next one
+        // a step that threw leaves no toxic behind for the next one, nor a connection toxiproxy still holds
         for (const name of set) await rig.toxiproxy.removeToxic(rig.link, name).catch(() => {});
+        if (!drained) await drainLink(rig, toxics, sent.at).catch(() => null);
       }
     },
   };

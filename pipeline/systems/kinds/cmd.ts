@@ -1,11 +1,11 @@
 /**
  * `cmd:<command template>`: a proxy started by a command. Placeholders from pipeline/adapter plus
- * {CONFIG_FILE}, {SERVERS_JSON}, {MCPGAUGE}, {PORT}, {API_KEY}, {WORK_DIR}; with {PORT} it is
+ * {CONFIG_FILE}, {SERVERS_JSON}, {MCPGAUGE} (bin/mcpgauge.mjs), {NODE}, {PORT}, {API_KEY}, {WORK_DIR}; with {PORT} it is
  * HTTP-served at http://127.0.0.1:{PORT}/mcp, else stdio.
  */
 import { randomBytes } from 'node:crypto';
 import { UserError } from '../../types.ts';
-import { MCPGAUGE_BIN, type SystemKindEntry } from '../types.ts';
+import type { SystemKindEntry } from '../types.ts';
 
 // heavy modules load when a system is opened or measured, not when a --system SPEC is parsed (every CLI start)
 const proxyOpen = () => import('../proxy-open.ts');
@@ -32,13 +32,13 @@ export const cmdKind: SystemKindEntry<'cmd', { template: string }> = {
   /** fill its template (adapter placeholders) and start it; stdio-served (the live stage spawns it) unless it uses {PORT} */
   measure: async (spec, env) =>
     (await measure()).measureLive(spec, env, async (opts) => {
-      const { fillCommand, freePort, launchProxy, shellLine } = await adapter();
+      const { fillCommand, freePort, launchProxy, runtimeValues, shellLine } = await adapter();
       const apiKey = randomBytes(16).toString('hex');
       const http = spec.template.includes('{PORT}');
       const values = {
+        ...runtimeValues(spec.template),
         CONFIG_FILE: env.configFile,
         SERVERS_JSON: JSON.stringify(env.upstreams),
-        MCPGAUGE: [process.execPath, MCPGAUGE_BIN],
         PORT: http ? String(await freePort()) : '0',
         API_KEY: apiKey,
         WORK_DIR: env.dir,

@@ -6,7 +6,7 @@
 import type { McpConnection } from '../../mcp/client.ts';
 import { TOKENIZER_NAMES } from '../../constants.ts';
 import { percentile } from '../../util/stats.ts';
-import type { DirectBlock } from '../../report/types.ts';
+import type { DirectBlock } from '../../report/index.ts';
 import type { OpenedSystem, SpecOf, SystemContext, SystemKindEntry } from '../types.ts';
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;

@@ -3,7 +3,7 @@
  * upstreams (pipeline/systems/preset-start.ts); a single-upstream preset fronts SERVER (default
  * `fixture`). NAME defaults to the preset's name.
  */
-import { loadPreset } from '../../adapter/preset.ts';
+import { loadPreset } from '../../adapter/preset-file.ts';
 import { UserError } from '../../types.ts';
 import { EMBEDDED_SERVERS } from '../../live/types.ts';
 import type { SystemKindEntry } from '../types.ts';

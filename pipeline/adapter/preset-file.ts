@@ -1,14 +1,14 @@
 /**
- * Presets: how to start and speak to a known proxy or gateway, as data in
+ * Preset files: how to start and speak to a known proxy or gateway, as data in
  * datasets/presets/<name>.json (schema datasets/schemas/preset.schema.json; an unknown key or a
  * bad value is a one-line error, exit 2). Used by `gate --preset`, `bench --live --preset` and
  * `--system NAME=preset:NAME`. Also the runtime placeholders a preset command may use:
  * {NPM_BIN:pkg} (the bin of an installed npm package) and {LOOPBACK_GUARD} (a preload that binds
  * a server without a host flag to 127.0.0.1).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { REPO_ROOT } from '../constants.ts';
+import { MCPGAUGE_BIN, REPO_ROOT } from '../constants.ts';
 import type { ValidateFunction } from 'ajv';
 import { compileSchemaFile, describeAjvError } from '../util/schema.ts';
 import { UserError } from '../types.ts';
@@ -17,10 +17,10 @@ import type { AdapterOptions, StyleChoice } from './options.ts';
 import type { ProxySpec } from './launch.ts';
 import type { PlaceholderValues } from './template.ts';
 import { endpointTemplate, type ProxyTransport } from './transport.ts';
+import { PRESETS_DIR, presetNames } from './preset-names.ts';
 
 // REPO_ROOT, not import.meta.url: the same path from the sources and from the compiled dist/
 const REPO = REPO_ROOT;
-export const PRESETS_DIR = join(REPO, 'datasets', 'presets');
 export const PRESET_SCHEMA = join(REPO, 'datasets', 'schemas', 'preset.schema.json');
 // a plain .mjs preload, not compiled into dist/: always the source file
 export const LOOPBACK_GUARD = join(REPO_ROOT, 'pipeline', 'adapter', 'loopback-guard.mjs');
@@ -54,13 +54,6 @@ export interface Preset {
 }
 
 let validator: ValidateFunction | undefined;
-
-export function presetNames(): string[] {
-  return readdirSync(PRESETS_DIR)
-    .filter((f) => f.endsWith('.json') && !f.endsWith('.config.json'))
-    .map((f) => f.slice(0, -5))
-    .sort();
-}
 
 /** Load and check one preset by name (or a path to a preset file). */
 export function loadPreset(nameOrFile: string, where = '--preset'): Preset {
@@ -145,7 +138,7 @@ export function npmBin(pkg: string, where = '{NPM_BIN}'): string {
 
 /** Runtime placeholder values a template uses: {LOOPBACK_GUARD} and each {NPM_BIN:pkg}. */
 export function runtimeValues(...templates: Array<string | undefined>): PlaceholderValues {
-  const v: PlaceholderValues = { LOOPBACK_GUARD };
+  const v: PlaceholderValues = { LOOPBACK_GUARD, MCPGAUGE: MCPGAUGE_BIN, NODE: process.execPath };
   for (const t of templates) for (const m of (t ?? '').matchAll(/\{NPM_BIN:([a-z0-9@/._-]+)\}/g)) v[`NPM_BIN:${m[1]}`] = npmBin(m[1]);
   return v;
 }
