@@ -15,16 +15,44 @@ import { esc, html, joinHtml, type SafeHtml, toHtml, trustedHtml, type HtmlValue
 // ---------------------------------------------------------------------------------------------
 // formatting
 
-export function fmtInt(x: number): string {
-  return Math.round(x).toLocaleString('en-US');
+// en-US digits without Intl: the first Intl call of a process loads ICU's locale data (~50 ms
+// measured in a corpus_v2-sized bench, issue 31), and these are the only Intl users. Same text as
+// Intl.NumberFormat('en-US') for every finite value below 1e21 (test/report/format.test.ts holds
+// it against Intl, -0 included); anything else falls through to Intl.
+const intl = new Map<number, Intl.NumberFormat>();
+function viaIntl(x: number, digits: number): string {
+  let f = intl.get(digits);
+  if (!f) intl.set(digits, (f = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })));
+  return f.format(x);
 }
-// one formatter per digit count (toLocaleString with options builds a new one per call)
-const NUM_FORMATS = new Map<number, Intl.NumberFormat>();
+/** |x| rounded half away from zero to `digits` decimals on its shortest round-trip digits (as Intl
+ * rounds: 0.15 -> "0.2", though the double is below 0.15), as "int" and "frac" digit strings */
+function roundDecimal(ax: number, digits: number): [string, string] {
+  const [mant, expPart] = ax.toExponential().split('e');
+  const all = mant.replace('.', '');
+  const intLen = Number(expPart) + 1; // digits before the point
+  const keep = intLen + digits;
+  if (keep < 0) return ['0', '0'.repeat(digits)];
+  let kept = (all + '0'.repeat(Math.max(0, keep - all.length))).slice(0, keep);
+  if ((all[keep] ?? '0') >= '5') {
+    const up = (BigInt(kept || '0') + 1n).toString();
+    kept = up.padStart(keep, '0');
+  }
+  kept = kept.padStart(digits + 1, '0');
+  return [kept.slice(0, kept.length - digits).replace(/^0+(?=\d)/, ''), kept.slice(kept.length - digits)];
+}
+function grouped(x: number, digits: number): string {
+  if (!Number.isFinite(x) || Math.abs(x) >= 1e21) return viaIntl(x, digits);
+  const [int, frac] = x === 0 ? ['0', '0'.repeat(digits)] : roundDecimal(Math.abs(x), digits);
+  const withCommas = int.replace(/\B(?=(\d{3})+$)/g, ',');
+  return (x < 0 || Object.is(x, -0) ? '-' : '') + withCommas + (digits > 0 ? `.${frac}` : '');
+}
+export function fmtInt(x: number): string {
+  return grouped(Math.round(x), 0);
+}
 export function fmtNum(x: number, digits = 1): string {
   if (Number.isInteger(x) && Math.abs(x) >= 1000) return fmtInt(x);
-  let f = NUM_FORMATS.get(digits);
-  if (!f) NUM_FORMATS.set(digits, (f = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })));
-  return f.format(x);
+  return grouped(x, digits);
 }
 export function fmtMetric(x: number): string {
   return x.toFixed(3);
