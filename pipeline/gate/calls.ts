@@ -69,18 +69,26 @@ export type CallOutcome =
   | { kind: 'tool_error'; text: string; ms: number }
   | { kind: 'rpc_error'; code: number; message: string; ms: number }
   | { kind: 'transport_error'; message: string; ms: number }
-  | { kind: 'no_answer'; ms: number };
+  /** `late`: an answer that came, but after the deadline (what it was) */
+  | { kind: 'no_answer'; ms: number; late?: string };
 
 export async function outcomeOf(p: Promise<CallResult>, deadlineMs: number): Promise<CallOutcome> {
   const t0 = performance.now();
   try {
     const result = await within(p, deadlineMs, 'call');
     const ms = performance.now() - t0;
+    // the race alone is not the verdict: on a loaded machine the deadline's timer can fire late, and
+    // an answer that came after the deadline then wins it (seen: a slow_close answer at ~6.0x s
+    // credited against a 6 s deadline). An answer observed after the deadline is no answer within it.
+    if (ms > deadlineMs)
+      return { kind: 'no_answer', ms: deadlineMs, late: `${result.isError ? 'a tool error' : 'a result'} after ${Math.round(ms)} ms` };
     if (result.isError) return { kind: 'tool_error', text: oneLine(resultText(result)), ms };
     return { kind: 'ok', result, ms };
   } catch (e) {
     const ms = performance.now() - t0;
     if (e instanceof DeadlineError) return { kind: 'no_answer', ms };
+    if (ms > deadlineMs)
+      return { kind: 'no_answer', ms: deadlineMs, late: `an error after ${Math.round(ms)} ms: ${oneLine((e as Error).message, 120)}` };
     const err = e as Error & { code?: unknown };
     // the SDK's own request timeout is the client giving up, not an answer
     if (err.code === 'REQUEST_TIMEOUT') return { kind: 'no_answer', ms };
@@ -100,6 +108,6 @@ export function describeOutcome(o: CallOutcome): string {
     case 'transport_error':
       return `transport error after ${Math.round(o.ms)} ms: ${o.message}`;
     case 'no_answer':
-      return `no answer within ${Math.round(o.ms)} ms`;
+      return `no answer within ${Math.round(o.ms)} ms${o.late ? ` (${o.late})` : ''}`;
   }
 }

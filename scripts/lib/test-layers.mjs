@@ -32,6 +32,7 @@ export const UNIT = [
   'test/fixture/config.test.ts',
   'test/fixture/layout.test.ts',
   'test/gate/assemble.test.ts',
+  'test/gate/calls.test.ts',
   'test/gate/fronts.test.ts',
   'test/live/spans.test.ts',
   'test/mcp/protocol.test.ts',
