@@ -29,7 +29,7 @@ export interface Corpus {
   attribution?: string;
   /** whether the bytes are committed in this repo (false = fetched / mirror) */
   committed: boolean;
-  /** which loader produced it: "mcpgauge" | "mcpproxy-v1" | "mcpproxy-v2" | "livemcptool" | "toolret" | "tools-list" */
+  /** which loader produced it: a format id of pipeline/corpus/formats/index.ts, the mcpproxy one as "mcpproxy-v1" / "mcpproxy-v2" */
   format: string;
   /** file or folder it came from */
   source: string;

@@ -47,7 +47,7 @@ export interface CorpusReport {
   license: string;
   attribution?: string;
   committed: boolean;
-  /** loader: "mcpgauge" | "mcpproxy-v1" | "mcpproxy-v2" | "livemcptool" | "toolret" | "tools-list" | "synthetic" | "live" */
+  /** loader: Corpus.format (a format id of pipeline/corpus/formats/index.ts, the mcpproxy one as "mcpproxy-v1" / "mcpproxy-v2"), or "synthetic" / "live" */
   format: string;
   source: string;
   /**
