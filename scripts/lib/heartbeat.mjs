@@ -1,13 +1,13 @@
 // A long phase's sign of life for the build scripts and the Makefile (pipeline/util/heartbeat.ts
 // is the same for the library, which scripts cannot import: they run before dist/ exists). While
-// the phase runs, one line on stderr every MCPGAUGE_HEARTBEAT_MS (default 10 s): "<what>: still
+// the phase runs, one line on stderr every MCPGAUGE_HEARTBEAT_MS (default 5 s): "<what>: still
 // running (N s)", so a first run never sits 10 s without output, TTY or not.
 //   import { startHeartbeat } from './lib/heartbeat.mjs'   const stop = startHeartbeat('build: tsc')
 //   node scripts/lib/heartbeat.mjs 'deps: npm ci' -- npm ci …   runs the command, exits with its code
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export function startHeartbeat(what, everyMs = Number(process.env.MCPGAUGE_HEARTBEAT_MS) || 10_000) {
+export function startHeartbeat(what, everyMs = Number(process.env.MCPGAUGE_HEARTBEAT_MS) || 5_000) {
   const t0 = Date.now();
   const timer = setInterval(() => process.stderr.write(`${what}: still running (${Math.round((Date.now() - t0) / 1000)} s)\n`), everyMs);
   timer.unref();
