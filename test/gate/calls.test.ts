@@ -8,7 +8,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeOutcome, outcomeOf } from '../../pipeline/gate/calls.ts';
-import type { CallResult } from '../../pipeline/mcp/client.ts';
+
+/** the call's result type, without importing the MCP client (a unit file imports no launcher) */
+type CallResult = Awaited<Parameters<typeof outcomeOf>[0]>;
 
 function blockFor(ms: number): void {
   const until = performance.now() + ms;
