@@ -74,21 +74,23 @@ export type CallOutcome =
 
 export async function outcomeOf(p: Promise<CallResult>, deadlineMs: number): Promise<CallOutcome> {
   const t0 = performance.now();
+  // the race alone is not the verdict: on a loaded machine the deadline's timer can fire late, and
+  // an answer that came after the deadline then wins it (seen: a slow_close answer at ~6.0x s
+  // credited against a 6 s deadline). An answer observed after the deadline is no answer within it.
+  const late = (ms: number, what: string, detail = ''): CallOutcome | undefined =>
+    ms > deadlineMs ? { kind: 'no_answer', ms: deadlineMs, late: `${what} after ${Math.round(ms)} ms${detail}` } : undefined;
   try {
     const result = await within(p, deadlineMs, 'call');
     const ms = performance.now() - t0;
-    // the race alone is not the verdict: on a loaded machine the deadline's timer can fire late, and
-    // an answer that came after the deadline then wins it (seen: a slow_close answer at ~6.0x s
-    // credited against a 6 s deadline). An answer observed after the deadline is no answer within it.
-    if (ms > deadlineMs)
-      return { kind: 'no_answer', ms: deadlineMs, late: `${result.isError ? 'a tool error' : 'a result'} after ${Math.round(ms)} ms` };
+    const tooLate = late(ms, result.isError ? 'a tool error' : 'a result');
+    if (tooLate) return tooLate;
     if (result.isError) return { kind: 'tool_error', text: oneLine(resultText(result)), ms };
     return { kind: 'ok', result, ms };
   } catch (e) {
     const ms = performance.now() - t0;
     if (e instanceof DeadlineError) return { kind: 'no_answer', ms };
-    if (ms > deadlineMs)
-      return { kind: 'no_answer', ms: deadlineMs, late: `an error after ${Math.round(ms)} ms: ${oneLine((e as Error).message, 120)}` };
+    const tooLate = late(ms, 'an error', `: ${oneLine((e as Error).message, 120)}`);
+    if (tooLate) return tooLate;
     const err = e as Error & { code?: unknown };
     // the SDK's own request timeout is the client giving up, not an answer
     if (err.code === 'REQUEST_TIMEOUT') return { kind: 'no_answer', ms };

@@ -1,8 +1,8 @@
 /**
  * `--system NAME=SPEC` (repeatable): the systems one run measures side by side. The SPEC kinds
  * are the registry kinds/index.ts (one file each; their forms in pipeline/systems/README.md); a
- * SPEC goes to the first kind that accepts it. NAME defaults to the kind's default (the kind, or the preset's name); names are
- * unique.
+ * SPEC goes to the first kind that accepts it. NAME defaults to the kind's default (the kind, or
+ * the preset's name); names are unique.
  */
 import { UserError } from '../types.ts';
 import { SYSTEM_KINDS, type SystemKind, type SystemSpec } from './kinds/index.ts';
