@@ -13,6 +13,7 @@ import { DUAL_ERA_PROBE } from './gather/probes/lifecycle.ts';
 import type { Selection } from './judge/select.ts';
 import { describeTarget, redactHeaders, type Target } from './gather/server-target.ts';
 import { redactDeep } from '../util/redact.ts';
+import { prepareSchemaCompiler } from '../util/schema.ts';
 import { LEGACY, MODERN, type ComplyReport, type Evidence, type Revision, type RunReport, type SpecChoice } from './types.ts';
 import { HttpWire } from './wire/http.ts';
 import { SseWire } from './wire/sse.ts';
@@ -33,6 +34,14 @@ export interface ComplyOptions {
   /** progress: probes done / total for the current revision */
   onProgress?: (rev: Revision, done: number, total: number) => void;
   onStatus?: (line: string) => void;
+  /** a stdio target's server, already started (comply/early-start.ts): the run's first process */
+  stdioWire?: StdioWire;
+  /**
+   * Given: the stdio servers' shutdown (stdin closed, SIGTERM after a grace, SIGKILL) is handed
+   * over instead of awaited, so the report is judged and written while a slow server stops; the
+   * caller awaits it before it exits. Nothing of the shutdown is evidence.
+   */
+  onStopping?: (stopped: Promise<void>) => void;
 }
 
 export interface Recording {
@@ -75,6 +84,8 @@ function decide(choice: SpecChoice, p: EraProbe | undefined): EraDecision {
 
 export async function comply(target: Target, o: ComplyOptions): Promise<{ report: ComplyReport; recording: Recording }> {
   const t0 = Date.now();
+  // judging compiles the server's outputSchema with ajv: ajv's own set-up runs now, while the server starts
+  setTimeout(prepareSchemaCompiler, 0);
   const desc = describeTarget(target);
   const userHeaders = target.kind === 'http' ? target.headers : {};
   const evidence: Evidence[] = [];
@@ -163,7 +174,12 @@ async function stdioRuns(
   runGather: (w: Wire, rev: Revision) => Promise<Evidence>,
   evidence: Evidence[],
 ): Promise<EraDecision> {
-  const spawnWire = () => new StdioWire(target, o.timeoutMs);
+  let early = o.stdioWire;
+  const spawnWire = () => {
+    const w = early ?? new StdioWire(target, o.timeoutMs);
+    early = undefined;
+    return w;
+  };
   const wires: StdioWire[] = [];
   const fresh = () => {
     const w = spawnWire();
@@ -222,7 +238,9 @@ async function stdioRuns(
     if (st.exit && exitedBeforeAnswering(ev)) d.warnings = d.warnings.filter((x) => !/era probe|auto-detected/.test(x));
     return d;
   } finally {
-    await Promise.all(wires.map((w) => w.close()));
+    const stopped = Promise.all(wires.map((w) => w.close())).then(() => undefined);
+    if (o.onStopping) o.onStopping(stopped);
+    else await stopped;
   }
 }
 

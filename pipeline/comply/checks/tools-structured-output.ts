@@ -1,4 +1,4 @@
-import { briefAjvError, compileSchema } from '../../util/schema.ts';
+import { SERVER_SCHEMA_OPTIONS, briefAjvError, compileSchema } from '../../util/schema.ts';
 import { ANY_WIRE, BOTH_ERAS, defineCheck, fail, isObj, pass, specUrl } from '../judge/check.ts';
 import { LEGACY } from '../types.ts';
 
@@ -42,7 +42,7 @@ export default defineCheck(
     try {
       // the dialect keyword is dropped: 2020-12 validates the draft-07 schemas SDKs emit
       const { $schema: _dialect, ...schema } = tool.outputSchema;
-      validate = compileSchema(schema, { strict: false, validateFormats: false });
+      validate = compileSchema(schema, SERVER_SCHEMA_OPTIONS);
     } catch (err) {
       return {
         status: 'not_evaluable',
