@@ -39,10 +39,7 @@ export function register(program: Command): void {
     .option('--requests <n>', 'benchmark: requests per concurrency level', '200')
     // usage errors and anything thrown are exit 2 (cli/exit.ts), like a target with nothing gradable
     .action(async (target: string[], opts: Record<string, unknown>) => {
-      // a stdio server starts booting before the rest of comply loads (comply/early-start.ts)
-      const { startEarly } = await import('../comply/early-start.ts');
-      const early = startEarly(target, opts);
       const { runComplyCli } = await import('../comply/cli-run.ts');
-      process.exitCode = await runComplyCli(target, opts, early);
+      process.exitCode = await runComplyCli(target, opts);
     });
 }

@@ -8,8 +8,7 @@ import { listCatalog, listChecks } from './output/list.ts';
 import { FORMATS, isFormat, type Format } from './render/index.ts';
 import { comply, reportFromRecording, type Recording } from './comply.ts';
 import { parseSelection } from './judge/select.ts';
-import { parseTarget, secretsOf } from './gather/server-target.ts';
-import { targetFlags, type EarlyStart } from './early-start.ts';
+import { parseTarget, secretsOf, type TargetFlags } from './gather/server-target.ts';
 import { LEGACY, MODERN, REVISIONS, type ComplyReport, type Revision, type SpecChoice } from './types.ts';
 import { validateComplyReport } from './output/schema.ts';
 
@@ -48,27 +47,17 @@ function progress(enabled: boolean) {
   };
 }
 
-export async function runComplyCli(words: string[], o: Record<string, unknown>, early?: EarlyStart): Promise<number> {
+export async function runComplyCli(words: string[], o: Record<string, unknown>): Promise<number> {
   const stopping: Array<Promise<void>> = [];
   try {
-    return await runCommand(words, o, early, stopping);
+    return await runCommand(words, o, stopping);
   } finally {
-    // a server started early and never handed to a run (a bad flag after the target) is stopped; a
-    // run's servers stop while its report is written, and are gone before the exit code
-    if (early?.wire && !handed.has(early.wire)) stopping.push(early.wire.close());
+    // a run's stdio servers stop while its report is written, and are gone before the exit code
     await Promise.all(stopping);
   }
 }
 
-/** the early-started wires comply() took over (it closes them itself) */
-const handed = new WeakSet<object>();
-
-async function runCommand(
-  words: string[],
-  o: Record<string, unknown>,
-  early: EarlyStart | undefined,
-  stopping: Array<Promise<void>>,
-): Promise<number> {
+async function runCommand(words: string[], o: Record<string, unknown>, stopping: Array<Promise<void>>): Promise<number> {
   if (words[0] === 'benchmark') {
     const { runBenchmarkCli } = await import('./latency-bench.ts');
     return runBenchmarkCli(words.slice(1), o);
@@ -102,19 +91,22 @@ async function runCommand(
       throw new UserError(`${String(o.replay)}: not an mcpgauge comply recording (format field)`);
     report = reportFromRecording(rec, selection, o.cap !== false);
   } else {
-    const flags = targetFlags(o);
-    if (early?.target.kind === 'error') throw early.target.error;
-    const target = early ? early.target : parseTarget(words, flags);
+    const flags: TargetFlags = {
+      header: o.header as string[] | undefined,
+      auth: o.auth as string | undefined,
+      env: o.env as string[] | undefined,
+      envFile: o.envFile as string | undefined,
+      cwd: o.cwd as string | undefined,
+    };
+    const target = parseTarget(words, flags);
     const secrets = secretsOf(target, flags);
     const tty = Boolean(process.stderr.isTTY) && !process.env.CI;
     const timeoutMs = int('--timeout', o.timeout, 1);
     const startupTimeoutMs = int('--startup-timeout', o.startupTimeout, 1);
-    if (early?.wire) handed.add(early.wire);
     const res = await comply(target, {
       spec,
       timeoutMs,
       startupTimeoutMs,
-      stdioWire: early?.wire,
       onStopping: (p) => stopping.push(p),
       selection,
       invasive: o.invasive !== false,

@@ -34,8 +34,6 @@ export interface ComplyOptions {
   /** progress: probes done / total for the current revision */
   onProgress?: (rev: Revision, done: number, total: number) => void;
   onStatus?: (line: string) => void;
-  /** a stdio target's server, already started (comply/early-start.ts): the run's first process */
-  stdioWire?: StdioWire;
   /**
    * Given: the stdio servers' shutdown (stdin closed, SIGTERM after a grace, SIGKILL) is handed
    * over instead of awaited, so the report is judged and written while a slow server stops; the
@@ -174,12 +172,7 @@ async function stdioRuns(
   runGather: (w: Wire, rev: Revision) => Promise<Evidence>,
   evidence: Evidence[],
 ): Promise<EraDecision> {
-  let early = o.stdioWire;
-  const spawnWire = () => {
-    const w = early ?? new StdioWire(target, o.timeoutMs);
-    early = undefined;
-    return w;
-  };
+  const spawnWire = () => new StdioWire(target, o.timeoutMs);
   const wires: StdioWire[] = [];
   const fresh = () => {
     const w = spawnWire();
