@@ -404,12 +404,12 @@ export class StdioWire implements Wire {
 
   /**
    * Spec shutdown order: close stdin, wait, SIGTERM to the group, wait, SIGKILL (util/proc.ts
-   * stopChild). The first wait is 100 ms: a server that ends on end of input does so in tens of ms
+   * stopChild). The first wait is 50 ms: a server that ends on end of input does so in tens of ms
    * (the four npm reference servers: 12-21 ms when idle); one still busy with the run's probes
    * (server-everything: 155-183 ms) gets the spec's next step, SIGTERM, instead of holding the run.
    */
   async close(): Promise<void> {
     if (this.exit || this.child.exitCode !== null) return;
-    await stopChild(this.child, { stdinGraceMs: 100, graceMs: 1000 });
+    await stopChild(this.child, { stdinGraceMs: 50, graceMs: 1000 });
   }
 }
