@@ -47,7 +47,7 @@ gate:
 lint: deps
 	./node_modules/.bin/biome ci --reporter=summary .
 
-## The test suite (node:test via tsx), after the lint
+## The test suite (node:test; each file bundled by esbuild, scripts/lib/test-bundle.mjs), after the lint
 test: deps build lint
 	$(NODE) scripts/test.mjs $(ARGS)
 

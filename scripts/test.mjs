@@ -1,12 +1,15 @@
 #!/usr/bin/env zx
-// Runs every test file under test/ with node's built-in runner through tsx.
+// Runs every test file under test/ with node's built-in runner, each file as one bundled ES module
+// (scripts/lib/test-bundle.mjs: esbuild, what tsx compiles with, without tsx's per-process cost).
 // The run gets a private TMPDIR; anything a test leaves there (a temp folder it did not remove)
 // fails the run with the names, and the folder is removed either way.
 import { $, glob, argv } from 'zx';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { bundleTests, removeTestBundles, sourceOfBundle } from './lib/test-bundle.mjs';
 $.verbose = true;
+const root = resolve(import.meta.dirname, '..');
 const only = argv._.length ? argv._ : ['test/**/*.test.ts'];
 // The slowest files first (walls of one file alone, measured 2026-12-02 on this 2-core machine, 20-90 s
 // each; the two docker files from the clean-clone CI run), so the runner slots stay busy to the end
@@ -79,7 +82,8 @@ function printSlowest(file) {
   if (rows.length < 2) return;
   rows.sort((a, b) => b.ms - a.ms);
   console.log(`test: slowest files (sum of top-level tests; ${rows.length} files):`);
-  for (const r of rows.slice(0, 12)) console.log(`  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file.replace(`${process.cwd()}/`, '')}`);
+  for (const r of rows.slice(0, 12))
+    console.log(`  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${relative(root, sourceOfBundle(root, r.file))}`);
 }
 let code = 0;
 try {
@@ -87,9 +91,15 @@ try {
   await $`node scripts/build.mjs`;
   // design checks first: no import cycles, no library/server module importing the CLI
   await $`node scripts/check-cycles.mjs`;
-  await $`node --import tsx --test --test-concurrency=${CONCURRENCY} --test-timeout=300000 --test-reporter=spec --test-reporter-destination=stdout --test-reporter=./scripts/lib/file-times-reporter.mjs --test-reporter-destination=${timesFile} ${files}`;
+  const bundles = await bundleTests(
+    root,
+    files.map((f) => relative(root, resolve(f))),
+  );
+  await $`node --enable-source-maps --test --test-concurrency=${CONCURRENCY} --test-timeout=300000 --test-reporter=spec --test-reporter-destination=stdout --test-reporter=./scripts/lib/file-times-reporter.mjs --test-reporter-destination=${timesFile} ${bundles}`;
 } catch (e) {
   code = e.exitCode ?? 1;
+} finally {
+  removeTestBundles(root);
 }
 printSlowest(timesFile);
 const left = existsSync(runTmp) ? readdirSync(runTmp).filter((n) => !CACHE.test(n)) : [];
