@@ -101,12 +101,10 @@ async function runCommand(words: string[], o: Record<string, unknown>, stopping:
     const target = parseTarget(words, flags);
     const secrets = secretsOf(target, flags);
     const tty = Boolean(process.stderr.isTTY) && !process.env.CI;
-    const timeoutMs = int('--timeout', o.timeout, 1);
-    const startupTimeoutMs = int('--startup-timeout', o.startupTimeout, 1);
     const res = await comply(target, {
       spec,
-      timeoutMs,
-      startupTimeoutMs,
+      timeoutMs: int('--timeout', o.timeout, 1),
+      startupTimeoutMs: int('--startup-timeout', o.startupTimeout, 1),
       onStopping: (p) => stopping.push(p),
       selection,
       invasive: o.invasive !== false,

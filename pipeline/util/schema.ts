@@ -101,9 +101,9 @@ export function prepareSchemaCompiler(): void {
  * what ajv throws when the schema does not compile.
  */
 export function compileSchema(schema: object, options: Options = {}): ValidateFunction {
-  let ajv = null;
-  if (spare && options === SERVER_SCHEMA_OPTIONS) [ajv, spare] = [spare, null];
-  return (ajv ?? freshAjv(options)).compile(schema);
+  const ajv = spare && options === SERVER_SCHEMA_OPTIONS ? spare : freshAjv(options);
+  if (ajv === spare) spare = null;
+  return ajv.compile(schema);
 }
 
 /** One ajv error as `path message` (`/` for the root; an absent error reads "/ undefined"). */

@@ -372,11 +372,10 @@ export class StdioWire implements Wire {
    */
   private async untilRead(before: number | null, bytes: number): Promise<void> {
     const start = Date.now();
-    while (Date.now() - start < SPLIT_MS) {
+    while (Date.now() - start < SPLIT_MS && !this.exit) {
       await new Promise((r) => setTimeout(r, 2));
       const now = before === null ? null : bytesRead(this.child.pid);
-      if (now !== null && before !== null && now - before >= bytes) return;
-      if (this.exit) return;
+      if (now !== null && now - before! >= bytes) return;
     }
   }
 
