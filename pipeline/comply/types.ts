@@ -119,8 +119,11 @@ export interface Exchange {
     /** JSON-RPC messages attributed to this request (SSE data frames, stdio lines) */
     messages: unknown[];
   } | null;
-  /** transport-level failure instead of (or cut short) a response */
-  error?: { kind: 'timeout' | 'closed' | 'unreachable' | 'died' | 'too_large' | 'echoed' | 'id_mismatch'; detail: string };
+  /**
+   * transport-level failure instead of (or cut short) a response; `unframed`: stdio, the answer
+   * came over several lines (a pretty-printed message), so it was not read as an answer
+   */
+  error?: { kind: 'timeout' | 'closed' | 'unreachable' | 'died' | 'too_large' | 'echoed' | 'id_mismatch' | 'unframed'; detail: string };
   /** stdio: the answer was paired with this request although its id has another JSON type (e.g. "1000" for 1000) */
   idMismatch?: { sent: string | number | null; got: unknown };
 }

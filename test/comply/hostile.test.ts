@@ -140,6 +140,44 @@ describe('root causes named in seconds', { concurrency: 2, timeout: 120_000 }, (
     assert.match(JSON.stringify(o.era), /wrote the request back.*fell back to 2025-11-25/);
     assert.equal(o.runs[0].grade, null, 'nothing was answered: no grade');
   });
+  it('answers pretty-printed over several lines: each request ends as unframed when its answer is complete, not at the timeout', async () => {
+    const o = await probe(mini('pretty'), 60_000, 60_000);
+    // a timed-out request would read "no answer within 60000 ms"; these name the lines they saw
+    assert.match(
+      JSON.stringify(o.era),
+      /server\/discover -> the answer came over 8 lines \(a pretty-printed message\).*fell back to 2025-11-25/,
+    );
+    const r = o.runs[0];
+    assert.ok(
+      r.warnings.some((w) => /^root cause: multi-line messages: the server writes a message over several lines/.test(w)),
+      text(o).slice(0, 600),
+    );
+    assert.ok(
+      r.failing.some((f) => f.startsWith('stdio-framing: stdout carried pieces of multi-line messages')),
+      text(o).slice(0, 600),
+    );
+    assert.doesNotMatch(text(o), /no answer within/);
+    assert.equal(r.grade, null, 'nothing was read as an answer: no grade');
+  });
+  it('a server that drops a line written in two chunks: the partial-line request ends once the sentinel after it is answered', async () => {
+    const fixture = fileURLToPath(new URL('../../bin/mcpfixture.mjs', import.meta.url));
+    const o = await probe(
+      ['/usr/bin/env', 'FIXTURE_BREAK=stdio-no-reassemble', process.execPath, fixture, '--transport', 'stdio'],
+      60_000,
+      60_000,
+    );
+    const r = o.runs[0];
+    // after the timeout it would read "no answer within 60000 ms"
+    assert.ok(
+      r.failing.some((f) =>
+        /^stdio-partial-line: request written in two chunks: no answer 250 ms after the answer to a request sent after it \(\d+ ms\)/.test(
+          f,
+        ),
+      ),
+      text(o).slice(0, 800),
+    );
+    assert.doesNotMatch(text(o), /no answer within/);
+  });
   it('a notification flood is named with its count and method', async () => {
     const o = await probe(mini('flood'), 10_000, 15_000);
     fast(o, 45_000);

@@ -35,7 +35,7 @@ export default defineCheck(
     if (st === 401 || st === 429)
       return { status: 'not_evaluable', reason: st === 401 ? 'auth_gate' : 'rate_limited', detail: `HTTP ${st}` };
     if (e.error?.kind === 'died') return fail(`the server died: ${e.error.detail}`);
-    if (e.error?.kind === 'timeout' && !e.response) return fail(`no answer (${e.error.detail})`);
+    if ((e.error?.kind === 'timeout' || e.error?.kind === 'unframed') && !e.response) return fail(`no answer (${e.error.detail})`);
     if (v.x('inject-alive') && !v.reply('inject-alive'))
       return fail('the server stopped answering after the call with undeclared arguments');
     const err = v.error('extra-params');

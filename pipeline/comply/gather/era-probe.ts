@@ -50,7 +50,7 @@ export function classify(ex: Exchange, authSent: boolean): Omit<EraProbe, 'excha
   const reply = replyOf(ex);
   const fell = (s: string) => why(`${s}: fell back to ${LEGACY}`);
   if (!reply) {
-    if (ex.error?.kind === 'id_mismatch' || ex.error?.kind === 'echoed' || ex.error?.kind === 'died')
+    if (ex.error?.kind === 'id_mismatch' || ex.error?.kind === 'echoed' || ex.error?.kind === 'died' || ex.error?.kind === 'unframed')
       return { era: LEGACY, reason: fell(ex.error.detail) };
     return {
       era: LEGACY,

@@ -84,6 +84,7 @@ export async function gather(o: GatherOptions): Promise<Evidence> {
         const wr = toWire(p.id, out, wire.kind);
         if (stage === 0 && o.startupTimeoutMs) wr.timeoutMs = o.startupTimeoutMs;
         if (serial && wr.expect === 'idless') keep(await rawWithSentinel(wire as StdioWire, wr, ctx));
+        else if (serial && wr.split) keep(await splitWithSentinel(wire as StdioWire, wr, ctx));
         else keep(await wire.send(wr));
       }
       o.onProbe?.(++done, probes.length);
@@ -125,18 +126,50 @@ function learnHandshake(env: EnvelopeState, revision: Revision, ex: Exchange | u
   if (sid) env.sessionId = sid;
 }
 
+/** a conformant cheap request sent after a stdio probe's bytes (server/discover or ping) */
+function sentinelRequest(probe: string, ctx: ProbeCtx): WireRequest {
+  const id = ctx.nextId();
+  const m =
+    ctx.rev === MODERN
+      ? { jsonrpc: '2.0', id, method: 'server/discover', params: { _meta: modernMeta() } }
+      : { jsonrpc: '2.0', id, method: 'ping' };
+  return { probe: `${probe}#sentinel`, body: JSON.stringify(m), id, expect: 'reply' };
+}
+
+/** how long a request written in two chunks may trail the answer to the sentinel sent after it */
+export const SPLIT_GRACE_MS = 250;
+
+/**
+ * stdio, a request written in two chunks (partial-line probe): then the same cheap request as a
+ * sentinel, written after both chunks. Answers come in the order the requests were read (as for
+ * rawWithSentinel), so once the sentinel is answered the split request gets SPLIT_GRACE_MS more
+ * and then counts as unanswered: a server that dropped the pieces costs a quarter second, not
+ * the whole timeout. A sentinel that is not answered either leaves the split request to its own timeout.
+ */
+async function splitWithSentinel(wire: StdioWire, wr: WireRequest, ctx: ProbeCtx): Promise<Exchange> {
+  const pending = wire.send(wr);
+  const s = await wire.send(sentinelRequest(wr.probe, ctx));
+  if (!s.error && wr.id !== null) {
+    const timer = setTimeout(
+      () =>
+        wire.giveUp(
+          wr.id!,
+          `no answer ${SPLIT_GRACE_MS} ms after the answer to a request sent after it (${s.ms} ms): the two chunks were not read as one line`,
+        ),
+      SPLIT_GRACE_MS,
+    );
+    void pending.finally(() => clearTimeout(timer));
+  }
+  return pending;
+}
+
 /**
  * stdio raw bytes: write them, then a conformant sentinel request; what arrives id-less (or
  * with the raw request's readable id) before the sentinel's answer belongs to the raw write.
  */
 async function rawWithSentinel(wire: StdioWire, wr: WireRequest, ctx: ProbeCtx): Promise<Exchange> {
   const pending = wire.send(wr);
-  const sid = ctx.nextId();
-  const sentinel =
-    ctx.rev === MODERN
-      ? { jsonrpc: '2.0', id: sid, method: 'server/discover', params: { _meta: modernMeta() } }
-      : { jsonrpc: '2.0', id: sid, method: 'ping' };
-  const s = await wire.send({ probe: `${wr.probe}#sentinel`, body: JSON.stringify(sentinel), id: sid, expect: 'reply' });
+  const s = await wire.send(sentinelRequest(wr.probe, ctx));
   // an answer to the raw write was written before the sentinel's; give stragglers a moment
   await new Promise((r) => setTimeout(r, 20));
   wire.closeIdless();

@@ -162,6 +162,7 @@ export class View {
     const e = this.x(probe)!;
     if (e.error?.kind === 'died') return { status: 'fail', detail: `${what}: the server died (${e.error.detail})` };
     if (e.error?.kind === 'timeout' && !e.response) return { status: 'fail', detail: `${what}: no answer within the timeout` };
+    if (e.error?.kind === 'unframed') return { status: 'fail', detail: `${what}: ${e.error.detail}` };
     const err = this.error(probe);
     const st = e.response?.status;
     const stTxt = this.http ? ` (HTTP ${st})` : '';

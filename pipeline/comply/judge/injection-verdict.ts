@@ -59,7 +59,8 @@ export function injectionVerdict(v: View, kind: InjectionKind, noTarget: string)
   const call = JSON.parse(e.request.body) as { params?: { name?: string } };
   const where = `tool ${call.params?.name ?? '?'}`;
   if (hit) return { status: 'fail', detail: `${where}: the answer to the ${kind} payload contains ${JSON.stringify(hit[0])}` };
-  if (e.error?.kind === 'timeout') return { status: 'fail', detail: `${where}: no answer to the ${kind} payload (${e.error.detail})` };
+  if (e.error?.kind === 'timeout' || e.error?.kind === 'unframed')
+    return { status: 'fail', detail: `${where}: no answer to the ${kind} payload (${e.error.detail})` };
   if ((e.response?.status ?? 0) >= 500) return { status: 'fail', detail: `${where}: HTTP ${e.response!.status} on the ${kind} payload` };
   const how = v.error(probe)
     ? `refused with ${v.error(probe)!.code}`

@@ -29,6 +29,9 @@ export const FLOOD_NOTIFICATIONS = 2000;
 /** the last noise entry when more lines were seen than kept */
 export const NOISE_MORE = '… and ';
 const STDERR_TAIL = 4096;
+/** how much of a multi-line message is held to read it whole (StdioWire.unframedLine) */
+const UNFRAMED_MAX_BYTES = 1 << 20;
+const UNFRAMED_TRIES = 8;
 /** the partial-line probe's longest pause between its two writes (StdioWire.untilRead) */
 const SPLIT_MS = 100;
 
@@ -56,6 +59,10 @@ export class StdioWire implements Wire {
   private noise: string[] = [];
   private noiseCount = 0;
   private unattributed: unknown[] = [];
+  /** the lines of a message written over several lines, held since its opening `{` or `[` line */
+  private unframed: string[] | null = null;
+  private unframedBytes = 0;
+  private unframedTries = 0;
   /** root causes seen on the wire, in order (mismatched ids, echoes, a flood) */
   private anomalies: string[] = [];
   private notifications = 0;
@@ -70,6 +77,9 @@ export class StdioWire implements Wire {
   private stderr = '';
   private exit?: { code: number | null; signal: string | null; afterProbe: string };
   private lastProbe = '(start)';
+  /** the split requests still being written, and the chain of writes waiting behind them */
+  private splits = 0;
+  private writing: Promise<void> = Promise.resolve();
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });
   private readonly t0: number;
   private readonly spawnError: Promise<Error | null>;
@@ -195,6 +205,7 @@ export class StdioWire implements Wire {
       msg = JSON.parse(line);
     } catch {
       this.addNoise(line);
+      this.unframedLine(line);
       return;
     }
     if (Array.isArray(msg) && this.idless) {
@@ -203,9 +214,12 @@ export class StdioWire implements Wire {
       return;
     }
     if (typeof msg !== 'object' || msg === null || (msg as { jsonrpc?: unknown }).jsonrpc === undefined) {
+      // a line of a pretty-printed message can be JSON on its own ("2026-07-28", {})
       this.addNoise(line);
+      this.unframedLine(line);
       return;
     }
+    this.unframed = null;
     if (isResponse(msg)) {
       const id = (msg as { id?: unknown }).id;
       const p = id === undefined || id === null ? null : this.pending.get(idKey(id));
@@ -227,6 +241,55 @@ export class StdioWire implements Wire {
       this.countNotification((msg as { method: string }).method);
     this.unattributed.push(msg);
     if (this.unattributed.length > 200) this.unattributed.shift();
+  }
+
+  /**
+   * A message written over several lines (pretty-printed): none of its lines is a message, so each
+   * is noise (stdio-framing judges that). The lines from an opening `{` or `[` on are held (up to
+   * 1 MB), and when a closing line makes them one JSON-RPC answer to a waiting request, that request ends now
+   * as unframed, unread, as it would after the timeout, instead of waiting the timeout out.
+   */
+  private unframedLine(line: string): void {
+    if (this.unframed === null) {
+      const t = line.trimStart();
+      if (t[0] !== '{' && t[0] !== '[') return;
+      this.unframed = [];
+      this.unframedBytes = 0;
+      this.unframedTries = 0;
+    }
+    this.unframed.push(line);
+    this.unframedBytes += line.length + 1;
+    if (this.unframedBytes > UNFRAMED_MAX_BYTES) {
+      this.unframed = null;
+      return;
+    }
+    // a pretty printer closes the message at the start of a line; a few tries per held message,
+    // so a hostile stream of closing lines costs a few parses, not one per line
+    if (line[0] !== '}' && line[0] !== ']') return;
+    if (++this.unframedTries > UNFRAMED_TRIES) {
+      this.unframed = null;
+      return;
+    }
+    let msg: unknown;
+    try {
+      msg = JSON.parse(this.unframed.join('\n'));
+    } catch {
+      return;
+    }
+    const lines = this.unframed.length;
+    this.unframed = null;
+    if (!isResponse(msg)) return;
+    const id = (msg as { id?: unknown }).id;
+    const p = id === undefined || id === null ? undefined : this.pending.get(idKey(id));
+    if (!p) return;
+    this.pending.delete(idKey(id));
+    clearTimeout(p.timer);
+    p.ex.error = {
+      kind: 'unframed',
+      detail: `the answer came over ${lines} lines (a pretty-printed message), not as one line, so it is not read as an answer`,
+    };
+    this.note(`multi-line messages: the server writes a message over several lines (pretty-printed), so no stdio client can read it`);
+    p.resolve(p.ex);
   }
 
   /**
@@ -353,15 +416,40 @@ export class StdioWire implements Wire {
       }
     });
     if (req.split && text.length > 1) {
-      const half = Math.floor(text.length / 2);
-      const before = bytesRead(this.child.pid);
-      this.child.stdin!.write(text.slice(0, half));
-      await this.untilRead(before, Buffer.byteLength(text.slice(0, half)));
-      if (!this.exit) this.child.stdin!.write(text.slice(half));
+      // the two chunks are one write as far as later requests go: those are written after both
+      this.splits++;
+      const split = this.writing.then(async () => {
+        const half = Math.floor(text.length / 2);
+        const before = bytesRead(this.child.pid);
+        this.child.stdin!.write(text.slice(0, half));
+        await this.untilRead(before, Buffer.byteLength(text.slice(0, half)));
+        if (!this.exit) this.child.stdin!.write(text.slice(half));
+      });
+      this.writing = split.finally(() => this.splits--);
+      await split;
+    } else if (this.splits > 0) {
+      const after = this.writing.then(() => void this.child.stdin!.write(text));
+      this.writing = after;
+      await after;
     } else {
       this.child.stdin!.write(text);
     }
     return done;
+  }
+
+  /**
+   * Ends a waiting request as unanswered now, with `detail` (gather.ts splitWithSentinel: a
+   * request sent after it was answered, and answers come in the order the requests were read).
+   */
+  giveUp(id: string | number, detail: string): void {
+    const k = idKey(id);
+    const p = this.pending.get(k);
+    if (!p) return;
+    this.pending.delete(k);
+    clearTimeout(p.timer);
+    p.ex.ms = Date.now() - this.t0 - p.ex.at;
+    p.ex.error = { kind: 'timeout', detail };
+    p.resolve(p.ex);
   }
 
   /**

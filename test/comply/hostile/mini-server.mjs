@@ -1,6 +1,7 @@
 // A tiny 2025-11-25 stdio server for the hostile cases (our own code, no SDK): `answer(msg)`
 // returns the reply for one request; MINI_MODE bends it (ids with another type, exit after
-// initialize, a notification flood).
+// initialize, a notification flood, every answer pretty-printed over several lines after a run of
+// closing lines that never make a message).
 import { createInterface } from 'node:readline';
 
 const mode = process.argv[2] ?? 'plain';
@@ -59,6 +60,11 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   if (!msg || typeof msg !== 'object' || Array.isArray(msg) || msg.id === undefined || typeof msg.method !== 'string') return;
   if (mode === 'exit-after-initialize' && msg.method === 'initialize') {
     process.stdout.write(`${JSON.stringify(answer(msg))}\n`, () => process.exit(0));
+    return;
+  }
+  if (mode === 'pretty') {
+    // 20,000 lines that each look like the end of a message, then the answer over several lines
+    process.stdout.write(`[\n${']x\n'.repeat(20_000)}${JSON.stringify(answer(msg), null, 2)}\n`);
     return;
   }
   write(answer(msg));
