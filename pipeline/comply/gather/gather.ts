@@ -136,18 +136,25 @@ function sentinelRequest(probe: string, ctx: ProbeCtx): WireRequest {
   return { probe: `${probe}#sentinel`, body: JSON.stringify(m), id, expect: 'reply' };
 }
 
-/** how long a request written in two chunks may trail the answer to the sentinel sent after it */
+/** how long a request written in two chunks may take before a sentinel is sent after it */
+export const SPLIT_QUICK_MS = 50;
+/** how long it may then trail the answer to that sentinel */
 export const SPLIT_GRACE_MS = 250;
 
 /**
- * stdio, a request written in two chunks (partial-line probe): then the same cheap request as a
- * sentinel, written after both chunks. Answers come in the order the requests were read (as for
+ * stdio, a request written in two chunks (partial-line probe). Answered within SPLIT_QUICK_MS (a
+ * server that reassembles the line): that answer. Otherwise the same cheap request follows as a
+ * sentinel, written after both chunks; answers come in the order the requests were read (as for
  * rawWithSentinel), so once the sentinel is answered the split request gets SPLIT_GRACE_MS more
- * and then counts as unanswered: a server that dropped the pieces costs a quarter second, not
- * the whole timeout. A sentinel that is not answered either leaves the split request to its own timeout.
+ * and then counts as unanswered: a server that dropped the pieces costs a third of a second, not
+ * the whole timeout. A sentinel left unanswered too leaves the split request to its own timeout.
  */
 async function splitWithSentinel(wire: StdioWire, wr: WireRequest, ctx: ProbeCtx): Promise<Exchange> {
   const pending = wire.send(wr);
+  let quick: NodeJS.Timeout | undefined;
+  const first = await Promise.race([pending, new Promise<null>((r) => (quick = setTimeout(() => r(null), SPLIT_QUICK_MS)))]);
+  clearTimeout(quick);
+  if (first) return first;
   const s = await wire.send(sentinelRequest(wr.probe, ctx));
   if (!s.error && wr.id !== null) {
     const timer = setTimeout(
