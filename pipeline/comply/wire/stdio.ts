@@ -77,8 +77,8 @@ export class StdioWire implements Wire {
   private stderr = '';
   private exit?: { code: number | null; signal: string | null; afterProbe: string };
   private lastProbe = '(start)';
-  /** the split requests still being written, and the chain of writes waiting behind them */
-  private splits = 0;
+  /** writes queued behind a split request (written in order), and the chain of them */
+  private queued = 0;
   private writing: Promise<void> = Promise.resolve();
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });
   private readonly t0: number;
@@ -415,24 +415,26 @@ export class StdioWire implements Wire {
         this.idlessKey = req.id === null ? null : idKey(req.id);
       }
     });
-    if (req.split && text.length > 1) {
-      // the two chunks are one write as far as later requests go: those are written after both
-      this.splits++;
-      const split = this.writing.then(async () => {
-        const half = Math.floor(text.length / 2);
-        const before = bytesRead(this.child.pid);
-        this.child.stdin!.write(text.slice(0, half));
-        await this.untilRead(before, Buffer.byteLength(text.slice(0, half)));
-        if (!this.exit) this.child.stdin!.write(text.slice(half));
-      });
-      this.writing = split.finally(() => this.splits--);
-      await split;
-    } else if (this.splits > 0) {
-      const after = this.writing.then(() => void this.child.stdin!.write(text));
-      this.writing = after;
-      await after;
-    } else {
-      this.child.stdin!.write(text);
+    const split = req.split === true && text.length > 1;
+    if (!split && this.queued === 0) this.child.stdin!.write(text);
+    else {
+      // a split request's two chunks are one write as far as later requests go: those queue behind it
+      this.queued++;
+      const w = this.writing
+        .then(async () => {
+          if (!split) {
+            this.child.stdin!.write(text);
+            return;
+          }
+          const half = Math.floor(text.length / 2);
+          const before = bytesRead(this.child.pid);
+          this.child.stdin!.write(text.slice(0, half));
+          await this.untilRead(before, Buffer.byteLength(text.slice(0, half)));
+          if (!this.exit) this.child.stdin!.write(text.slice(half));
+        })
+        .finally(() => this.queued--);
+      this.writing = w;
+      await w;
     }
     return done;
   }
