@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Entry point: runs the bundled CLI, dist/bundle/cli.js (`make build`; scripts/lib/bundle.mjs);
-// `mcpgauge proxy …` runs the proxy's own bundle, dist/proxy-bundle/proxy.js (the same subcommand
-// and flags, pipeline/cli/proxy-main.ts, with the MCP SDK bundled in: a faster start).
+// `mcpgauge proxy …` runs the proxy's own bundle, dist/proxy-bundle/proxy.cjs (the same subcommand
+// and flags, pipeline/cli/proxy-main.ts, with the MCP SDK bundled in: a faster start; one CommonJS
+// file run with V8's code cache, ./dist-entry.mjs requireLight).
 // V8's compile cache where this node offers it (module.enableCompileCache, Node >= 22.1; Node 20
 // has none, so there it is a no-op). `mcpgauge fixture` gets the fixture's signal handlers before
 // anything loads (./early-signals.mjs).
 if (process.argv[2] === 'fixture') await import('./early-signals.mjs');
 const { enableCompileCache } = await import('node:module');
 if (typeof enableCompileCache === 'function') enableCompileCache();
-const { importDist } = await import('./dist-entry.mjs');
-const { main } = process.argv[2] === 'proxy' ? await importDist('proxy', 'proxy-bundle') : await importDist('cli', 'bundle');
+const { importDist, requireLight } = await import('./dist-entry.mjs');
+const { main } = process.argv[2] === 'proxy' ? requireLight('proxy', 'proxy-bundle') : await importDist('cli', 'bundle');
 await main(process.argv);

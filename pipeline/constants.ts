@@ -7,10 +7,11 @@ import { homedir } from 'node:os';
 import { resolve, sep } from 'node:path';
 
 /**
- * true when this module runs compiled (dist/pipeline/constants.js), false when the sources run
- * through tsx (tests). Compiled code lives one level deeper (dist/pipeline/...).
+ * true when this module runs compiled (dist/pipeline/constants.js, or bundled into dist/<bundle>/*.js
+ * or a light bundle's *.cjs), false when the sources run through tsx (tests). Compiled code lives
+ * one level deeper (dist/pipeline/...).
  */
-export const COMPILED = import.meta.url.endsWith('.js');
+export const COMPILED = /\.c?js$/.test(import.meta.url);
 /** the repository (or installed package) root: this file is pipeline/constants.ts or dist/pipeline/constants.js */
 export const REPO_ROOT = resolve(import.meta.dirname, COMPILED ? '../..' : '..');
 /** the compiled tree `make build` (scripts/build.mjs) writes; every spawned mcpgauge/fixture process runs it */

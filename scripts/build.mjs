@@ -47,7 +47,7 @@ if (status !== 0) {
 // (a tree without the CLI, such as test/build/progress.test.ts's two-file copy, has nothing to bundle)
 try {
   if (existsSync(join(root, 'pipeline', 'cli.ts'))) await bundleCli(root, tmp);
-  // the fixture's and the proxy's own bundles: dist/fixture-bundle/fixture.js, dist/proxy-bundle/proxy.js
+  // the fixture's and the proxy's own bundles: dist/fixture-bundle/fixture.cjs, dist/proxy-bundle/proxy.cjs (CommonJS, for the code cache)
   for (const b of LIGHT_BUNDLES) if (existsSync(join(root, 'pipeline', `${b.entry}.ts`))) await bundleLight(root, tmp, b);
 } catch (e) {
   rmSync(tmp, { recursive: true, force: true });

@@ -22,7 +22,6 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
 import { UserError, type Corpus, type GoldenQuery, type GoldenSet, type ToolRecord } from '../types.ts';
 import { compareIds, fail, isPlainObject, parseJsonLenient } from './record.ts';
 import { isCommittedPath } from './frozen.ts';
@@ -97,6 +96,8 @@ async function readShard(path: string, need: string[], optional: string[]): Prom
   let metadata;
   // a regular file within the input size limit, checked before hyparquet opens it (a FIFO would block)
   assertInputFile(path, 'a parquet file');
+  // loaded with the first shard: the fixture's and the proxy's bundles keep it out (scripts/lib/bundle.mjs)
+  const { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } = await import('hyparquet');
   try {
     file = await asyncBufferFromFile(path);
     metadata = await parquetMetadataAsync(file);

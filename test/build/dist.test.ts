@@ -135,7 +135,7 @@ describe('spawned processes run dist/, never tsx', () => {
         'bench ran the bundled CLI',
       );
       const pkgs = packagesLoaded(r.urls);
-      assert.ok(pkgs.has('apache-arrow') && pkgs.has('hyparquet'), `the bench stages loaded (${[...pkgs].join(', ')})`);
+      assert.ok(pkgs.has('apache-arrow') && pkgs.has('hyparquet-writer'), `the bench stages loaded (${[...pkgs].join(', ')})`);
       assert.ok(!pkgs.has('vega') && !pkgs.has('vega-lite'), 'the main thread never loaded vega: the charts rendered in the worker');
       const page = readFileSync(join(out, 'dashboard.html'), 'utf8');
       const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
@@ -160,7 +160,7 @@ describe('spawned processes run dist/, never tsx', () => {
       [],
     );
     const { chunks, map, ours } = lightBundleLoads(r.urls, join(DIST, 'proxy-bundle'));
-    assert.ok(chunks.includes('proxy.js'), r.urls.join(' '));
+    assert.ok(chunks.includes('proxy.cjs'), r.urls.join(' '));
     assert.ok(ours.includes('cli/proxy-main.js') && ours.includes('cli/proxy.js'), ours.join(' '));
     const stray = ours.filter((u) => /^(bench|report|comply|gate|live|systems|scale|diff|economics)\//.test(u));
     assert.deepEqual(stray, []);
@@ -181,7 +181,7 @@ describe('spawned processes run dist/, never tsx', () => {
       [],
     );
     const { chunks, map, ours } = lightBundleLoads(r.urls, join(DIST, 'fixture-bundle'));
-    assert.ok(chunks.includes('fixture.js'), r.urls.join(' '));
+    assert.ok(chunks.includes('fixture.cjs'), r.urls.join(' '));
     assert.ok(ours.includes('cli/fixture-entry.js') && ours.includes('fixture/main.js'), ours.join(' '));
     const stray = ours.filter((u) =>
       /^(bench|report|retrieval|comply|gate|proxy|live|systems|scale|diff|arms|economics|tokens|results)\//.test(u),

@@ -29,8 +29,9 @@ export async function loadedModules(
       join(dir, 'register.mjs'),
       `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
     );
+    // the light bundles load through vm.Script (bin/dist-entry.mjs requireLight), which no module hook sees: they trace themselves
     const child = spawn(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, ...argv], {
-      env: opts.env ?? process.env,
+      env: { ...(opts.env ?? process.env), MCPGAUGE_TRACE_LOADS: log },
       cwd: opts.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -82,7 +83,7 @@ export function lightBundleLoads(
   dir: string,
 ): { chunks: string[]; map: Record<string, { packages: string[]; modules: string[] }>; ours: string[] } {
   const tail = `/${dir.split('/').slice(-2).join('/')}/`;
-  const chunks = urls.filter((u) => u.includes(tail)).map((u) => u.slice(u.lastIndexOf('/') + 1));
+  const chunks = urls.filter((u) => u.includes(tail)).map((u) => u.slice(u.lastIndexOf('/') + 1).replace(/#.*$/, ''));
   const map = JSON.parse(readFileSync(join(dir, 'BUNDLE.json'), 'utf8')) as Record<string, { packages: string[]; modules: string[] }>;
   return { chunks, map, ours: chunks.flatMap((c) => map[c]?.modules ?? []) };
 }

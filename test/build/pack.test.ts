@@ -9,7 +9,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { REPO_ROOT } from '../../pipeline/constants.ts';
@@ -52,8 +52,16 @@ let tmp = '';
 let inst = '';
 let files: string[] = [];
 
+/** whether the fixture's compile cache (bin/dist-entry.mjs requireLight) was there when the package was packed */
+let cacheBeforePack = false;
+
 before(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'mcpgauge-pack-'));
+  // a fixture start that ends at once writes the fixture's compile cache beside its bundle (when it was missing)
+  const fx = await run(process.execPath, [join(REPO_ROOT, 'bin', 'mcpfixture.mjs'), '--transport', 'stdio'], REPO_ROOT, 60_000, '');
+  assert.equal(fx.code, 0, fx.stderr);
+  const v8 = join(REPO_ROOT, 'dist', 'fixture-bundle', '.v8');
+  cacheBeforePack = existsSync(v8) && readdirSync(v8).some((f) => f.endsWith('.bin'));
   const r = await run(NPM, ['pack', '--json', '--pack-destination', tmp], REPO_ROOT);
   assert.equal(r.code, 0, r.stderr);
   const [info] = JSON.parse(r.stdout) as Array<{ filename: string; files: PackFile[] }>;
@@ -96,7 +104,7 @@ after(() => {
 describe('npm pack: the publishable package', () => {
   it('holds dist/, datasets/, the templates, the bins and nothing else (no tests, no sources, no scripts)', () => {
     const allowed =
-      /^(bin\/[^/]+\.mjs|dist\/.+\.(js|json)|datasets\/.+|reports-template\/.+|gate\.config\.json|package\.json|README\.md|LICENSE)$/;
+      /^(bin\/[^/]+\.mjs|dist\/.+\.(c?js|json)|datasets\/.+|reports-template\/.+|gate\.config\.json|package\.json|README\.md|LICENSE)$/;
     assert.deepEqual(
       files.filter((f) => !allowed.test(f)),
       [],
@@ -109,9 +117,9 @@ describe('npm pack: the publishable package', () => {
       'dist/bundle/worker_body.js',
       'dist/bundle/chart_worker.js',
       'dist/pipeline/cli/fixture-entry.js',
-      'dist/fixture-bundle/fixture.js',
+      'dist/fixture-bundle/fixture.cjs',
       'dist/fixture-bundle/BUNDLE.json',
-      'dist/proxy-bundle/proxy.js',
+      'dist/proxy-bundle/proxy.cjs',
       'dist/proxy-bundle/BUNDLE.json',
       'datasets/corpus-npm4-v1.tools.json',
       'datasets/schemas/report.schema.json',
@@ -122,6 +130,12 @@ describe('npm pack: the publishable package', () => {
     }
     assert.deepEqual(
       files.filter((f) => /^(test|pipeline|scripts|docs)\//.test(f) || (f.endsWith('.ts') && !f.startsWith('datasets/seeds/'))),
+      [],
+    );
+    // the compile cache is this machine's: there when packing, and still not in the package
+    assert.ok(cacheBeforePack, 'the fixture wrote its compile cache before the pack');
+    assert.deepEqual(
+      files.filter((f) => f.includes('/.v8/')),
       [],
     );
   });

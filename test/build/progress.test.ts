@@ -27,11 +27,14 @@ test('build: a start line before tsc and an end line with the time; silent when 
   const root = mkdtempSync(join(tmpdir(), 'mcpgauge-buildprog-'));
   try {
     mkdirSync(join(root, 'scripts', 'lib'), { recursive: true });
+    mkdirSync(join(root, 'bin'), { recursive: true });
     for (const f of [
       'scripts/build.mjs',
       'scripts/lib/build-hash.mjs',
       'scripts/lib/bundle.mjs',
       'scripts/lib/heartbeat.mjs',
+      // bundle.mjs takes the compile cache's folder name from the loader
+      'bin/dist-entry.mjs',
       'tsconfig.json',
       'tsconfig.build.json',
       'package.json',
