@@ -8,7 +8,7 @@ import { listCatalog, listChecks } from './output/list.ts';
 import { FORMATS, isFormat, type Format } from './render/index.ts';
 import { comply, reportFromRecording, type Recording } from './comply.ts';
 import { parseSelection } from './judge/select.ts';
-import { parseTarget, secretsOf, type TargetFlags } from './gather/server-target.ts';
+import { parseTarget, secretsOf, targetFlagsOf } from './gather/server-target.ts';
 import { LEGACY, MODERN, REVISIONS, type ComplyReport, type Revision, type SpecChoice } from './types.ts';
 import { validateComplyReport } from './output/schema.ts';
 
@@ -91,13 +91,7 @@ async function runCommand(words: string[], o: Record<string, unknown>, stopping:
       throw new UserError(`${String(o.replay)}: not an mcpgauge comply recording (format field)`);
     report = reportFromRecording(rec, selection, o.cap !== false);
   } else {
-    const flags: TargetFlags = {
-      header: o.header as string[] | undefined,
-      auth: o.auth as string | undefined,
-      env: o.env as string[] | undefined,
-      envFile: o.envFile as string | undefined,
-      cwd: o.cwd as string | undefined,
-    };
+    const flags = targetFlagsOf(o);
     const target = parseTarget(words, flags);
     const secrets = secretsOf(target, flags);
     const tty = Boolean(process.stderr.isTTY) && !process.env.CI;

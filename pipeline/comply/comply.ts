@@ -172,10 +172,9 @@ async function stdioRuns(
   runGather: (w: Wire, rev: Revision) => Promise<Evidence>,
   evidence: Evidence[],
 ): Promise<EraDecision> {
-  const spawnWire = () => new StdioWire(target, o.timeoutMs);
   const wires: StdioWire[] = [];
   const fresh = () => {
-    const w = spawnWire();
+    const w = new StdioWire(target, o.timeoutMs);
     wires.push(w);
     return w;
   };

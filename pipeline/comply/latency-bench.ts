@@ -10,7 +10,7 @@ import { distribution, type Distribution } from '../util/stats.ts';
 import { build, initializeParams, type EnvelopeState, type Obj } from './gather/request-builder.ts';
 import { probeEra } from './gather/era-probe.ts';
 import { replyOf } from './gather/reply.ts';
-import { parseTarget, redactHeaders, secretsOf, describeTarget, type Target, type TargetFlags } from './gather/server-target.ts';
+import { parseTarget, redactHeaders, secretsOf, describeTarget, targetFlagsOf, type Target } from './gather/server-target.ts';
 import { redactDeep } from '../util/redact.ts';
 import { LEGACY, MODERN, type Revision } from './types.ts';
 import { HttpWire } from './wire/http.ts';
@@ -162,13 +162,7 @@ export function renderBenchmark(b: BenchmarkResult): string {
 }
 
 export async function runBenchmarkCli(words: string[], o: Record<string, unknown>): Promise<number> {
-  const flags: TargetFlags = {
-    header: o.header as string[] | undefined,
-    auth: o.auth as string | undefined,
-    env: o.env as string[] | undefined,
-    envFile: o.envFile as string | undefined,
-    cwd: o.cwd as string | undefined,
-  };
+  const flags = targetFlagsOf(o);
   const target = parseTarget(words, flags);
   const requests = Number(o.requests);
   if (!Number.isInteger(requests) || requests < 1)

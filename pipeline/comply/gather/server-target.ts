@@ -14,6 +14,17 @@ export interface TargetFlags {
   cwd?: string;
 }
 
+/** The target flags out of a commander options object (`comply` and `comply benchmark` share them). */
+export function targetFlagsOf(o: Record<string, unknown>): TargetFlags {
+  return {
+    header: o.header as string[] | undefined,
+    auth: o.auth as string | undefined,
+    env: o.env as string[] | undefined,
+    envFile: o.envFile as string | undefined,
+    cwd: o.cwd as string | undefined,
+  };
+}
+
 function kv(flag: string, s: string, sep: string): [string, string] {
   const i = s.indexOf(sep);
   if (i <= 0)

@@ -280,15 +280,21 @@ export class StdioWire implements Wire {
     this.unframed = null;
     if (!isResponse(msg)) return;
     const id = (msg as { id?: unknown }).id;
-    const p = id === undefined || id === null ? undefined : this.pending.get(idKey(id));
-    if (!p) return;
-    this.pending.delete(idKey(id));
-    clearTimeout(p.timer);
-    p.ex.error = {
+    if (id === undefined || id === null || !this.pending.has(idKey(id))) return;
+    this.note(`multi-line messages: the server writes a message over several lines (pretty-printed), so no stdio client can read it`);
+    this.endWaiting(idKey(id), {
       kind: 'unframed',
       detail: `the answer came over ${lines} lines (a pretty-printed message), not as one line, so it is not read as an answer`,
-    };
-    this.note(`multi-line messages: the server writes a message over several lines (pretty-printed), so no stdio client can read it`);
+    });
+  }
+
+  /** A waiting request ends now with `error` instead of an answer (and instead of its timeout). */
+  private endWaiting(key: string, error: NonNullable<Exchange['error']>): void {
+    const p = this.pending.get(key);
+    if (!p) return;
+    this.pending.delete(key);
+    clearTimeout(p.timer);
+    p.ex.error = error;
     p.resolve(p.ex);
   }
 
@@ -444,14 +450,9 @@ export class StdioWire implements Wire {
    * request sent after it was answered, and answers come in the order the requests were read).
    */
   giveUp(id: string | number, detail: string): void {
-    const k = idKey(id);
-    const p = this.pending.get(k);
-    if (!p) return;
-    this.pending.delete(k);
-    clearTimeout(p.timer);
-    p.ex.ms = Date.now() - this.t0 - p.ex.at;
-    p.ex.error = { kind: 'timeout', detail };
-    p.resolve(p.ex);
+    const p = this.pending.get(idKey(id));
+    if (p) p.ex.ms = Date.now() - this.t0 - p.ex.at;
+    this.endWaiting(idKey(id), { kind: 'timeout', detail });
   }
 
   /**
