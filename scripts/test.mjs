@@ -11,39 +11,46 @@ import { bundleTests, removeTestBundles, sourceOfBundle } from './lib/test-bundl
 $.verbose = true;
 const root = resolve(import.meta.dirname, '..');
 const only = argv._.length ? argv._ : ['test/**/*.test.ts'];
-// The slowest files first (walls of one file alone, measured 2026-12-02 on this 2-core machine, 20-90 s
-// each; the two docker files from the clean-clone CI run), so the runner slots stay busy to the end
-// instead of one long file running alone at the tail; then the rest in name order. A file missing
-// from the list just runs in name order.
+// The longest files first (longest-processing-time order: walls of a clean-clone CI run,
+// 2026-12-04, 66-13 s), so the runner slots stay busy to the end instead of one long file running
+// alone at the tail; then the rest in name order. A file missing from the list just runs in name
+// order. The waiting-bound gate files (timeouts, restarts) alternate with CPU-bound ones (the
+// knob mutation runs, conformance, pack, LAP, diff), so neither kind fills all slots at once.
+// node's runner starts files in path order whatever order it is given: scripts/lib/test-bundle.mjs
+// names each bundle's folder by its place here (before 2026-12-04 the list had no effect: files
+// started in name order).
 const SLOW_FIRST = [
-  'test/comply/knobs.test.ts',
   'test/gate/sabotage.test.ts',
-  'test/bench/compose-substrate.test.ts',
-  'test/gate/sabotage-recovery.test.ts',
-  'test/gate/sabotage-gateways.test.ts',
-  'test/gate/repeat.test.ts',
-  'test/hostile/gate-verdicts.test.ts',
-  'test/hostile/out-dir.test.ts',
-  'test/diff/diff.test.ts',
+  'test/comply/knobs.test.ts',
   'test/gate/network.test.ts',
-  'test/hostile/tokenizer.test.ts',
-  'test/fixture/conformance.test.ts',
-  'test/gate/readme-examples.test.ts',
-  'test/gate/gateways.test.ts',
-  'test/gate/docker.test.ts',
-  'test/proxy/stdio-limits.test.ts',
-  'test/live/gateways.test.ts',
   'test/build/pack.test.ts',
+  'test/gate/sabotage-recovery.test.ts',
+  'test/fixture/conformance.test.ts',
+  'test/bench/compose-substrate.test.ts',
+  'test/live/lap.test.ts',
+  'test/gate/docker.test.ts',
+  'test/diff/diff.test.ts',
+  'test/gate/sabotage-gateways.test.ts',
+  'test/comply/hostile.test.ts',
+  'test/gate/gateways.test.ts',
+  'test/hostile/gate-verdicts.test.ts',
+  'test/gate/repeat.test.ts',
+  'test/proxy/stdio-limits.test.ts',
+  'test/gate/readme-examples.test.ts',
+  'test/gate/fragment-merge.test.ts',
   'test/gate/sabotage-network.test.ts',
+  'test/hostile/tokenizer.test.ts',
+  'test/systems/presets.test.ts',
+  'test/comply/vs-reference.test.ts',
+  'test/bench/offline.test.ts',
   'test/gate/summary.test.ts',
+  'test/comply/tls.test.ts',
+  'test/hostile/out-dir.test.ts',
+  'test/live/gateways.test.ts',
   'test/hostile/processes.test.ts',
   'test/report/dashboard.test.ts',
-  'test/live/lap.test.ts',
-  'test/bench/offline.test.ts',
+  'test/scale/scale.test.ts',
   'test/hostile/exit-codes.test.ts',
-  'test/gate/fragment-merge.test.ts',
-  'test/live/embedded.test.ts',
-  'test/gate/compliance-step.test.ts',
 ];
 // Files at once. Most of the slow files wait (timeouts, restarts, child processes starting): one file
 // alone keeps a core about half busy (sum of CPU 917 s over 1,644 s of walls, 2026-12-02). Three at

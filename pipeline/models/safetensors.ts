@@ -4,6 +4,7 @@
  * then the data buffer the offsets index (format facts from the safetensors documentation).
  * F16 tensors are widened to F32 (IEEE 754 half: 1 sign, 5 exponent, 10 mantissa bits).
  */
+import { endianness } from 'node:os';
 import { UserError } from '../types.ts';
 
 export interface TensorInfo {
@@ -54,8 +55,13 @@ export function f16ToF32(h: number): number {
   return f16Table()[h & 0xffff];
 }
 
-/** the tensor `name` as F32 (row-major), checked against the expected dtype and shape */
-export function readF16Tensor(buf: Buffer, name: string, shape: readonly number[], where: string): Float32Array {
+/**
+ * The tensor `name` as its raw half-precision values (row-major), checked against the expected
+ * dtype and shape: a view on `buf` where the data is 2-byte aligned on a little-endian machine
+ * (no copy), else a copy. f16Widen maps a value to F32; a caller that reads a few rows of a large
+ * table (the static model: the rows of a text's tokens) widens only those.
+ */
+export function readF16Bits(buf: Buffer, name: string, shape: readonly number[], where: string): Uint16Array {
   const { header, dataStart } = safetensorsHeader(buf, where);
   const t = header[name];
   if (!t) throw new UserError(`${where}: no tensor ${JSON.stringify(name)} (has ${Object.keys(header).join(', ')})`);
@@ -66,9 +72,23 @@ export function readF16Tensor(buf: Buffer, name: string, shape: readonly number[
   const [begin, end] = t.data_offsets;
   if (end - begin !== count * 2 || dataStart + end > buf.length)
     throw new UserError(`${where}: tensor ${name} data_offsets [${begin}, ${end}] do not fit ${count} F16 values in the file`);
-  const out = new Float32Array(count);
-  const base = dataStart + begin;
+  const at = buf.byteOffset + dataStart + begin;
+  if (at % 2 === 0 && endianness() === 'LE') return new Uint16Array(buf.buffer, at, count);
+  const out = new Uint16Array(count);
+  for (let i = 0; i < count; i++) out[i] = buf.readUInt16LE(dataStart + begin + 2 * i);
+  return out;
+}
+
+/** the F32 value of every half-precision bit pattern (index by the 16 bits) */
+export function f16Widen(): Float32Array {
+  return f16Table();
+}
+
+/** the tensor `name` as F32 (row-major), checked against the expected dtype and shape */
+export function readF16Tensor(buf: Buffer, name: string, shape: readonly number[], where: string): Float32Array {
+  const bits = readF16Bits(buf, name, shape, where);
   const table = f16Table();
-  for (let i = 0; i < count; i++) out[i] = table[buf.readUInt16LE(base + 2 * i)];
+  const out = new Float32Array(bits.length);
+  for (let i = 0; i < bits.length; i++) out[i] = table[bits[i]];
   return out;
 }

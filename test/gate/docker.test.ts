@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURE_IMAGE_ENV, containersWith, fixtureImage, probeDocker, RUN_LABEL } from '../../pipeline/gate/docker.ts';
-import { BIN, GATEWAY, REFERENCE_TEMPLATE, REPO, assertRedExactly, runGateCli, testConfig } from './helpers.ts';
+import { BIN, gatewayCmd, REFERENCE_TEMPLATE, REPO, assertRedExactly, runGateCli, testConfig } from './helpers.ts';
 
 const CELL = 'docker/2025-11-25';
 const required = (c: any) => {
@@ -63,7 +63,7 @@ describe('the docker cell on a real engine', { skip: process.env.CI === 'true' ?
         CELL,
         '--no-fixture-grade',
         '--proxy-cmd',
-        `${GATEWAY} --break no-respawn`,
+        `${gatewayCmd()} --break no-respawn`,
         '--proxy-config-template',
         REFERENCE_TEMPLATE,
       ],
@@ -86,7 +86,7 @@ describe('the docker cell on a real engine', { skip: process.env.CI === 'true' ?
         CELL,
         '--no-fixture-grade',
         '--proxy-cmd',
-        `${GATEWAY} --break leak-container`,
+        `${gatewayCmd()} --break leak-container`,
         '--proxy-config-template',
         REFERENCE_TEMPLATE,
       ],

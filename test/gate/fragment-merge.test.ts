@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, GATEWAY, REFERENCE_TEMPLATE, REPO, testConfig } from './helpers.ts';
+import { BIN, gatewayCmd, REFERENCE_TEMPLATE, REPO, testConfig } from './helpers.ts';
 import type { GateReport } from '../../pipeline/gate/report.ts';
 import { runFragment, validateFragment, type GateFragment } from '../../pipeline/gate/fragment.ts';
 import { mergeFragments, type MergeOptions } from '../../pipeline/gate/merge.ts';
@@ -102,7 +102,7 @@ describe('gate fragments and gate merge', () => {
       configFile: cfg,
       cells: [OFF],
       fragmentDir: frag('fx'),
-      proxyCmd: GATEWAY,
+      proxyCmd: gatewayCmd(),
       proxyConfigTemplate: REFERENCE_TEMPLATE,
     });
   });

@@ -9,7 +9,7 @@
  *   exit-on-death  the gateway exits when an upstream dies
  *   leak-container on shutdown it starts one more copy of its first `docker run` upstream, detached
  *                  (`docker run -d -i`: stdin held open by the engine), and leaves it running
- * Run: node --import tsx test/gate/gateway.ts --config FILE --port N [--break X]
+ * Run: node --import tsx test/gate/gateway.ts --config FILE --port N [--break X] (the tests start its bundle: test/script-args.ts)
  */
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';

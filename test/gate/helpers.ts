@@ -7,10 +7,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { GateReport } from '../../pipeline/gate/report.ts';
 import { splitCommandLine } from '../../pipeline/adapter/index.ts';
+import { scriptCommand } from '../script-args.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 export const BIN = join(REPO, 'bin', 'mcpgauge.mjs');
-export const GATEWAY = `node --import tsx ${join(REPO, 'test', 'gate', 'gateway.ts')} --config {CONFIG_FILE} --port {PORT}`;
+/** the planted-bug pass-through gateway (test/gate/gateway.ts) as a --proxy-cmd template (bundled once per test process) */
+export const gatewayCmd = (): string => `${scriptCommand(join(REPO, 'test', 'gate', 'gateway.ts'))} --config {CONFIG_FILE} --port {PORT}`;
 export const REFERENCE_TEMPLATE = join(REPO, 'datasets', 'gate', 'reference-proxy.json');
 
 /** The page of the gate's user documentation, whose "## Examples" sh block every example test reads. */
@@ -144,7 +146,7 @@ export const SABOTAGE = 'MCPGAUGE_PROXY_SABOTAGE';
 /** Flags that gate the planted-bug pass-through gateway (test/gate/gateway.ts), optionally with one bug. */
 export const gateway = (brk?: string) => [
   '--proxy-cmd',
-  brk ? `${GATEWAY} --break ${brk}` : GATEWAY,
+  brk ? `${gatewayCmd()} --break ${brk}` : gatewayCmd(),
   '--proxy-config-template',
   REFERENCE_TEMPLATE,
 ];

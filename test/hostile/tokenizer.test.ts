@@ -19,6 +19,7 @@ import { step as budgetStep } from '../../pipeline/gate/steps/budget.ts';
 import { loadGateConfig } from '../../pipeline/gate/config.ts';
 import { openProxySession } from '../../pipeline/adapter/index.ts';
 import type { CellContext } from '../../pipeline/gate/types.ts';
+import { scriptArgs } from '../script-args.ts';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
 const BIN = join(REPO, 'bin', 'mcpgauge.mjs');
@@ -134,7 +135,7 @@ test('closing the counting worker with a job pending ends normally (no silent ex
   const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', join(import.meta.dirname, 'helpers-tokenizer.ts')],
+      scriptArgs(join(import.meta.dirname, 'helpers-tokenizer.ts')),
       { cwd: REPO, timeout: 60_000 },
       (err, stdout, stderr) => {
         const e = err as (Error & { code?: number }) | null;

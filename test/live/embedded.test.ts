@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { runLive } from '../../pipeline/live/live-stage.ts';
 import { UserError } from '../../pipeline/types.ts';
 import { assertComponentsSum, assertLiveSchema, pidsIn, processesMentioning, waitDead } from './helpers.ts';
+import { scriptArgs } from '../script-args.ts';
 
 const GOLDEN = JSON.parse(readFileSync(new URL('../../datasets/golden-npm4-v1.json', import.meta.url), 'utf8')) as {
   queries: { id: string; labels: { tool_id: string; relevance: number }[] }[];
@@ -205,7 +206,7 @@ test('embedded default: SIGTERM during the run tears everything down, then the p
   const { spawn } = await import('node:child_process');
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', new URL('./fixtures/run-embedded.ts', import.meta.url).pathname, 'memory', 'sequential-thinking'],
+    [...scriptArgs(new URL('./fixtures/run-embedded.ts', import.meta.url).pathname), 'memory', 'sequential-thinking'],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },

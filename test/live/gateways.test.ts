@@ -12,9 +12,8 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fixtureServer, MCPGAUGE_BIN, tempDir } from '../proxy/helpers.ts';
-/** tsx's loader: the test gateway is a TypeScript test helper, not shipped code */
-const TSX_IMPORT = import.meta.resolve('tsx');
 import { validateReport } from '../../pipeline/report/validate.ts';
+import { scriptArgs } from '../script-args.ts';
 
 const GATEWAY = resolve(import.meta.dirname, 'servers', 'gateway.ts');
 const FIXTURE_TOOLS = ['echo', 'ping', 'slow', 'large', 'fail', 'stats'];
@@ -26,7 +25,7 @@ after(() => {
 });
 
 async function startGateway(mode: 'bridge' | 'sse'): Promise<string> {
-  const c = spawn(process.execPath, ['--import', TSX_IMPORT, GATEWAY, '--mode', mode], { stdio: ['pipe', 'ignore', 'pipe'] });
+  const c = spawn(process.execPath, [...scriptArgs(GATEWAY), '--mode', mode], { stdio: ['pipe', 'ignore', 'pipe'] });
   children.push(c);
   let err = '';
   return new Promise((res, rej) => {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { fetchModel, modelPresent } from '../../pipeline/models/fetch.ts';
 import { modelDir, WORDLLAMA, MODEL_NOT_AVAILABLE } from '../../pipeline/models/wordllama.ts';
-import { f16ToF32, readF16Tensor, safetensorsHeader } from '../../pipeline/models/safetensors.ts';
+import { f16ToF32, f16Widen, readF16Bits, readF16Tensor, safetensorsHeader } from '../../pipeline/models/safetensors.ts';
 import { readZipEntries } from '../../pipeline/models/zip.ts';
 import { embedStaticRetriever } from '../../pipeline/retrieval/embed_static.ts';
 import { UserError } from '../../pipeline/types.ts';
@@ -98,6 +98,26 @@ test('safetensors: header, F16 -> F32, wrong shape and dtype are UserErrors', ()
     (e: unknown) => e instanceof UserError && /f\.st: tensor t has shape \[2,3\], expected \[3,2\]/.test(e.message),
   );
   assert.throws(() => readF16Tensor(buf, 'u', [2, 3], 'f'), /no tensor "u"/);
+  // the raw halves, as a view where the data is 2-byte aligned and as a copy where it is not
+  // (the header padded by one space moves the data by one byte); widened, the same values
+  for (const pad of ['', ' ']) {
+    const hp = `${header}${pad}`;
+    const len = Buffer.alloc(8);
+    len.writeBigUInt64LE(BigInt(hp.length));
+    const b = Buffer.concat([len, Buffer.from(hp), data]);
+    const bits = readF16Bits(b, 't', [2, 3], 'f');
+    assert.equal(
+      bits.buffer === b.buffer,
+      (b.byteOffset + 8 + hp.length) % 2 === 0,
+      `pad ${JSON.stringify(pad)}: a view only when aligned`,
+    );
+    assert.deepEqual([...bits], [0x3c00, 0xc000, 0x3800, 0x7bff, 0x0001, 0x0000]);
+    assert.deepEqual(
+      [...bits].map((x) => f16Widen()[x]),
+      [1, -2, 0.5, 65504, 2 ** -24, 0],
+    );
+    assert.throws(() => readF16Bits(b, 't', [6], 'f'), /expected \[6\]/);
+  }
 });
 
 test('models fetch --from: a wheel, the two files by name; sha256 mismatch and an empty folder leave the cache untouched', {

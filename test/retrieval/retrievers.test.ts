@@ -7,7 +7,7 @@ import { createBm25Retriever } from '../../pipeline/retrieval/bm25f.ts';
 import { createPlainBm25Retriever, plainTokens } from '../../pipeline/retrieval/bm25.ts';
 import { createSnowballRetriever } from '../../pipeline/retrieval/bm25f_snowball.ts';
 import { createExpandRetriever, EXPAND_GRID } from '../../pipeline/retrieval/bm25f_expand.ts';
-import { synonyms } from '../../pipeline/retrieval/wordnet.ts';
+import { indexEntries, lemmaOffsets, POS, synonyms } from '../../pipeline/retrieval/wordnet.ts';
 import { createRrfRetriever } from '../../pipeline/retrieval/hybrid_rrf.ts';
 import { fuseRankings } from '../../pipeline/retrieval/rrf.ts';
 import { createEmbedRetriever, NO_EMBED_URL } from '../../pipeline/retrieval/embed.ts';
@@ -66,6 +66,19 @@ test('wordnet: synonyms from the shipped dictionary, base forms by detachment ru
   assert.ok(synonyms('picture', 1).includes('image'), synonyms('picture', 1).join('|'));
   assert.ok(synonyms('pictures', 1).includes('image')); // noun -s detached
   assert.deepEqual(synonyms('zzqqxx', 3), []);
+});
+
+test('wordnet: the binary search over the index files finds every lemma as the full parse does, and nothing else', () => {
+  for (const pos of POS) {
+    const entries = indexEntries(pos);
+    assert.ok(entries.length > 4000, `${pos}: ${entries.length} lemmas`);
+    for (const [lemma, offsets] of entries) assert.deepEqual(lemmaOffsets(pos, lemma), offsets, `${pos} ${lemma}`);
+    // absent words around the present ones: before the first, after the last, a prefix, an extension, the header's words
+    const first = entries[0][0];
+    const last = entries[entries.length - 1][0];
+    for (const absent of ['', '!', `${first.slice(0, -1)}`, `${first}\u0000`, `${last}z`, '~~~', 'zzqqxx', 'princeton', 'license'])
+      if (!entries.some(([l]) => l === absent)) assert.equal(lemmaOffsets(pos, absent), undefined, `${pos} ${JSON.stringify(absent)}`);
+  }
 });
 
 test('bm25f_expand: query and document expansion find a synonym bm25f misses', () => {
