@@ -72,7 +72,9 @@ test('wordnet: the binary search over the index files finds every lemma as the f
   for (const pos of POS) {
     const entries = indexEntries(pos);
     assert.ok(entries.length > 4000, `${pos}: ${entries.length} lemmas`);
-    for (const [lemma, offsets] of entries) assert.deepEqual(lemmaOffsets(pos, lemma), offsets, `${pos} ${lemma}`);
+    // every lemma (one comparison at the end: an assertion per lemma would cost seconds)
+    const wrong = entries.filter(([lemma, offsets]) => lemmaOffsets(pos, lemma)?.join(' ') !== offsets.join(' ')).map(([l]) => l);
+    assert.deepEqual(wrong.slice(0, 10), [], `${pos}: ${wrong.length} lemma(s) looked up wrong`);
     // absent words around the present ones: before the first, after the last, a prefix, an extension, the header's words
     const first = entries[0][0];
     const last = entries[entries.length - 1][0];
