@@ -37,8 +37,8 @@ export function safetensorsHeader(buf: Buffer, where: string): { header: Record<
 }
 
 let F16_TABLE: Float32Array | undefined;
-/** all 65,536 half-precision values, widened on first use (not at import: the CLI's command setup imports this module) */
-function f16Table(): Float32Array {
+/** all 65,536 half-precision values as F32, indexed by the 16 bits; made on first use (not at import: the CLI's command setup imports this module) */
+export function f16Table(): Float32Array {
   if (F16_TABLE) return F16_TABLE;
   const t = new Float32Array(65536);
   for (let h = 0; h < 65536; h++) {
@@ -58,7 +58,7 @@ export function f16ToF32(h: number): number {
 /**
  * The tensor `name` as its raw half-precision values (row-major), checked against the expected
  * dtype and shape: a view on `buf` where the data is 2-byte aligned on a little-endian machine
- * (no copy), else a copy. f16Widen maps a value to F32; a caller that reads a few rows of a large
+ * (no copy), else a copy. f16Table maps a value to F32; a caller that reads a few rows of a large
  * table (the static model: the rows of a text's tokens) widens only those.
  */
 export function readF16Bits(buf: Buffer, name: string, shape: readonly number[], where: string): Uint16Array {
@@ -77,11 +77,6 @@ export function readF16Bits(buf: Buffer, name: string, shape: readonly number[],
   const out = new Uint16Array(count);
   for (let i = 0; i < count; i++) out[i] = buf.readUInt16LE(dataStart + begin + 2 * i);
   return out;
-}
-
-/** the F32 value of every half-precision bit pattern (index by the 16 bits) */
-export function f16Widen(): Float32Array {
-  return f16Table();
 }
 
 /** the tensor `name` as F32 (row-major), checked against the expected dtype and shape */

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import type { Tokenizer } from '@huggingface/tokenizers';
 import { UserError } from '../types.ts';
 import { readModelFile } from './fetch.ts';
-import { f16Widen, readF16Bits } from './safetensors.ts';
+import { f16Table, readF16Bits } from './safetensors.ts';
 import { DEFAULT_MODELS_DIR, modelDir, WORDLLAMA, type ModelSpec } from './wordllama.ts';
 
 export interface StaticModel {
@@ -37,7 +37,7 @@ export function loadStaticModel(spec: ModelSpec = WORDLLAMA, root: string = DEFA
   // the halves as they are in the file; a token's row is widened to F32 when a text uses it (the
   // same values as widening the whole table first, which cost ~130 ms of CPU per process)
   const bits = readF16Bits(weightsBuf, spec.tensor.name, spec.tensor.shape, `${dir}/${spec.weights.name}`);
-  const widen = f16Widen();
+  const widen = f16Table();
   let tokenizer: Tokenizer;
   try {
     // loaded here, not at import: a command that never embeds (comply, fixture) never loads it

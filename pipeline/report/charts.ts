@@ -203,9 +203,8 @@ export function prefetchCharts(refs: readonly ChartRef[]): void {
 
 /**
  * Chart rendering off the critical path (issue 31): `bench` calls this when it starts, so a
- * worker thread loads vega + vega-lite (their light bundle: ~0.1 s of CPU with the code cache, ~0.35 s
- * as ES modules) while the main thread runs the offline
- * stage; every renderChartSvg after it renders there, and the main thread builds the tables
+ * worker thread loads vega + vega-lite (their light bundle: ~0.1 s of CPU with the code cache,
+ * ~0.35 s as ES modules) while the main thread runs the offline stage; every renderChartSvg after it renders there, and the main thread builds the tables
  * meanwhile (write.ts starts the page before them). Only from the compiled code (dist/): the
  * sources (tests through tsx) render on their own thread. The thread never keeps the process alive
  * when no render is pending; if it fails, that render and the next run here.

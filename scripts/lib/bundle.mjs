@@ -53,10 +53,10 @@ export const BUNDLED = [
 /** written beside the chunks: output file -> the npm packages bundled into it (test/build/helpers.ts reads it) */
 export const BUNDLE_MAP = 'BUNDLE.json';
 
-/** the light bundles: <distDir>/<dir>/<name>.js from <distDir>/pipeline/<entry>.js */
 /** vega-canvas in a bundle: no canvas (scripts/lib/vega-canvas-none.mjs) */
 const VEGA_CANVAS_NONE = { 'vega-canvas': './scripts/lib/vega-canvas-none.mjs' };
 
+/** the light bundles: <distDir>/<dir>/<name>.cjs from <distDir>/pipeline/<entry>.js (alias: esbuild's, for that bundle) */
 export const LIGHT_BUNDLES = [
   { dir: 'fixture-bundle', name: 'fixture', entry: 'cli/fixture-entry' },
   { dir: 'proxy-bundle', name: 'proxy', entry: 'cli/proxy-main' },

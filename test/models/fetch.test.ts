@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { fetchModel, modelPresent } from '../../pipeline/models/fetch.ts';
 import { modelDir, WORDLLAMA, MODEL_NOT_AVAILABLE } from '../../pipeline/models/wordllama.ts';
-import { f16ToF32, f16Widen, readF16Bits, readF16Tensor, safetensorsHeader } from '../../pipeline/models/safetensors.ts';
+import { f16Table, f16ToF32, readF16Bits, readF16Tensor, safetensorsHeader } from '../../pipeline/models/safetensors.ts';
 import { readZipEntries } from '../../pipeline/models/zip.ts';
 import { embedStaticRetriever } from '../../pipeline/retrieval/embed_static.ts';
 import { UserError } from '../../pipeline/types.ts';
@@ -113,7 +113,7 @@ test('safetensors: header, F16 -> F32, wrong shape and dtype are UserErrors', ()
     );
     assert.deepEqual([...bits], [0x3c00, 0xc000, 0x3800, 0x7bff, 0x0001, 0x0000]);
     assert.deepEqual(
-      [...bits].map((x) => f16Widen()[x]),
+      [...bits].map((x) => f16Table()[x]),
       [1, -2, 0.5, 65504, 2 ** -24, 0],
     );
     assert.throws(() => readF16Bits(b, 't', [6], 'f'), /expected \[6\]/);
