@@ -7,16 +7,19 @@
  * file stays small, and the output is deterministic for a given report. What is lost is hover
  * tooltips; every number shown in a chart is also in a table.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { TopLevelSpec, Config } from 'vega-lite';
-import { REPO_ROOT, TEMPLATE_DIR } from '../constants.ts';
+import { CACHE_ROOT, REPO_ROOT, TEMPLATE_DIR } from '../constants.ts';
 import type { ChartRef } from './details.ts';
 import type { ChartColors } from './palette.ts';
 import { html, trustedHtml, type SafeHtml } from './html.ts';
 
 type Row = Record<string, string | number | null>;
+/** the data every chart template names (`"data": {"name": "table"}`); the rows go there */
+const CHART_DATA = 'table';
 
 const specCache = new Map<string, TopLevelSpec>();
 /** Load a chart's Vega-Lite spec (no data) from reports-template/charts/<id>.vl.json. */
@@ -107,17 +110,96 @@ export async function renderChartSvg(id: string, rows: Row[], note?: string, col
   return worker ? worker.render({ spec: id, rows, note, color }) : renderChartSvgHere(id, rows, note, color);
 }
 
+/** bump when the way a cached chart is made changes (compiledChart) */
+const CHART_CACHE_FORMAT = 1;
+type VegaSpec = import('vega').Spec;
+interface CompiledChart {
+  vega: VegaSpec;
+  /** Vega-Lite's compile warnings */
+  warnings: string[];
+}
+/** key -> the compiled chart as JSON text (parsed for each render: vega's parse may change what it reads) */
+const compiledCharts = new Map<string, string>();
+/** Forget the compiled charts kept in memory (tests: the next render reads .cache/charts again). */
+export function forgetCompiledCharts(): void {
+  compiledCharts.clear();
+}
+
+/**
+ * A chart's Vega-Lite spec (data named `table`, no rows: the templates' own data entry) compiled
+ * to Vega. The compile reads no data, so its output is kept: in memory, and as JSON under
+ * .cache/charts/, keyed by the spec text, the format and vega-lite's version (cold, compiling
+ * is about a third of a chart's render). A cache that cannot be read or written is ignored
+ * (compiled per process). `error`: how a compile error is raised (the logger's error).
+ */
+async function compiledChart(spec: TopLevelSpec, vlVersion: string, level: number, logError: (m: string) => never): Promise<CompiledChart> {
+  const key = createHash('sha256')
+    .update(JSON.stringify([CHART_CACHE_FORMAT, vlVersion, spec]))
+    .digest('hex')
+    .slice(0, 32);
+  const kept = compiledCharts.get(key);
+  if (kept !== undefined) return JSON.parse(kept) as CompiledChart;
+  const file = join(CACHE_ROOT, 'charts', `${key}.json`);
+  try {
+    const text = readFileSync(file, 'utf8');
+    const got = JSON.parse(text) as CompiledChart;
+    if (got && typeof got.vega === 'object' && got.vega !== null && Array.isArray(got.warnings)) {
+      compiledCharts.set(key, text);
+      return got;
+    }
+  } catch {
+    /* no cache yet, or unreadable: compile */
+  }
+  const { compile } = await import('vega-lite');
+  const warnings: string[] = [];
+  const logger = {
+    level: () => level,
+    warn(...args: unknown[]) {
+      warnings.push(args.map(String).join(' '));
+      return logger;
+    },
+    info: () => logger,
+    debug: () => logger,
+    error: (...args: unknown[]) => logError(args.map(String).join(' ')),
+  };
+  const text = JSON.stringify({ vega: compile(spec, { logger: logger as never }).spec, warnings } satisfies CompiledChart);
+  compiledCharts.set(key, text);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
+  } catch {
+    /* read-only cache: compiled per process */
+  }
+  return JSON.parse(text) as CompiledChart;
+}
+
 /** Data -> Vega-Lite -> Vega -> static SVG string, on this thread. */
 export async function renderChartSvgHere(id: string, rows: Row[], note?: string, color?: ChartColors): Promise<string> {
-  const spec = loadChartSpec(id) as TopLevelSpec & { data?: unknown; title?: { text: string; subtitle?: string }; config?: unknown };
-  spec.data = { values: rows };
+  const spec = loadChartSpec(id) as TopLevelSpec & {
+    data?: { name?: string };
+    title?: { text: string; subtitle?: string };
+    config?: unknown;
+  };
+  if (spec.data?.name !== CHART_DATA) throw new Error(`chart ${id}: its data must be {"name": "${CHART_DATA}"}`);
   applyColors(spec, color);
   if (note && spec.title && typeof spec.title === 'object')
     spec.title.subtitle = `${spec.title.subtitle ?? ''}${spec.title.subtitle ? ' · ' : ''}${note}`;
   spec.config = CHART_CONFIG;
   // vega + vega-lite load on the first chart only (comply's html output and the CLI start skip them)
-  const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
-  const warnings: string[] = [];
+  const [vega, { version }] = await Promise.all([import('vega'), import('vega-lite')]);
+  const fail = (m: string): never => {
+    throw new Error(`chart ${id}: ${m}`);
+  };
+  const made = await compiledChart(spec, version, vega.Warn, fail);
+  // the rows go into the compiled spec's own data entry
+  const vg = made.vega;
+  const table = vg.data?.find((d) => d.name === CHART_DATA);
+  if (!table) fail(`the compiled spec has no data "${CHART_DATA}"`);
+  else (table as { values?: unknown }).values = rows;
+  const warnings: string[] = [...made.warnings];
+  chartWarnings.set(id, warnings);
   const logger = {
     level(): number {
       return vega.Warn;
@@ -133,11 +215,9 @@ export async function renderChartSvgHere(id: string, rows: Row[], note?: string,
       return logger;
     },
     error(...args: unknown[]) {
-      throw new Error(`chart ${id}: ${args.map(String).join(' ')}`);
+      fail(args.map(String).join(' '));
     },
   };
-  const vg = compile(spec, { logger: logger as never }).spec;
-  chartWarnings.set(id, warnings);
   const view = new vega.View(vega.parse(vg), { renderer: 'none', logger: logger as never, logLevel: vega.Warn });
   try {
     return slimSvg(await view.toSVG());
