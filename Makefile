@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 NODE ?= node
 
-.PHONY: all deps build bench-discovery gate lint test test-quick freeze fetch bench-perf fixture-image typecheck clean sample-report screenshot
+.PHONY: all deps build bench-discovery gate lint test test-quick prepare-tests freeze fetch bench-perf fixture-image typecheck clean sample-report screenshot
 
 all: bench-discovery
 
@@ -50,6 +50,11 @@ lint: deps
 ## The test suite (node:test; each file bundled by esbuild, scripts/lib/test-bundle.mjs), after the lint
 test: deps build lint
 	$(NODE) scripts/test.mjs $(ARGS)
+
+## The suite's one-time builds made ahead, all at once (toxiproxy, actionlint, the conformance peer, the
+## lap-score venv, the fixture image; scripts/prepare-tests.mjs): .ci/run runs it before make test
+prepare-tests: deps build
+	$(NODE) scripts/prepare-tests.mjs
 
 ## The unit layer only (scripts/lib/test-layers.mjs UNIT: no process, server, socket or browser; 40-50 s), for the inner loop
 test-quick: deps build
