@@ -10,7 +10,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { NameMatch } from '../adapter/index.ts';
 import { harnessError } from './config.ts';
-import { sleep } from './calls.ts';
+import { oneLine, sleep } from './calls.ts';
 import type { Role } from './cell-fixtures.ts';
 import type { CellContext } from './types.ts';
 
@@ -63,7 +63,8 @@ function remedy(ctx: CellContext): string {
 
 /**
  * The role's evidence, or a harness error naming the mapping: `tool` is the gate's name for the
- * role's upstream tool, `m` how the proxy's name for it was found.
+ * role's upstream tool, `m` how the proxy's name for it was found, `answered` what the proxy
+ * answered to the role's calls (so a run that errs here shows whether they reached anything).
  */
 export async function requireRoleEvidence(
   ctx: CellContext,
@@ -71,12 +72,13 @@ export async function requireRoleEvidence(
   mark: LogMark,
   tool: string,
   m: NameMatch | undefined,
+  answered: string[] = [],
 ): Promise<string[]> {
   const lines = await roleLines(mark);
   if (lines.length) return lines;
   const rf = ctx.fixtures.roles[mark.role];
   const mapping = m ? `${tool} -> proxy tool ${JSON.stringify(m.name)} (${m.how})` : tool;
   throw harnessError(
-    `${ctx.cell.id}: ${step}: harness error: the ${mark.role} role's calls (${mapping}) left no trace in the fixture that carries the role (${rf.name}${ctx.fixtures.single ? ", the single-upstream cell's one fixture" : ''}; ${basename(rf.log)} has no line matching ${ROLE_LINES[mark.role]} since the step began): the mapping of the ${mark.role} role onto this proxy is wrong; nothing of this step is credited to or blamed on the proxy. ${remedy(ctx)}`,
+    `${ctx.cell.id}: ${step}: harness error: the ${mark.role} role's calls (${mapping}) left no trace in the fixture that carries the role (${rf.name}${ctx.fixtures.single ? ", the single-upstream cell's one fixture" : ''}; ${basename(rf.log)} has no line matching ${ROLE_LINES[mark.role]} since the step began; the proxy answered ${answered.length ? answered.map((a, i) => `call ${i + 1}: ${oneLine(a, 200)}`).join('; ') : 'nothing yet'}): the mapping of the ${mark.role} role onto this proxy is wrong; nothing of this step is credited to or blamed on the proxy. ${remedy(ctx)}`,
   );
 }

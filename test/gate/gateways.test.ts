@@ -100,6 +100,8 @@ test('gateways: npm mcp-proxy and supergateway go red on their real defects, all
           );
           assert.match(r.stderr, /fixture-main\.log has no line matching .*the mapping of the barrier role onto this proxy is wrong/);
           assert.match(r.stderr, /Fix: .*--tool-map FILE/, 'the error names the flag that fixes it');
+          // what the proxy answered to each of the 4 calls, so a run that errs here shows where they went
+          assert.match(r.stderr, /the proxy answered call 1: succeeded after \d+ ms: .*; call 4: succeeded after \d+ ms/);
           assert.equal(r.stderr.split('\n').filter((l) => l.startsWith('mcpgauge:')).length, 1, r.stderr); // one error line (beside the progress lines)
         } finally {
           r.cleanup();

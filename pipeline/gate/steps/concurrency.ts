@@ -25,7 +25,7 @@ export const step: StepDef = {
     // the next steps start on a quiet proxy and only show their own defects
     await within(Promise.allSettled(calls), ctx.cfg.timeouts.step_ms, 'the parallel calls').catch(() => {});
     // credited only if the barrier fixture itself saw them (a barrier window released)
-    const seen = await requireRoleEvidence(ctx, 'concurrency', mark, tool, m);
+    const seen = await requireRoleEvidence(ctx, 'concurrency', mark, tool, m, outs.map(describeOutcome));
     const bad = outs
       .map((o, i) => (o.kind === 'ok' && resultText(o.result).includes(nonces[i]) ? null : `call ${i + 1}: ${describeOutcome(o)}`))
       .filter((x): x is string => x !== null);

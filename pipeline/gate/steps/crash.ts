@@ -18,7 +18,7 @@ export const step: StepDef = {
     // the `crash` prefix selects the crash per call in a single-upstream cell (fixture roles mode)
     const o = await outcomeOf(s.call(`${server}:echo`, { input: 'crashnow' }, { timeoutMs: t.step_ms + 5000 }), t.step_ms);
     // credited only if the crash fixture itself logged its exit
-    const seen = await requireRoleEvidence(ctx, 'crash', mark, `${server}:echo`, m);
+    const seen = await requireRoleEvidence(ctx, 'crash', mark, `${server}:echo`, m, [describeOutcome(o)]);
     if (o.kind === 'ok' || o.kind === 'no_answer') {
       return {
         status: 'fail',
