@@ -2,6 +2,8 @@
 import { REPO_ROOT as ROOT } from '../constants.ts';
 import { VERSION } from '../constants.ts';
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { JsonValue } from '../types.ts';
 import {
   REPORT_VERSION,
@@ -22,12 +24,59 @@ import type { OfflineResult } from './offline.ts';
 import { redactArgv, redactDeep } from '../util/redact.ts';
 import type { ResultsReport } from '../toolresults/stage.ts';
 
-export function gitCommit(): string | null {
+const SHA = /^[0-9a-f]{40}$/;
+
+/**
+ * The commit of the mcpgauge checkout that runs (`root`, the package root), read from its own
+ * `.git` (a folder, or a worktree's `gitdir:` file): HEAD, then the ref it names, loose or in
+ * packed-refs. null when `root` has no `.git` of its own: an installed package is not a checkout,
+ * even inside someone's repository (asking git there would name that repository's commit). A
+ * layout this does not read (reftable) asks git, in `root`'s own repository only.
+ */
+export function gitCommit(root: string = ROOT): string | null {
+  const dotGit = join(root, '.git');
+  let gitDir: string;
   try {
-    const out = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+    if (statSync(dotGit).isFile()) {
+      const to = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+      if (!to) return null;
+      gitDir = resolve(root, to);
+    } else gitDir = dotGit;
+  } catch {
+    return null;
+  }
+  const read = (file: string): string | null => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return null;
+    }
+  };
+  const commonRel = read(join(gitDir, 'commondir'))?.trim();
+  const common = commonRel ? resolve(gitDir, commonRel) : gitDir;
+  const head = read(join(gitDir, 'HEAD'))?.trim() ?? '';
+  if (SHA.test(head)) return head;
+  const ref = /^ref: (refs\/\S+)$/.exec(head)?.[1];
+  if (ref && !existsSync(join(common, 'reftable'))) {
+    for (const dir of [gitDir, common]) {
+      const loose = read(join(dir, ref))?.trim();
+      if (loose && SHA.test(loose)) return loose;
+    }
+    for (const line of (read(join(common, 'packed-refs')) ?? '').split('\n')) {
+      const [sha, name] = line.trim().split(' ');
+      if (name === ref && SHA.test(sha)) return sha;
+    }
+    return null; // an unborn branch: no commit yet
+  }
+  try {
+    const out = execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: root,
+      env: { ...process.env, GIT_DIR: gitDir },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
       .toString()
       .trim();
-    return /^[0-9a-f]{40}$/.test(out) ? out : null;
+    return SHA.test(out) ? out : null;
   } catch {
     return null;
   }
