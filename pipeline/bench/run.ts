@@ -50,6 +50,8 @@ export interface BenchOptions {
   systems: SystemRunOptions;
   /** --system was given (side-by-side blocks; --scale alone sweeps without them) */
   explicitSystems: boolean;
+  /** write dashboard.html (false: --no-dashboard, report.json and tables/ only, no chart worker) */
+  dashboard: boolean;
   /** the dashboard's section list (pipeline/sections.ts, above this folder) */
   sections: readonly ReportSection<Report>[];
   /** extra dashboard sections (e.g. a comply report), read after --out is checked */
@@ -72,7 +74,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
   const extraSections = await checkInputs(o);
   // the dashboard's charts render in a worker thread that loads vega while the stages run (issue 31);
   // every run ends it (also one that failed), or its thread can keep the process from exiting
-  face.startChartWorker();
+  if (o.dashboard) face.startChartWorker();
   try {
     return await runStages(o, extraSections, writeReport, face.summaryLines, assembleReport);
   } finally {
@@ -108,7 +110,7 @@ async function runStages(
     argv: o.argv,
     secrets: live?.apiKey ? [live.apiKey] : [],
   });
-  const written = await writeReport(report, resolve(o.out), o.sections, extraSections);
+  const written = await writeReport(report, resolve(o.out), o.sections, extraSections, { dashboard: o.dashboard });
   for (const line of summaryLines(report, o.sections)) o.log(line);
   // the report is written and marked failed; the caller's exit code says so too
   if (report.live?.status?.state === 'failed') o.log(`live stage FAILED: ${report.live.status.reason}`);

@@ -89,7 +89,11 @@ export function register(program: Command): void {
     )
     .option('--no-live', 'no live stage (the default; for scripts that pass it explicitly)')
     .option('--no-offline', 'skip the offline stage (live only)')
-    .option('--comply <file>', 'a `mcpgauge comply --format json` report to render into the same dashboard');
+    .option('--comply <file>', 'a `mcpgauge comply --format json` report to render into the same dashboard')
+    .option(
+      '--no-dashboard',
+      'write report.json and tables/ only, no charts (faster; `mcpgauge report --bench OUT/report.json --out OUT/dashboard.html` draws it from them later); a dashboard.html an earlier run left in --out is removed',
+    );
   for (const o of EMBED_FLAGS) cmd.addOption(o);
   for (const o of liveOptions()) cmd.addOption(o);
   for (const o of systemOptions()) cmd.addOption(o);
@@ -97,7 +101,7 @@ export function register(program: Command): void {
     const { runBench } = await import('../bench/run.ts');
     const { REPORT_SECTIONS } = await import('../sections.ts');
     const { report, written } = await runBench({ ...benchOptionsFromFlags(flags, command), sections: REPORT_SECTIONS });
-    process.stdout.write(`report: ${written.report}\ndashboard: ${written.dashboard}\n`);
+    process.stdout.write(`report: ${written.report}\n${written.dashboard ? `dashboard: ${written.dashboard}\n` : ''}`);
     // the report is written and marked failed; the exit code says so too. A --system that could
     // not be started or measured is recorded with its error and the others go on, but the run
     // did not do what was asked: 2, as for a failed live stage (CI sees it without reading the report)
@@ -131,6 +135,8 @@ function benchOptionsFromFlags(flags: Record<string, unknown>, command: Command)
     if (flags.proxyUrl !== undefined || flags.proxyCmd !== undefined || (flags.system as string[]).length > 0)
       throw new UserError('--preset cannot be combined with --proxy-url, --proxy-cmd or --system (use --system NAME=preset:NAME)', 2);
   }
+  if (flags.dashboard === false && flags.comply !== undefined)
+    throw new UserError('--comply renders into the dashboard; it cannot be combined with --no-dashboard', 2);
   const log = (m: string) => process.stderr.write(`${termLine(m)}\n`);
   return {
     out: String(flags.out),
@@ -152,6 +158,7 @@ function benchOptionsFromFlags(flags: Record<string, unknown>, command: Command)
     preset: flags.preset !== undefined && live ? { name: String(flags.preset), explicit: explicitLive(live, command) } : undefined,
     systems: systemOptionsFromFlags(flags),
     explicitSystems: (flags.system as string[]).length > 0,
+    dashboard: flags.dashboard !== false,
     // --comply is read and validated before the run (after --out is checked), so a bad file fails now
     extraSections: async () =>
       flags.comply ? [await (await import('../comply/section-input.ts')).complySectionInput(String(flags.comply))] : [],

@@ -7,7 +7,9 @@
  * symlink is followed, the folder's permissions and files that are not ours stay): every file goes
  * to a temp file beside it first, so a failed write (disk full) leaves the previous set untouched
  * and the error names the file; then each is renamed over its target, tables/ first, then
- * dashboard.html, report.json last: a new report.json means the whole set is new.
+ * dashboard.html, report.json last: a new report.json means the whole set is new. Without the
+ * dashboard (`bench --no-dashboard`) no chart is drawn, and a dashboard.html an earlier run left in
+ * outDir is removed in the dashboard's place in that order (it would show another run's figures).
  */
 import { join } from 'node:path';
 import { writeFileSet } from '../util/fs.ts';
@@ -23,8 +25,8 @@ import { validateReport } from './validate.ts';
 export interface WrittenReport {
   /** outDir/report.json */
   report: string;
-  /** outDir/dashboard.html */
-  dashboard: string;
+  /** outDir/dashboard.html (null: written without it) */
+  dashboard: string | null;
   /** table name -> {arrow, parquet, rows} */
   tables: Record<string, { arrow: string; parquet: string; rows: number }>;
   /** every path written, in write order */
@@ -45,28 +47,38 @@ export async function writeReport(
   outDir: string,
   sections: readonly ReportSection<Report>[],
   extraSections: SectionInput[] = [],
+  { dashboard = true }: { dashboard?: boolean } = {},
 ): Promise<WrittenReport> {
   const valid = validateReport(report);
-  // with the chart worker (charts.ts startChartWorker, started by `bench`), the charts and the
-  // page render while this thread writes the JSON and the tables; without it, in this order anyway
-  prefetchCharts(chartRefs(valid));
-  const page = renderDashboard(valid, sections, extraSections);
-  page.catch(() => undefined); // awaited below; a failure of the tables first must not leave it unhandled
+  let page: Promise<string> | null = null;
+  if (dashboard) {
+    // with the chart worker (charts.ts startChartWorker, started by `bench`), the charts and the
+    // page render while this thread writes the JSON and the tables; without it, in this order anyway
+    prefetchCharts(chartRefs(valid));
+    page = renderDashboard(valid, sections, extraSections);
+    page.catch(() => undefined); // awaited below; a failure of the tables first must not leave it unhandled
+  }
   const flat = reportTables(valid);
   const json = reportJsonText({ ...valid, tables: tableIndex(flat) });
   const tables = flat.map((t) => ({ t, arrow: toArrowIpc(t), parquet: toParquet(t) }));
-  const html = await page;
+  const html = page ? await page : null;
 
-  const out: WrittenReport = { report: join(outDir, 'report.json'), dashboard: join(outDir, 'dashboard.html'), tables: {}, paths: [] };
-  const files: { path: string; data: string | Uint8Array }[] = [];
+  const out: WrittenReport = {
+    report: join(outDir, 'report.json'),
+    dashboard: html === null ? null : join(outDir, 'dashboard.html'),
+    tables: {},
+    paths: [],
+  };
+  const files: { path: string; data: string | Uint8Array | null }[] = [];
   for (const { t, arrow, parquet } of tables) {
     const at = tableFiles(t.name);
     files.push({ path: at.arrow, data: arrow }, { path: at.parquet, data: parquet });
     out.tables[t.name] = { arrow: join(outDir, at.arrow), parquet: join(outDir, at.parquet), rows: t.rows };
   }
+  // null: no dashboard this time, and one an earlier run left is removed (writeFileSet)
   files.push({ path: 'dashboard.html', data: html }, { path: 'report.json', data: json });
   // written in this order (report.json last); a crash leaves each file old or new, never missing
   writeFileSet(outDir, files, '--out');
-  out.paths = files.map((f) => join(outDir, f.path));
+  out.paths = files.filter((f) => f.data !== null).map((f) => join(outDir, f.path));
   return out;
 }

@@ -374,9 +374,11 @@ export function assertOutputDir(dir: string, flag: string, exitCode = 2): void {
  *   the temp files, so the previous set is untouched. A crash leaves every file old or new, never
  *   missing; the temp files a dead run left are removed by the next run.
  * - a rename never leaves the folder (same file system: atomic, no EXDEV).
+ * - an entry with `data: null` is a file of ours the set no longer has: removed (if there) in its
+ *   place in that order, after the files before it are renamed.
  * `flag` names the option in errors, e.g. "--out". Returns the real folder written.
  */
-export function writeFileSet(dir: string, files: readonly { path: string; data: string | Uint8Array }[], flag: string): string {
+export function writeFileSet(dir: string, files: readonly { path: string; data: string | Uint8Array | null }[], flag: string): string {
   const abs = resolve(dir);
   if (danglingLink(abs)) throw new UserError(`${flag} ${abs}: is a symlink to a missing target`, 2);
   try {
@@ -401,9 +403,13 @@ export function writeFileSet(dir: string, files: readonly { path: string; data: 
   const byDir = new Map<string, Set<string>>();
   for (const t of targets) byDir.set(dirname(t.target), (byDir.get(dirname(t.target)) ?? new Set()).add(basename(t.target)));
   for (const [d, names] of byDir) removeStaleTemps(d, names);
-  const temps: string[] = [];
+  const temps: (string | null)[] = [];
   try {
     for (const t of targets) {
+      if (t.data === null) {
+        temps.push(null);
+        continue;
+      }
       try {
         mkdirSync(dirname(t.target), { recursive: true });
         temps.push(writeTemp(t.target, t.data));
@@ -414,7 +420,9 @@ export function writeFileSet(dir: string, files: readonly { path: string; data: 
     targets.forEach((t, i) => {
       try {
         renameHook();
-        renameSync(temps[i], t.target);
+        const tmp = temps[i];
+        if (tmp === null) rmSync(t.target, { force: true });
+        else renameSync(tmp, t.target);
       } catch (e) {
         throw new UserError(
           `${flag} ${abs}: cannot replace ${t.path} (${errText(e)}); ${
@@ -429,7 +437,7 @@ export function writeFileSet(dir: string, files: readonly { path: string; data: 
       }
     });
   } finally {
-    for (const tmp of temps) rmSync(tmp, { force: true });
+    for (const tmp of temps) if (tmp !== null) rmSync(tmp, { force: true });
   }
   for (const d of byDir.keys()) fsyncDir(d);
   return real;

@@ -1,22 +1,24 @@
 /**
- * Small bench flags: `bench --no-live` runs directly (not only through make), and
+ * Small bench flags: `bench --no-live` runs directly (not only through make),
  * `--allow-version-mismatch` accepts a golden set made for another version of the same tool set
- * (refused without it, with a line naming the flag).
+ * (refused without it, with a line naming the flag), and `--no-dashboard` writes report.json and
+ * tables/ only (no chart worker; a dashboard an earlier run left is removed; `mcpgauge report`
+ * draws it from them later).
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MCPGAUGE_BIN, tempDir } from '../proxy/helpers.ts';
 import { DEFAULT_CORPUS, DEFAULT_GOLDEN } from '../../pipeline/constants.ts';
+import { loadedModules } from '../build/helpers.ts';
 
 const t = tempDir('bench-flags');
 after(() => t.cleanup());
 
-function bench(args: string[]): Promise<{ code: number; stderr: string }> {
-  const base = [
-    'bench',
+const BASE = [
+  'bench',
     '--arms',
     'baseline_json',
     '--tokenizers',
@@ -28,12 +30,14 @@ function bench(args: string[]): Promise<{ code: number; stderr: string }> {
     '--result-fixtures',
     'none',
   ];
+function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((res) =>
-    execFile(process.execPath, [MCPGAUGE_BIN, ...base, ...args], { timeout: 120_000, maxBuffer: 32 << 20 }, (e, _o, stderr) =>
-      res({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stderr }),
+    execFile(process.execPath, [MCPGAUGE_BIN, ...args], { timeout: 120_000, maxBuffer: 32 << 20 }, (e, stdout, stderr) =>
+      res({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     ),
   );
 }
+const bench = (args: string[]) => run([...BASE, ...args]);
 
 test('bench --no-live --allow-version-mismatch: a golden set of another corpus version, refused without the flag', async () => {
   const corpus = JSON.parse(readFileSync(DEFAULT_CORPUS, 'utf8'));
@@ -48,4 +52,42 @@ test('bench --no-live --allow-version-mismatch: a golden set of another corpus v
   assert.equal(ok.code, 0, ok.stderr);
   assert.match(ok.stderr, /recall@5 \d\.\d{3} MRR/);
   assert.doesNotMatch(ok.stderr, /live stage/, '--no-live: no live stage');
+});
+
+test('bench --no-dashboard: report.json and tables/ only, no chart worker; the dashboard an earlier run left is removed; `mcpgauge report` draws it later', async () => {
+  const out = join(t.dir, 'nodash');
+  const first = await bench(['--out', out]);
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stdout, /\ndashboard: .*dashboard\.html\n$/);
+  assert.ok(existsSync(join(out, 'dashboard.html')));
+  const before = readFileSync(join(out, 'report.json'), 'utf8');
+
+  const r = await loadedModules([MCPGAUGE_BIN, ...BASE, '--no-dashboard', '--out', out]);
+  assert.equal(r.code, 0, r.stderr.slice(-600));
+  assert.equal(r.stdout, `report: ${join(out, 'report.json')}\n`, 'no dashboard line');
+  assert.ok(!existsSync(join(out, 'dashboard.html')), "the earlier run's dashboard is gone (it showed another run)");
+  for (const f of ['per_query.parquet', 'per_query.arrow', 'arms.parquet']) assert.ok(existsSync(join(out, 'tables', f)), f);
+  const after = readFileSync(join(out, 'report.json'), 'utf8');
+  assert.notEqual(after, before, 'report.json is the new run');
+  // the chart worker's light bundle traces itself when it loads (test/build/dist.test.ts): it never did
+  assert.ok(r.urls.some((u) => u.endsWith('/dist/bundle/cli.js')), 'the bundled CLI ran');
+  assert.deepEqual(
+    r.urls.filter((u) => u.includes('chart_worker') || /\/vega(-lite)?\//.test(u)),
+    [],
+    'no chart worker, no vega',
+  );
+
+  const drawn = await run(['report', '--bench', join(out, 'report.json'), '--out', join(out, 'dashboard.html')]);
+  assert.equal(drawn.code, 0, drawn.stderr);
+  const page = readFileSync(join(out, 'dashboard.html'), 'utf8');
+  assert.match(page, /<svg /, 'the charts are drawn from report.json and tables/');
+});
+
+test('bench --no-dashboard --comply: refused in one line (the comply report renders into the dashboard), nothing written', async () => {
+  const out = join(t.dir, 'nodash-comply');
+  const r = await bench(['--no-dashboard', '--comply', join(t.dir, 'none.json'), '--out', out]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.match(r.stderr, /--comply renders into the dashboard; it cannot be combined with --no-dashboard/);
+  assert.ok(!existsSync(out), 'nothing written');
 });

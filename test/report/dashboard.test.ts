@@ -135,7 +135,7 @@ test('dashboard renders in headless Chromium with no network loads, no errors, e
   const dir = join(work, 'full');
   const report = hostileSample();
   const written = await writeReport(report, dir, REPORT_SECTIONS);
-  const { page, foreign, consoleErrors, pageErrors } = await open(written.dashboard);
+  const { page, foreign, consoleErrors, pageErrors } = await open(written.dashboard ?? 'no dashboard written');
 
   const marks = await chartMarks(page);
   assert.deepEqual(Object.keys(marks).sort(), [...CHART_IDS, ...LIVE_CHART_IDS].sort());
@@ -231,7 +231,7 @@ test('a chart without data shows a "no data" note; live panels only with a live 
   }));
   r.economics = { break_even: [], session_estimates: [], curves: [] };
   const written = await writeReport(r, join(work, 'sparse'), REPORT_SECTIONS);
-  const { page, foreign, consoleErrors, pageErrors } = await open(written.dashboard);
+  const { page, foreign, consoleErrors, pageErrors } = await open(written.dashboard ?? 'no dashboard written');
   const marks = await chartMarks(page);
   assert.deepEqual(Object.keys(marks).sort(), [...CHART_IDS].sort());
   assert.equal(marks.savings_vs_recall, 'nodata');
@@ -253,7 +253,7 @@ test('no chart draws a text over another, and wide tables scroll inside their fr
   // bench + gate: the gate section from a committed real run (npm mcp-proxy, 8 cells x 13 steps)
   const gate = JSON.parse(readFileSync(GATE_SAMPLE, 'utf8')) as GateReport;
   const written = await writeReport(withVariants(buildSampleReport()), join(work, 'layout'), REPORT_SECTIONS, [gateSectionInput(gate)]);
-  const { page } = await open(written.dashboard);
+  const { page } = await open(written.dashboard ?? 'no dashboard written');
   await page.setViewportSize({ width: 1400, height: 900 });
   await revealCharts(page);
   const overlaps = await page.$$eval('figure.chart svg', (svgs) => {

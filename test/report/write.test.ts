@@ -55,7 +55,7 @@ test('writeReport writes report.json, Arrow + Parquet tables and the dashboard; 
   // no temp files left behind
   const temps = (d: string) => readdirSync(d).filter((f) => f.endsWith('.tmp') || /\.tmp-\d+-[0-9a-f]{8}$/.test(f));
   assert.deepEqual([...temps(dir), ...temps(join(dir, 'tables'))], []);
-  assert.match(readFileSync(w.dashboard, 'utf8'), /^<!doctype html>/);
+  assert.match(readFileSync(w.dashboard ?? 'no dashboard written', 'utf8'), /^<!doctype html>/);
 
   // per_tool: every tool of every corpus x non-skipped arm x tokenizer
   const toolsOf = (id: string) => report.corpora.find((c) => c.id === id)!.tool_count;
