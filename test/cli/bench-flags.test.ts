@@ -19,17 +19,17 @@ after(() => t.cleanup());
 
 const BASE = [
   'bench',
-    '--arms',
-    'baseline_json',
-    '--tokenizers',
-    'cl100k_base',
-    '--bootstrap',
-    '10',
-    '--retriever',
-    'bm25',
-    '--result-fixtures',
-    'none',
-  ];
+  '--arms',
+  'baseline_json',
+  '--tokenizers',
+  'cl100k_base',
+  '--bootstrap',
+  '10',
+  '--retriever',
+  'bm25',
+  '--result-fixtures',
+  'none',
+];
 function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((res) =>
     execFile(process.execPath, [MCPGAUGE_BIN, ...args], { timeout: 120_000, maxBuffer: 32 << 20 }, (e, stdout, stderr) =>
@@ -70,7 +70,10 @@ test('bench --no-dashboard: report.json and tables/ only, no chart worker; the d
   const after = readFileSync(join(out, 'report.json'), 'utf8');
   assert.notEqual(after, before, 'report.json is the new run');
   // the chart worker's light bundle traces itself when it loads (test/build/dist.test.ts): it never did
-  assert.ok(r.urls.some((u) => u.endsWith('/dist/bundle/cli.js')), 'the bundled CLI ran');
+  assert.ok(
+    r.urls.some((u) => u.endsWith('/dist/bundle/cli.js')),
+    'the bundled CLI ran',
+  );
   assert.deepEqual(
     r.urls.filter((u) => u.includes('chart_worker') || /\/vega(-lite)?\//.test(u)),
     [],
