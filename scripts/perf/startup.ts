@@ -15,7 +15,8 @@
  *      tiktoken and writes a JSON file (goal: the Go bench's 0.4-0.6 s)
  *   4b. the same setting on corpus_v2 itself (45 tools) and its golden set (47 queries), `--retriever
  *      bm25f --tokenizers cl100k_base`, side by side with the Go predecessor's bench on the same
- *      files, interleaved (goal: <= 2.0x, aiming at 1.0x). Both come from a build of
+ *      files, interleaved (goal: <= 2.0x, aiming at 1.0x); once as by default and once with
+ *      --no-dashboard (report.json + tables/ only: the Go bench draws no charts). Both come from a build of
  *      ../shared/peers/mcpproxy-bench/build.sh into <cache root>/peers/mcpproxy-bench (or
  *      $MCPGAUGE_GO_BENCH_DIR): OUT/mcpbench, OUT/src (the checkout, with the datasets),
  *      OUT/tkcache; said so and skipped when it is not built (the build is 2-12 min, never run here)
@@ -207,6 +208,7 @@ async function main(): Promise<void> {
       const goEnv = { ...process.env, TIKTOKEN_CACHE_DIR: join(goDir, 'tkcache') };
       const goRuns: number[] = [];
       const ours: number[] = [];
+      const oursReportOnly: number[] = [];
       for (let i = 0; i < ROUNDS; i++) {
         goRuns.push(
           wall(
@@ -216,27 +218,35 @@ async function main(): Promise<void> {
           ),
         );
         // corpus_v2's golden set names corpus_v1 (the same tool ids): --allow-version-mismatch, as the Go bench accepts it
-        ours.push(
-          wall(process.execPath, [
-            BIN,
-            'bench',
-            '--corpus',
-            join(goDir, 'src', v2Corpus),
-            '--golden',
-            join(goDir, 'src', v2Golden),
-            '--allow-version-mismatch',
-            '--arms',
-            'baseline_json,compact_sig,toon_listing',
-            '--retriever',
-            'bm25f',
-            '--tokenizers',
-            'cl100k_base',
-            '--out',
-            join(tmp, `v2-${i}`),
-          ]),
-        );
+        const v2Args = (i: number, extra: string[]) => [
+          BIN,
+          'bench',
+          '--corpus',
+          join(goDir, 'src', v2Corpus),
+          '--golden',
+          join(goDir, 'src', v2Golden),
+          '--allow-version-mismatch',
+          '--arms',
+          'baseline_json,compact_sig,toon_listing',
+          '--retriever',
+          'bm25f',
+          '--tokenizers',
+          'cl100k_base',
+          '--out',
+          join(tmp, `v2-${i}${extra.length ? '-r' : ''}`),
+          ...extra,
+        ];
+        ours.push(wall(process.execPath, v2Args(i, [])));
+        // the Go bench writes its results JSON and no charts: the like-for-like run is report.json + tables/ only
+        oursReportOnly.push(wall(process.execPath, v2Args(i, ['--no-dashboard'])));
       }
       pair('corpus_v2 (45 tools, 47 queries), 3 arms, bm25f, cl100k_base, whole process', ours, goRuns, 'the Go bench');
+      pair(
+        'corpus_v2, the same with --no-dashboard (report.json + tables/, no charts, as the Go bench writes none)',
+        oursReportOnly,
+        goRuns,
+        'the Go bench',
+      );
     }
 
     // 5. make gate
