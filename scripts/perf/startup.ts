@@ -209,6 +209,25 @@ async function main(): Promise<void> {
       const goRuns: number[] = [];
       const ours: number[] = [];
       const oursReportOnly: number[] = [];
+      // corpus_v2's golden set names corpus_v1 (the same tool ids): --allow-version-mismatch, as the Go bench accepts it
+      const v2Args = (out: string, extra: string[]) => [
+        BIN,
+        'bench',
+        '--corpus',
+        join(goDir, 'src', v2Corpus),
+        '--golden',
+        join(goDir, 'src', v2Golden),
+        '--allow-version-mismatch',
+        '--arms',
+        'baseline_json,compact_sig,toon_listing',
+        '--retriever',
+        'bm25f',
+        '--tokenizers',
+        'cl100k_base',
+        '--out',
+        out,
+        ...extra,
+      ];
       for (let i = 0; i < ROUNDS; i++) {
         goRuns.push(
           wall(
@@ -217,28 +236,9 @@ async function main(): Promise<void> {
             { cwd: join(goDir, 'src'), env: goEnv },
           ),
         );
-        // corpus_v2's golden set names corpus_v1 (the same tool ids): --allow-version-mismatch, as the Go bench accepts it
-        const v2Args = (i: number, extra: string[]) => [
-          BIN,
-          'bench',
-          '--corpus',
-          join(goDir, 'src', v2Corpus),
-          '--golden',
-          join(goDir, 'src', v2Golden),
-          '--allow-version-mismatch',
-          '--arms',
-          'baseline_json,compact_sig,toon_listing',
-          '--retriever',
-          'bm25f',
-          '--tokenizers',
-          'cl100k_base',
-          '--out',
-          join(tmp, `v2-${i}${extra.length ? '-r' : ''}`),
-          ...extra,
-        ];
-        ours.push(wall(process.execPath, v2Args(i, [])));
+        ours.push(wall(process.execPath, v2Args(join(tmp, `v2-${i}`), [])));
         // the Go bench writes its results JSON and no charts: the like-for-like run is report.json + tables/ only
-        oursReportOnly.push(wall(process.execPath, v2Args(i, ['--no-dashboard'])));
+        oursReportOnly.push(wall(process.execPath, v2Args(join(tmp, `v2-report-only-${i}`), ['--no-dashboard'])));
       }
       pair('corpus_v2 (45 tools, 47 queries), 3 arms, bm25f, cl100k_base, whole process', ours, goRuns, 'the Go bench');
       pair(

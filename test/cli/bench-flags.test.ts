@@ -62,13 +62,15 @@ test('bench --no-dashboard: report.json and tables/ only, no chart worker; the d
   assert.ok(existsSync(join(out, 'dashboard.html')));
   const before = readFileSync(join(out, 'report.json'), 'utf8');
 
-  const r = await loadedModules([MCPGAUGE_BIN, ...BASE, '--no-dashboard', '--out', out]);
+  // another seed: the second report differs from the first whatever their timestamps
+  const r = await loadedModules([MCPGAUGE_BIN, ...BASE, '--seed', '7', '--no-dashboard', '--out', out]);
   assert.equal(r.code, 0, r.stderr.slice(-600));
   assert.equal(r.stdout, `report: ${join(out, 'report.json')}\n`, 'no dashboard line');
   assert.ok(!existsSync(join(out, 'dashboard.html')), "the earlier run's dashboard is gone (it showed another run)");
   for (const f of ['per_query.parquet', 'per_query.arrow', 'arms.parquet']) assert.ok(existsSync(join(out, 'tables', f)), f);
   const after = readFileSync(join(out, 'report.json'), 'utf8');
   assert.notEqual(after, before, 'report.json is the new run');
+  assert.equal(JSON.parse(after).meta.options.bootstrap.seed, 7, "report.json is the --no-dashboard run's");
   // the chart worker's light bundle traces itself when it loads (test/build/dist.test.ts): it never did
   assert.ok(
     r.urls.some((u) => u.endsWith('/dist/bundle/cli.js')),
