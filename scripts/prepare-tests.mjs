@@ -8,16 +8,33 @@
 //   conformance   npm ci of node@22 and the official suite (fixture)  .cache/peers/conformance/
 //   lap venv      python3 -m venv + pip install lap-score (live)      .cache/venvs/
 //   fixture image the docker cell's image, when an engine answers    the engine's image store
-// Needs dist/ (`make build`). A start line and an end line per build (its time, or the reason it
-// could not be made), and every 5 s a line naming what still runs. Exit 0 every build made or
-// current, 2 when one could not (its tests then say why, or skip with a reason).
+// Needs dist/ (`make build`), or `--sources`: the modules are loaded from pipeline/*.ts through tsx
+// instead, so the builds can run beside tsc (.ci/run starts them as soon as node_modules is in).
+// `--no-image` leaves the fixture image out (it is made from dist/: .ci/run builds it once tsc is
+// done); `--only ID,...` makes just those (ids: toxiproxy, actionlint, conformance, lap, image). A
+// start line and an end line per build (its time, or the reason it could not be made), and every 5 s
+// a line naming what still runs. Exit 0 every build made or current, 2 when one could not (its
+// tests then say why, or skip with a reason) or a flag is wrong (one line).
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const root = resolve(import.meta.dirname, '..');
-const dist = (rel) => import(pathToFileURL(resolve(root, 'dist', 'pipeline', `${rel}.js`)).href);
 const log = (line) => process.stderr.write(`prepare: ${line}\n`);
+let flags;
+try {
+  flags = parseArgs({
+    options: { sources: { type: 'boolean' }, 'no-image': { type: 'boolean' }, only: { type: 'string' } },
+    strict: true,
+  }).values;
+} catch (e) {
+  log(`${e.message} (flags: --sources, --no-image, --only ID,...)`);
+  process.exit(2);
+}
+const dist = flags.sources
+  ? async (rel) => (await import('tsx/esm/api')).tsImport(pathToFileURL(resolve(root, 'pipeline', `${rel}.ts`)).href, import.meta.url)
+  : (rel) => import(pathToFileURL(resolve(root, 'dist', 'pipeline', `${rel}.js`)).href);
 
 /** a script of this folder as a child: ok when it exits 0; its first line (`first`) or last line (else) is the note or the reason */
 function script(file, args, first = false) {
@@ -37,6 +54,7 @@ function script(file, args, first = false) {
 
 const BUILDS = [
   {
+    id: 'toxiproxy',
     name: 'toxiproxy',
     async make() {
       const { ensureToxiproxy } = await dist('gate/network/toxiproxy');
@@ -44,8 +62,9 @@ const BUILDS = [
       return r.ok ? { ok: true, note: r.built_ms === null ? ' (cached)' : '' } : r;
     },
   },
-  { name: 'actionlint', make: () => script('actionlint.mjs', ['-version'], true) },
+  { id: 'actionlint', name: 'actionlint', make: () => script('actionlint.mjs', ['-version'], true) },
   {
+    id: 'conformance',
     name: 'conformance peer',
     async make() {
       const { ensureSuite } = await dist('fixture/conformance/suite');
@@ -54,6 +73,7 @@ const BUILDS = [
     },
   },
   {
+    id: 'lap',
     name: 'lap venv',
     async make() {
       const { ensureLapVenv } = await dist('live/lap_venv');
@@ -63,6 +83,7 @@ const BUILDS = [
   },
   // no engine: said and passed over (the docker tests skip or fail with their own reason)
   {
+    id: 'image',
     name: 'fixture image',
     async make() {
       const r = await script('fixture-image.mjs', ['--if-engine', '--no-smoke']);
@@ -71,11 +92,18 @@ const BUILDS = [
   },
 ];
 
+const only = flags.only?.split(',').filter(Boolean);
+const unknown = only?.find((id) => !BUILDS.some((b) => b.id === id));
+if (unknown !== undefined) {
+  log(`--only: unknown build "${unknown}" (ids: ${BUILDS.map((b) => b.id).join(', ')})`);
+  process.exit(2);
+}
+const builds = BUILDS.filter((b) => (!only || only.includes(b.id)) && !(flags['no-image'] && b.id === 'image'));
 const t0 = Date.now();
-const running = new Set(BUILDS.map((b) => b.name));
+const running = new Set(builds.map((b) => b.name));
 const beat = setInterval(() => log(`still running (${Math.round((Date.now() - t0) / 1000)} s): ${[...running].join(', ')}`), 5_000);
 const results = await Promise.all(
-  BUILDS.map(async (b) => {
+  builds.map(async (b) => {
     const start = Date.now();
     log(`${b.name} ...`);
     let r;

@@ -53,13 +53,14 @@ const SLOW_FIRST = [
   'test/hostile/exit-codes.test.ts',
 ];
 // Files at once. Most of the slow files wait (timeouts, restarts, child processes starting): one file
-// alone keeps a core about half busy (sum of CPU 917 s over 1,644 s of walls, 2026-12-02). Three at
-// once run the suite in 488-582 s instead of about 600 s at two (four: 507 s where three took 541 s,
-// one clean-clone run, too few to know its flake rate, so the default stays three;
-// CPU 763 s over 488 s of wall at three, so about 78% of two cores). The Docker tests' teardown checks
-// used to fail at three on a slow vfs engine; the teardown now waits for the engine's --rm work
-// (pipeline/gate/docker.ts sweepContainers). MCPGAUGE_TEST_CONCURRENCY=N changes it (1 to debug an ordering).
-const CONCURRENCY = Number(process.env.MCPGAUGE_TEST_CONCURRENCY ?? 3);
+// alone keeps a core about half busy (sum of CPU 917 s over 1,644 s of walls, 2026-12-02). At three
+// at once the runner kept two cores ~75-80% busy (a /proc sampler over a clean-clone .ci/run,
+// 2026-12-04: 659 s of CPU in 437 s); at four, 377 s of runner wall for 613 s of CPU (81%), 0
+// failures (2026-12-04). Earlier: three ran the suite in 488-582 s where two took about 600 s, and
+// four 507 s where three took 541 s. The Docker tests' teardown checks used to fail on a slow vfs
+// engine; the teardown waits for the engine's --rm work (pipeline/gate/docker.ts sweepContainers).
+// MCPGAUGE_TEST_CONCURRENCY=N changes it (1 to debug an ordering).
+const CONCURRENCY = Number(process.env.MCPGAUGE_TEST_CONCURRENCY ?? 4);
 if (!Number.isInteger(CONCURRENCY) || CONCURRENCY < 1) {
   console.error(`MCPGAUGE_TEST_CONCURRENCY: ${process.env.MCPGAUGE_TEST_CONCURRENCY} is not a whole number >= 1`);
   process.exit(2);
