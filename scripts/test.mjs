@@ -32,13 +32,23 @@ const SLOW_FIRST = [
   'test/diff/diff.test.ts',
   'test/gate/sabotage-gateways.test.ts',
   'test/comply/hostile.test.ts',
+  // from here the waiting-bound gate files alternate with short CPU-bound ones (a browser, report
+  // assembly, source scans): in a run with the gate files in a row, two cores were 60-87% busy for
+  // ~50 s while they ran side by side (a /proc/stat sample, 2026-12-04), ~100% otherwise
   'test/gate/gateways.test.ts',
+  'test/report/dashboard.test.ts',
   'test/hostile/gate-verdicts.test.ts',
+  'test/report/write.test.ts',
   'test/gate/repeat.test.ts',
+  'test/bench/default-report.test.ts',
   'test/proxy/stdio-limits.test.ts',
+  'test/architecture.test.ts',
   'test/gate/readme-examples.test.ts',
+  'test/tokens/bound.test.ts',
   'test/gate/fragment-merge.test.ts',
+  'test/report/gate-section.test.ts',
   'test/gate/sabotage-network.test.ts',
+  'test/report/dashboard-static.test.ts',
   'test/hostile/tokenizer.test.ts',
   'test/systems/presets.test.ts',
   'test/comply/vs-reference.test.ts',
@@ -48,7 +58,6 @@ const SLOW_FIRST = [
   'test/hostile/out-dir.test.ts',
   'test/live/gateways.test.ts',
   'test/hostile/processes.test.ts',
-  'test/report/dashboard.test.ts',
   'test/scale/scale.test.ts',
   'test/hostile/exit-codes.test.ts',
 ];

@@ -39,6 +39,8 @@ function bench(out: string, extra: string[]): Promise<{ code: number; stderr: st
     'full',
     '--result-top-k',
     '10',
+    // report.json is what these tests read
+    '--no-dashboard',
     '--out',
     out,
     ...extra,

@@ -24,8 +24,10 @@ function readmeBench(prefix: string): string[] {
   assert.equal(lines.length, 1, `docs/live.md shows one example starting with bench ${prefix}`);
   return splitCommandLine(lines[0].replace(/\s+#.*$/, '')).slice(3);
 }
-/** what keeps a docs/live.md example short here (the examples' own flags come first) */
+/** what keeps a docs/live.md example short here (the examples' own flags come first); no dashboard: these
+ * tests read report.json (a report of several systems is drawn by test/report/ from test/data/report-systems.json) */
 const SHORT = [
+  '--no-dashboard',
   '--embedded-servers',
   'fixture',
   '--live-queries',
