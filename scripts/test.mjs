@@ -106,12 +106,18 @@ let code = 0;
 try {
   // the processes the tests spawn run dist/: compile it when missing or stale (a no-op otherwise)
   await $`node scripts/build.mjs`;
-  // design checks first: no import cycles, no library/server module importing the CLI
-  await $`node scripts/check-cycles.mjs`;
-  const bundles = await bundleTests(
-    root,
-    files.map((f) => relative(root, resolve(f))),
-  );
+  // design checks first (no import cycles, no library/server module importing the CLI), beside the
+  // bundling (~2 s each): a failed check stops the run before any test starts
+  // (both are waited for, so no bundle is still being written when the folder is removed)
+  const [cycles, bundled] = await Promise.allSettled([
+    $`node scripts/check-cycles.mjs`,
+    bundleTests(
+      root,
+      files.map((f) => relative(root, resolve(f))),
+    ),
+  ]);
+  for (const r of [cycles, bundled]) if (r.status === 'rejected') throw r.reason;
+  const bundles = bundled.value;
   await $`node --enable-source-maps --test --test-concurrency=${CONCURRENCY} --test-timeout=300000 --test-reporter=spec --test-reporter-destination=stdout --test-reporter=./scripts/lib/file-times-reporter.mjs --test-reporter-destination=${timesFile} ${bundles}`;
 } catch (e) {
   code = e.exitCode ?? 1;
