@@ -99,6 +99,10 @@ if (unknown !== undefined) {
   process.exit(2);
 }
 const builds = BUILDS.filter((b) => (!only || only.includes(b.id)) && !(flags['no-image'] && b.id === 'image'));
+if (builds.length === 0) {
+  log(`nothing to make (--only ${JSON.stringify(flags.only)}${flags['no-image'] ? ' with --no-image' : ''})`);
+  process.exit(2);
+}
 const t0 = Date.now();
 const running = new Set(builds.map((b) => b.name));
 const beat = setInterval(() => log(`still running (${Math.round((Date.now() - t0) / 1000)} s): ${[...running].join(', ')}`), 5_000);

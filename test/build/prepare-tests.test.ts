@@ -23,11 +23,13 @@ function prepare(args: string[], env: Record<string, string> = {}, root = REPO_R
   return { code: r.status, lines: r.stderr.split('\n').filter(Boolean), stdout: r.stdout };
 }
 
-test('prepare-tests: an unknown flag or build id is one line, exit 2, and nothing starts', () => {
+test('prepare-tests: an unknown flag or build id, or nothing to make, is one line, exit 2, and nothing starts', () => {
   for (const [args, says] of [
     [['--bogus'], /^prepare: Unknown option '--bogus' \(flags: --sources, --no-image, --only ID,\.\.\.\)$/],
     [['--only', 'toxiproxy,nope'], /^prepare: --only: unknown build "nope" \(ids: toxiproxy, actionlint, conformance, lap, image\)$/],
     [['stray'], /^prepare: Unexpected argument 'stray'/],
+    [['--only', 'image', '--no-image'], /^prepare: nothing to make \(--only "image" with --no-image\)$/],
+    [['--only', ''], /^prepare: nothing to make \(--only ""\)$/],
   ] as const) {
     const r = prepare([...args]);
     assert.equal(r.code, 2, r.lines.join('\n'));
