@@ -64,8 +64,8 @@ const SLOW_FIRST = [
 // Files at once. Most of the slow files wait (timeouts, restarts, child processes starting): one file
 // alone keeps a core about half busy (sum of CPU 917 s over 1,644 s of walls, 2026-12-02). At three
 // at once the runner kept two cores ~75-80% busy (a /proc sampler over a clean-clone .ci/run,
-// 2026-12-04: 659 s of CPU in 437 s); at four, 377 s of runner wall for 613 s of CPU (81%), 0
-// failures (2026-12-04). Earlier: three ran the suite in 488-582 s where two took about 600 s, and
+// 2026-12-04: 659 s of CPU in 437 s); at four, 342-356 s in the runner on clean clones, 0 failures
+// (2026-12-04; 377 s for 613 s of CPU in a warm tree, 81%). Earlier: three ran the suite in 488-582 s where two took about 600 s, and
 // four 507 s where three took 541 s. The Docker tests' teardown checks used to fail on a slow vfs
 // engine; the teardown waits for the engine's --rm work (pipeline/gate/docker.ts sweepContainers).
 // MCPGAUGE_TEST_CONCURRENCY=N changes it (1 to debug an ordering).
