@@ -1,7 +1,8 @@
 // Where the compiled code is (dist/, written by `make build` / `npm run build`), and one clear
 // line (exit 2) when it is missing, instead of a stack trace. `tree`: `pipeline` (tsc's output, one
 // file per module) or `bundle` (the bundled CLI, scripts/lib/bundle.mjs) as ES modules
-// (importDist), or `fixture-bundle` / `proxy-bundle`, the light bundles: one CommonJS file each,
+// (importDist), or `fixture-bundle` / `proxy-bundle` / `comply-bundle` / `chart-bundle`, the light
+// bundles: one CommonJS file each,
 // compiled with V8's code cache (requireLight).
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `make build` / `npm run build`: compile pipeline/**/*.ts and arms/**/*.ts to dist/ with tsc (tsconfig.build.json:
 // rewriteRelativeImportExtensions, so `./x.ts` imports become `./x.js`; --noCheck, type checking
-// is `make typecheck`), then bundle the CLI into dist/bundle/ and the fixture and the proxy into dist/fixture-bundle/, dist/proxy-bundle/ (scripts/lib/bundle.mjs). A no-op when dist/BUILD.json records the hash of the current sources.
+// is `make typecheck`), then bundle the CLI into dist/bundle/ and the fixture, the proxy, comply and the chart worker into dist/<name>-bundle/ (scripts/lib/bundle.mjs LIGHT_BUNDLES). A no-op when dist/BUILD.json records the hash of the current sources.
 // The new tree is written beside dist/ and swapped in, so a reader never sees half a build.
 // `--check`: exit 1 (and say why) when dist/ is missing or stale, build nothing.
 import { spawn } from 'node:child_process';
@@ -47,7 +47,7 @@ if (status !== 0) {
 // (a tree without the CLI, such as test/build/progress.test.ts's two-file copy, has nothing to bundle)
 try {
   if (existsSync(join(root, 'pipeline', 'cli.ts'))) await bundleCli(root, tmp);
-  // the fixture's and the proxy's own bundles: dist/fixture-bundle/fixture.cjs, dist/proxy-bundle/proxy.cjs (CommonJS, for the code cache)
+  // the light bundles: dist/fixture-bundle/fixture.cjs, dist/proxy-bundle/proxy.cjs, ... (CommonJS, for the code cache)
   for (const b of LIGHT_BUNDLES) if (existsSync(join(root, 'pipeline', `${b.entry}.ts`))) await bundleLight(root, tmp, b);
 } catch (e) {
   rmSync(tmp, { recursive: true, force: true });

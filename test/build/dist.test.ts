@@ -60,16 +60,17 @@ describe('spawned processes run dist/, never tsx', () => {
     assert.ok(JSON.parse(r.stdout).grade !== undefined || JSON.parse(r.stdout).runs !== undefined, 'a comply report');
     const ours = r.urls.filter((u) => u.startsWith('file://') && !u.includes('/node_modules/'));
     assert.ok(
-      ours.some((u) => u.endsWith('/dist/bundle/cli.js')),
-      'comply ran from the bundled CLI in dist/',
+      ours.some((u) => /\/dist\/comply-bundle\/comply\.cjs(#|$)/.test(u)),
+      'comply ran from its own bundle in dist/',
     );
     assert.deepEqual(
       ours.filter((u) => /\/pipeline\/.*\.ts$/.test(u)),
       [],
       'no TypeScript source loaded',
     );
-    // node_modules packages, and those bundled into the chunks it loaded (dist/bundle/BUNDLE.json)
-    const pkgs = packagesLoaded(r.urls);
+    // node_modules packages, and those bundled into what it loaded (dist/comply-bundle/BUNDLE.json)
+    const { chunks, map } = lightBundleLoads(r.urls, join(DIST, 'comply-bundle'));
+    const pkgs = new Set([...packagesLoaded(r.urls), ...chunks.flatMap((c) => map[c]?.packages ?? [])]);
     assert.ok(pkgs.has('commander'), `the bundle map is read (${[...pkgs].join(', ')})`);
     for (const p of [
       'tsx',
@@ -179,6 +180,27 @@ describe('spawned processes run dist/, never tsx', () => {
     assert.ok(all.has('@modelcontextprotocol/server') && all.has('@modelcontextprotocol/client'), [...all].join(' '));
     assert.ok(!r.urls.some((u) => (packageOf(u) ?? '').startsWith('@modelcontextprotocol/')), 'the SDK came from node_modules');
     for (const p of ['tsx', 'vega', 'apache-arrow', 'hyparquet']) assert.ok(!all.has(p), `the proxy bundle holds ${p}`);
+  });
+
+  it('mcpgauge comply loads its own bundle (the comply subcommand only), never the CLI bundle', async () => {
+    const r = await loadedModules([BIN, 'comply', '--list']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^2025-11-25: \d+ checks$/m);
+    assert.deepEqual(
+      r.urls.filter((u) => /\/dist\/(pipeline|bundle|fixture-bundle|proxy-bundle)\//.test(u)),
+      [],
+    );
+    const { chunks, map, ours } = lightBundleLoads(r.urls, join(DIST, 'comply-bundle'));
+    assert.ok(chunks.includes('comply.cjs'), r.urls.join(' '));
+    assert.ok(ours.includes('cli/comply-main.js') && ours.includes('cli/comply.js') && ours.includes('comply/cli-run.js'), ours.join(' '));
+    // (the report renderer it shares with bench brings report/, retrieval/ and economics/ names along)
+    const stray = ours.filter((u) => /^(bench|gate|live|systems|scale|diff|proxy|fixture|arms|tokens|toolresults)\//.test(u));
+    assert.deepEqual(stray, []);
+    const all = new Set(Object.values(map).flatMap((m) => m.packages));
+    for (const p of ['tsx', 'vega', 'vega-lite', 'apache-arrow', 'hyparquet', 'gpt-tokenizer'])
+      assert.ok(!all.has(p), `the comply bundle holds ${p}`);
+    // vega (report/charts.ts, reachable from the html renderer) stays an import of node_modules, never run here
+    assert.ok(!r.urls.some((u) => /^vega/.test(packageOf(u) ?? '')), 'vega loaded for --list');
   });
 
   it('mcpfixture loads its own bundle, which holds only the fixture (no bench, report, retrieval, comply, gate, proxy modules)', async () => {

@@ -74,7 +74,7 @@ export function packagesLoaded(urls: readonly string[]): Set<string> {
 }
 
 /**
- * A light bundle's chunks among the loaded URLs (`dir` = dist/fixture-bundle or dist/proxy-bundle),
+ * A light bundle's chunks among the loaded URLs (`dir` = dist/fixture-bundle, dist/proxy-bundle, dist/comply-bundle),
  * its BUNDLE.json (per chunk: the dist/pipeline/ modules and npm packages bundled in) and the
  * modules of the chunks that loaded.
  */

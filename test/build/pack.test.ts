@@ -123,6 +123,8 @@ describe('npm pack: the publishable package', () => {
       'dist/fixture-bundle/BUNDLE.json',
       'dist/proxy-bundle/proxy.cjs',
       'dist/proxy-bundle/BUNDLE.json',
+      'dist/comply-bundle/comply.cjs',
+      'dist/comply-bundle/BUNDLE.json',
       'datasets/corpus-npm4-v1.tools.json',
       'datasets/schemas/report.schema.json',
       'reports-template/dashboard.html',
