@@ -65,7 +65,8 @@ const VEGA_CANVAS_NONE = { 'vega-canvas': './scripts/lib/vega-canvas-none.mjs' }
 export const LIGHT_BUNDLES = [
   { dir: 'fixture-bundle', name: 'fixture', entry: 'cli/fixture-entry' },
   { dir: 'proxy-bundle', name: 'proxy', entry: 'cli/proxy-main' },
-  // the html format's charts (report/charts.ts, imported only when drawn) stay imports of node_modules
+  // vega and vega-lite, reachable from the report renderer comply shares with bench (comply draws no
+  // chart), stay imports of node_modules
   { dir: 'comply-bundle', name: 'comply', entry: 'cli/comply-main', external: ['vega', 'vega-lite'] },
   // the chart worker thread (report/charts.ts startChartWorker runs bin/chart-worker.mjs): vega and
   // vega-lite in one CommonJS file, vega-canvas answered by a stub (its top-level await cannot be
