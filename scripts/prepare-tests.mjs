@@ -32,7 +32,7 @@ try {
   log(`${e.message} (flags: --sources, --no-image, --only ID,...)`);
   process.exit(2);
 }
-const dist = flags.sources
+const load = flags.sources
   ? async (rel) => (await import('tsx/esm/api')).tsImport(pathToFileURL(resolve(root, 'pipeline', `${rel}.ts`)).href, import.meta.url)
   : (rel) => import(pathToFileURL(resolve(root, 'dist', 'pipeline', `${rel}.js`)).href);
 
@@ -57,7 +57,7 @@ const BUILDS = [
     id: 'toxiproxy',
     name: 'toxiproxy',
     async make() {
-      const { ensureToxiproxy } = await dist('gate/network/toxiproxy');
+      const { ensureToxiproxy } = await load('gate/network/toxiproxy');
       const r = await ensureToxiproxy();
       return r.ok ? { ok: true, note: r.built_ms === null ? ' (cached)' : '' } : r;
     },
@@ -67,7 +67,7 @@ const BUILDS = [
     id: 'conformance',
     name: 'conformance peer',
     async make() {
-      const { ensureSuite } = await dist('fixture/conformance/suite');
+      const { ensureSuite } = await load('fixture/conformance/suite');
       const peer = await ensureSuite();
       return { ok: true, note: ` (suite ${peer.version})` };
     },
@@ -76,7 +76,7 @@ const BUILDS = [
     id: 'lap',
     name: 'lap venv',
     async make() {
-      const { ensureLapVenv } = await dist('live/lap_venv');
+      const { ensureLapVenv } = await load('live/lap_venv');
       const r = await ensureLapVenv();
       return r.ok ? { ok: true, note: r.built ? '' : ' (cached)' } : r;
     },

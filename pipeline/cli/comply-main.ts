@@ -5,14 +5,8 @@
  * bundle (dist/comply-bundle/comply.cjs, scripts/lib/bundle.mjs): one CommonJS file compiled with
  * V8's code cache, so the server under test is spawned sooner.
  */
-import { CliCommand, runProgram } from './exit.ts';
-import { addMaxInputOption } from './max-input.ts';
+import { runOneCommand } from './max-input.ts';
 import { register } from './comply.ts';
 
 /** argv as process.argv: [node, script, 'comply', ...flags] */
-export async function main(argv: string[]): Promise<void> {
-  const program = new CliCommand('mcpgauge');
-  register(program);
-  addMaxInputOption(program);
-  await runProgram(program, argv);
-}
+export const main = (argv: string[]): Promise<void> => runOneCommand(register, argv);

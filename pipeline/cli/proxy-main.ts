@@ -5,14 +5,8 @@
  * bundle (dist/proxy-bundle/proxy.cjs, scripts/lib/bundle.mjs), so a proxy start never loads the
  * rest of the CLI and gets the MCP SDK bundled in; proxy-entry.ts is the same for `node proxy-entry`.
  */
-import { CliCommand, runProgram } from './exit.ts';
-import { addMaxInputOption } from './max-input.ts';
+import { runOneCommand } from './max-input.ts';
 import { register } from './proxy.ts';
 
 /** argv as process.argv: [node, script, 'proxy', ...flags] */
-export async function main(argv: string[]): Promise<void> {
-  const program = new CliCommand('mcpgauge');
-  register(program);
-  addMaxInputOption(program);
-  await runProgram(program, argv);
-}
+export const main = (argv: string[]): Promise<void> => runOneCommand(register, argv);
