@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 
 import { dirname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { TopLevelSpec, Config } from 'vega-lite';
-import { CACHE_ROOT, REPO_ROOT, TEMPLATE_DIR } from '../constants.ts';
+import { CACHE_ROOT, COMPILED, REPO_ROOT, TEMPLATE_DIR } from '../constants.ts';
 import type { ChartRef } from './details.ts';
 import type { ChartColors } from './palette.ts';
 import { html, trustedHtml, type SafeHtml } from './html.ts';
@@ -290,7 +290,7 @@ export function prefetchCharts(refs: readonly ChartRef[]): void {
  * when no render is pending; if it fails, that render and the next run here.
  */
 export function startChartWorker(): void {
-  if (worker || !import.meta.url.endsWith('.js')) return;
+  if (worker || !COMPILED) return;
   // the worker's own light bundle with V8's code cache (bin/chart-worker.mjs; scripts/lib/bundle.mjs)
   const w = new Worker(CHART_WORKER_BIN, { execArgv: [] });
   workerThread = w;

@@ -41,21 +41,16 @@ export interface Cuts {
   longest: number;
 }
 
-function kinds(cp: number): number {
-  // ASCII fast path: letters are WORD, space/tab/newlines are SPACE, digits none, the rest PUNCT
-  if (cp < 0x80) {
-    if ((cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a)) return 1;
-    if (cp >= 0x30 && cp <= 0x39) return 0;
-    if (cp === 0x20 || (cp >= 0x09 && cp <= 0x0d)) return 4;
-    return 2;
-  }
-  if (cp <= 0xffff) {
-    let k = BMP_KINDS[cp];
-    if (k === UNKNOWN) BMP_KINDS[cp] = k = classify(cp);
-    return k;
-  }
-  return classify(cp);
-}
+/** kinds of each ASCII code point: letters WORD, space/tab/newlines SPACE, digits none, the rest PUNCT */
+const ASCII_KINDS = Uint8Array.from({ length: 0x80 }, (_, cp) =>
+  (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a)
+    ? 1
+    : cp >= 0x30 && cp <= 0x39
+      ? 0
+      : cp === 0x20 || (cp >= 0x09 && cp <= 0x0d)
+        ? 4
+        : 2,
+);
 
 const UNKNOWN = 0xff;
 /** kinds of each BMP code point, filled on first sight (the regex tests are the slow part) */
@@ -68,45 +63,99 @@ function classify(cp: number): number {
 
 /**
  * Where to cut `text` (null: nowhere, the text has no run longer than `limit`). Linear: one pass
- * over the code points.
+ * over the code points (a lone surrogate is a code point of its own, as codePointAt reads it),
+ * each kind's run state in locals: this runs on every counted text longer than `limit`.
  */
 export function findCuts(text: string, limit = RUN_LIMIT): Cuts | null {
-  if (text.length <= limit) return null;
-  // start offset of the current run of each kind (bit 1, 2, 4), -1 = not in such a run
-  const start = [-1, -1, -1];
-  // the offset at or after which the current run of each kind is cut next
-  const next = [0, 0, 0];
-  const cutSet = new Set<number>();
+  const n = text.length;
+  if (n <= limit) return null;
+  // per kind (WORD, PUNCT, SPACE): start offset of the current run (-1 = not in one) and the
+  // offset at or after which it is cut next
+  let s0 = -1;
+  let s1 = -1;
+  let s2 = -1;
+  let n0 = 0;
+  let n1 = 0;
+  let n2 = 0;
+  // ascending: every cut is made at the current offset, which only grows
+  const cuts: number[] = [];
   let runs = 0;
   let longest = 0;
-  const close = (k: number, end: number) => {
-    const s = start[k];
-    start[k] = -1;
-    if (s < 0 || end - s <= limit) return;
-    runs++;
-    if (end - s > longest) longest = end - s;
-  };
   let i = 0;
-  while (i < text.length) {
-    const cp = text.codePointAt(i)!;
-    const m = kinds(cp);
-    for (let k = 0; k < 3; k++) {
-      if (m & (1 << k)) {
-        if (start[k] < 0) {
-          start[k] = i;
-          next[k] = i + limit;
-        } else if (i >= next[k]) {
-          // a cut every `limit` units of the run, before this code point (its neighbours are both of kind k)
-          cutSet.add(i);
-          next[k] = i + limit;
+  while (i < n) {
+    let cp = text.charCodeAt(i);
+    let width = 1;
+    let m: number;
+    if (cp < 0x80) m = ASCII_KINDS[cp];
+    else {
+      if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n) {
+        const lo = text.charCodeAt(i + 1);
+        if (lo >= 0xdc00 && lo <= 0xdfff) {
+          cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+          width = 2;
         }
-      } else if (start[k] >= 0) close(k, i);
+      }
+      if (width === 1) {
+        m = BMP_KINDS[cp];
+        if (m === UNKNOWN) BMP_KINDS[cp] = m = classify(cp);
+      } else m = classify(cp);
     }
-    i += cp > 0xffff ? 2 : 1;
+    // a cut every `limit` units of a run, before this code point (its neighbours are both of the run's kind)
+    if (m & 1) {
+      if (s0 < 0) {
+        s0 = i;
+        n0 = i + limit;
+      } else if (i >= n0) {
+        if (cuts[cuts.length - 1] !== i) cuts.push(i);
+        n0 = i + limit;
+      }
+    } else if (s0 >= 0) {
+      if (i - s0 > limit) {
+        runs++;
+        if (i - s0 > longest) longest = i - s0;
+      }
+      s0 = -1;
+    }
+    if (m & 2) {
+      if (s1 < 0) {
+        s1 = i;
+        n1 = i + limit;
+      } else if (i >= n1) {
+        if (cuts[cuts.length - 1] !== i) cuts.push(i);
+        n1 = i + limit;
+      }
+    } else if (s1 >= 0) {
+      if (i - s1 > limit) {
+        runs++;
+        if (i - s1 > longest) longest = i - s1;
+      }
+      s1 = -1;
+    }
+    if (m & 4) {
+      if (s2 < 0) {
+        s2 = i;
+        n2 = i + limit;
+      } else if (i >= n2) {
+        if (cuts[cuts.length - 1] !== i) cuts.push(i);
+        n2 = i + limit;
+      }
+    } else if (s2 >= 0) {
+      if (i - s2 > limit) {
+        runs++;
+        if (i - s2 > longest) longest = i - s2;
+      }
+      s2 = -1;
+    }
+    i += width;
   }
-  for (let k = 0; k < 3; k++) close(k, text.length);
-  if (cutSet.size === 0) return null;
-  return { cuts: [...cutSet].sort((a, b) => a - b), runs, longest };
+  for (const s of [s0, s1, s2]) {
+    if (s >= 0 && n - s > limit) {
+      runs++;
+      if (n - s > longest) longest = n - s;
+    }
+  }
+  if (cuts.length === 0) return null;
+  return { cuts, runs, longest };
 }
 
 /** `text` split at `cuts` (their concatenation is `text`) */

@@ -20,6 +20,7 @@ import { UserError } from '../types.ts';
 
 import { TOKENIZER_NAMES, type TokenizerName } from '../constants.ts';
 import { findCuts, pieces, RUN_LIMIT } from './bound.ts';
+import { loadRanks } from './ranks.ts';
 
 export { TOKENIZER_NAMES, type TokenizerName };
 
@@ -66,9 +67,11 @@ const require = createRequire(import.meta.url);
 /** gpt-tokenizer's encoder of `name`: its ids for a text, special-token text encoded as ordinary text */
 type Encode = (text: string) => number[];
 const ORDINARY = { allowedSpecial: new Set<string>(), disallowedSpecial: new Set<string>() };
-function jsEncoder(name: TokenizerName): Encode {
-  // CommonJS build: a synchronous load of only the encoding asked for
-  const m = require(`gpt-tokenizer/encoding/${name}`) as { encode(text: string, o: typeof ORDINARY): number[] };
+export function jsEncoder(name: TokenizerName): Encode {
+  // CommonJS build: a synchronous load of only the encoding asked for, built as its own
+  // gpt-tokenizer/encoding/<name> module builds it, from the table ranks.ts loads faster
+  const { GptEncoding } = require('gpt-tokenizer/GptEncoding') as typeof import('gpt-tokenizer/GptEncoding');
+  const m = GptEncoding.getEncodingApi(name, () => loadRanks(name) as never);
   return (text) => m.encode(text, ORDINARY);
 }
 /** tiktoken's encoder of `name` (WASM): ids and each token's bytes */

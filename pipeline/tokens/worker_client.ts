@@ -10,7 +10,10 @@
  * error), and the worker is terminated; terminating keeps the process alive until the thread is
  * gone, so a caller never ends in Node's silent exit 13.
  */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { DIST_DIR } from '../constants.ts';
 import { UserError } from '../types.ts';
 
 export interface CountRequest {
@@ -36,8 +39,11 @@ export interface CountWorker {
   close(): Promise<void>;
 }
 
-// compiled (dist/): the body is plain JS; sources (tests through tsx): worker.mjs registers tsx first
-const WORKER_URL = new URL(import.meta.url.endsWith('.js') ? './worker_body.js' : './worker.mjs', import.meta.url);
+// compiled (dist/): the body is plain JS; sources (tests through tsx): worker.mjs registers tsx first;
+// from a light bundle (one .cjs file, bench's: scripts/lib/bundle.mjs) the CLI bundle's entry of it
+const WORKER_URL = import.meta.url.endsWith('.cjs')
+  ? pathToFileURL(join(DIST_DIR, 'bundle', 'worker_body.js'))
+  : new URL(import.meta.url.endsWith('.js') ? './worker_body.js' : './worker.mjs', import.meta.url);
 
 function rebuildError(e: { name: string; message: string; exitCode?: number }): Error {
   if (e.name === 'UserError') return new UserError(e.message, e.exitCode);

@@ -31,7 +31,11 @@
 // reachable from the report renderer it shares, stay imports of node_modules): measured 2026-12-04
 // (10 interleaved runs each, idle machine) against the CLI's ES chunks, comply over stdio took
 // 0.643 instead of 0.689 s against server-memory and 0.706 instead of 0.758 s against
-// server-everything, 55-65 ms less CPU.
+// server-everything, 55-65 ms less CPU. So has bench (dist/bench-bundle/bench.cjs,
+// pipeline/cli/bench-main.ts; the MCP SDK, half its size, left out: only the live stage runs it):
+// measured 2026-12-04 (8 interleaved runs each) on corpus_v2 with --no-dashboard, 0.517-0.562 s
+// instead of 0.550-0.625 s through the CLI's ES chunks. It starts the counting worker from the CLI
+// bundle's worker_body.js (tokens/worker_client.ts) and the chart worker from its own bundle.
 // The light bundles are one CommonJS file each (CJS_NODE; lazily imported modules become functions
 // run on first use, not chunks): bin/dist-entry.mjs compiles them through vm.Script with V8's code
 // cache, which Node 20 offers to scripts only (module.enableCompileCache is Node >= 22.1). Measured
@@ -61,13 +65,20 @@ export const BUNDLE_MAP = 'BUNDLE.json';
 /** vega-canvas in a bundle: no canvas (scripts/lib/vega-canvas-none.mjs) */
 const VEGA_CANVAS_NONE = { 'vega-canvas': './scripts/lib/vega-canvas-none.mjs' };
 
-/** the light bundles: <distDir>/<dir>/<name>.cjs from <distDir>/pipeline/<entry>.js (alias: esbuild's, for that bundle) */
+/**
+ * the light bundles: <distDir>/<dir>/<name>.cjs from <distDir>/pipeline/<entry>.js (alias: esbuild's,
+ * for that bundle; external: the packages left out of it, CJS_NODE's when not given)
+ */
 export const LIGHT_BUNDLES = [
   { dir: 'fixture-bundle', name: 'fixture', entry: 'cli/fixture-entry' },
   { dir: 'proxy-bundle', name: 'proxy', entry: 'cli/proxy-main' },
   // vega and vega-lite, reachable from the report renderer comply shares with bench (comply draws no
   // chart), stay imports of node_modules
-  { dir: 'comply-bundle', name: 'comply', entry: 'cli/comply-main', external: ['vega', 'vega-lite'] },
+  { dir: 'comply-bundle', name: 'comply', entry: 'cli/comply-main', external: ['hyparquet', 'vega', 'vega-lite'] },
+  // bench: vega and vega-lite render in the chart worker (its own bundle), the MCP SDK (1.5 MB, half
+  // the bundle) runs in the live stage only and loads from node_modules there (its CommonJS build);
+  // hyparquet is in, as hyparquet-writer writes the tables with it on every run
+  { dir: 'bench-bundle', name: 'bench', entry: 'cli/bench-main', external: ['vega', 'vega-lite', '@modelcontextprotocol/*'] },
   // the chart worker thread (report/charts.ts startChartWorker runs bin/chart-worker.mjs): vega and
   // vega-lite in one CommonJS file, vega-canvas answered by a stub (its top-level await cannot be
   // CommonJS; the stub answers what it answers without the optional canvas package)
@@ -155,7 +166,7 @@ export async function bundleLight(root, distDir, { dir, name, entry, alias, exte
     outdir: out,
     ...CJS_NODE,
     ...(alias ? { alias } : {}),
-    ...(external ? { external: [...CJS_NODE.external, ...external] } : {}),
+    ...(external ? { external } : {}),
   });
   // the compile cache bin/dist-entry.mjs keeps beside the bundle is this machine's, not the package's
   writeFileSync(join(out, '.npmignore'), `${V8_CACHE_DIR}/\n`);

@@ -90,7 +90,7 @@ describe("the light bundles' compile cache", { concurrency: true }, () => {
   });
 
   it('the built light bundles send every import() through the loader (a cached vm script loses its own import callback)', () => {
-    for (const f of ['fixture-bundle/fixture.cjs', 'proxy-bundle/proxy.cjs', 'comply-bundle/comply.cjs']) {
+    for (const f of ['fixture-bundle/fixture.cjs', 'proxy-bundle/proxy.cjs', 'comply-bundle/comply.cjs', 'bench-bundle/bench.cjs']) {
       const src = readFileSync(join(REPO_ROOT, 'dist', f), 'utf8');
       const calls = [...src.matchAll(/(?<![\w$.])import\(/g)].map((m) => m.index);
       // the one left is the fallback for node's own CommonJS loader, on the first line

@@ -6,13 +6,15 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { renderChartSvgHere } from '../../pipeline/report/charts.ts';
 import { chartRefs } from '../../pipeline/report/sections/charts.ts';
 import type { Report } from '../../pipeline/report/types.ts';
 import { REPO_ROOT } from '../../pipeline/constants.ts';
+import { PARALLEL_MIN_CHARS } from '../../pipeline/tokens/counter.ts';
 import { FIXTURE_ARGV, FIXTURE_BIN } from '../../pipeline/fixture/launch.ts';
 import { sourcesHash, BUILD_STAMP } from '../../scripts/lib/build-hash.mjs';
 import { lightBundleLoads, loadedModules, packageOf, packagesLoaded } from './helpers.ts';
@@ -110,7 +112,7 @@ describe('spawned processes run dist/, never tsx', () => {
     );
   });
 
-  it('bench renders the dashboard charts in the chart worker (vega never loads on the main thread), and the SVG is what this thread renders', async () => {
+  it('bench runs from its own bundle and renders the dashboard charts in the chart worker (vega never loads on the main thread), and the SVG is what this thread renders', async () => {
     const out = mkdtempSync(join(tmpdir(), 'mcpgauge-chartworker-'));
     try {
       const r = await loadedModules([
@@ -131,12 +133,29 @@ describe('spawned processes run dist/, never tsx', () => {
       ]);
       assert.equal(r.code, 0, r.stderr.slice(-600));
       // the recorder sees the main thread's loads only (the worker starts with execArgv []): vega is never loaded there
-      assert.ok(
-        r.urls.some((u) => u.endsWith('/dist/bundle/cli.js')),
-        'bench ran the bundled CLI',
+      // bench runs from its own bundle (dist/bench-bundle/bench.cjs), never the CLI bundle's ES chunks
+      assert.deepEqual(
+        r.urls.filter((u) => /\/dist\/(pipeline|bundle|fixture-bundle|proxy-bundle|comply-bundle)\//.test(u)),
+        [],
       );
-      const pkgs = packagesLoaded(r.urls);
+      const { chunks, map, ours } = lightBundleLoads(r.urls, join(DIST, 'bench-bundle'));
+      assert.ok(chunks.includes('bench.cjs'), r.urls.join(' '));
+      assert.ok(
+        ours.includes('cli/bench-main.js') && ours.includes('bench/offline.js') && ours.includes('report/write.js'),
+        ours.join(' '),
+      );
+      // (the live stage brings the embedded proxy and the fixture's launcher, --comply the comply section)
+      const stray = ours.filter(
+        (u) => /^(gate|diff)\//.test(u) || /^cli\/(comply|gate|diff|proxy|fixture|report|corpus|models)\.js$/.test(u),
+      );
+      assert.deepEqual(stray, [], 'the bench bundle holds no gate or diff module and no other subcommand');
+      const pkgs = new Set([...packagesLoaded(r.urls), ...chunks.flatMap((c) => map[c]?.packages ?? [])]);
       assert.ok(pkgs.has('apache-arrow') && pkgs.has('hyparquet-writer'), `the bench stages loaded (${[...pkgs].join(', ')})`);
+      // the MCP SDK is the live stage's only (left out of the bundle): an offline run never loads it
+      assert.ok(
+        ![...pkgs].some((p) => p.startsWith('@modelcontextprotocol/')),
+        `an offline bench loaded the MCP SDK (${[...pkgs].join(', ')})`,
+      );
       assert.ok(!pkgs.has('vega') && !pkgs.has('vega-lite'), 'the main thread never loaded vega: the charts rendered in the worker');
       // the worker ran its light bundle (vega and vega-lite in it, vega-canvas stubbed), which traces itself
       const worker = r.urls.filter((u) => u.includes('/dist/chart-bundle/chart_worker.cjs#cache='));
@@ -159,6 +178,38 @@ describe('spawned processes run dist/, never tsx', () => {
       }
     } finally {
       rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it("bench from its own bundle counts a large corpus's second tokenizer in the count worker (the CLI bundle's worker_body.js), with the one-thread numbers", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-countworker-'));
+    try {
+      // a tools/list of 1,800 tools: its listing is one scope of more than PARALLEL_MIN_CHARS characters
+      const tools = Array.from({ length: 1800 }, (_, i) => ({
+        name: `tool_${i}`,
+        description: `Reads item ${i} from the store and returns its fields as JSON; `.repeat(20),
+        inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'the id' } } },
+      }));
+      const corpus = join(dir, 'big.json');
+      writeFileSync(corpus, JSON.stringify({ tools }));
+      assert.ok(readFileSync(corpus, 'utf8').length > PARALLEL_MIN_CHARS, 'the corpus is large enough for the worker');
+      const run = (out: string, env: NodeJS.ProcessEnv) => {
+        const args = ['bench', '--corpus', corpus, '--golden', 'none', '--arms', 'baseline_json', '--tokenizers', 'all'];
+        const r = spawnSync(process.execPath, [BIN, ...args, '--result-fixtures', 'none', '--no-dashboard', '--out', join(dir, out)], {
+          env: { ...process.env, ...env },
+          encoding: 'utf8',
+        });
+        assert.equal(r.status, 0, r.stderr.slice(-600));
+        const rep = JSON.parse(readFileSync(join(dir, out, 'report.json'), 'utf8')) as Report;
+        return rep.arms.map((a) => [a.arm, a.by_tokenizer]);
+      };
+      // a worker that cannot start fails the run (exit 2: "token-counting worker failed")
+      const two = run('two', {});
+      const one = run('one', { MCPGAUGE_THREADS: '1' });
+      assert.deepEqual(two, one);
+      assert.deepEqual(Object.keys(two[0][1] as object), ['cl100k_base', 'o200k_base']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -125,6 +125,8 @@ describe('npm pack: the publishable package', () => {
       'dist/proxy-bundle/BUNDLE.json',
       'dist/comply-bundle/comply.cjs',
       'dist/comply-bundle/BUNDLE.json',
+      'dist/bench-bundle/bench.cjs',
+      'dist/bench-bundle/BUNDLE.json',
       'datasets/corpus-npm4-v1.tools.json',
       'datasets/schemas/report.schema.json',
       'reports-template/dashboard.html',

@@ -73,8 +73,8 @@ test('bench --no-dashboard: report.json and tables/ only, no chart worker; the d
   assert.equal(JSON.parse(after).meta.options.bootstrap.seed, 7, "report.json is the --no-dashboard run's");
   // the chart worker's light bundle traces itself when it loads (test/build/dist.test.ts): it never did
   assert.ok(
-    r.urls.some((u) => u.endsWith('/dist/bundle/cli.js')),
-    'the bundled CLI ran',
+    r.urls.some((u) => /\/dist\/bench-bundle\/bench\.cjs#cache=/.test(u)),
+    "bench's bundle ran",
   );
   assert.deepEqual(
     r.urls.filter((u) => u.includes('chart_worker') || /\/vega(-lite)?\//.test(u)),
