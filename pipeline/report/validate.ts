@@ -42,14 +42,26 @@ function retrievalKey(r: RetrievalReport): string {
   return `${r.corpus_id}\u0000${r.arm}\u0000${r.retriever?.id ?? ''}`;
 }
 
-/** Walk the object for non-finite numbers (NaN/Infinity), which JSON cannot carry. */
-function nonFinite(value: unknown, path: string, out: string[]): void {
+/**
+ * Walk the object for non-finite numbers (NaN/Infinity), which JSON cannot carry. `path` holds
+ * the keys from the root down to `value`; a finding's JSON pointer is joined from it then (not
+ * built for every value on the way: a report holds tens of thousands).
+ */
+function nonFinite(value: unknown, path: (string | number)[], out: string[]): void {
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) out.push(`${path || '/'} must be a finite number (got ${value})`);
+    if (!Number.isFinite(value)) out.push(`${path.length ? `/${path.join('/')}` : '/'} must be a finite number (got ${value})`);
   } else if (Array.isArray(value)) {
-    value.forEach((v, i) => nonFinite(v, `${path}/${i}`, out));
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      nonFinite(value[i], path, out);
+      path.pop();
+    }
   } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) nonFinite(v, `${path}/${k}`, out);
+    for (const k of Object.keys(value)) {
+      path.push(k);
+      nonFinite((value as Record<string, unknown>)[k], path, out);
+      path.pop();
+    }
   }
 }
 
@@ -135,7 +147,7 @@ function fileForm(obj: unknown): unknown {
  */
 export function validateReport(obj: unknown): Report {
   const problems: string[] = [];
-  nonFinite(obj, '', problems);
+  nonFinite(obj, [], problems);
   const validate = reportSchemaValidator();
   if (!validate(fileForm(obj))) {
     for (const e of validate.errors ?? []) {

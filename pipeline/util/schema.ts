@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import vm from 'node:vm';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import { CACHE_ROOT } from '../constants.ts';
 
@@ -37,7 +38,7 @@ export function compileSchemaFile(path: string, refs: readonly string[] = []): V
     .slice(0, 32);
   const file = join(CACHE_ROOT, 'ajv', `${key}.cjs`);
   try {
-    const got = require(file) as ValidateFunction;
+    const got = runStandalone(file) as ValidateFunction;
     if (typeof got === 'function') return got;
   } catch {
     /* no cache yet, or unreadable: compile */
@@ -59,6 +60,40 @@ export function compileSchemaFile(path: string, refs: readonly string[] = []): V
     /* read-only install: compile per process */
   }
   return validate;
+}
+
+/**
+ * Run a validator's cached standalone code (a CommonJS module). Its require() calls (ajv's runtime
+ * helpers, ajv-formats) resolve from this module, so from this package's dependencies wherever the
+ * cache lives: node's own require(file) resolves from the file's folder, which for an installed
+ * package (the cache under ~/.cache/mcpgauge) holds no node_modules, and the schema was compiled
+ * anew on every run. Compiled with V8's code cache, kept beside it per node version and arch
+ * (`<file>.<version>-<arch>.v8`, written at exit when missing or rejected, then holding the
+ * functions the run compiled): a 0.6 MB validator, 16 ms to compile, loads in 2.
+ */
+function runStandalone(file: string): unknown {
+  const src = readFileSync(file, 'utf8');
+  const codeCache = `${file}.${process.version}-${process.arch}.v8`;
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(codeCache);
+  } catch {
+    /* none yet */
+  }
+  const script = new vm.Script(`(function (exports, require, module) {${src}\n})`, { filename: file, cachedData });
+  const module = { exports: {} as unknown };
+  (script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: { exports: unknown }) => void)(module.exports, require, module);
+  if (!cachedData || script.cachedDataRejected)
+    process.once('exit', () => {
+      try {
+        const tmp = `${codeCache}.${process.pid}.tmp`;
+        writeFileSync(tmp, script.createCachedData());
+        renameSync(tmp, codeCache);
+      } catch {
+        /* read-only cache: compiled per process */
+      }
+    });
+  return module.exports;
 }
 
 /** One ajv error as `path message (detail)`. */
