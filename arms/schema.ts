@@ -8,11 +8,26 @@ export function hasSchema(tool: ToolRecord): tool is ToolRecord & { inputSchema:
   return tool.inputSchema !== undefined && tool.inputSchema !== null;
 }
 
+/**
+ * canonical text of each schema object already written out: a schema is read-only once a tool
+ * record holds it (a record gets a new object, never an edited one), and the simulated discovery
+ * responses render each tool once per query and arm (corpus_v2: 45 tools, 2,115 renders)
+ */
+const canonicalBySchema = new WeakMap<object, string>();
+
 /** Canonical JSON of the tool's schema ("" when it has none); a non-serializable schema is an ArmEncodeError. */
 export function canonicalSchema(armId: string, tool: ToolRecord): string {
   if (!hasSchema(tool)) return '';
+  const schema = tool.inputSchema;
+  const memo = typeof schema === 'object' && schema !== null;
+  if (memo) {
+    const hit = canonicalBySchema.get(schema);
+    if (hit !== undefined) return hit;
+  }
   try {
-    return canonicalJson(tool.inputSchema);
+    const text = canonicalJson(schema);
+    if (memo) canonicalBySchema.set(schema, text);
+    return text;
   } catch (e) {
     throw new ArmEncodeError(armId, `inputSchema: ${(e as Error).message}`, tool.tool_id);
   }

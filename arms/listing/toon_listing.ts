@@ -33,9 +33,19 @@ import type { JsonValue, ToolRecord } from '../../pipeline/types.ts';
 
 const ID = 'toon_listing';
 
+/** each canonical schema text as a value (the encoder only reads it, so tools with the same schema text share one) */
+const schemaValues = new Map<string, JsonValue>();
+
 /** The schema as a plain value with keys inserted in canonical order. */
 function schemaValue(tool: ToolRecord): JsonValue {
-  return JSON.parse(canonicalSchema(ID, tool)) as JsonValue;
+  const text = canonicalSchema(ID, tool);
+  let v = schemaValues.get(text);
+  if (v === undefined) {
+    v = JSON.parse(text) as JsonValue;
+    if (schemaValues.size >= 10_000) schemaValues.clear();
+    schemaValues.set(text, v);
+  }
+  return v;
 }
 
 function toolValue(tool: ToolRecord): { [k: string]: JsonValue } {

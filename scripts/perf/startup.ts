@@ -15,8 +15,10 @@
  *      tiktoken and writes a JSON file (goal: the Go bench's 0.4-0.6 s)
  *   4b. the same setting on corpus_v2 itself (45 tools) and its golden set (47 queries), `--retriever
  *      bm25f --tokenizers cl100k_base`, side by side with the Go predecessor's bench on the same
- *      files, interleaved (goal: <= 2.0x, aiming at 1.0x); once as by default and once with
- *      --no-dashboard (report.json + tables/ only: the Go bench draws no charts). Both come from a build of
+ *      files, interleaved (goal: <= 2.0x, aiming at 1.0x); once as by default, once with
+ *      --no-dashboard (report.json + tables/ only: the Go bench draws no charts), and once with
+ *      --no-dashboard --result-fixtures none as well (the Go bench scores the arms' retrieval and
+ *      counts their tokens, and has no result arms). All come from a build of
  *      ../shared/peers/mcpproxy-bench/build.sh into <cache root>/peers/mcpproxy-bench (or
  *      $MCPGAUGE_GO_BENCH_DIR): OUT/mcpbench, OUT/src (the checkout, with the datasets),
  *      OUT/tkcache; said so and skipped when it is not built (the build is 2-12 min, never run here)
@@ -209,6 +211,7 @@ async function main(): Promise<void> {
       const goRuns: number[] = [];
       const ours: number[] = [];
       const oursReportOnly: number[] = [];
+      const oursGoOutputs: number[] = [];
       // corpus_v2's golden set names corpus_v1 (the same tool ids): --allow-version-mismatch, as the Go bench accepts it
       const v2Args = (out: string, extra: string[]) => [
         BIN,
@@ -239,11 +242,22 @@ async function main(): Promise<void> {
         ours.push(wall(process.execPath, v2Args(join(tmp, `v2-${i}`), [])));
         // the Go bench writes its results JSON and no charts: the like-for-like run is report.json + tables/ only
         oursReportOnly.push(wall(process.execPath, v2Args(join(tmp, `v2-report-only-${i}`), ['--no-dashboard'])));
+        // what the Go bench computes in this setting: the arms' tokens and their retrieval scores, no
+        // result arms (its offline report has none); ours still adds the 95% intervals and the economics
+        oursGoOutputs.push(
+          wall(process.execPath, v2Args(join(tmp, `v2-go-outputs-${i}`), ['--no-dashboard', '--result-fixtures', 'none'])),
+        );
       }
       pair('corpus_v2 (45 tools, 47 queries), 3 arms, bm25f, cl100k_base, whole process', ours, goRuns, 'the Go bench');
       pair(
         'corpus_v2, the same with --no-dashboard (report.json + tables/, no charts, as the Go bench writes none)',
         oursReportOnly,
+        goRuns,
+        'the Go bench',
+      );
+      pair(
+        'corpus_v2, --no-dashboard --result-fixtures none (no result arms, as the Go bench computes none; the 95% intervals and the economics stay)',
+        oursGoOutputs,
         goRuns,
         'the Go bench',
       );
