@@ -111,12 +111,14 @@ export async function renderChartSvg(id: string, rows: Row[], note?: string, col
 }
 
 /** bump when the way a cached chart is made changes (compiledChart) */
-const CHART_CACHE_FORMAT = 1;
+const CHART_CACHE_FORMAT = 2;
 type VegaSpec = import('vega').Spec;
 interface CompiledChart {
   vega: VegaSpec;
   /** Vega-Lite's compile warnings */
   warnings: string[];
+  /** vega.parse of `vega` (its dataflow, the rows left out: they go in with view.data) */
+  runtime: unknown;
 }
 /** key -> the compiled chart as JSON text (parsed for each render: vega's parse may change what it reads) */
 const compiledCharts = new Map<string, string>();
@@ -127,14 +129,20 @@ export function forgetCompiledCharts(): void {
 
 /**
  * A chart's Vega-Lite spec (data named `table`, no rows: the templates' own data entry) compiled
- * to Vega. The compile reads no data, so its output is kept: in memory, and as JSON under
- * .cache/charts/, keyed by the spec text, the format and vega-lite's version (cold, compiling
- * is about a third of a chart's render). A cache that cannot be read or written is ignored
- * (compiled per process). `error`: how a compile error is raised (the logger's error).
+ * to Vega, and that parsed into vega's dataflow (vega.parse). Neither reads data, so both are
+ * kept: in memory, and as JSON under .cache/charts/, keyed by the spec text, the format and
+ * vega-lite's and vega's versions (cold, compiling is about a third of a chart's render, parsing
+ * a quarter). A cache that cannot be read or written is ignored (compiled per process). `error`:
+ * how a compile error is raised (the logger's error).
  */
-async function compiledChart(spec: TopLevelSpec, vlVersion: string, level: number, logError: (m: string) => never): Promise<CompiledChart> {
+async function compiledChart(
+  spec: TopLevelSpec,
+  versions: { vegaLite: string; vega: string },
+  level: number,
+  logError: (m: string) => never,
+): Promise<CompiledChart> {
   const key = createHash('sha256')
-    .update(JSON.stringify([CHART_CACHE_FORMAT, vlVersion, spec]))
+    .update(JSON.stringify([CHART_CACHE_FORMAT, versions.vegaLite, versions.vega, spec]))
     .digest('hex')
     .slice(0, 32);
   const kept = compiledCharts.get(key);
@@ -143,14 +151,21 @@ async function compiledChart(spec: TopLevelSpec, vlVersion: string, level: numbe
   try {
     const text = readFileSync(file, 'utf8');
     const got = JSON.parse(text) as CompiledChart;
-    if (got && typeof got.vega === 'object' && got.vega !== null && Array.isArray(got.warnings)) {
+    if (
+      got &&
+      typeof got.vega === 'object' &&
+      got.vega !== null &&
+      Array.isArray(got.warnings) &&
+      typeof got.runtime === 'object' &&
+      got.runtime !== null
+    ) {
       compiledCharts.set(key, text);
       return got;
     }
   } catch {
     /* no cache yet, or unreadable: compile */
   }
-  const { compile } = await import('vega-lite');
+  const [{ compile }, { parse }] = await Promise.all([import('vega-lite'), import('vega')]);
   const warnings: string[] = [];
   const logger = {
     level: () => level,
@@ -162,7 +177,10 @@ async function compiledChart(spec: TopLevelSpec, vlVersion: string, level: numbe
     debug: () => logger,
     error: (...args: unknown[]) => logError(args.map(String).join(' ')),
   };
-  const text = JSON.stringify({ vega: compile(spec, { logger: logger as never }).spec, warnings } satisfies CompiledChart);
+  const vega = compile(spec, { logger: logger as never }).spec;
+  // parsed from a copy: the parse may keep parts of what it reads
+  const runtime = parse(JSON.parse(JSON.stringify(vega)) as VegaSpec);
+  const text = JSON.stringify({ vega, warnings, runtime } satisfies CompiledChart);
   compiledCharts.set(key, text);
   try {
     mkdirSync(dirname(file), { recursive: true });
@@ -192,12 +210,9 @@ export async function renderChartSvgHere(id: string, rows: Row[], note?: string,
   const fail = (m: string): never => {
     throw new Error(`chart ${id}: ${m}`);
   };
-  const made = await compiledChart(spec, version, vega.Warn, fail);
-  // the rows go into the compiled spec's own data entry
-  const vg = made.vega;
-  const table = vg.data?.find((d) => d.name === CHART_DATA);
-  if (!table) fail(`the compiled spec has no data "${CHART_DATA}"`);
-  else (table as { values?: unknown }).values = rows;
+  const made = await compiledChart(spec, { vegaLite: version, vega: vega.version }, vega.Warn, fail);
+  // the rows go into the compiled spec's own data entry (view.data below)
+  if (!made.vega.data?.some((d) => d.name === CHART_DATA)) fail(`the compiled spec has no data "${CHART_DATA}"`);
   const warnings: string[] = [...made.warnings];
   chartWarnings.set(id, warnings);
   const logger = {
@@ -218,8 +233,13 @@ export async function renderChartSvgHere(id: string, rows: Row[], note?: string,
       fail(args.map(String).join(' '));
     },
   };
-  const view = new vega.View(vega.parse(vg), { renderer: 'none', logger: logger as never, logLevel: vega.Warn });
+  const view = new vega.View(made.runtime as ReturnType<typeof vega.parse>, {
+    renderer: 'none',
+    logger: logger as never,
+    logLevel: vega.Warn,
+  });
   try {
+    view.data(CHART_DATA, rows);
     return slimSvg(await view.toSVG());
   } finally {
     view.finalize();
