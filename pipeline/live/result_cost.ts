@@ -14,7 +14,11 @@
  * link fields), `structured_content`, `meta` (`_meta`), `wrapper` (everything else: keys, block
  * type tags, annotations, isError). Components sum exactly to the total (byte-span attribution, each
  * token to the span holding its first byte). Proxy overhead per call = proxy total - direct total.
- * The call itself (`{name, arguments}` the model writes) is counted as `call_tokens`.
+ * The call itself (`{name, arguments}` the model writes) is counted as `call_tokens`, with the
+ * golden set's placeholders as it writes them (`<ALLOWED_DIR>/data/sales.csv`), not the folder
+ * this run filled in: that folder is a fresh temporary one (its random name changed the count by
+ * a few tokens from run to run, and its place differs between machines), so the same call costs
+ * the same on every run and machine, and `diff` sees no change where there is none.
  * Skips (not top-1, not safe, unresolved placeholder, no call tool) are rows with the reason.
  */
 import { connectMcp, type CallResult, type McpConnection, type ProtocolChoice } from '../mcp/client.ts';
@@ -165,7 +169,10 @@ interface PlannedCall {
   id: string;
   toolId: string;
   rank: number;
+  /** the arguments sent, placeholders filled */
   args: Record<string, JsonValue>;
+  /** the arguments as the golden set writes them, placeholders kept (what call_tokens counts) */
+  written: Record<string, JsonValue>;
 }
 
 /** The golden calls that will run: the proxy ranked the tool within topK, it is safe to call, every placeholder filled; the rest go to `skipped` with the reason. */
@@ -205,7 +212,7 @@ function planCalls(
       skip(`argument placeholder ${left[0]} has no value for this target (only the embedded default provides <ALLOWED_DIR>)`);
       continue;
     }
-    planned.push({ id: q.id, toolId: call.tool_id, rank, args });
+    planned.push({ id: q.id, toolId: call.tool_id, rank, args, written: call.arguments as Record<string, JsonValue> });
   }
   return planned;
 }
@@ -229,10 +236,10 @@ async function callVia(call: () => Promise<CallResult>): Promise<CallSide> {
   return { result, error };
 }
 
-/** The rows of one planned call, one per tokenizer: call tokens, proxy and direct result tokens, and the overhead. */
+/** The rows of one planned call, one per tokenizer: call tokens (of `written`, the call as the golden set writes it), proxy and direct result tokens, and the overhead. */
 function callRows(
   p: PlannedCall,
-  callArgs: Record<string, unknown>,
+  written: Record<string, unknown>,
   callTool: string,
   useHint: boolean,
   proxySide: CallSide,
@@ -247,7 +254,7 @@ function callRows(
       tokenizer: tk.name,
       rank: p.rank,
       ok: proxySide.error === undefined,
-      call_tokens: tk.count(JSON.stringify(callArgs)),
+      call_tokens: tk.count(JSON.stringify(written)),
       call_tool: callTool,
       ...(useHint ? { call_with: true } : {}),
       overhead_tokens: null,
@@ -329,7 +336,7 @@ export async function measureResultCalls(input: ResultCallsInput): Promise<LiveR
       const directSide: CallSide = !dc
         ? { error: `no direct connection to upstream ${server} (pass --upstreams FILE for external proxies)` }
         : await callVia(async () => (await dc).callTool(tool, p.args, { timeoutMs: input.timeoutMs }));
-      rows.push(...callRows(p, callArgs, callTool, useHint, proxySide, directSide, input.tokenizers));
+      rows.push(...callRows(p, { [nameArg]: p.toolId, [argsArg]: p.written }, callTool, useHint, proxySide, directSide, input.tokenizers));
     }
   } finally {
     for (const c of direct.values()) await c.then((x) => x.close()).catch(() => {});

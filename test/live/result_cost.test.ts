@@ -143,6 +143,11 @@ test('live: golden calls through the proxy and directly, by component, both toke
     assert.ok(r.call_tokens > 5);
   }
   const row = (q: string, tk = 'o200k_base') => rc.rows.find((r) => r.query_id === q && r.tokenizer === tk)!;
+  // the call is counted as the golden set writes it: <ALLOWED_DIR> kept, not this run's random temp folder
+  for (const tk of ['cl100k_base', 'o200k_base'] as const) {
+    const written = { name: 'filesystem:read_text_file', arguments: { path: '<ALLOWED_DIR>/data/sales.csv', head: 3 } };
+    assert.equal(row('csv', tk).call_tokens, getTokenizer(tk).count(JSON.stringify(written)), tk);
+  }
   // filesystem returns the text twice: content text and structuredContent {content}
   assert.ok(
     row('csv').proxy!.components.content_text > 10 && row('csv').proxy!.components.structured_content > 10,
