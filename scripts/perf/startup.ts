@@ -16,7 +16,8 @@
  *   4b. the same setting on corpus_v2 itself (45 tools) and its golden set (47 queries), `--retriever
  *      bm25f --tokenizers cl100k_base`, side by side with the Go predecessor's bench on the same
  *      files, interleaved (goal: <= 2.0x, aiming at 1.0x); once as by default, once with
- *      --no-dashboard (report.json + tables/ only: the Go bench draws no charts), and once with
+ *      --no-dashboard (report.json + tables/ only: the Go bench draws no charts, its dashboard.html
+ *      is tables only), and once with
  *      --no-dashboard --result-fixtures none as well (the Go bench scores the arms' retrieval and
  *      counts their tokens, and has no result arms). All come from a build of
  *      ../shared/peers/mcpproxy-bench/build.sh into <cache root>/peers/mcpproxy-bench (or
@@ -250,7 +251,7 @@ async function main(): Promise<void> {
       }
       pair('corpus_v2 (45 tools, 47 queries), 3 arms, bm25f, cl100k_base, whole process', ours, goRuns, 'the Go bench');
       pair(
-        'corpus_v2, the same with --no-dashboard (report.json + tables/, no charts, as the Go bench writes none)',
+        'corpus_v2, the same with --no-dashboard (report.json + tables/, no charts: the dashboard.html of the Go bench is tables only)',
         oursReportOnly,
         goRuns,
         'the Go bench',
