@@ -35,6 +35,9 @@ export async function importDist(rel, tree = 'pipeline') {
  * arch; when it is missing or V8 rejects it, it is written at exit (then holding every function
  * the run compiled), through a temporary file and a rename, and older ones of the bundle are
  * removed. A cache that cannot be read or written is skipped (a read-only install runs uncached).
+ * A run that only prints help or the version (infoOnly) writes none: its cache would hold the
+ * command setup alone, and every later run, taking that cache as a hit, would compile the rest
+ * anew (a corpus_v2 bench 0.486 s after a first `bench --help` instead of 0.450 s, 2026-12-04).
  * MCPGAUGE_COMPILE_CACHE=off: no cache. MCPGAUGE_TRACE_LOADS=FILE: one line per bundle loaded
  * (its file URL and `#cache=hit|miss|rejected|off`; test/build/helpers.ts loadedModules).
  */
@@ -61,7 +64,7 @@ export function requireLight(rel, tree) {
   });
   const status = off ? 'off' : !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
   trace(file, status);
-  if (status === 'miss' || status === 'rejected') {
+  if ((status === 'miss' || status === 'rejected') && !infoOnly(process.argv.slice(2))) {
     const write = () => {
       pendingCaches.delete(write);
       writeCache(script, dir, cacheFile, `${rel}-`, `${rel}-${key}-`);
@@ -72,6 +75,16 @@ export function requireLight(rel, tree) {
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), (s) => import(s));
   return module.exports;
+}
+
+/**
+ * true when `args` (process.argv after node and the script) ask only for help or the version:
+ * --help, -h, --version or -V before a `--` (what follows `--` is a command line of its own, e.g.
+ * the server `comply` starts)
+ */
+export function infoOnly(args) {
+  const own = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
+  return own.some((a) => a === '--help' || a === '-h' || a === '--version' || a === '-V');
 }
 
 /** the code caches of this process's light bundles not written yet (a miss or a rejected one) */

@@ -39,10 +39,12 @@ exports.answer = async () => { const os = await __mcpgaugeImport('node:os'); let
 `;
 const ANSWER = JSON.stringify({ sum: 42, eol: true, file: true, strict: true });
 
-async function start(dir: string, env: Record<string, string> = {}): Promise<{ out: string; status: string }> {
+async function start(dir: string, env: Record<string, string> = {}, args: string[] = []): Promise<{ out: string; status: string }> {
   const trace = join(dir, 'trace.txt');
   rmSync(trace, { force: true });
-  const r = await run(process.execPath, [join(dir, 'bin', 'main.mjs')], { env: { ...process.env, ...env, MCPGAUGE_TRACE_LOADS: trace } });
+  const r = await run(process.execPath, [join(dir, 'bin', 'main.mjs'), ...args], {
+    env: { ...process.env, ...env, MCPGAUGE_TRACE_LOADS: trace },
+  });
   const line = readFileSync(trace, 'utf8').trim();
   assert.match(line, /^file:\/\/.*\/dist\/x-bundle\/x\.cjs#cache=/);
   return { out: r.stdout.trim(), status: line.slice(line.indexOf('#cache=') + 7) };
@@ -65,6 +67,18 @@ describe("the light bundles' compile cache", { concurrency: true }, () => {
       readdirSync(t.cacheDir).filter((f) => f.endsWith('.tmp')),
       [],
     );
+  });
+
+  it('a run that asks only for help or the version writes no cache; the next real run does', async () => {
+    const t = tree('info', BODY);
+    for (const args of [['bench', '--help'], ['-V'], ['comply', '-h'], ['proxy', '--version']]) {
+      assert.deepEqual(await start(t.dir, {}, args), { out: ANSWER, status: 'miss' }, args.join(' '));
+      assert.deepEqual(bins(t.cacheDir), [], `${args.join(' ')} wrote a cache`);
+    }
+    // what follows -- is the command line of a server, not ours
+    assert.deepEqual(await start(t.dir, {}, ['comply', '--', 'node', 'server.js', '--help']), { out: ANSWER, status: 'miss' });
+    assert.equal(bins(t.cacheDir).length, 1, 'a real run writes it');
+    assert.deepEqual(await start(t.dir, {}, ['bench', '--help']), { out: ANSWER, status: 'hit' }, 'and a help run then uses it');
   });
 
   it('a corrupt cache is rejected by V8, the bundle still runs, and the cache is written anew', async () => {
