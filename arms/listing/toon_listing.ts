@@ -33,17 +33,17 @@ import type { JsonValue, ToolRecord } from '../../pipeline/types.ts';
 
 const ID = 'toon_listing';
 
-/** each canonical schema text as a value (the encoder only reads it, so tools with the same schema text share one) */
-const schemaValues = new Map<string, JsonValue>();
+/** each schema object's canonical value, kept as arms/schema.ts keeps its text (the encoder only reads it) */
+const schemaValues = new WeakMap<object, JsonValue>();
 
 /** The schema as a plain value with keys inserted in canonical order. */
 function schemaValue(tool: ToolRecord): JsonValue {
-  const text = canonicalSchema(ID, tool);
-  let v = schemaValues.get(text);
+  const schema = tool.inputSchema;
+  const key = typeof schema === 'object' && schema !== null ? schema : null;
+  let v = key ? schemaValues.get(key) : undefined;
   if (v === undefined) {
-    v = JSON.parse(text) as JsonValue;
-    if (schemaValues.size >= 10_000) schemaValues.clear();
-    schemaValues.set(text, v);
+    v = JSON.parse(canonicalSchema(ID, tool)) as JsonValue;
+    if (key) schemaValues.set(key, v);
   }
   return v;
 }

@@ -5,16 +5,17 @@
  * The package ships each table as a JavaScript file (cl100k_base: 1.2 MB, 100,256 entries) that
  * node compiles on every start: about 60 ms of a corpus_v2-sized bench (issue 31). The same
  * table as JSON text parses in about a third of that, so the first load keeps a JSON copy under
- * CACHE_ROOT/tokenizers/, named by the encoding and gpt-tokenizer's version, written through a
- * temporary file and a rename; later loads read it. The copy holds exactly the package's values
+ * CACHE_ROOT/tokenizers/, named by the encoding and gpt-tokenizer's version, written atomically
+ * (util/fs.ts writeFileAtomic); later loads read it. The copy holds exactly the package's values
  * (strings and byte arrays; the tables have no holes); a copy is used only when it holds as many
  * entries as the encoding has mergeable tokens (MERGEABLE). A copy that cannot be read, parsed
  * or written, or is not that long, is ignored: the package's file is loaded as before.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { CACHE_ROOT, type TokenizerName } from '../constants.ts';
+import { writeFileAtomic } from '../util/fs.ts';
 
 /** rank -> the token's text, or its bytes */
 export type Ranks = (string | number[])[];
@@ -40,10 +41,7 @@ export function loadRanks(name: TokenizerName, file = ranksCacheFile(name)): Ran
   }
   const ranks = (require(`gpt-tokenizer/bpeRanks/${name}`) as { default: Ranks }).default;
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(ranks));
-    renameSync(tmp, file);
+    writeFileAtomic(file, JSON.stringify(ranks));
   } catch {
     /* read-only cache: the package's file again next time */
   }

@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import vm from 'node:vm';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import { CACHE_ROOT } from '../constants.ts';
+import { writeFileAtomic } from './fs.ts';
 
 export type { ErrorObject, ValidateFunction };
 
@@ -89,9 +90,7 @@ function runStandalone(file: string): unknown {
   if (!cachedData || script.cachedDataRejected)
     process.once('exit', () => {
       try {
-        const tmp = `${codeCache}.${process.pid}.tmp`;
-        writeFileSync(tmp, script.createCachedData());
-        renameSync(tmp, codeCache);
+        writeFileAtomic(codeCache, script.createCachedData());
       } catch {
         /* read-only cache: compiled per process */
       }
