@@ -44,7 +44,7 @@ export const INSTALLED = REPO_ROOT.split(sep).includes('node_modules');
 
 /**
  * Where caches go (fetched models, the LAP venv, fetched corpora, compiled schemas and charts,
- * gpt-tokenizer's tables as JSON, embeddings, peer tools): `$MCPGAUGE_CACHE_DIR` when set; else `.cache/` of the source
+ * the tokenizers' rank tables, embeddings, peer tools): `$MCPGAUGE_CACHE_DIR` when set; else `.cache/` of the source
  * checkout when this runs from a clone; else, for an installed package, `$XDG_CACHE_HOME/mcpgauge`
  * (default `~/.cache/mcpgauge`), so a reinstall keeps them and a global install needs no write
  * access to the npm prefix. Resolved once at start.

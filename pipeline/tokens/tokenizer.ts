@@ -1,26 +1,25 @@
 /**
  * Token counting with OpenAI's cl100k_base and o200k_base encodings. Every count names its tokenizer.
- * Two engines, one encoding each: `count` runs gpt-tokenizer (pure JS, loaded per encoding on
- * first use: 0.25 s of CPU for cl100k against 0.6 s for tiktoken's WASM, and a 3x faster encode),
- * `countSpans` runs tiktoken, which alone gives each token's bytes (the live stage's result cost
- * needs them, so tiktoken loads only there). Both give the same ids: test/tokens/engines.test.ts
- * compares them on every string of datasets/ and on hostile text.
+ * One engine: bpe.ts, byte-pair encoding over gpt-tokenizer's rank table of each encoding kept as
+ * flat binary arrays (ranks.ts; ~1 ms to load, where gpt-tokenizer's own encoder takes ~50 ms to
+ * build its Map) and the package's pre-tokenizer regex. tiktoken is the oracle it is held to:
+ * test/tokens/engines.test.ts compares the ids on every string of datasets/, hostile text and
+ * random text, in both encodings.
  *
  * - `count(text)`: number of tokens; special-token text such as `<|endoftext|>` is encoded as
- *   ordinary text (never an error, never a single special token). No per-token decoding here.
+ *   ordinary text (never an error, never a single special token).
  * - `countSpans(text, spans)`: tokenize once, attribute each token to the labelled UTF-8 byte
  *   span that owns the token's first byte, so the parts add up exactly to the total.
  * Both are bounded in time and memory: a run longer than RUN_LIMIT characters is cut first
  * (bound.ts; the count of that run is then within one token per cut of the exact count,
  * everything else is exact).
  */
-import { createRequire } from 'node:module';
-import type { Tiktoken } from 'tiktoken';
 import { UserError } from '../types.ts';
 
 import { TOKENIZER_NAMES, type TokenizerName } from '../constants.ts';
 import { findCuts, pieces, RUN_LIMIT } from './bound.ts';
-import { loadRanks } from './ranks.ts';
+import { BpeEncoder } from './bpe.ts';
+import { loadRankTable, splitRegex } from './ranks.ts';
 
 export { TOKENIZER_NAMES, type TokenizerName };
 
@@ -62,21 +61,10 @@ export function isTokenizerName(name: string): name is TokenizerName {
 }
 
 const cache = new Map<TokenizerName, Tokenizer>();
-const require = createRequire(import.meta.url);
 
-/** gpt-tokenizer's encoder of `name`: its ids for a text, special-token text encoded as ordinary text */
-type Encode = (text: string) => number[];
-const ORDINARY = { allowedSpecial: new Set<string>(), disallowedSpecial: new Set<string>() };
-export function jsEncoder(name: TokenizerName): Encode {
-  // CommonJS build: a synchronous load of only the encoding asked for, built as its own
-  // gpt-tokenizer/encoding/<name> module builds it, from the table ranks.ts loads faster
-  const { GptEncoding } = require('gpt-tokenizer/GptEncoding') as typeof import('gpt-tokenizer/GptEncoding');
-  const m = GptEncoding.getEncodingApi(name, () => loadRanks(name) as never);
-  return (text) => m.encode(text, ORDINARY);
-}
-/** tiktoken's encoder of `name` (WASM): ids and each token's bytes */
-function wasmEncoder(name: TokenizerName): Tiktoken {
-  return (require('tiktoken') as typeof import('tiktoken')).get_encoding(name);
+/** the encoder of `name`: its rank table (loaded once per process) and pre-tokenizer */
+export function bpeEncoder(name: TokenizerName): BpeEncoder {
+  return new BpeEncoder(loadRankTable(name), splitRegex(name));
 }
 
 /** The process-wide tokenizer for `name` (created on first use). Unknown name -> UserError. */
@@ -86,7 +74,7 @@ export function getTokenizer(name: string): Tokenizer {
   }
   let t = cache.get(name);
   if (!t) {
-    t = new BpeTokenizer(name, jsEncoder(name), () => wasmEncoder(name));
+    t = new BpeTokenizer(name, bpeEncoder(name));
     cache.set(name, t);
   }
   return t;
@@ -112,28 +100,18 @@ const PIECE_MEMO_MAX_LEN = 4 * RUN_LIMIT;
 const PIECE_MEMO_MAX_ENTRIES = 4096;
 
 class BpeTokenizer implements Tokenizer {
-  /** token id -> its bytes; filled lazily by countSpans only (count() never decodes). */
-  private readonly pieces = new Map<number, Uint8Array>();
   /** piece of a cut text -> its count */
   private pieceMemo = new Map<string, number>();
-  private wasm: Tiktoken | undefined;
 
   constructor(
     readonly name: TokenizerName,
-    private readonly js: Encode,
-    private readonly loadWasm: () => Tiktoken,
+    private readonly bpe: BpeEncoder,
   ) {}
-
-  /** tiktoken, loaded on the first countSpans */
-  private get enc(): Tiktoken {
-    this.wasm ??= this.loadWasm();
-    return this.wasm;
-  }
 
   count(text: string): number {
     if (text.length === 0) return 0;
     const c = findCuts(text);
-    if (!c) return this.encodeJs(text).length;
+    if (!c) return this.countBpe(text);
     let n = 0;
     for (const p of pieces(text, c.cuts)) n += this.pieceCount(p);
     return n;
@@ -152,7 +130,7 @@ class BpeTokenizer implements Tokenizer {
     let i = 0;
     for (const part of c ? pieces(text, c.cuts) : [text]) {
       for (const id of this.encode(part)) {
-        const piece = this.piece(id);
+        const piece = this.bpe.table.bytesOf(id);
         if (piece.length === 0 || pos + piece.length > bytes.length || !sameBytes(bytes, pos, piece)) {
           throw new Error(`${this.name}: token ${i} (id ${id}) does not match the input bytes at offset ${pos}`);
         }
@@ -169,42 +147,33 @@ class BpeTokenizer implements Tokenizer {
     return { total: i, byLabel: { ...byLabel } };
   }
 
-  /** gpt-tokenizer's ids for `text` (count); a failure names the tokenizer and the text's size */
-  private encodeJs(text: string): number[] {
+  /** the count of `text`; a failure names the tokenizer and the text's size */
+  private countBpe(text: string): number {
     try {
-      return this.js(text);
+      return this.bpe.count(text);
     } catch (e) {
       throw new Error(`${this.name}: the tokenizer failed on a text of ${text.length} characters (${(e as Error)?.message ?? String(e)})`);
     }
   }
 
-  /** tiktoken's ids for `text` (countSpans, which needs each token's bytes); a failure inside the WASM names the tokenizer and the text's size */
-  private encode(text: string): Uint32Array {
+  /** the ids of `text` (countSpans, which needs each token's bytes); a failure names the tokenizer and the text's size */
+  private encode(text: string): number[] {
     try {
-      return this.enc.encode_ordinary(text);
+      return this.bpe.encode(text);
     } catch (e) {
-      throw new Error(`${this.name}: tiktoken failed on a text of ${text.length} characters (${(e as Error)?.message ?? String(e)})`);
+      throw new Error(`${this.name}: the tokenizer failed on a text of ${text.length} characters (${(e as Error)?.message ?? String(e)})`);
     }
   }
 
   private pieceCount(p: string): number {
-    if (p.length > PIECE_MEMO_MAX_LEN) return this.encodeJs(p).length;
+    if (p.length > PIECE_MEMO_MAX_LEN) return this.countBpe(p);
     let n = this.pieceMemo.get(p);
     if (n === undefined) {
-      n = this.encodeJs(p).length;
+      n = this.countBpe(p);
       if (this.pieceMemo.size >= PIECE_MEMO_MAX_ENTRIES) this.pieceMemo = new Map();
       this.pieceMemo.set(p, n);
     }
     return n;
-  }
-
-  private piece(id: number): Uint8Array {
-    let p = this.pieces.get(id);
-    if (!p) {
-      p = this.enc.decode_single_token_bytes(id);
-      this.pieces.set(id, p);
-    }
-    return p;
   }
 }
 
