@@ -8,7 +8,7 @@
  * tooltips; every number shown in a chart is also in a table.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { TopLevelSpec, Config } from 'vega-lite';
@@ -277,6 +277,8 @@ export type ChartReply = { id: number; svg: string; warnings: string[] } | { id:
 
 interface ChartWorker {
   render(job: Omit<ChartJob, 'id'>): Promise<string>;
+  /** send `job` now unless it was sent already; render() of it takes the answer */
+  prefetch(job: Omit<ChartJob, 'id'>): void;
 }
 /** what the chart worker thread runs, compiled: dist/chart-bundle/chart_worker.cjs through requireLight */
 const CHART_WORKER_BIN = resolve(REPO_ROOT, 'bin', 'chart-worker.mjs');
@@ -288,17 +290,25 @@ export async function stopChartWorker(): Promise<void> {
   const w = workerThread;
   worker = undefined;
   workerThread = undefined;
-  if (w) await w.terminate();
+  if (!w) return;
+  // ended on purpose: a chart still queued (one sent early whose rows the run then changed, or
+  // one of a failed run) is nobody's to draw, so it is not drawn here instead
+  w.removeAllListeners('exit');
+  w.removeAllListeners('error');
+  await w.terminate();
 }
 
 /**
- * With the chart worker running: send it every chart of `refs` now (write.ts, before the tables
- * and the page), so it renders while this thread works; renderChartSvg of the same chart then
- * takes the answer. Without the worker: nothing (the page renders each chart when it gets to it).
+ * With the chart worker running: send it every chart of `refs` now, so it renders while this
+ * thread works (write.ts, before the tables and the page; and `bench` once the offline stage is
+ * done, from the report as it stands then: charts whose rows the later stages do not change are
+ * drawn while those stages run). A later renderChartSvg of the same chart (same spec, rows, note
+ * and colours) takes that answer; a chart sent again before then is not drawn twice. Without the
+ * worker: nothing (the page renders each chart when it gets to it).
  */
 export function prefetchCharts(refs: readonly ChartRef[]): void {
   if (!worker) return;
-  for (const c of refs) if (c.rows.length > 0) void renderChartSvg(c.spec, c.rows, c.note, c.color).catch(() => undefined);
+  for (const c of refs) if (c.rows.length > 0) worker.prefetch({ spec: c.spec, rows: c.rows, note: c.note, color: c.color });
 }
 
 /**
@@ -337,25 +347,37 @@ export function startChartWorker(): void {
       p.resolve(m.svg);
     }
   });
-  // one render per distinct chart (prefetchCharts, then the page asking for the same one)
+  // prefetched charts by their inputs, until the page asks for them (each is drawn once)
   const memo = new Map<string, Promise<string>>();
+  const keyOf = (job: Omit<ChartJob, 'id'>) => JSON.stringify([job.spec, job.rows, job.note ?? null, job.color ?? null]);
+  // test hook: one line per chart sent to the worker (test/report/chart-prefetch.test.ts)
+  const trace = process.env.MCPGAUGE_TRACE_CHARTS;
+  const post = (job: Omit<ChartJob, 'id'>) =>
+    new Promise<string>((resolve, reject) => {
+      if (trace) appendFileSync(trace, `${job.spec}\n`);
+      const id = nextId++;
+      pending.set(id, { job, resolve, reject });
+      w.ref();
+      w.postMessage({ id, ...job } satisfies ChartJob);
+    });
   worker = {
     render(job) {
       if (broken) return renderChartSvgHere(job.spec, job.rows, job.note, job.color);
-      const key = JSON.stringify([job.spec, job.rows, job.note ?? null, job.color ?? null]);
+      const key = keyOf(job);
       const hit = memo.get(key);
       if (hit) {
         memo.delete(key);
         return hit;
       }
-      const p = new Promise<string>((resolve, reject) => {
-        const id = nextId++;
-        pending.set(id, { job, resolve, reject });
-        w.ref();
-        w.postMessage({ id, ...job } satisfies ChartJob);
-      });
+      return post(job);
+    },
+    prefetch(job) {
+      if (broken) return;
+      const key = keyOf(job);
+      if (memo.has(key)) return;
+      const p = post(job);
+      p.catch(() => undefined); // a failure reaches the page's render of it, if it asks
       memo.set(key, p);
-      return p;
     },
   };
 }

@@ -39,6 +39,15 @@ export function reportJsonText(report: Report): string {
 }
 
 /**
+ * Send the charts of `report` to the chart worker now, when it runs (charts.ts prefetchCharts):
+ * writeReport does for the report it writes; `bench` does for the report as it stands after the
+ * offline stage, so the charts the later stages leave as they are are drawn while those run.
+ */
+export function prefetchReportCharts(report: Report): void {
+  prefetchCharts(chartRefs(report));
+}
+
+/**
  * `sections`: the dashboard's section list (pipeline/sections.ts REPORT_SECTIONS; the renderer
  * imports no producer, so the list is handed in); `extraSections`: other documents' sections.
  */
@@ -54,7 +63,7 @@ export async function writeReport(
   if (dashboard) {
     // with the chart worker (charts.ts startChartWorker, started by `bench`), the charts and the
     // page render while this thread writes the JSON and the tables; without it, in this order anyway
-    prefetchCharts(chartRefs(valid));
+    prefetchReportCharts(valid);
     page = renderDashboard(valid, sections, extraSections);
     page.catch(() => undefined); // awaited below; a failure of the tables first must not leave it unhandled
   }
