@@ -17,7 +17,7 @@ node_modules/.mcpgauge-installed: package.json package-lock.json
 
 ## Compile pipeline/**/*.ts and arms/**/*.ts to dist/ (tsc; scripts/build.mjs) when dist/ is missing or older than
 ## the sources; every target that runs code depends on it (the bins and spawned processes run dist/)
-SOURCES := $(shell find pipeline arms -name '*.ts') tsconfig.json tsconfig.build.json package.json
+SOURCES := $(shell find pipeline arms -name '*.ts') tsconfig.json tsconfig.build.json package.json scripts/lib/bundle.mjs
 build: dist/BUILD.json
 
 dist/BUILD.json: node_modules/.mcpgauge-installed $(SOURCES)

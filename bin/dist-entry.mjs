@@ -1,7 +1,7 @@
 // Where the compiled code is (dist/, written by `make build` / `npm run build`), and one clear
 // line (exit 2) when it is missing, instead of a stack trace. `tree`: `pipeline` (tsc's output, one
 // file per module) or `bundle` (the bundled CLI, scripts/lib/bundle.mjs) as ES modules
-// (importDist), or `fixture-bundle` / `proxy-bundle` / `comply-bundle` / `chart-bundle`, the light
+// (importDist), or `fixture-bundle` / `proxy-bundle` / `comply-bundle` / `bench-bundle`, the light
 // bundles: one CommonJS file each,
 // compiled with V8's code cache (requireLight).
 import { createHash } from 'node:crypto';
@@ -64,14 +64,8 @@ export function requireLight(rel, tree) {
   });
   const status = off ? 'off' : !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
   trace(file, status);
-  if ((status === 'miss' || status === 'rejected') && !infoOnly(process.argv.slice(2))) {
-    const write = () => {
-      pendingCaches.delete(write);
-      writeCache(script, dir, cacheFile, `${rel}-`, `${rel}-${key}-`);
-    };
-    pendingCaches.add(write);
-    process.once('exit', () => pendingCaches.has(write) && write());
-  }
+  if ((status === 'miss' || status === 'rejected') && !infoOnly(process.argv.slice(2)))
+    process.once('exit', () => writeCache(script, dir, cacheFile, `${rel}-`, `${rel}-${key}-`));
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), (s) => import(s));
   return module.exports;
@@ -85,17 +79,6 @@ export function requireLight(rel, tree) {
 export function infoOnly(args) {
   const own = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
   return own.some((a) => a === '--help' || a === '-h' || a === '--version' || a === '-V');
-}
-
-/** the code caches of this process's light bundles not written yet (a miss or a rejected one) */
-const pendingCaches = new Set();
-
-/**
- * Write the pending code caches now instead of at exit (holding what has been compiled so far):
- * for a thread that is ended from outside and never reaches its exit (bin/chart-worker.mjs).
- */
-export function writeLightCaches() {
-  for (const write of [...pendingCaches]) write();
 }
 
 function trace(file, status) {

@@ -1,7 +1,7 @@
 // Dashboard page script: table sorting (click or Enter on a header), the per-query row filter,
-// rows drawn on demand and charts inserted when they come into view. It computes nothing: rows
+// rows drawn on demand and charts drawn when they come into view. It computes nothing: rows
 // drawn on demand are the cells the renderer wrote as data (pipeline/report/render.ts cellData),
-// charts are the renderer's SVG kept in a template element.
+// charts are the specs and rows the renderer wrote, drawn by the chart runtime.
 // Inlined into dashboard.html and allowed by its sha256 in the page's Content-Security-Policy.
 (function () {
   // rows on demand: the data block #ID-rows (JSON, gzip, base64:
@@ -124,13 +124,31 @@
     });
   });
 
-  // charts: the SVG waits in a template element until its figure comes near the window (or the page prints)
-  function showChart(fig) {
-    var t = fig.querySelector('template');
-    if (!t) return;
+  // charts: each figure carries its compiled Vega spec and its rows, packed as the rows above
+  // (pipeline/report/charts.ts); the chart runtime, inlined before this script in a page with
+  // charts (pipeline/report/page/chart_runtime.ts), draws it into the figure's slot when the
+  // figure comes near the window (or the page prints). A chart that cannot be drawn says so in
+  // its slot, and on the console.
+  function drawChart(fig) {
+    var data = fig.querySelector('script.chart-data');
+    var draw = window.mcpgaugeDrawChart;
+    if (!data || typeof draw !== 'function') return;
+    data.parentNode.removeChild(data);
     var slot = fig.querySelector('.chart-slot');
-    fig.replaceChild(t.content, slot || t);
-    if (slot) fig.removeChild(t);
+    unpack(data.textContent)
+      .then(function (c) {
+        return draw(slot, c.spec, c.rows);
+      })
+      .then(
+        function () {
+          fig.classList.add('drawn');
+        },
+        function (e) {
+          fig.classList.add('failed');
+          slot.textContent = 'This chart could not be drawn (' + (e?.message || e) + '); its numbers are in the tables.';
+          console.error('chart ' + fig.getAttribute('data-chart') + ': ' + (e?.stack || e));
+        },
+      );
   }
   var figs = document.querySelectorAll('figure.chart');
   if (typeof IntersectionObserver === 'function') {
@@ -139,17 +157,17 @@
         entries.forEach(function (e) {
           if (e.isIntersecting) {
             io.unobserve(e.target);
-            showChart(e.target);
+            drawChart(e.target);
           }
         });
       },
       { rootMargin: '200px 0px' },
     );
     figs.forEach(function (f) {
-      if (f.querySelector('template')) io.observe(f);
+      if (f.querySelector('script.chart-data')) io.observe(f);
     });
-  } else figs.forEach(showChart);
+  } else figs.forEach(drawChart);
   window.addEventListener('beforeprint', function () {
-    figs.forEach(showChart);
+    figs.forEach(drawChart);
   });
 })();

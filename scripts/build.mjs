@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // `make build` / `npm run build`: compile pipeline/**/*.ts and arms/**/*.ts to dist/ with tsc (tsconfig.build.json:
 // rewriteRelativeImportExtensions, so `./x.ts` imports become `./x.js`; --noCheck, type checking
-// is `make typecheck`), then bundle the CLI into dist/bundle/ and the fixture, the proxy, comply and the chart worker into dist/<name>-bundle/ (scripts/lib/bundle.mjs LIGHT_BUNDLES). A no-op when dist/BUILD.json records the hash of the current sources.
+// is `make typecheck`), then bundle the CLI into dist/bundle/, the fixture, the proxy, comply and bench into dist/<name>-bundle/ (scripts/lib/bundle.mjs LIGHT_BUNDLES) and the dashboard's chart runtime into dist/page/. A no-op when dist/BUILD.json records the hash of the current sources.
 // The new tree is written beside dist/ and swapped in, so a reader never sees half a build.
 // `--check`: exit 1 (and say why) when dist/ is missing or stale, build nothing.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sourcesHash, BUILD_STAMP } from './lib/build-hash.mjs';
-import { bundleCli, bundleLight, LIGHT_BUNDLES } from './lib/bundle.mjs';
+import { bundleCli, bundleLight, bundlePage, LIGHT_BUNDLES, PAGE_RUNTIME } from './lib/bundle.mjs';
 import { startHeartbeat } from './lib/heartbeat.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -49,6 +49,8 @@ try {
   if (existsSync(join(root, 'pipeline', 'cli.ts'))) await bundleCli(root, tmp);
   // the light bundles: dist/fixture-bundle/fixture.cjs, dist/proxy-bundle/proxy.cjs, ... (CommonJS, for the code cache)
   for (const b of LIGHT_BUNDLES) if (existsSync(join(root, 'pipeline', `${b.entry}.ts`))) await bundleLight(root, tmp, b);
+  // the dashboard's chart runtime: dist/page/chart-runtime.js (for the browser; report/render.ts inlines it)
+  if (existsSync(join(root, 'pipeline', `${PAGE_RUNTIME.entry}.ts`))) await bundlePage(root, tmp);
 } catch (e) {
   rmSync(tmp, { recursive: true, force: true });
   console.error(`build: bundling the CLI failed: ${e instanceof Error ? e.message : String(e)}`);

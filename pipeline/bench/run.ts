@@ -69,17 +69,10 @@ export interface BenchResult {
 /** Runs the bench and writes its report; the report of a failed live stage is written and marked failed. */
 export async function runBench(o: BenchOptions): Promise<BenchResult> {
   const face = await import('../report/index.ts');
-  const { writeReport, prefetchReportCharts } = await face.loadReportWriter();
+  const { writeReport } = await face.loadReportWriter();
   const { assembleReport } = await import('./report.ts');
   const extraSections = await checkInputs(o);
-  // the dashboard's charts render in a worker thread that loads vega while the stages run (issue 31);
-  // every run ends it (also one that failed), or its thread can keep the process from exiting
-  if (o.dashboard) face.startChartWorker();
-  try {
-    return await runStages(o, extraSections, { writeReport, prefetchReportCharts }, face.summaryLines, assembleReport);
-  } finally {
-    await face.stopChartWorker();
-  }
+  return runStages(o, extraSections, writeReport, face.summaryLines, assembleReport);
 }
 
 type ReportFace = typeof import('../report/index.ts');
@@ -89,24 +82,17 @@ type ReportWriter = Awaited<ReturnType<ReportFace['loadReportWriter']>>;
 async function runStages(
   o: BenchOptions,
   extraSections: SectionInput[],
-  { writeReport, prefetchReportCharts }: Pick<ReportWriter, 'writeReport' | 'prefetchReportCharts'>,
+  writeReport: ReportWriter['writeReport'],
   summaryLines: ReportFace['summaryLines'],
   assembleReport: typeof import('./report.ts').assembleReport,
 ): Promise<BenchResult> {
   const plan = planCorpora(o);
   const live = o.live ? { ...o.live, ...plan.liveTarget, ...(o.allowVersionMismatch ? { allowVersionMismatch: true } : {}) } : undefined;
   const offline = await offlineStage(o, plan.corpora, live !== undefined);
-  const options = recordedOptions(o, plan.corpora);
-  // the charts of the offline figures are drawn while the later stages run (the chart worker's
-  // core is idle until then); writeReport sends the final report's charts, and those whose rows
-  // did not change take these answers (issue 31)
-  if (o.dashboard && offline && o.offline)
-    prefetchReportCharts(
-      assembleReport({ offline, tokenizers: o.tokenizers, options, argv: o.argv, secrets: live?.apiKey ? [live.apiKey] : [] }),
-    );
   const results = await resultsStage(o);
   const liveReport = live && !o.explicitSystems ? await liveStage(o, live) : undefined;
   const staged = live ? await runSystemStages(o.systems, { ...live, bootstrap: o.bootstrap, log: o.log }, o.explicitSystems) : {};
+  const options = recordedOptions(o, plan.corpora);
   const report = assembleReport({
     offline,
     live: liveReport,

@@ -1,21 +1,31 @@
 /**
- * Charts: each Vega-Lite spec in reports-template/charts/*.vl.json (no data in the file) gets
- * the rows a section's ChartRef carries, is compiled to Vega with `vega-lite` and pre-rendered
- * to static SVG in Node with vega's View.toSVG(). Why pre-render instead of inlining the Vega
- * runtime (vega.min.js, ~520 kB): the page needs no chart JavaScript at all (nothing can fail
- * or fetch at view time, and the CSP can forbid everything but one hashed inline script), the
- * file stays small, and the output is deterministic for a given report. What is lost is hover
- * tooltips; every number shown in a chart is also in a table.
+ * Charts: each Vega-Lite spec in reports-template/charts/*.vl.json (no data in the file) is
+ * compiled to Vega here, with the chart's colours and note, and the page draws it: the figure
+ * carries the compiled spec and the rows a section's ChartRef gives (packed as the renderer packs
+ * rows drawn on demand, render.ts packRows), and the page script hands them to the chart runtime
+ * (page/chart_runtime.ts, parts of Vega bundled for the browser, inlined once per page) when the
+ * figure comes near the window. A compile reads no data, so it is kept under .cache/charts/ by
+ * the spec's text and vega-lite's version: a run whose charts were compiled before loads no
+ * vega-lite at all.
+ *
+ * Why the page draws (issue 31, measured 2026-12-06): drawing the SVG in Node took vega's cold
+ * code ~0.13 s of CPU per run for seven charts, plus ~0.1 s to load vega, the last thing a
+ * corpus_v2-sized bench waited for (0.42 s against the Go bench's 0.16 s; 0.28 s without the
+ * charts); in the page the runtime costs ~0.4 MB of script once per dashboard, and the default
+ * dashboard still scores 0.96 on Lighthouse's desktop performance. What changes for a reader:
+ * charts need JavaScript (every number a chart shows is also in a table), and are drawn with the
+ * browser's own text measurement.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { TopLevelSpec, Config } from 'vega-lite';
-import { CACHE_ROOT, COMPILED, REPO_ROOT, TEMPLATE_DIR } from '../constants.ts';
+import { CACHE_ROOT, TEMPLATE_DIR } from '../constants.ts';
 import type { ChartRef } from './details.ts';
 import type { ChartColors } from './palette.ts';
-import { html, trustedHtml, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from './html.ts';
+import { PACKED_ROWS_TYPE, packRows } from './pack.ts';
 
 type Row = Record<string, string | number | null>;
 /** the data every chart template names (`"data": {"name": "table"}`); the rows go there */
@@ -40,7 +50,7 @@ export function templateChartIds(): string[] {
     .sort();
 }
 
-/** the charts' font; the page's CSS sets it on every chart (figure.chart svg), so no text repeats it */
+/** the charts' font (the page's CSS sets the same on every chart's text, figure.chart svg text) */
 export const CHART_FONT = 'system-ui, -apple-system, Segoe UI, Roboto, sans-serif';
 
 const CHART_CONFIG: Config = {
@@ -52,32 +62,9 @@ const CHART_CONFIG: Config = {
   legend: { labelFontSize: 10, labelLimit: 240 },
   view: { stroke: '#d9dde3' },
   // no ARIA role and description on every mark: the figure is labelled as a whole and every
-  // number a chart shows is also in a table (a third of the SVG's bytes on a many-mark chart)
+  // number a chart shows is also in a table
   aria: false,
 };
-
-const FONT_ATTR = ` font-family="${CHART_FONT}"`;
-const GEOMETRY_ATTR = / (d|transform|x|y|x1|x2|y1|y2|width|height)="([^"]*)"/g;
-
-/**
- * The SVG writer's output made lighter, drawing the same: the font attribute every text repeats
- * dropped (the page's CSS sets that font on the chart), and coordinates in geometry attributes
- * rounded to 1/100 px (it writes e.g. 90.49999999999999). Text and labels are left as written.
- */
-export function slimSvg(svg: string): string {
-  return svg
-    .split(FONT_ATTR)
-    .join('')
-    .replace(
-      GEOMETRY_ATTR,
-      (_m, name: string, v: string) => ` ${name}="${v.replace(/-?\d+\.\d{3,}/g, (n) => String(Number(Number(n).toFixed(2))))}"`,
-    );
-}
-
-/** Vega-Lite compile warnings known to be harmless for these specs (layers inside facets). */
-const BENIGN_WARNINGS = ['Detected faceted independent scales that union domain'];
-/** Non-benign compile warnings of the last render, per chart id (tests assert it stays empty). */
-export const chartWarnings = new Map<string, string[]>();
 
 /**
  * Write a chart's colours (report/palette.ts) into every colour encoding of `field` in the spec
@@ -105,96 +92,52 @@ export function applyColors(spec: unknown, c: ChartColors | undefined): void {
   walk(spec);
 }
 
-/** Data -> Vega-Lite -> Vega -> static SVG string, in the chart worker when one was started (startChartWorker), else here. */
-export async function renderChartSvg(id: string, rows: Row[], note?: string, color?: ChartColors): Promise<string> {
-  return worker ? worker.render({ spec: id, rows, note, color }) : renderChartSvgHere(id, rows, note, color);
-}
+/** Vega-Lite compile warnings known to be harmless for these specs (layers inside facets). */
+const BENIGN_WARNINGS = ['Detected faceted independent scales that union domain'];
+/** Non-benign compile warnings of the last compile of each chart id (tests assert it stays empty). */
+export const chartWarnings = new Map<string, string[]>();
 
 /** bump when the way a cached chart is made changes (compiledChart) */
-const CHART_CACHE_FORMAT = 2;
-type VegaSpec = import('vega').Spec;
+const CHART_CACHE_FORMAT = 3;
+type VegaSpec = Record<string, unknown> & { data?: { name: string }[] };
 interface CompiledChart {
   vega: VegaSpec;
   /** Vega-Lite's compile warnings */
   warnings: string[];
-  /** vega.parse of `vega` (its dataflow, the rows left out: they go in with view.data) */
-  runtime: unknown;
 }
-/** key -> the compiled chart as JSON text (parsed for each render: vega's parse may change what it reads) */
+/** key -> the compiled chart as JSON text */
 const compiledCharts = new Map<string, string>();
-/** Forget the compiled charts kept in memory (tests: the next render reads .cache/charts again). */
+/** Forget the compiled charts kept in memory (tests: the next compile reads .cache/charts again). */
 export function forgetCompiledCharts(): void {
   compiledCharts.clear();
 }
 
-/**
- * A chart's Vega-Lite spec (data named `table`, no rows: the templates' own data entry) compiled
- * to Vega, and that parsed into vega's dataflow (vega.parse). Neither reads data, so both are
- * kept: in memory, and as JSON under .cache/charts/, keyed by the spec text, the format and
- * vega-lite's and vega's versions (cold, compiling is about a third of a chart's render, parsing
- * a quarter). A cache that cannot be read or written is ignored (compiled per process). `error`:
- * how a compile error is raised (the logger's error).
- */
-async function compiledChart(
-  spec: TopLevelSpec,
-  versions: { vegaLite: string; vega: string },
-  level: number,
-  logError: (m: string) => never,
-): Promise<CompiledChart> {
-  const key = createHash('sha256')
-    .update(JSON.stringify([CHART_CACHE_FORMAT, versions.vegaLite, versions.vega, spec]))
-    .digest('hex')
-    .slice(0, 32);
-  const kept = compiledCharts.get(key);
-  if (kept !== undefined) return JSON.parse(kept) as CompiledChart;
-  const file = join(CACHE_ROOT, 'charts', `${key}.json`);
-  try {
-    const text = readFileSync(file, 'utf8');
-    const got = JSON.parse(text) as CompiledChart;
-    if (
-      got &&
-      typeof got.vega === 'object' &&
-      got.vega !== null &&
-      Array.isArray(got.warnings) &&
-      typeof got.runtime === 'object' &&
-      got.runtime !== null
-    ) {
-      compiledCharts.set(key, text);
-      return got;
+const require = createRequire(import.meta.url);
+let vegaLiteVersion: string | undefined;
+/** vega-lite's version, read from its package.json (the package itself loads only to compile; its exports map hides package.json) */
+function vlVersion(): string {
+  if (vegaLiteVersion === undefined) {
+    let dir = dirname(require.resolve('vega-lite'));
+    for (;;) {
+      try {
+        const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+        if (pkg.name === 'vega-lite' && pkg.version) {
+          vegaLiteVersion = pkg.version;
+          break;
+        }
+      } catch {
+        /* not here: one folder up */
+      }
+      const up = dirname(dir);
+      if (up === dir) throw new Error(`vega-lite's package.json not found above ${require.resolve('vega-lite')}`);
+      dir = up;
     }
-  } catch {
-    /* no cache yet, or unreadable: compile */
   }
-  const [{ compile }, { parse }] = await Promise.all([import('vega-lite'), import('vega')]);
-  const warnings: string[] = [];
-  const logger = {
-    level: () => level,
-    warn(...args: unknown[]) {
-      warnings.push(args.map(String).join(' '));
-      return logger;
-    },
-    info: () => logger,
-    debug: () => logger,
-    error: (...args: unknown[]) => logError(args.map(String).join(' ')),
-  };
-  const vega = compile(spec, { logger: logger as never }).spec;
-  // parsed from a copy: the parse may keep parts of what it reads
-  const runtime = parse(JSON.parse(JSON.stringify(vega)) as VegaSpec);
-  const text = JSON.stringify({ vega, warnings, runtime } satisfies CompiledChart);
-  compiledCharts.set(key, text);
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
-  } catch {
-    /* read-only cache: compiled per process */
-  }
-  return JSON.parse(text) as CompiledChart;
+  return vegaLiteVersion;
 }
 
-/** Data -> Vega-Lite -> Vega -> static SVG string, on this thread. */
-export async function renderChartSvgHere(id: string, rows: Row[], note?: string, color?: ChartColors): Promise<string> {
+/** The Vega-Lite spec a chart compiles from: the template with the chart's colours, note and the config. */
+export function chartSpec(id: string, note?: string, color?: ChartColors): TopLevelSpec {
   const spec = loadChartSpec(id) as TopLevelSpec & {
     data?: { name?: string };
     title?: { text: string; subtitle?: string };
@@ -205,179 +148,90 @@ export async function renderChartSvgHere(id: string, rows: Row[], note?: string,
   if (note && spec.title && typeof spec.title === 'object')
     spec.title.subtitle = `${spec.title.subtitle ?? ''}${spec.title.subtitle ? ' · ' : ''}${note}`;
   spec.config = CHART_CONFIG;
-  // vega + vega-lite load on the first chart only (comply's html output and the CLI start skip them)
-  const [vega, { version }] = await Promise.all([import('vega'), import('vega-lite')]);
-  const fail = (m: string): never => {
-    throw new Error(`chart ${id}: ${m}`);
-  };
-  const made = await compiledChart(spec, { vegaLite: version, vega: vega.version }, vega.Warn, fail);
-  // the rows go into the compiled spec's own data entry (view.data below)
-  if (!made.vega.data?.some((d) => d.name === CHART_DATA)) fail(`the compiled spec has no data "${CHART_DATA}"`);
-  const warnings: string[] = [...made.warnings];
-  chartWarnings.set(id, warnings);
-  const logger = {
-    level(): number {
-      return vega.Warn;
-    },
-    warn(...args: unknown[]) {
-      warnings.push(args.map(String).join(' '));
-      return logger;
-    },
-    info() {
-      return logger;
-    },
-    debug() {
-      return logger;
-    },
-    error(...args: unknown[]) {
-      fail(args.map(String).join(' '));
-    },
-  };
-  const view = new vega.View(made.runtime as ReturnType<typeof vega.parse>, {
-    renderer: 'none',
-    logger: logger as never,
-    logLevel: vega.Warn,
-  });
-  try {
-    view.data(CHART_DATA, rows);
-    return slimSvg(await view.toSVG());
-  } finally {
-    view.finalize();
-    const kept = warnings.filter((w) => !BENIGN_WARNINGS.some((b) => w.includes(b)));
-    warnings.length = 0;
-    warnings.push(...kept);
-  }
+  return spec;
 }
 
 /**
- * One chart reference -> <figure> with the static SVG, or a "no data" note. The SVG waits in a
- * <template> (not part of the page until used) behind a slot of its size; the page script puts it
- * in when the figure comes near the window, so charts below the first screen cost no layout.
+ * A chart's Vega spec: its Vega-Lite spec (chartSpec) compiled, the rows left out (they go into
+ * the compiled spec's own `table` data in the page). A compile reads no data, so it is kept: in
+ * memory, and as JSON under .cache/charts/, keyed by the spec text, the format and vega-lite's
+ * version; vega-lite loads only when a chart is not there. A cache entry that cannot be read or
+ * is not a compiled chart is compiled again; one that cannot be written is ignored.
+ */
+export async function compiledChart(id: string, note?: string, color?: ChartColors): Promise<CompiledChart> {
+  const spec = chartSpec(id, note, color);
+  const key = createHash('sha256')
+    .update(JSON.stringify([CHART_CACHE_FORMAT, vlVersion(), spec]))
+    .digest('hex')
+    .slice(0, 32);
+  let text = compiledCharts.get(key);
+  const file = join(CACHE_ROOT, 'charts', `${key}.json`);
+  if (text === undefined) {
+    try {
+      const got = readFileSync(file, 'utf8');
+      const c = JSON.parse(got) as Partial<CompiledChart> | null;
+      if (c && typeof c.vega === 'object' && c.vega !== null && !Array.isArray(c.vega) && Array.isArray(c.warnings)) text = got;
+    } catch {
+      /* no cache yet, or unreadable: compile */
+    }
+  }
+  if (text === undefined) {
+    const { compile } = await import('vega-lite');
+    const warnings: string[] = [];
+    const fail = (m: string): never => {
+      throw new Error(`chart ${id}: ${m}`);
+    };
+    const logger = {
+      level: () => 2,
+      warn(...args: unknown[]) {
+        warnings.push(args.map(String).join(' '));
+        return logger;
+      },
+      info: () => logger,
+      debug: () => logger,
+      error: (...args: unknown[]) => fail(args.map(String).join(' ')),
+    };
+    const vega = compile(spec, { logger: logger as never }).spec as VegaSpec;
+    text = JSON.stringify({ vega, warnings } satisfies CompiledChart);
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      const tmp = `${file}.${process.pid}.tmp`;
+      writeFileSync(tmp, text);
+      renameSync(tmp, file);
+    } catch {
+      /* read-only cache: compiled per process */
+    }
+  }
+  compiledCharts.set(key, text);
+  const made = JSON.parse(text) as CompiledChart;
+  if (!made.vega.data?.some((d) => d.name === CHART_DATA)) throw new Error(`chart ${id}: the compiled spec has no data "${CHART_DATA}"`);
+  chartWarnings.set(
+    id,
+    made.warnings.filter((w) => !BENIGN_WARNINGS.some((b) => w.includes(b))),
+  );
+  return made;
+}
+
+/** the class of a figure's packed chart (render.ts inlines the chart runtime into a page that has one) */
+export const CHART_DATA_CLASS = 'chart-data';
+
+/** a chart as the page gets it: its compiled Vega spec and its rows (packed, pack.ts packRows) */
+export interface ChartPayload {
+  spec: VegaSpec;
+  rows: Row[];
+}
+
+/**
+ * One chart reference -> <figure> with the chart for the page to draw, or a "no data" note. The
+ * compiled spec and the rows travel packed (JSON, gzip, base64: no report text can leave the
+ * block); the page script draws the chart into its slot when the figure comes near the window.
  */
 export async function chartFigure(c: ChartRef): Promise<SafeHtml> {
   const title = (loadChartSpec(c.spec) as { title?: { text?: string } }).title?.text ?? c.spec;
   if (c.rows.length === 0) {
     return html`<figure class="chart nodata" data-chart="${c.spec}"><figcaption>${title}</figcaption><p class="nodata-note">No data: ${c.empty}.</p></figure>`;
   }
-  const svg = await renderChartSvg(c.spec, c.rows, c.note, c.color);
-  const size = /^<svg [^>]*?width="(\d+(?:\.\d+)?)" height="(\d+(?:\.\d+)?)"/.exec(svg);
-  const slot = size ? html`<div class="chart-slot" style="aspect-ratio: ${size[1]} / ${size[2]}; max-width: ${size[1]}px"></div>` : '';
-  return html`<figure class="chart" data-chart="${c.spec}" aria-label="${title}">${slot}<template>${trustedHtml(svg, "vega's SVG writer escapes every text it draws")}</template></figure>`;
-}
-
-/** a chart render request to the worker, and its answer (chart_worker.ts) */
-export interface ChartJob {
-  id: number;
-  spec: string;
-  rows: Row[];
-  note?: string;
-  color?: ChartColors;
-}
-export type ChartReply = { id: number; svg: string; warnings: string[] } | { id: number; error: string };
-
-interface ChartWorker {
-  render(job: Omit<ChartJob, 'id'>): Promise<string>;
-  /** send `job` now unless it was sent already; render() of it takes the answer */
-  prefetch(job: Omit<ChartJob, 'id'>): void;
-}
-/** what the chart worker thread runs, compiled: dist/chart-bundle/chart_worker.cjs through requireLight */
-const CHART_WORKER_BIN = resolve(REPO_ROOT, 'bin', 'chart-worker.mjs');
-let worker: ChartWorker | undefined;
-let workerThread: Worker | undefined;
-
-/** Ends the chart worker (a failed run: nothing more will be drawn); later charts render on this thread. */
-export async function stopChartWorker(): Promise<void> {
-  const w = workerThread;
-  worker = undefined;
-  workerThread = undefined;
-  if (!w) return;
-  // ended on purpose: a chart still queued (one sent early whose rows the run then changed, or
-  // one of a failed run) is nobody's to draw, so it is not drawn here instead
-  w.removeAllListeners('exit');
-  w.removeAllListeners('error');
-  await w.terminate();
-}
-
-/**
- * With the chart worker running: send it every chart of `refs` now, so it renders while this
- * thread works (write.ts, before the tables and the page; and `bench` once the offline stage is
- * done, from the report as it stands then: charts whose rows the later stages do not change are
- * drawn while those stages run). A later renderChartSvg of the same chart (same spec, rows, note
- * and colours) takes that answer; a chart sent again before then is not drawn twice. Without the
- * worker: nothing (the page renders each chart when it gets to it).
- */
-export function prefetchCharts(refs: readonly ChartRef[]): void {
-  if (!worker) return;
-  for (const c of refs) if (c.rows.length > 0) worker.prefetch({ spec: c.spec, rows: c.rows, note: c.note, color: c.color });
-}
-
-/**
- * Chart rendering off the critical path (issue 31): `bench` calls this when it starts, so a
- * worker thread loads vega + vega-lite (their light bundle: ~0.1 s of CPU with the code cache,
- * ~0.35 s as ES modules) while the main thread runs the offline stage; every renderChartSvg after it renders there, and the main thread builds the tables
- * meanwhile (write.ts starts the page before them). Only from the compiled code (dist/): the
- * sources (tests through tsx) render on their own thread. The thread never keeps the process alive
- * when no render is pending; if it fails, that render and the next run here.
- */
-export function startChartWorker(): void {
-  if (worker || !COMPILED) return;
-  // the worker's own light bundle with V8's code cache (bin/chart-worker.mjs; scripts/lib/bundle.mjs)
-  const w = new Worker(CHART_WORKER_BIN, { execArgv: [] });
-  workerThread = w;
-  w.unref();
-  const pending = new Map<number, { job: Omit<ChartJob, 'id'>; resolve: (svg: string) => void; reject: (e: Error) => void }>();
-  let nextId = 1;
-  let broken = false;
-  // a failed thread: what it had not answered renders here (the same function, the same SVG)
-  const fallBack = () => {
-    broken = true;
-    for (const p of pending.values()) renderChartSvgHere(p.job.spec, p.job.rows, p.job.note, p.job.color).then(p.resolve, p.reject);
-    pending.clear();
-  };
-  w.on('error', fallBack);
-  w.on('exit', fallBack);
-  w.on('message', (m: ChartReply) => {
-    const p = pending.get(m.id);
-    if (!p) return;
-    pending.delete(m.id);
-    if (pending.size === 0) w.unref();
-    if ('error' in m) p.reject(new Error(m.error));
-    else {
-      chartWarnings.set(p.job.spec, m.warnings);
-      p.resolve(m.svg);
-    }
-  });
-  // prefetched charts by their inputs, until the page asks for them (each is drawn once)
-  const memo = new Map<string, Promise<string>>();
-  const keyOf = (job: Omit<ChartJob, 'id'>) => JSON.stringify([job.spec, job.rows, job.note ?? null, job.color ?? null]);
-  // test hook: one line per chart sent to the worker (test/report/chart-prefetch.test.ts)
-  const trace = process.env.MCPGAUGE_TRACE_CHARTS;
-  const post = (job: Omit<ChartJob, 'id'>) =>
-    new Promise<string>((resolve, reject) => {
-      if (trace) appendFileSync(trace, `${job.spec}\n`);
-      const id = nextId++;
-      pending.set(id, { job, resolve, reject });
-      w.ref();
-      w.postMessage({ id, ...job } satisfies ChartJob);
-    });
-  worker = {
-    render(job) {
-      if (broken) return renderChartSvgHere(job.spec, job.rows, job.note, job.color);
-      const key = keyOf(job);
-      const hit = memo.get(key);
-      if (hit) {
-        memo.delete(key);
-        return hit;
-      }
-      return post(job);
-    },
-    prefetch(job) {
-      if (broken) return;
-      const key = keyOf(job);
-      if (memo.has(key)) return;
-      const p = post(job);
-      p.catch(() => undefined); // a failure reaches the page's render of it, if it asks
-      memo.set(key, p);
-    },
-  };
+  const { vega } = await compiledChart(c.spec, c.note, c.color);
+  const payload: ChartPayload = { spec: vega, rows: c.rows };
+  return html`<figure class="chart" data-chart="${c.spec}" aria-label="${title}"><div class="chart-slot"></div><script type="${PACKED_ROWS_TYPE}" class="${CHART_DATA_CLASS}">${packRows(payload)}</script></figure>`;
 }

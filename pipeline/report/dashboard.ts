@@ -1,9 +1,10 @@
 /**
  * Renders a (valid) bench report into ONE self-contained dashboard.html: the section list it is
  * given (the bench list is `REPORT_SECTIONS` in pipeline/sections.ts, above the renderer and the
- * producers) drawn by the generic renderer (render.ts). No network loads at all: charts
- * are static SVG (charts.ts), the one page script (reports-template/page.js) is inlined and
- * allowed by its CSP hash, every text from the report is escaped by construction (html.ts).
+ * producers) drawn by the generic renderer (render.ts). No network loads at all: the page script
+ * (reports-template/page.js) and, when the page has charts, the chart runtime that draws them
+ * (charts.ts, page/chart_runtime.ts) are inlined and allowed by their CSP hashes, every text from
+ * the report is escaped by construction (html.ts) or packed (pack.ts).
  */
 import type { ReportSection, SectionInput } from './details.ts';
 import { sectionFor } from './details.ts';
@@ -13,7 +14,7 @@ import { chartRefs } from './sections/charts.ts';
 import type { Report } from './types.ts';
 
 export { esc } from './html.ts';
-export { chartWarnings, loadChartSpec, renderChartSvg, templateChartIds } from './charts.ts';
+export { chartFigure, chartWarnings, compiledChart, loadChartSpec, templateChartIds } from './charts.ts';
 export { MAX_QUERY_ROWS } from './sections/common.ts';
 
 /** The page header: tool, run and command line (document meta, not a section). */

@@ -34,7 +34,6 @@ export { fmtNum, renderPage, rich } from './render.ts';
 export { colorsBy } from './palette.ts';
 export { renderDashboard } from './dashboard.ts';
 export { summaryLines } from './summary.ts';
-export { startChartWorker, stopChartWorker } from './charts.ts';
 
 // the sections that read report data only (pipeline/sections.ts lists them) and their helpers
 export { caveatsSection } from './sections/caveats.ts';

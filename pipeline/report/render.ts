@@ -5,10 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Figure, Provenance } from '../types.ts';
-import { TEMPLATE_DIR } from '../constants.ts';
-import { chartFigure } from './charts.ts';
+import { join } from 'node:path';
+import { REPO_ROOT, TEMPLATE_DIR } from '../constants.ts';
+import { CHART_DATA_CLASS, chartFigure } from './charts.ts';
+import { PACKED_ROWS_TYPE, packRows } from './pack.ts';
 import type { Block, CellValue, Column, RichCell, SectionDetails, SectionInput, TableDetails, Tile } from './details.ts';
 import { esc, html, joinHtml, type SafeHtml, toHtml, trustedHtml, type HtmlValue } from './html.ts';
 
@@ -183,24 +184,7 @@ function cellData(c: Cell, columnClass: string): CellData {
   return out;
 }
 
-/**
- * Rows drawn on demand as they travel in the page: JSON, gzip, base64 (a `<script>` data block
- * the page script unpacks with the browser's DecompressionStream). Base64 holds no character
- * HTML gives a meaning to, so no report text can leave the block; gzip keeps the file small
- * (a per-query table's rows repeat the same names thousands of times). Deterministic: zlib
- * writes no time into the header.
- */
-export function packRows(value: unknown): string {
-  return gzipSync(JSON.stringify(value), { level: 9 }).toString('base64');
-}
-
-/** The inverse of packRows (tests read the page's on-demand rows with it). */
-export function unpackRows(base64: string): unknown {
-  return JSON.parse(gunzipSync(Buffer.from(base64, 'base64')).toString('utf8'));
-}
-
-/** The MIME type of a packed-rows block (not JavaScript: the browser never runs it). */
-export const PACKED_ROWS_TYPE = 'application/gzip+base64';
+export { PACKED_ROWS_TYPE, packRows, unpackRows } from './pack.ts';
 
 /** How a table is drawn: every row now, the first PAGE_ROWS then the rest on demand, or every row on demand. */
 export type TableMode = 'eager' | 'paged' | 'collapsed';
@@ -303,11 +287,34 @@ export function pageScript(): string {
   return readFileSync(`${TEMPLATE_DIR}page.js`, 'utf8');
 }
 
-export function cspFor(script: string): string {
-  const hash = createHash('sha256').update(script, 'utf8').digest('base64');
+/** where the build writes the chart runtime (scripts/lib/bundle.mjs bundlePage) */
+export const CHART_RUNTIME_FILE = join(REPO_ROOT, 'dist', 'page', 'chart-runtime.js');
+let chartRuntimeText: string | undefined;
+/**
+ * The chart runtime (page/chart_runtime.ts as the build bundled it for the browser), inlined into
+ * a page that has charts and allowed by its CSP hash. Missing: the build has not run.
+ */
+export function chartRuntime(): string {
+  if (chartRuntimeText === undefined) {
+    let text: string;
+    try {
+      text = readFileSync(CHART_RUNTIME_FILE, 'utf8');
+    } catch {
+      throw new Error(`the dashboard's chart runtime ${CHART_RUNTIME_FILE} is missing: run \`make build\` (or \`npm run build\`) first`);
+    }
+    // inlined as is: nothing in it may end the script element early
+    if (/<\/script|<!--/i.test(text)) throw new Error(`${CHART_RUNTIME_FILE} holds "</script" or "<!--": it cannot be inlined`);
+    chartRuntimeText = text;
+  }
+  return chartRuntimeText;
+}
+
+/** The page's Content-Security-Policy: nothing from anywhere, inline styles, and exactly these inline scripts (by hash). */
+export function cspFor(...scripts: string[]): string {
+  const hashes = scripts.map((s) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`);
   return [
     "default-src 'none'",
-    `script-src 'sha256-${hash}'`,
+    `script-src ${hashes.join(' ')}`,
     "style-src 'unsafe-inline'",
     'img-src data:',
     "font-src 'none'",
@@ -329,7 +336,7 @@ export interface PageInput {
   footer: string;
 }
 
-const SLOTS = ['csp', 'generator', 'title', 'header', 'sections', 'footer', 'script'] as const;
+const SLOTS = ['csp', 'generator', 'title', 'header', 'sections', 'footer', 'chart_runtime', 'script'] as const;
 
 /** Render any list of sections into the self-contained page (one template slot for sections). */
 export async function renderPage(p: PageInput): Promise<string> {
@@ -337,8 +344,11 @@ export async function renderPage(p: PageInput): Promise<string> {
   const script = pageScript();
   const rendered: SafeHtml[] = [];
   for (const s of p.sections) rendered.push(await renderSection(s));
+  // the chart runtime only in a page with a chart to draw (charts.ts chartFigure writes the one
+  // element with this class; report text cannot: a quote is escaped in text and attributes)
+  const charts = rendered.some((r) => r.value.includes(`class="${CHART_DATA_CLASS}"`)) ? chartRuntime() : null;
   const values: Record<(typeof SLOTS)[number], HtmlValue> = {
-    csp: trustedHtml(cspFor(script), 'built from literals and a base64 hash'),
+    csp: trustedHtml(charts ? cspFor(charts, script) : cspFor(script), 'built from literals and base64 hashes'),
     generator: p.generator,
     title: p.title,
     header: p.header,
@@ -347,7 +357,10 @@ export async function renderPage(p: PageInput): Promise<string> {
       '\n',
     ),
     footer: p.footer,
-    // the script is our own file, inserted verbatim (escaping would change its CSP hash)
+    // the scripts are our own files, inserted verbatim (escaping would change their CSP hashes)
+    chart_runtime: charts
+      ? trustedHtml(`<script>${charts}</script>`, 'dist/page/chart-runtime.js, bundled by our build, checked to hold no </script')
+      : '',
     script: trustedHtml(script, 'reports-template/page.js, our own file'),
   };
   const used = new Set<string>();

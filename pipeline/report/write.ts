@@ -3,7 +3,7 @@
  * dashboard.html into outDir. report.json holds no per-query rows (file.ts): they are in
  * tables/per_query, and its `tables` index names every table's files and columns; the dashboard
  * is drawn from the report in memory, rows included (`mcpgauge report` reads them back, read.ts). Everything is rendered in memory first; an invalid report (or a
- * rendering failure) writes nothing. The set is written into outDir (util/fs.ts writeFileSet: a
+ * rendering failure) writes nothing. The set is written into outDir (util/fs.ts writeFileSetAsync: a
  * symlink is followed, the folder's permissions and files that are not ours stay): every file goes
  * to a temp file beside it first, so a failed write (disk full) leaves the previous set untouched
  * and the error names the file; then each is renamed over its target, tables/ first, then
@@ -12,10 +12,8 @@
  * outDir is removed in the dashboard's place in that order (it would show another run's figures).
  */
 import { join } from 'node:path';
-import { writeFileSet } from '../util/fs.ts';
+import { writeFileSetAsync } from '../util/fs.ts';
 import { renderDashboard } from './dashboard.ts';
-import { prefetchCharts } from './charts.ts';
-import { chartRefs } from './sections/charts.ts';
 import { withoutQueryRows } from './file.ts';
 import { reportTables, tableFiles, tableIndex, toArrowIpc, toParquet } from './tables.ts';
 import type { Report } from './types.ts';
@@ -39,15 +37,6 @@ export function reportJsonText(report: Report): string {
 }
 
 /**
- * Send the charts of `report` to the chart worker now, when it runs (charts.ts prefetchCharts):
- * writeReport does for the report it writes; `bench` does for the report as it stands after the
- * offline stage, so the charts the later stages leave as they are are drawn while those run.
- */
-export function prefetchReportCharts(report: Report): void {
-  prefetchCharts(chartRefs(report));
-}
-
-/**
  * `sections`: the dashboard's section list (pipeline/sections.ts REPORT_SECTIONS; the renderer
  * imports no producer, so the list is handed in); `extraSections`: other documents' sections.
  */
@@ -61,9 +50,6 @@ export async function writeReport(
   const valid = validateReport(report);
   let page: Promise<string> | null = null;
   if (dashboard) {
-    // with the chart worker (charts.ts startChartWorker, started by `bench`), the charts and the
-    // page render while this thread writes the JSON and the tables; without it, in this order anyway
-    prefetchReportCharts(valid);
     page = renderDashboard(valid, sections, extraSections);
     page.catch(() => undefined); // awaited below; a failure of the tables first must not leave it unhandled
   }
@@ -87,7 +73,7 @@ export async function writeReport(
   // null: no dashboard this time, and one an earlier run left is removed (writeFileSet)
   files.push({ path: 'dashboard.html', data: html }, { path: 'report.json', data: json });
   // written in this order (report.json last); a crash leaves each file old or new, never missing
-  writeFileSet(outDir, files, '--out');
+  await writeFileSetAsync(outDir, files, '--out');
   out.paths = files.filter((f) => f.data !== null).map((f) => join(outDir, f.path));
   return out;
 }

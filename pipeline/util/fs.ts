@@ -4,6 +4,7 @@ import {
   constants,
   existsSync,
   fstatSync,
+  fsync,
   fsyncSync,
   lstatSync,
   mkdirSync,
@@ -364,21 +365,23 @@ export function assertOutputDir(dir: string, flag: string, exitCode = 2): void {
   }
 }
 
-/**
- * Write our set of files into the folder `dir`, as a user expects of `--out`:
- * - `dir` is followed if it is a symlink, created (with the umask's permissions) if missing, and
- *   otherwise left as it is: its permissions and every file that is not in the set stay.
- * - each file is written to `<name>.tmp-<pid>-<rand>` beside it and fsynced; only when every temp
- *   file is written are they renamed over their targets, in the order given (the caller puts its
- *   index file, e.g. report.json, last). A write failure (disk full) renames nothing and removes
- *   the temp files, so the previous set is untouched. A crash leaves every file old or new, never
- *   missing; the temp files a dead run left are removed by the next run.
- * - a rename never leaves the folder (same file system: atomic, no EXDEV).
- * - an entry with `data: null` is a file of ours the set no longer has: removed (if there) in its
- *   place in that order, after the files before it are renamed.
- * `flag` names the option in errors, e.g. "--out". Returns the real folder written.
- */
-export function writeFileSet(dir: string, files: readonly { path: string; data: string | Uint8Array | null }[], flag: string): string {
+/** One file of a set (writeFileSet): `data: null` = a file of ours the set no longer has. */
+export interface SetFile {
+  path: string;
+  data: string | Uint8Array | null;
+}
+
+interface PlannedSet {
+  abs: string;
+  real: string;
+  flag: string;
+  targets: (SetFile & { target: string })[];
+  /** the folders the set writes into, each with the names of its files there */
+  byDir: Map<string, Set<string>>;
+}
+
+/** writeFileSet's checks, before anything is written: the folder, and every target a file or absent; stale temps removed. */
+function planFileSet(dir: string, files: readonly SetFile[], flag: string): PlannedSet {
   const abs = resolve(dir);
   if (danglingLink(abs)) throw new UserError(`${flag} ${abs}: is a symlink to a missing target`, 2);
   try {
@@ -403,9 +406,58 @@ export function writeFileSet(dir: string, files: readonly { path: string; data: 
   const byDir = new Map<string, Set<string>>();
   for (const t of targets) byDir.set(dirname(t.target), (byDir.get(dirname(t.target)) ?? new Set()).add(basename(t.target)));
   for (const [d, names] of byDir) removeStaleTemps(d, names);
+  return { abs, real, flag, targets, byDir };
+}
+
+/** the error of a set file that could not be written: nothing was renamed yet */
+const unwritten = (p: PlannedSet, path: string, e: unknown) =>
+  new UserError(`${p.flag} ${p.abs}: cannot write ${path} (${errText(e)}); the previous contents were left as they were`);
+
+/** Every temp file written (`temps[i]` for target i; null: a file to remove): rename them over their targets in order, then fsync the folders. */
+function commitFileSet(p: PlannedSet, temps: readonly (string | null)[]): void {
+  p.targets.forEach((t, i) => {
+    try {
+      renameHook();
+      const tmp = temps[i];
+      if (tmp === null) rmSync(t.target, { force: true });
+      else renameSync(tmp, t.target);
+    } catch (e) {
+      throw new UserError(
+        `${p.flag} ${p.abs}: cannot replace ${t.path} (${errText(e)}); ${
+          i === 0
+            ? 'the previous contents were left as they were'
+            : `the files before it in the set (${p.targets
+                .slice(0, i)
+                .map((x) => x.path)
+                .join(', ')}) are new, the rest old`
+        }`,
+      );
+    }
+  });
+  for (const d of p.byDir.keys()) fsyncDir(d);
+}
+
+/**
+ * Write our set of files into the folder `dir`, as a user expects of `--out`:
+ * - `dir` is followed if it is a symlink, created (with the umask's permissions) if missing, and
+ *   otherwise left as it is: its permissions and every file that is not in the set stay.
+ * - each file is written to `<name>.tmp-<pid>-<rand>` beside it and fsynced; only when every temp
+ *   file is written are they renamed over their targets, in the order given (the caller puts its
+ *   index file, e.g. report.json, last). A write failure (disk full) renames nothing and removes
+ *   the temp files, so the previous set is untouched. A crash leaves every file old or new, never
+ *   missing; the temp files a dead run left are removed by the next run.
+ * - a rename never leaves the folder (same file system: atomic, no EXDEV).
+ * - an entry with `data: null` is a file of ours the set no longer has: removed (if there) in its
+ *   place in that order, after the files before it are renamed.
+ * `flag` names the option in errors, e.g. "--out". Returns the real folder written. Synchronous
+ * (the gate writes its partial report from a signal handler); writeFileSetAsync is the same with
+ * the temp files fsynced at once.
+ */
+export function writeFileSet(dir: string, files: readonly SetFile[], flag: string): string {
+  const p = planFileSet(dir, files, flag);
   const temps: (string | null)[] = [];
   try {
-    for (const t of targets) {
+    for (const t of p.targets) {
       if (t.data === null) {
         temps.push(null);
         continue;
@@ -414,31 +466,51 @@ export function writeFileSet(dir: string, files: readonly { path: string; data: 
         mkdirSync(dirname(t.target), { recursive: true });
         temps.push(writeTemp(t.target, t.data));
       } catch (e) {
-        throw new UserError(`${flag} ${abs}: cannot write ${t.path} (${errText(e)}); the previous contents were left as they were`);
+        throw unwritten(p, t.path, e);
       }
     }
-    targets.forEach((t, i) => {
-      try {
-        renameHook();
-        const tmp = temps[i];
-        if (tmp === null) rmSync(t.target, { force: true });
-        else renameSync(tmp, t.target);
-      } catch (e) {
-        throw new UserError(
-          `${flag} ${abs}: cannot replace ${t.path} (${errText(e)}); ${
-            i === 0
-              ? 'the previous contents were left as they were'
-              : `the files before it in the set (${targets
-                  .slice(0, i)
-                  .map((x) => x.path)
-                  .join(', ')}) are new, the rest old`
-          }`,
-        );
-      }
-    });
+    commitFileSet(p, temps);
   } finally {
     for (const tmp of temps) if (tmp !== null) rmSync(tmp, { force: true });
   }
-  for (const d of byDir.keys()) fsyncDir(d);
-  return real;
+  return p.real;
+}
+
+/**
+ * writeFileSet, with every temp file fsynced at once (node's thread pool) instead of one after
+ * another: the same guarantees (every file written and fsynced before the first rename; renames in
+ * the order given), the wait of a few fsyncs instead of all of them (ten files on this project's
+ * machine: ~4 ms instead of ~11, 2026-12-06). For `bench` and `report` (writeReport).
+ */
+export async function writeFileSetAsync(dir: string, files: readonly SetFile[], flag: string): Promise<string> {
+  const p = planFileSet(dir, files, flag);
+  const temps: (string | null)[] = [];
+  const open: { fd: number; path: string }[] = [];
+  try {
+    for (const t of p.targets) {
+      if (t.data === null) {
+        temps.push(null);
+        continue;
+      }
+      try {
+        mkdirSync(dirname(t.target), { recursive: true });
+        const tmp = tempPathFor(t.target);
+        const fd = openSync(tmp, 'wx', 0o666);
+        temps.push(tmp);
+        open.push({ fd, path: t.path });
+        writeFileSync(fd, t.data);
+      } catch (e) {
+        throw unwritten(p, t.path, e);
+      }
+    }
+    await Promise.all(
+      open.map(({ fd, path }) => new Promise<void>((done, fail) => fsync(fd, (e) => (e ? fail(unwritten(p, path, e)) : done())))),
+    );
+    for (const o of open.splice(0)) closeSync(o.fd);
+    commitFileSet(p, temps);
+  } finally {
+    for (const o of open) closeSync(o.fd);
+    for (const tmp of temps) if (tmp !== null) rmSync(tmp, { force: true });
+  }
+  return p.real;
 }

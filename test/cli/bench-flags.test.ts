@@ -2,7 +2,7 @@
  * Small bench flags: `bench --no-live` runs directly (not only through make),
  * `--allow-version-mismatch` accepts a golden set made for another version of the same tool set
  * (refused without it, with a line naming the flag), and `--no-dashboard` writes report.json and
- * tables/ only (no chart worker; a dashboard an earlier run left is removed; `mcpgauge report`
+ * tables/ only (no chart compiled; a dashboard an earlier run left is removed; `mcpgauge report`
  * draws it from them later).
  */
 import { test, after } from 'node:test';
@@ -54,7 +54,7 @@ test('bench --no-live --allow-version-mismatch: a golden set of another corpus v
   assert.doesNotMatch(ok.stderr, /live stage/, '--no-live: no live stage');
 });
 
-test('bench --no-dashboard: report.json and tables/ only, no chart worker; the dashboard an earlier run left is removed; `mcpgauge report` draws it later', async () => {
+test('bench --no-dashboard: report.json and tables/ only, no chart compiled; the dashboard an earlier run left is removed; `mcpgauge report` draws it later', async () => {
   const out = join(t.dir, 'nodash');
   const first = await bench(['--out', out]);
   assert.equal(first.code, 0, first.stderr);
@@ -71,21 +71,24 @@ test('bench --no-dashboard: report.json and tables/ only, no chart worker; the d
   const after = readFileSync(join(out, 'report.json'), 'utf8');
   assert.notEqual(after, before, 'report.json is the new run');
   assert.equal(JSON.parse(after).meta.options.bootstrap.seed, 7, "report.json is the --no-dashboard run's");
-  // the chart worker's light bundle traces itself when it loads (test/build/dist.test.ts): it never did
   assert.ok(
     r.urls.some((u) => /\/dist\/bench-bundle\/bench\.cjs#cache=/.test(u)),
     "bench's bundle ran",
   );
   assert.deepEqual(
-    r.urls.filter((u) => u.includes('chart_worker') || /\/vega(-lite)?\//.test(u)),
+    r.urls.filter((u) => /\/vega(-lite)?\//.test(u)),
     [],
-    'no chart worker, no vega',
+    'no vega, no vega-lite',
   );
 
   const drawn = await run(['report', '--bench', join(out, 'report.json'), '--out', join(out, 'dashboard.html')]);
   assert.equal(drawn.code, 0, drawn.stderr);
   const page = readFileSync(join(out, 'dashboard.html'), 'utf8');
-  assert.match(page, /<svg /, 'the charts are drawn from report.json and tables/');
+  assert.match(
+    page,
+    /<figure class="chart" data-chart="tokens_per_arm"[^>]*><div class="chart-slot"><\/div><script [^>]*class="chart-data">/,
+    'the charts come from report.json and tables/',
+  );
 });
 
 test('bench --no-dashboard --comply: refused in one line (the comply report renders into the dashboard), nothing written', async () => {

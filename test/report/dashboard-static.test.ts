@@ -2,11 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { chartIdsFor, esc, renderChartSvg, renderDashboard, templateChartIds } from '../../pipeline/report/dashboard.ts';
+import { chartFigure, chartIdsFor, esc, renderDashboard, templateChartIds } from '../../pipeline/report/dashboard.ts';
 import { CHARTS } from '../../pipeline/report/sections/charts.ts';
 import { REPORT_SECTIONS } from '../../pipeline/sections.ts';
 import { html, toHtml } from '../../pipeline/report/html.ts';
-import { PACKED_ROWS_TYPE, renderPage, unpackRows } from '../../pipeline/report/render.ts';
+import { chartRuntime, PACKED_ROWS_TYPE, pageScript, renderPage, unpackRows } from '../../pipeline/report/render.ts';
 import { sectionFor, type ReportSection } from '../../pipeline/report/details.ts';
 import { buildSampleReport, buildSystemsSample, HOSTILE_TEXT, withVariants } from './sample.ts';
 import { SYSTEMS_CHART } from '../../pipeline/report/sections/systems.ts';
@@ -36,8 +36,13 @@ test('every chart spec in reports-template/charts is rendered, and only those', 
   assert.deepEqual(chartIdsFor(buildSampleReport()), [...CHART_IDS, ...LIVE_CHART_IDS]);
 });
 
-test('the dashboard is one self-contained file: no external references, CSP with the script hash', async () => {
-  const html = await renderDashboard(buildSampleReport(), REPORT_SECTIONS);
+test("the dashboard is one self-contained file: no external references, CSP with the scripts' hashes", async () => {
+  const page = await renderDashboard(buildSampleReport(), REPORT_SECTIONS);
+  // the markup, the inline scripts' text left out (our own two files, allowed by their hashes
+  // below; the chart runtime names SVG's in-document url(#clip) references, and the CSP's
+  // default-src 'none' would stop any load a script tried: test/report/dashboard.test.ts draws
+  // every chart in Chromium and sees no request)
+  const html = page.replace(/<script>[\s\S]*?<\/script>/g, '<script></script>');
   // no resource references of any kind: look at attribute names only (values blanked; escaped
   // text never contains a raw '<' or '"')
   // in-page links (href="#id") are the one exception: they fetch nothing, and each must name an
@@ -47,21 +52,25 @@ test('the dashboard is one self-contained file: no external references, CSP with
   const tags = html.replace(/<a href="#[A-Za-z][\w-]*"/g, '<a').replace(/"[^"]*"/g, '""');
   assert.doesNotMatch(tags, /<[a-z][^>]*\s(src|href|xlink:href|srcset|action|poster|data)\s*=/i);
   assert.doesNotMatch(html, /<link\b|<iframe\b|<object\b|<embed\b|@import|url\(/i);
-  // the only http(s) strings are SVG/XML namespace identifiers, which are never fetched
-  const urls = new Set(html.match(/https?:\/\/[^\s"'<>)]+/g) ?? []);
-  assert.deepEqual([...urls].sort(), ['http://www.w3.org/1999/xlink', 'http://www.w3.org/2000/svg']);
-  // exactly one inline script, allowed by its sha256 in the CSP; nothing else may run
-  const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
-  assert.equal(scripts.length, 1);
-  const hash = createHash('sha256').update(scripts[0], 'utf8').digest('base64');
-  const csp = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)">/)![1];
+  // no http(s) string in the markup; in the whole page, only SVG/XML namespace identifiers (the
+  // chart runtime's), which are never fetched
+  assert.deepEqual(html.match(/https?:\/\/[^\s"'<>)]+/g) ?? [], []);
+  const urls = new Set(page.match(/https?:\/\/[^\s"'<>)]+/g) ?? []);
+  assert.deepEqual([...urls].sort(), ['http://www.w3.org/1999/xlink', 'http://www.w3.org/2000/svg', 'http://www.w3.org/2000/xmlns/']);
+  // exactly two inline scripts, the chart runtime and the page script, allowed by their sha256 in
+  // the CSP (and nothing else: no eval, no other source); nothing else may run
+  const scripts = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+  assert.deepEqual(scripts, [chartRuntime(), pageScript()]);
+  const hashes = scripts.map((s) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`);
+  const csp = page.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)">/)![1];
   assert.match(csp, /^default-src 'none'; /);
-  assert.ok(csp.includes(`script-src 'sha256-${hash}'`));
+  assert.ok(csp.includes(`; script-src ${hashes.join(' ')}; `), csp);
+  assert.doesNotMatch(csp, /unsafe-eval|unsafe-inline'[^;]*script|script-src[^;]*unsafe/);
   // every placeholder was filled
   assert.doesNotMatch(html, /\{\{[a-z_]+\}\}/);
 });
 
-test('hostile report text is escaped in tables and in chart SVG', async () => {
+test('hostile report text is escaped in tables, and packed in the charts and the rows drawn on demand', async () => {
   const r = withVariants();
   r.corpora[0].name = HOSTILE_TEXT;
   r.live!.errors[0].message = HOSTILE_TEXT;
@@ -71,25 +80,61 @@ test('hostile report text is escaped in tables and in chart SVG', async () => {
   assert.ok(!html.includes(HOSTILE_TEXT));
   assert.ok(!html.includes('<img'));
   assert.ok(html.includes(esc(HOSTILE_TEXT)));
-  // the only script the browser runs is the page's own; every other <script> is a packed-rows
-  // data block (base64: no character HTML gives a meaning to), and the hostile text inside it is
-  // escaped like everywhere else
-  assert.equal(html.match(/<script>/g)!.length, 1);
+  // the scripts the browser runs are our own two (the chart runtime, the page script); every other
+  // <script> is a packed data block (base64: no character HTML gives a meaning to): rows drawn on
+  // demand, whose hostile text is escaped like everywhere else, and each chart's spec and rows,
+  // whose hostile text is data the chart runtime draws as text (test/report/dashboard.test.ts)
+  assert.equal(html.match(/<script>/g)!.length, 2);
   const blocks = [...html.matchAll(/<script([^>]*)>([^<]*)<\/script>/g)].filter((m) => m[1] !== '');
-  assert.equal(blocks.length + 1, html.match(/<script/g)!.length);
+  assert.equal(blocks.length + 2, html.match(/<script/g)!.length);
+  const type = PACKED_ROWS_TYPE.replace('+', '\\+');
   for (const [, attrs, body] of blocks) {
-    assert.match(attrs, new RegExp(`^ type="${PACKED_ROWS_TYPE.replace('+', '\\+')}" id="[\\w-]+-rows"$`));
+    assert.match(attrs, new RegExp(`^ type="${type}" (id="[\\w-]+-rows"|class="chart-data")$`));
     assert.match(body, /^[A-Za-z0-9+/=]*$/);
   }
-  const packed = blocks.map((m) => JSON.stringify(unpackRows(m[2]))).join('');
+  const rows = blocks.filter((m) => m[1].includes('-rows"'));
+  const charts = blocks.filter((m) => m[1].includes('chart-data'));
+  assert.ok(rows.length > 0 && charts.length > 0);
+  const packed = rows.map((m) => JSON.stringify(unpackRows(m[2]))).join('');
   assert.ok(!packed.includes(JSON.stringify(HOSTILE_TEXT).slice(1, -1)));
-  const svg = await renderChartSvg('recall_curves', [
+  // a chart's rows are data in its packed block: hostile text there is neither markup nor part of
+  // the spec (the chart runtime draws it as text: test/report/dashboard.test.ts)
+  const rowsOf = [
     { series: HOSTILE_TEXT, k: 1, recall: 0.5 },
     { series: HOSTILE_TEXT, k: 3, recall: 0.75 },
-  ]);
-  assert.ok(!svg.includes('<script') && !svg.includes('<img'));
-  // the legend shows the series name escaped (cut to the legend's label limit, so its start)
-  assert.ok(svg.includes('&lt;img src=x onerror='), 'the series name is drawn, escaped');
+  ];
+  const fig = (await chartFigure({ kind: 'chart', spec: 'recall_curves', rows: rowsOf, note: HOSTILE_TEXT, empty: 'none' })).value;
+  assert.ok(!fig.includes(HOSTILE_TEXT) && !fig.includes('<img'));
+  const m = /<script type="[^"]+" class="chart-data">([A-Za-z0-9+/=]+)<\/script>/.exec(fig)!;
+  const drawn = unpackRows(m[1]) as { spec: object; rows: object[] };
+  assert.deepEqual(drawn.rows, rowsOf);
+  // (the note goes into the subtitle, a string Vega draws as text, never an expression)
+  assert.ok(JSON.stringify(drawn.spec).includes(JSON.stringify(HOSTILE_TEXT).slice(1, -1)));
+});
+
+test('a page without charts carries no chart runtime, and its CSP allows the page script only', async () => {
+  const page = await renderPage({
+    title: 't',
+    header: html`<h1>t</h1>`,
+    generator: 'test',
+    footer: 'f',
+    sections: [
+      sectionFor(
+        {
+          id: 'x',
+          title: 'X',
+          provenanceKeys: [],
+          schemaRefs: [],
+          build: () => ({ blocks: [{ kind: 'paragraph', text: 'no chart here' }] }),
+        } as ReportSection<unknown>,
+        {},
+      ),
+    ],
+  });
+  const scripts = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+  assert.deepEqual(scripts, [pageScript()]);
+  const hash = createHash('sha256').update(pageScript(), 'utf8').digest('base64');
+  assert.ok(page.includes(`script-src 'sha256-${hash}';`));
 });
 
 test('provenance badges, weak-query shading and the no-break-even row are in the HTML', async () => {

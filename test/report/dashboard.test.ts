@@ -81,14 +81,17 @@ async function open(file: string): Promise<Loaded> {
 }
 
 /**
- * Scroll every chart into view (the page puts a chart's SVG in when its figure comes near the
- * window) and wait until each figure with data holds its SVG.
+ * Scroll every chart into view (the page draws a chart when its figure comes near the window)
+ * and wait until each figure with data is drawn (page.js marks it `drawn`, or `failed`).
  */
 async function revealCharts(page: Page): Promise<void> {
   const n = await page.locator('figure.chart').count();
   for (let i = 0; i < n; i++) await page.locator('figure.chart').nth(i).scrollIntoViewIfNeeded();
   await page.waitForFunction(
-    () => [...document.querySelectorAll('figure.chart:not(.nodata)')].every((f) => f.querySelector('svg') && !f.querySelector('template')),
+    () =>
+      [...document.querySelectorAll('figure.chart:not(.nodata)')].every(
+        (f) => (f.classList.contains('drawn') && f.querySelector('svg')) || f.classList.contains('failed'),
+      ),
     undefined,
     { timeout: 10_000 },
   );
