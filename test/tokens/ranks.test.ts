@@ -87,6 +87,22 @@ test('a later load reads the copy; a truncated, damaged or other-length copy is 
       while (w[i] !== 0) i++;
       w[i] = n + 7;
     });
+    // what only the CRC-32 sees: one byte of one token's text changed (the layout still adds up)
+    const flipped = good.slice();
+    flipped[flipped.length - 3] ^= 0x20;
+    damaged.push(['a byte of a token changed (its CRC-32)', flipped]);
+    // a table written without its CRC-32 (a node without zlib.crc32) is checked entry by entry
+    edit('no CRC-32, and a start that goes back', (w) => {
+      w[5] = 0;
+      w[8 + 500] = w[8 + 499];
+    });
+    edit('no CRC-32, and a slot naming no rank', (w) => {
+      w[5] = 0;
+      const n = w[2];
+      let i = 8 + n + 1;
+      while (w[i] !== 0) i++;
+      w[i] = n + 7;
+    });
     for (const [what, bytes] of damaged) {
       writeFileSync(file, bytes);
       const got = loadRankTable('cl100k_base', file);
@@ -94,6 +110,24 @@ test('a later load reads the copy; a truncated, damaged or other-length copy is 
       assert.equal(got.size, MERGEABLE.cl100k_base, what);
       assert.ok(Buffer.from(readFileSync(file)).equals(Buffer.from(good)), `${what}: the copy was written anew`);
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a copy written with its CRC-32 carries it; one written without is read when its layout holds', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpgauge-ranks-'));
+  try {
+    const file = join(dir, 'cl100k_base.bpe');
+    const pkg = packageRanks('cl100k_base');
+    const marked = [...pkg];
+    [marked[0], marked[1]] = [marked[1], marked[0]];
+    const bytes = RankTable.build(marked).bytes().slice();
+    const words = new Uint32Array(bytes.buffer, bytes.byteOffset, 8);
+    assert.notEqual(words[5], 0, 'the build wrote the CRC-32');
+    words[5] = 0;
+    writeFileSync(file, bytes);
+    assert.equal(Buffer.from(loadRankTable('cl100k_base', file).bytesOf(0)).toString(), String(pkg[1]), 'the copy without a CRC was read');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
