@@ -12,7 +12,7 @@
  * code ~0.13 s of CPU per run for seven charts, plus ~0.1 s to load vega, the last thing a
  * corpus_v2-sized bench waited for (0.42 s against the Go bench's 0.16 s; 0.28 s without the
  * charts); in the page the runtime costs ~0.4 MB of script once per dashboard, and the default
- * dashboard still scores 0.96 on Lighthouse's desktop performance. What changes for a reader:
+ * dashboard scores 0.98 on Lighthouse's desktop performance (docs/performance.md). What changes for a reader:
  * charts need JavaScript (every number a chart shows is also in a table), and are drawn with the
  * browser's own text measurement.
  */
@@ -182,6 +182,7 @@ export async function compiledChart(id: string, note?: string, color?: ChartColo
       throw new Error(`chart ${id}: ${m}`);
     };
     const logger = {
+      // vega-util's Warn level: warnings come to warn(), nothing finer is asked for
       level: () => 2,
       warn(...args: unknown[]) {
         warnings.push(args.map(String).join(' '));

@@ -6,7 +6,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,7 +14,12 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { CHROMIUM_SKIP, launchChromium } from './browser.ts';
 import { writeReport } from '../../pipeline/report/write.ts';
 import { REPORT_SECTIONS } from '../../pipeline/sections.ts';
-import { chartWarnings } from '../../pipeline/report/dashboard.ts';
+import { chartWarnings, compiledChart } from '../../pipeline/report/dashboard.ts';
+import { forgetCompiledCharts } from '../../pipeline/report/charts.ts';
+import { renderPage } from '../../pipeline/report/render.ts';
+import { html } from '../../pipeline/report/html.ts';
+import { sectionFor } from '../../pipeline/report/details.ts';
+import { CACHE_ROOT } from '../../pipeline/constants.ts';
 import { CHARTS } from '../../pipeline/report/sections/charts.ts';
 import { capRows, offlinePerQueryRows } from '../../pipeline/report/sections/common.ts';
 import { isScored, type Report } from '../../pipeline/report/types.ts';
@@ -343,4 +348,69 @@ test('no chart draws a text over another, and wide tables scroll inside their fr
   assert.equal(frames.find((f) => f.id === 'gate-grid')!.wider, false, 'the gate grid fits 1,400 px');
   const pageWidth = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, win: window.innerWidth }));
   assert.ok(pageWidth.doc <= pageWidth.win, `the page is ${pageWidth.doc} px wide in a ${pageWidth.win} px window`);
+});
+
+test('the page draws report text in a chart as text, and a chart that cannot be drawn says so while the others draw', {
+  skip: SKIP,
+}, async () => {
+  const note = `broken-${process.pid}-${Date.now()}`;
+  const entries = () =>
+    readdirSync(join(CACHE_ROOT, 'charts'))
+      .map((n) => join(CACHE_ROOT, 'charts', n))
+      .filter((f) => readFileSync(f, 'utf8').includes(note));
+  try {
+    // a compiled chart the page cannot draw: its cached compile planted with a data set that reads one that does not exist
+    await compiledChart('recall_curves', note);
+    const [file] = entries();
+    const entry = JSON.parse(readFileSync(file, 'utf8')) as { vega: { data: unknown[] } };
+    entry.vega.data.push({ name: 'planted', source: 'mcpgauge-no-such-data' });
+    writeFileSync(file, JSON.stringify(entry));
+    forgetCompiledCharts();
+    const rows = [
+      { series: HOSTILE_TEXT, k: 1, recall: 0.5 },
+      { series: HOSTILE_TEXT, k: 3, recall: 0.75 },
+    ];
+    const section = {
+      id: 'c',
+      title: 'Charts',
+      provenanceKeys: [],
+      schemaRefs: [],
+      build: () => ({
+        blocks: [
+          {
+            kind: 'charts' as const,
+            charts: [
+              { kind: 'chart' as const, spec: 'recall_curves', rows, note, empty: 'none' },
+              { kind: 'chart' as const, spec: 'recall_curves', rows, empty: 'none' },
+            ],
+          },
+        ],
+      }),
+    };
+    const dir = mkdtempSync(join(work, 'broken-'));
+    const path = join(dir, 'page.html');
+    writeFileSync(
+      path,
+      await renderPage({ title: 't', generator: 'test', header: html`<h1>t</h1>`, footer: 'f', sections: [sectionFor(section, {})] }),
+    );
+    const { page, foreign, consoleErrors, pageErrors } = await open(path);
+    await revealCharts(page);
+    const state = await page.$$eval('figure.chart', (fs) => fs.map((f) => ({ cls: f.className, text: f.textContent ?? '' })));
+    assert.equal(state.length, 2);
+    assert.match(state[0].cls, /\bfailed\b/);
+    assert.match(state[0].text, /This chart could not be drawn \(.*mcpgauge-no-such-data.*\); its numbers are in the tables\./);
+    assert.match(state[1].cls, /\bdrawn\b/);
+    // the series name, report text, is drawn as the legend's text: never markup, never run
+    assert.ok(state[1].text.includes('<img src=x onerror='), state[1].text.slice(0, 300));
+    assert.equal(await page.locator('figure img, figure script:not(.chart-data)').count(), 0);
+    assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+    assert.deepEqual(foreign, []);
+    assert.deepEqual(pageErrors, []);
+    assert.equal(consoleErrors.length, 1, consoleErrors.join('\n'));
+    assert.match(consoleErrors[0], /^error: chart recall_curves: /);
+    await page.close();
+  } finally {
+    for (const f of entries()) rmSync(f, { force: true });
+    forgetCompiledCharts();
+  }
 });
