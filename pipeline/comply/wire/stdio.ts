@@ -115,11 +115,13 @@ export class StdioWire implements Wire {
     this.child.stdin!.on('error', () => {});
     this.child.once('exit', (code, signal) => {
       this.exit = { code, signal, afterProbe: this.lastProbe };
-      // let the last stdout bytes arrive before failing what is still waiting
+      // let the last stdout bytes arrive before failing what is still waiting; unref'd: a request
+      // still waiting keeps the process alive with its own timer, and a server stopped at the end
+      // of the run no longer holds comply's exit for these 30 ms
       setTimeout(
         () => this.failAll('died', `server exited (code ${code}${signal ? `, signal ${signal}` : ''}) after probe ${this.lastProbe}`),
         30,
-      );
+      ).unref();
     });
   }
 
