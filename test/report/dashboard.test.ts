@@ -14,7 +14,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { CHROMIUM_SKIP, launchChromium } from './browser.ts';
 import { writeReport } from '../../pipeline/report/write.ts';
 import { REPORT_SECTIONS } from '../../pipeline/sections.ts';
-import { chartWarnings, compiledChart } from '../../pipeline/report/dashboard.ts';
+import { chartWarnings, compiledChart, templateChartIds } from '../../pipeline/report/dashboard.ts';
+import { SYSTEMS_CHART } from '../../pipeline/report/sections/systems.ts';
+import { SCALE_CHART } from '../../pipeline/scale/section.ts';
 import { forgetCompiledCharts } from '../../pipeline/report/charts.ts';
 import { renderPage } from '../../pipeline/report/render.ts';
 import { html } from '../../pipeline/report/html.ts';
@@ -23,7 +25,7 @@ import { CACHE_ROOT } from '../../pipeline/constants.ts';
 import { CHARTS } from '../../pipeline/report/sections/charts.ts';
 import { capRows, offlinePerQueryRows } from '../../pipeline/report/sections/common.ts';
 import { isScored, type Report } from '../../pipeline/report/types.ts';
-import { buildSampleReport, HOSTILE_TEXT, withVariants } from './sample.ts';
+import { buildSampleReport, buildSystemsSample, HOSTILE_TEXT, withVariants } from './sample.ts';
 import { gateSectionInput } from '../../pipeline/gate/section.ts';
 import type { GateReport } from '../../pipeline/gate/report.ts';
 
@@ -413,4 +415,21 @@ test('the page draws report text in a chart as text, and a chart that cannot be 
     for (const f of entries()) rmSync(f, { force: true });
     forgetCompiledCharts();
   }
+});
+
+test('every chart template draws in the page: the systems and scale charts of a side-by-side report too', { skip: SKIP }, async () => {
+  const dir = join(work, 'systems');
+  const written = await writeReport(buildSystemsSample(), dir, REPORT_SECTIONS);
+  const { page, foreign, consoleErrors, pageErrors } = await open(written.dashboard ?? 'no dashboard written');
+  const marks = await chartMarks(page);
+  const drawn = Object.keys(marks);
+  for (const id of [SYSTEMS_CHART, SCALE_CHART, ...CHART_IDS]) assert.ok(drawn.includes(id), `${id} is on the page (${drawn.join(', ')})`);
+  // with the main sample's charts (the test above), every template in reports-template/charts
+  assert.deepEqual([...new Set([...drawn, ...CHART_IDS, ...LIVE_CHART_IDS])].sort(), templateChartIds());
+  for (const [id, n] of Object.entries(marks)) assert.ok(n === 'nodata' || n > 0, `chart ${id} has no drawn marks (${n})`);
+  assert.equal(await page.locator('figure.chart.failed').count(), 0);
+  assert.deepEqual(foreign, []);
+  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(consoleErrors, []);
+  await page.close();
 });
