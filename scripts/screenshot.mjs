@@ -50,12 +50,12 @@ try {
   const page = await context.newPage();
   await page.route('**/*', (route) => (route.request().url() === url ? route.continue() : route.abort()));
   await page.goto(url, { waitUntil: 'load' });
-  // the page puts each chart's SVG in when its figure comes into view: wait for the first screen's
+  // the page draws each chart when its figure comes into view: wait for the first screen's
   await page.waitForFunction(
     () =>
-      [...document.querySelectorAll('figure.chart')]
+      [...document.querySelectorAll('figure.chart:not(.nodata)')]
         .filter((f) => f.getBoundingClientRect().top < innerHeight)
-        .every((f) => !f.querySelector('template')),
+        .every((f) => f.classList.contains('drawn') || f.classList.contains('failed')),
     undefined,
     { timeout: 10_000 },
   );
