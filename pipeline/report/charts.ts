@@ -2,7 +2,7 @@
  * Charts: each Vega-Lite spec in reports-template/charts/*.vl.json (no data in the file) is
  * compiled to Vega here, with the chart's colours and note, and the page draws it: the figure
  * carries the compiled spec and the rows a section's ChartRef gives (packed as the renderer packs
- * rows drawn on demand, render.ts packRows), and the page script hands them to the chart runtime
+ * rows drawn on demand, pack.ts packRows), and the page script hands them to the chart runtime
  * (page/chart_runtime.ts, parts of Vega bundled for the browser, inlined once per page) when the
  * figure comes near the window. A compile reads no data, so it is kept under .cache/charts/ by
  * the spec's text and vega-lite's version: a run whose charts were compiled before loads no
@@ -17,11 +17,12 @@
  * browser's own text measurement.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { TopLevelSpec, Config } from 'vega-lite';
 import { CACHE_ROOT, TEMPLATE_DIR } from '../constants.ts';
+import { writeFileAtomic } from '../util/fs.ts';
 import type { ChartRef } from './details.ts';
 import type { ChartColors } from './palette.ts';
 import { html, type SafeHtml } from './html.ts';
@@ -105,6 +106,19 @@ interface CompiledChart {
   /** Vega-Lite's compile warnings */
   warnings: string[];
 }
+/** a compiled chart (a cache entry that is not one is compiled again): a Vega spec with the `table` data, and the warnings */
+function isCompiledChart(c: unknown): c is CompiledChart {
+  const v = (c as Partial<CompiledChart> | null)?.vega;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    Array.isArray((c as CompiledChart).warnings) &&
+    Array.isArray(v.data) &&
+    v.data.some((d) => d?.name === CHART_DATA)
+  );
+}
+
 /** key -> the compiled chart as JSON text */
 const compiledCharts = new Map<string, string>();
 /** Forget the compiled charts kept in memory (tests: the next compile reads .cache/charts again). */
@@ -137,7 +151,7 @@ function vlVersion(): string {
 }
 
 /** The Vega-Lite spec a chart compiles from: the template with the chart's colours, note and the config. */
-export function chartSpec(id: string, note?: string, color?: ChartColors): TopLevelSpec {
+function chartSpec(id: string, note?: string, color?: ChartColors): TopLevelSpec {
   const spec = loadChartSpec(id) as TopLevelSpec & {
     data?: { name?: string };
     title?: { text: string; subtitle?: string };
@@ -169,8 +183,7 @@ export async function compiledChart(id: string, note?: string, color?: ChartColo
   if (text === undefined) {
     try {
       const got = readFileSync(file, 'utf8');
-      const c = JSON.parse(got) as Partial<CompiledChart> | null;
-      if (c && typeof c.vega === 'object' && c.vega !== null && !Array.isArray(c.vega) && Array.isArray(c.warnings)) text = got;
+      if (isCompiledChart(JSON.parse(got))) text = got;
     } catch {
       /* no cache yet, or unreadable: compile */
     }
@@ -192,20 +205,17 @@ export async function compiledChart(id: string, note?: string, color?: ChartColo
       debug: () => logger,
       error: (...args: unknown[]) => fail(args.map(String).join(' ')),
     };
-    const vega = compile(spec, { logger: logger as never }).spec as VegaSpec;
-    text = JSON.stringify({ vega, warnings } satisfies CompiledChart);
+    const made = { vega: compile(spec, { logger: logger as never }).spec as VegaSpec, warnings } satisfies CompiledChart;
+    if (!isCompiledChart(made)) throw new Error(`chart ${id}: the compiled spec has no data "${CHART_DATA}"`);
+    text = JSON.stringify(made);
     try {
-      mkdirSync(dirname(file), { recursive: true });
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, text);
-      renameSync(tmp, file);
+      writeFileAtomic(file, text);
     } catch {
       /* read-only cache: compiled per process */
     }
   }
   compiledCharts.set(key, text);
   const made = JSON.parse(text) as CompiledChart;
-  if (!made.vega.data?.some((d) => d.name === CHART_DATA)) throw new Error(`chart ${id}: the compiled spec has no data "${CHART_DATA}"`);
   chartWarnings.set(
     id,
     made.warnings.filter((w) => !BENIGN_WARNINGS.some((b) => w.includes(b))),
@@ -217,7 +227,7 @@ export async function compiledChart(id: string, note?: string, color?: ChartColo
 export const CHART_DATA_CLASS = 'chart-data';
 
 /** a chart as the page gets it: its compiled Vega spec and its rows (packed, pack.ts packRows) */
-export interface ChartPayload {
+interface ChartPayload {
   spec: VegaSpec;
   rows: Row[];
 }

@@ -184,8 +184,6 @@ function cellData(c: Cell, columnClass: string): CellData {
   return out;
 }
 
-export { PACKED_ROWS_TYPE, packRows, unpackRows } from './pack.ts';
-
 /** How a table is drawn: every row now, the first PAGE_ROWS then the rest on demand, or every row on demand. */
 export type TableMode = 'eager' | 'paged' | 'collapsed';
 
@@ -288,7 +286,7 @@ export function pageScript(): string {
 }
 
 /** where the build writes the chart runtime (scripts/lib/bundle.mjs bundlePage) */
-export const CHART_RUNTIME_FILE = join(REPO_ROOT, 'dist', 'page', 'chart-runtime.js');
+const CHART_RUNTIME_FILE = join(REPO_ROOT, 'dist', 'page', 'chart-runtime.js');
 let chartRuntimeText: string | undefined;
 /**
  * The chart runtime (page/chart_runtime.ts as the build bundled it for the browser), inlined into

@@ -22,6 +22,7 @@
  *   slots   u32 x M: rank + 1 at the slot of the bytes' hash (linear probing), 0 = empty
  *   blob    u8 x B
  */
+import zlib from 'node:zlib';
 
 /** "MGBP" read as a little-endian u32 */
 const MAGIC = 0x5042474d;
@@ -32,8 +33,6 @@ const NONE = 0xffffffff;
 
 /** zlib's CRC-32 (Node >= 20.15; undefined before: the table is then checked entry by entry instead) */
 const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
-
-import zlib from 'node:zlib';
 
 /** rank -> the token's text, or its bytes when they are not valid UTF-8 (gpt-tokenizer's bpeRanks) */
 export type Ranks = readonly (string | readonly number[])[];

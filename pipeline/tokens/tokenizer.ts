@@ -1,7 +1,7 @@
 /**
  * Token counting with OpenAI's cl100k_base and o200k_base encodings. Every count names its tokenizer.
  * One engine: bpe.ts, byte-pair encoding over gpt-tokenizer's rank table of each encoding kept as
- * flat binary arrays (ranks.ts; ~1 ms to load, where gpt-tokenizer's own encoder takes ~50 ms to
+ * flat binary arrays (ranks.ts; ~10 ms to load, where gpt-tokenizer's own encoder takes ~50 ms to
  * build its Map) and the package's pre-tokenizer regex. tiktoken is the oracle it is held to:
  * test/tokens/engines.test.ts compares the ids on every string of datasets/, hostile text and
  * random text, in both encodings.
@@ -62,7 +62,7 @@ export function isTokenizerName(name: string): name is TokenizerName {
 
 const cache = new Map<TokenizerName, Tokenizer>();
 
-/** the encoder of `name`: its rank table (loaded once per process) and pre-tokenizer */
+/** a new encoder of `name`: its rank table and pre-tokenizer (getTokenizer keeps one per process) */
 export function bpeEncoder(name: TokenizerName): BpeEncoder {
   return new BpeEncoder(loadRankTable(name), splitRegex(name));
 }

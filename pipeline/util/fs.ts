@@ -164,22 +164,33 @@ function renameHook(): void {
   if (Number.isInteger(n) && n > 0 && ++renames === n) process.kill(process.pid, 'SIGKILL');
 }
 
-/** Write `data` to a new temp file beside `path` (mode 0666 less the umask), fsync it; returns the temp path. */
-function writeTemp(path: string, data: string | Uint8Array): string {
+/** Write `data` to a new temp file beside `path` (mode 0666 less the umask), left open; a failure leaves nothing behind. */
+function openTemp(path: string, data: string | Uint8Array): { tmp: string; fd: number } {
   const tmp = tempPathFor(path);
   let fd: number | undefined;
   try {
     fd = openSync(tmp, 'wx', 0o666);
     writeFileSync(fd, data);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    return tmp;
+    return { tmp, fd };
   } catch (e) {
     if (fd !== undefined) closeSync(fd);
     rmSync(tmp, { force: true });
     throw e;
   }
+}
+
+/** Write `data` to a new temp file beside `path`, fsync it; returns the temp path. */
+function writeTemp(path: string, data: string | Uint8Array): string {
+  const { tmp, fd } = openTemp(path, data);
+  try {
+    fsyncSync(fd);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  } finally {
+    closeSync(fd);
+  }
+  return tmp;
 }
 
 /** fsync a folder so its renames survive a power cut (best effort: some file systems refuse). */
@@ -413,6 +424,26 @@ function planFileSet(dir: string, files: readonly SetFile[], flag: string): Plan
 const unwritten = (p: PlannedSet, path: string, e: unknown) =>
   new UserError(`${p.flag} ${p.abs}: cannot write ${path} (${errText(e)}); the previous contents were left as they were`);
 
+/** Each target's temp file, in order, made by `put` (null: a file to remove) into `temps` (the caller removes them). */
+function stageFileSet(
+  p: PlannedSet,
+  temps: (string | null)[],
+  put: (t: PlannedSet['targets'][number], data: string | Uint8Array) => string,
+): void {
+  for (const t of p.targets) {
+    if (t.data === null) {
+      temps.push(null);
+      continue;
+    }
+    try {
+      mkdirSync(dirname(t.target), { recursive: true });
+      temps.push(put(t, t.data));
+    } catch (e) {
+      throw unwritten(p, t.path, e);
+    }
+  }
+}
+
 /** Every temp file written (`temps[i]` for target i; null: a file to remove): rename them over their targets in order, then fsync the folders. */
 function commitFileSet(p: PlannedSet, temps: readonly (string | null)[]): void {
   p.targets.forEach((t, i) => {
@@ -457,18 +488,7 @@ export function writeFileSet(dir: string, files: readonly SetFile[], flag: strin
   const p = planFileSet(dir, files, flag);
   const temps: (string | null)[] = [];
   try {
-    for (const t of p.targets) {
-      if (t.data === null) {
-        temps.push(null);
-        continue;
-      }
-      try {
-        mkdirSync(dirname(t.target), { recursive: true });
-        temps.push(writeTemp(t.target, t.data));
-      } catch (e) {
-        throw unwritten(p, t.path, e);
-      }
-    }
+    stageFileSet(p, temps, (t, data) => writeTemp(t.target, data));
     commitFileSet(p, temps);
   } finally {
     for (const tmp of temps) if (tmp !== null) rmSync(tmp, { force: true });
@@ -487,22 +507,11 @@ export async function writeFileSetAsync(dir: string, files: readonly SetFile[], 
   const temps: (string | null)[] = [];
   const open: { fd: number; path: string }[] = [];
   try {
-    for (const t of p.targets) {
-      if (t.data === null) {
-        temps.push(null);
-        continue;
-      }
-      try {
-        mkdirSync(dirname(t.target), { recursive: true });
-        const tmp = tempPathFor(t.target);
-        const fd = openSync(tmp, 'wx', 0o666);
-        temps.push(tmp);
-        open.push({ fd, path: t.path });
-        writeFileSync(fd, t.data);
-      } catch (e) {
-        throw unwritten(p, t.path, e);
-      }
-    }
+    stageFileSet(p, temps, (t, data) => {
+      const { tmp, fd } = openTemp(t.target, data);
+      open.push({ fd, path: t.path });
+      return tmp;
+    });
     await Promise.all(
       open.map(({ fd, path }) => new Promise<void>((done, fail) => fsync(fd, (e) => (e ? fail(unwritten(p, path, e)) : done())))),
     );

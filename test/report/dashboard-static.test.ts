@@ -6,7 +6,8 @@ import { chartFigure, chartIdsFor, esc, renderDashboard, templateChartIds } from
 import { CHARTS } from '../../pipeline/report/sections/charts.ts';
 import { REPORT_SECTIONS } from '../../pipeline/sections.ts';
 import { html, toHtml } from '../../pipeline/report/html.ts';
-import { chartRuntime, PACKED_ROWS_TYPE, pageScript, renderPage, unpackRows } from '../../pipeline/report/render.ts';
+import { chartRuntime, pageScript, renderPage } from '../../pipeline/report/render.ts';
+import { PACKED_ROWS_TYPE, unpackRows } from '../../pipeline/report/pack.ts';
 import { sectionFor, type ReportSection } from '../../pipeline/report/details.ts';
 import { buildSampleReport, buildSystemsSample, HOSTILE_TEXT, withVariants } from './sample.ts';
 import { SYSTEMS_CHART } from '../../pipeline/report/sections/systems.ts';

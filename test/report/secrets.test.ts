@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactArgv, redactText } from '../../pipeline/util/redact.ts';
-import { unpackRows } from '../../pipeline/report/render.ts';
+import { unpackRows } from '../../pipeline/report/pack.ts';
 import { startProxy, validateProxyConfig } from '../../pipeline/proxy/index.ts';
 import { fixtureServer, MCPGAUGE_BIN, tempDir } from '../proxy/helpers.ts';
 
